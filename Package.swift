@@ -1,0 +1,34 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Accord",
+    products: [
+        .executable(name: "accord", targets: ["accord"]),
+        .library(name: "AccordContract", targets: ["AccordContract"]),
+    ],
+    targets: [
+        // C libraries from Debian, reached through pkg-config.
+        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+
+        // Diagnostics shared by every stage: `path:line:col: error: message`.
+        .target(name: "AccordDiagnostics"),
+        // libyaml events → a node tree with 1-based positions.
+        .target(name: "AccordYAML", dependencies: ["CYAML", "AccordDiagnostics"]),
+        // The contract model, its loader from YAML and the structural checks.
+        .target(name: "AccordContract", dependencies: ["AccordYAML", "AccordDiagnostics"]),
+        // JSON values checked against contract schemas (examples, later requests).
+        .target(name: "AccordValidation", dependencies: ["AccordContract", "AccordYAML", "AccordDiagnostics"]),
+        // The `accord` commands, as a library so tests run them in-process.
+        .target(name: "AccordCLI", dependencies: ["AccordContract", "AccordValidation", "AccordDiagnostics"]),
+        .executableTarget(name: "accord", dependencies: ["AccordCLI"]),
+
+        .testTarget(name: "AccordYAMLTests", dependencies: ["AccordYAML"]),
+        .testTarget(
+            name: "AccordContractTests",
+            dependencies: ["AccordContract", "AccordValidation", "AccordCLI"],
+            exclude: ["Corpus"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,55 @@
+/// A command's parsed arguments: `--name value`, `--name=value`, flags and positionals.
+struct Arguments {
+    /// An option a command accepts.
+    struct Option {
+        var name: String
+        var valueName: String?
+        var help: String
+
+        /// `--name VALUE` or `--name`.
+        var usage: String { valueName.map { "--\(name) \($0)" } ?? "--\(name)" }
+    }
+
+    private(set) var values: [String: String] = [:]
+    private(set) var flags: Set<String> = []
+
+    /// Parses `arguments` against `options`; positionals are refused.
+    init(_ arguments: [String], options: [Option]) throws(UsageError) {
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            guard argument.hasPrefix("--") else {
+                throw UsageError("unexpected argument '\(argument)'")
+            }
+            let body = argument.dropFirst(2)
+            let name = String(body.prefix { $0 != "=" })
+            guard let option = options.first(where: { $0.name == name }) else {
+                let hint = NameHint.hint(for: name, in: options.map(\.name)).map { "; did you mean '--\($0)'?" } ?? ""
+                throw UsageError("unknown option '--\(name)'\(hint)")
+            }
+            let inline = body.contains("=") ? String(body.drop { $0 != "=" }.dropFirst()) : nil
+            if option.valueName == nil {
+                guard inline == nil else { throw UsageError("'--\(name)' takes no value") }
+                flags.insert(name)
+            } else if let inline {
+                values[name] = inline
+            } else if let next = remaining.popFirst(), !next.hasPrefix("--") {
+                values[name] = next
+            } else {
+                throw UsageError("'--\(name)' needs a value: \(option.usage)")
+            }
+        }
+    }
+
+    subscript(name: String) -> String? { values[name] }
+
+    func has(_ flag: String) -> Bool { flags.contains(flag) }
+}
+
+/// A mistake in how a command was called: printed with the usage, exit status 2.
+struct UsageError: Error {
+    var message: String
+
+    init(_ message: String) {
+        self.message = message
+    }
+}

@@ -1,0 +1,37 @@
+import AccordContract
+import AccordDiagnostics
+import AccordValidation
+
+/// `accord lint`: every problem in the contracts, compiler-style, non-zero exit on errors.
+struct LintCommand: Subcommand {
+    let name = "lint"
+    let abstract = "Check contracts and print every problem as path:line:col: error: message."
+    let options = [
+        Arguments.Option(name: "contracts", valueName: "DIR", help: "The contracts directory (default: contracts)."),
+        Arguments.Option(name: "quiet", valueName: nil, help: "Print only the one-line form of each problem, and no summary."),
+    ]
+
+    func run(_ arguments: Arguments, console: Console) -> Int32 {
+        let directory = arguments["contracts"] ?? "contracts"
+        let outcome = ContractLint.run(directory: directory)
+        var renderer = DiagnosticRenderer()
+        for diagnostic in outcome.diagnostics {
+            if arguments.has("quiet") {
+                console.print(diagnostic.description)
+            } else {
+                console.write(renderer.render(diagnostic))
+            }
+        }
+        let errors = outcome.diagnostics.filter { $0.severity == .error }.count
+        let warnings = outcome.diagnostics.filter { $0.severity == .warning }.count
+        if !arguments.has("quiet") {
+            let summary = "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
+            if let contract = outcome.contract {
+                console.print("\(summary); \(contract.endpoints.count) endpoints, \(contract.types.count) types in \(contract.domains.count) domains")
+            } else {
+                console.print(summary)
+            }
+        }
+        return errors > 0 ? 1 : 0
+    }
+}

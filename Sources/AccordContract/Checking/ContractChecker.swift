@@ -1,0 +1,202 @@
+import AccordDiagnostics
+
+/// The checks that need the whole contract at once: names across files, type
+/// references, routes, path parameters, business codes and unused types.
+struct ContractChecker {
+    let service: Service?
+    let files: [DomainFile]
+    private var diagnostics: [Diagnostic] = []
+    private var types: [String: TypeDeclaration] = [:]
+
+    init(service: Service?, files: [DomainFile]) {
+        self.service = service
+        self.files = files
+    }
+
+    consuming func check() -> [Diagnostic] {
+        collectTypes()
+        checkEndpointIdentity()
+        for file in files {
+            for declaration in file.types { checkReferences(in: declaration.schema) }
+            for endpoint in file.endpoints { check(endpoint, route: file.routeLocations[endpoint.id] ?? endpoint.location) }
+        }
+        if let service { check(service) }
+        reportUnusedTypes()
+        return diagnostics
+    }
+
+    private mutating func error(_ message: String, at location: SourceLocation) {
+        diagnostics.append(.error(message, at: location))
+    }
+
+    // MARK: Names
+
+    private mutating func collectTypes() {
+        for declaration in files.flatMap(\.types) {
+            if let first = types[declaration.name] {
+                error("duplicate type '\(declaration.name)' (first declared at \(first.location))", at: declaration.location)
+            } else {
+                types[declaration.name] = declaration
+            }
+        }
+    }
+
+    private mutating func checkEndpointIdentity() {
+        var ids: [String: Endpoint] = [:]
+        var routes: [String: Endpoint] = [:]
+        for endpoint in files.flatMap(\.endpoints) {
+            if let first = ids[endpoint.id] {
+                error("duplicate endpoint id '\(endpoint.id)' (first declared at \(first.location))", at: endpoint.location)
+                continue
+            }
+            ids[endpoint.id] = endpoint
+            let route = "\(endpoint.method.rawValue) \(endpoint.path.shape)"
+            if let first = routes[route] {
+                error("'\(endpoint.id)' has the same route as '\(first.id)' (\(first.method.rawValue) \(first.path), declared at \(first.location))",
+                      at: endpoint.location)
+            } else {
+                routes[route] = endpoint
+            }
+        }
+    }
+
+    // MARK: Endpoints
+
+    private mutating func check(_ endpoint: Endpoint, route: SourceLocation) {
+        let inPath = endpoint.path.parameterNames
+        let declared = endpoint.parameters.map(\.name)
+        for name in inPath where !declared.contains(name) {
+            error("path parameter '\(name)' of '\(endpoint.id)' is not declared under 'params'", at: route)
+        }
+        for parameter in endpoint.parameters where !inPath.contains(parameter.name) {
+            error("parameter '\(parameter.name)' is declared but not used in the path '\(endpoint.path)'", at: parameter.location)
+        }
+        for parameter in endpoint.parameters where parameter.isOptional {
+            error("path parameter '\(parameter.name)' cannot be optional", at: parameter.location)
+        }
+        for field in endpoint.parameters + endpoint.query + endpoint.headers {
+            checkReferences(in: field.schema)
+            if !isScalarLike(field.schema, allowArray: endpoint.query.contains(field)) {
+                error("'\(field.name)' must be a scalar or an enum\(endpoint.query.contains(field) ? ", or an array of them" : ""); objects belong in the body",
+                      at: field.location)
+            }
+        }
+        if let body = endpoint.body {
+            checkReferences(in: body)
+            if endpoint.method == .get || endpoint.method == .delete {
+                error("\(endpoint.method.rawValue) requests carry no body; use 'query' for '\(endpoint.id)'", at: body.location)
+            }
+        }
+        checkReferences(in: endpoint.response)
+        if let stream = endpoint.stream {
+            checkReferences(in: stream.event)
+            let toggle = endpoint.body.flatMap { fields(of: $0) }?.first { $0.name == stream.toggle }
+            if toggle?.schema.kind != .primitive(.bool) {
+                error("the stream toggle '\(stream.toggle)' must be a bool field of the body of '\(endpoint.id)'", at: stream.event.location)
+            }
+        }
+        guard let service else { return }
+        for code in endpoint.codes where service.code(code) == nil {
+            error("unknown business code \(code) in '\(endpoint.id)'\(codeHint(code, service))", at: endpoint.location)
+        }
+        for example in endpoint.examples where example.code != 0 && service.code(example.code) == nil {
+            error("unknown business code \(example.code) in example '\(example.name)'\(codeHint(example.code, service))", at: example.location)
+        }
+    }
+
+    private func codeHint(_ code: Int, _ service: Service) -> String {
+        let nearest = service.codes.min { abs($0.code - code) < abs($1.code - code) }
+        let declared = service.codes.map { String($0.code) }.joined(separator: ", ")
+        return "; declared codes are \(declared)" + (nearest.map { " (nearest: \($0.code) \($0.name))" } ?? "")
+    }
+
+    private func isScalarLike(_ schema: Schema, allowArray: Bool) -> Bool {
+        switch schema.kind {
+        case .primitive(let primitive): return primitive != .any
+        case .enumeration: return true
+        case .array(let item): return allowArray && isScalarLike(item, allowArray: false)
+        case .reference(let name):
+            guard let declaration = types[name] else { return true }
+            if case .reference = declaration.schema.kind { return true } // alias chains: checked where declared
+            return isScalarLike(declaration.schema, allowArray: allowArray)
+        case .map, .object: return false
+        }
+    }
+
+    /// The fields of an object schema, following references.
+    private func fields(of schema: Schema) -> [Field]? {
+        switch schema.kind {
+        case .object(let fields): fields
+        case .reference(let name): types[name].flatMap { fields(of: $0.schema) }
+        default: nil
+        }
+    }
+
+    // MARK: Service
+
+    private mutating func check(_ service: Service) {
+        let ids = Set(files.flatMap(\.endpoints).map(\.id))
+        func requireEndpoint(_ id: String, _ role: String) {
+            if !id.isEmpty && !ids.contains(id) {
+                error("\(role) '\(id)' is not a declared endpoint\(NameSuggestion.hint(for: id, in: ids.sorted()))", at: service.location)
+            }
+        }
+        requireEndpoint(service.auth.refreshEndpoint, "the auth refresh endpoint")
+        service.auth.loginEndpoints.forEach { requireEndpoint($0, "the auth login endpoint") }
+        service.auth.logoutEndpoint.map { requireEndpoint($0, "the auth logout endpoint") }
+        for pattern in service.signing.exempt {
+            let matches = pattern.hasSuffix(".*") ? ids.contains { $0.hasPrefix(pattern.dropLast()) } : ids.contains(pattern)
+            if !matches { error("signing exemption '\(pattern)' matches no endpoint", at: service.location) }
+        }
+        if service.code(service.validation.violationCode) == nil {
+            error("the violation code \(service.validation.violationCode) is not declared in 'codes'", at: service.location)
+        }
+        for field in service.headers {
+            checkReferences(in: field.schema)
+            if !isScalarLike(field.schema, allowArray: false) {
+                error("header '\(field.name)' must be a scalar or an enum", at: field.location)
+            }
+        }
+    }
+
+    // MARK: Types
+
+    /// Reports every reference to an undeclared type, suggesting the nearest name.
+    private mutating func checkReferences(in schema: Schema) {
+        switch schema.kind {
+        case .reference(let name) where types[name] == nil:
+            let candidates = Array(types.keys) + Primitive.allCases.map(\.rawValue)
+            error("unknown type '\(name)'\(NameSuggestion.hint(for: name, in: candidates.sorted()))", at: schema.location)
+        case .array(let item), .map(let item):
+            checkReferences(in: item)
+        case .object(let fields):
+            fields.forEach { checkReferences(in: $0.schema) }
+        case .reference, .primitive, .enumeration:
+            break
+        }
+    }
+
+    /// Warns about named types no endpoint reaches, directly or through other types.
+    private mutating func reportUnusedTypes() {
+        var reached: Set<String> = []
+        var pending: [Schema] = files.flatMap(\.endpoints).flatMap { endpoint in
+            (endpoint.parameters + endpoint.query + endpoint.headers).map(\.schema)
+                + [endpoint.body, endpoint.response, endpoint.stream?.event].compactMap { $0 }
+        } + (service?.headers.map(\.schema) ?? [])
+        while let schema = pending.popLast() {
+            switch schema.kind {
+            case .reference(let name):
+                if let declaration = types[name], reached.insert(name).inserted { pending.append(declaration.schema) }
+            case .array(let item), .map(let item):
+                pending.append(item)
+            case .object(let fields):
+                pending += fields.map(\.schema)
+            case .primitive, .enumeration:
+                break
+            }
+        }
+        for declaration in files.flatMap(\.types) where !reached.contains(declaration.name) {
+            diagnostics.append(.warning("type '\(declaration.name)' is declared but no endpoint uses it", at: declaration.location))
+        }
+    }
+}

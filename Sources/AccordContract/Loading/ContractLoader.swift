@@ -1,0 +1,121 @@
+import AccordDiagnostics
+import AccordYAML
+import Foundation
+
+/// Loads a contracts directory into one ``Contract``, reporting every problem.
+///
+/// ```swift
+/// let outcome = ContractLoader().load(directory: "contracts")
+/// outcome.diagnostics.forEach { print($0) }
+/// if let contract = outcome.contract, !outcome.diagnostics.containsErrors { … }
+/// ```
+public struct ContractLoader: Sendable {
+    /// A contract file's path (as shown in diagnostics) and bytes.
+    public struct Source: Sendable {
+        public var path: String
+        public var bytes: [UInt8]
+
+        public init(path: String, bytes: [UInt8]) {
+            self.path = path
+            self.bytes = bytes
+        }
+    }
+
+    /// What loading produced.
+    public struct Outcome: Sendable {
+        /// The assembled contract, present whenever a service file could be read, so
+        /// later checks (examples, fixtures) can run even when earlier ones failed.
+        /// Use it for serving or generating only when `diagnostics` has no error.
+        public var contract: Contract?
+        /// Every problem, sorted by file, line and column.
+        public var diagnostics: [Diagnostic]
+    }
+
+    public var limits: YAMLParser.Limits
+
+    public init(limits: YAMLParser.Limits = YAMLParser.Limits()) {
+        self.limits = limits
+    }
+
+    /// Loads every `*.yaml` and `*.yml` file directly inside `directory`.
+    public func load(directory: String) -> Outcome {
+        let fileManager = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard fileManager.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            return Outcome(contract: nil, diagnostics: [.error("contracts directory '\(directory)' does not exist", at: SourceLocation(file: directory))])
+        }
+        let names = ((try? fileManager.contentsOfDirectory(atPath: directory)) ?? [])
+            .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
+            .sorted()
+        var diagnostics: [Diagnostic] = []
+        var sources: [Source] = []
+        for name in names {
+            let path = (directory as NSString).appendingPathComponent(name)
+            guard let data = fileManager.contents(atPath: path) else {
+                diagnostics.append(.error("cannot read '\(path)'", at: SourceLocation(file: path)))
+                continue
+            }
+            sources.append(Source(path: path, bytes: Array(data)))
+        }
+        var outcome = load(sources, directory: directory)
+        outcome.diagnostics = (diagnostics + outcome.diagnostics).sortedByLocation()
+        return outcome
+    }
+
+    /// Loads the given files as one contract; `directory` names the set in diagnostics.
+    public func load(_ sources: [Source], directory: String) -> Outcome {
+        guard !sources.isEmpty else {
+            return Outcome(contract: nil, diagnostics: [.error("no contract files (*.yaml, *.yml) in '\(directory)'", at: SourceLocation(file: directory))])
+        }
+        var diagnostics: [Diagnostic] = []
+        var service: Service?
+        var serviceLocation: SourceLocation?
+        var domains: [DomainFile] = []
+
+        for source in sources {
+            let document = YAMLParser.parse(source.bytes, file: source.path, limits: limits)
+            diagnostics += document.diagnostics
+            guard let root = document.root else {
+                if document.diagnostics.isEmpty {
+                    diagnostics.append(.error("empty contract file; a contract file starts with 'service:' or 'domain:'",
+                                              at: SourceLocation(file: source.path, line: 1, column: 1)))
+                }
+                continue
+            }
+            var decoder = FileDecoder(document: document)
+            guard let pairs = decoder.mapping(root, "a contract file") else {
+                diagnostics += decoder.diagnostics
+                continue
+            }
+            if let serviceNode = root["service"] {
+                if let first = serviceLocation {
+                    decoder.error("a second service file; the service is already declared at \(first)", at: serviceNode)
+                } else if let decoded = decoder.service(pairs, at: root) {
+                    service = decoded
+                    serviceLocation = decoded.location
+                }
+            } else if root["domain"] != nil {
+                if let decoded = decoder.domain(pairs, at: root) { domains.append(decoded) }
+            } else {
+                decoder.error("a contract file starts with 'service:' (the service file) or 'domain:' (a domain file)", at: root)
+            }
+            diagnostics += decoder.diagnostics
+        }
+        if service == nil && !domains.isEmpty {
+            diagnostics.append(.error("no service file in '\(directory)': one file must declare 'service:' with signing, auth and codes",
+                                      at: SourceLocation(file: directory)))
+        }
+
+        diagnostics += ContractChecker(service: service, files: domains).check()
+
+        let contract = service.map { service in
+            Contract(
+                service: service,
+                domains: domains.map(\.domain),
+                types: Dictionary(domains.flatMap(\.types).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }),
+                endpoints: domains.flatMap(\.endpoints)
+            )
+        }
+        return Outcome(contract: contract, diagnostics: diagnostics.sortedByLocation())
+    }
+}

@@ -1,0 +1,160 @@
+import AccordDiagnostics
+import AccordYAML
+
+/// What one domain file declares.
+struct DomainFile {
+    var domain: Domain
+    var types: [TypeDeclaration]
+    var endpoints: [Endpoint]
+    /// Where each endpoint's route was written (for path diagnostics).
+    var routeLocations: [String: SourceLocation]
+}
+
+extension FileDecoder {
+    static let endpointKeys = [
+        "route", "summary", "description", "auth", "deprecated", "params", "query", "headers",
+        "body", "response", "stream", "codes", "examples",
+    ]
+
+    /// Decodes a domain file (its root has a `domain:` key).
+    mutating func domain(_ root: [Node.Pair], at rootNode: Node) -> DomainFile? {
+        checkKeys(root, allowed: ["domain", "description", "types", "endpoints"], in: "a domain file")
+        guard let nameNode = rootNode["domain"], let name = text(nameNode, "'domain'") else { return nil }
+        var file = DomainFile(
+            domain: Domain(name: name, file: self.file, description: rootNode["description"].flatMap { text($0, "'description'") },
+                           typeNames: [], endpointIDs: []),
+            types: [], endpoints: [], routeLocations: [:]
+        )
+        for pair in rootNode["types"].flatMap({ mapping($0, "'types'") }) ?? [] {
+            guard let typeName = key(pair, "'types'") else { continue }
+            guard typeName.first?.isUppercase == true, typeName.allSatisfy({ $0.isLetter || $0.isNumber }) else {
+                error("type names are UpperCamelCase letters and digits, found '\(typeName)'", at: pair.key)
+                continue
+            }
+            guard let spec = typeSpec(pair.value, "type '\(typeName)'") else { continue }
+            if spec.isOptional { error("'?' marks an optional field; a named type cannot be optional", at: pair.value) }
+            file.types.append(TypeDeclaration(name: typeName, domain: name, schema: spec.schema, location: location(pair.key)))
+            file.domain.typeNames.append(typeName)
+        }
+        for pair in rootNode["endpoints"].flatMap({ mapping($0, "'endpoints'") }) ?? [] {
+            guard let id = key(pair, "'endpoints'"), let decoded = endpoint(id, pair, domain: name) else { continue }
+            file.endpoints.append(decoded.endpoint)
+            file.routeLocations[id] = decoded.route
+            file.domain.endpointIDs.append(id)
+        }
+        return file
+    }
+
+    private mutating func endpoint(_ id: String, _ pair: Node.Pair, domain: String) -> (endpoint: Endpoint, route: SourceLocation)? {
+        let what = "endpoint '\(id)'"
+        guard id.contains("."), id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == "_" }) else {
+            error("endpoint ids are dotted names such as '\(domain).publish', found '\(id)'", at: pair.key)
+            return nil
+        }
+        guard let pairs = mapping(pair.value, what) else { return nil }
+        checkKeys(pairs, allowed: Self.endpointKeys, in: what)
+        guard let routeNode = pair.value["route"] else {
+            error("\(what) needs a 'route' such as 'GET /path'", at: pair.key)
+            return nil
+        }
+        guard let (method, path) = route(routeNode) else { return nil }
+        var endpoint = Endpoint(id: id, domain: domain, method: method, path: path,
+                                response: Schema(.object([]), location: location(pair.key)), location: location(pair.key))
+        for field in pairs {
+            let value = field.value
+            switch field.key.scalar?.value {
+            case "summary": endpoint.summary = text(value, "'summary'")
+            case "description": endpoint.description = text(value, "'description'")
+            case "auth": endpoint.requiresAuth = bool(value, "'auth'") ?? true
+            case "deprecated": endpoint.isDeprecated = bool(value, "'deprecated'") ?? false
+            case "params": endpoint.parameters = mapping(value, "'params'").map { fields($0, of: "'params'") } ?? []
+            case "query": endpoint.query = mapping(value, "'query'").map { fields($0, of: "'query'") } ?? []
+            case "headers": endpoint.headers = mapping(value, "'headers'").map { fields($0, of: "'headers'") } ?? []
+            case "body": endpoint.body = unflagged(value, "the body of \(what)")
+            case "response": endpoint.response = unflagged(value, "the response of \(what)") ?? endpoint.response
+            case "stream": endpoint.stream = stream(value, what)
+            case "codes": endpoint.codes = (sequence(value, "'codes'") ?? []).compactMap { int($0, "a business code") }
+            case "examples": endpoint.examples = examples(value, what)
+            default: break
+            }
+        }
+        return (endpoint, location(routeNode))
+    }
+
+    /// A body or response type: `?`, `optional` and `nullable` make no sense there.
+    private mutating func unflagged(_ node: Node, _ what: String) -> Schema? {
+        guard let spec = typeSpec(node, what) else { return nil }
+        if spec.isOptional || spec.isNullable {
+            error("'?', 'optional' and 'nullable' apply to fields, not to \(what)", at: node)
+        }
+        return spec.schema
+    }
+
+    /// `GET /signals/{signal_id}` → method and path template.
+    private mutating func route(_ node: Node) -> (Endpoint.Method, PathTemplate)? {
+        guard let text = text(node, "'route'") else { return nil }
+        let parts = text.split(separator: " ", omittingEmptySubsequences: true)
+        guard parts.count == 2 else {
+            error("a route is a method and a path such as 'GET /signals/{signal_id}', found '\(text)'", at: node)
+            return nil
+        }
+        guard let method = Endpoint.Method(rawValue: String(parts[0])) else {
+            let names = Endpoint.Method.allCases.map(\.rawValue)
+            error("unknown HTTP method '\(parts[0])'; expected one of \(names.joined(separator: ", "))", at: node)
+            return nil
+        }
+        let path = String(parts[1])
+        guard path.hasPrefix("/") else {
+            error("a route's path starts with '/', found '\(path)'", at: node)
+            return nil
+        }
+        var segments: [PathTemplate.Segment] = []
+        for piece in path.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
+            if piece.hasPrefix("{") && piece.hasSuffix("}") && piece.count > 2 {
+                let name = String(piece.dropFirst().dropLast())
+                guard name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
+                    error("path parameter names are letters, digits and '_', found '{\(name)}'", at: node)
+                    return nil
+                }
+                segments.append(.parameter(name))
+            } else if piece.contains("{") || piece.contains("}") || (piece.isEmpty && path != "/") {
+                error("malformed path segment '\(piece)' in '\(path)'; a parameter fills a whole segment: '/{name}'", at: node)
+                return nil
+            } else if !piece.isEmpty {
+                segments.append(.literal(String(piece)))
+            }
+        }
+        return (method, PathTemplate(segments: segments))
+    }
+
+    private mutating func stream(_ node: Node, _ what: String) -> Endpoint.Stream? {
+        guard let pairs = mapping(node, "'stream'") else { return nil }
+        checkKeys(pairs, allowed: ["toggle", "event"], in: "'stream'")
+        guard let eventNode = node["event"] else {
+            error("'stream' needs 'event': the type of each event's data", at: node)
+            return nil
+        }
+        guard let event = unflagged(eventNode, "the stream events of \(what)") else { return nil }
+        let toggle = node["toggle"].flatMap { text($0, "'toggle'") } ?? "stream"
+        return Endpoint.Stream(toggle: toggle, event: event)
+    }
+
+    private mutating func examples(_ node: Node, _ what: String) -> [Endpoint.Example] {
+        (mapping(node, "'examples'") ?? []).compactMap { pair in
+            guard let name = key(pair, "'examples'"), let fields = mapping(pair.value, "example '\(name)'") else { return nil }
+            checkKeys(fields, allowed: ["params", "query", "body", "code", "response"], in: "example '\(name)'")
+            var example = Endpoint.Example(name: name, location: location(pair.key))
+            for field in fields {
+                switch field.key.scalar?.value {
+                case "params": example.parameters = json(field.value)
+                case "query": example.query = json(field.value)
+                case "body": example.body = json(field.value)
+                case "code": example.code = int(field.value, "'code'") ?? 0
+                case "response": example.response = json(field.value)
+                default: break
+                }
+            }
+            return example
+        }
+    }
+}

@@ -1,0 +1,133 @@
+/// The shorthand type syntax: `string`, `Signal`, `[Media]`, `{string: int}`,
+/// `ios | android`, and a trailing `?` for an optional field.
+///
+/// ```
+/// expression   := alternatives "?"?
+/// alternatives := atom ("|" word)*        // two or more words: a string enum
+/// atom         := "[" alternatives "]" | "{" "string" ":" alternatives "}" | word
+/// ```
+struct TypeExpression: Equatable {
+    /// A parsed expression; `offset` is the character offset of each part in the text.
+    indirect enum Term: Equatable {
+        case name(String, offset: Int)
+        case array(Term, offset: Int)
+        case map(Term, offset: Int)
+        case enumeration([(String, Int)], offset: Int)
+
+        static func == (lhs: Term, rhs: Term) -> Bool {
+            switch (lhs, rhs) {
+            case let (.name(a, x), .name(b, y)): a == b && x == y
+            case let (.array(a, x), .array(b, y)): a == b && x == y
+            case let (.map(a, x), .map(b, y)): a == b && x == y
+            case let (.enumeration(a, x), .enumeration(b, y)): a.map(\.0) == b.map(\.0) && a.map(\.1) == b.map(\.1) && x == y
+            default: false
+            }
+        }
+    }
+
+    /// A syntax error and the character offset where it was found.
+    struct SyntaxError: Error, Equatable {
+        var message: String
+        var offset: Int
+    }
+
+    var term: Term
+    var isOptional: Bool
+
+    /// Parses `text`, throwing the first syntax error.
+    init(parsing text: String) throws(SyntaxError) {
+        var parser = Parser(characters: Array(text))
+        let term = try parser.alternatives()
+        let optional = parser.take("?")
+        parser.skipSpaces()
+        guard parser.isAtEnd else {
+            let rest = parser.peek.map { "'\($0)'" } ?? "end"
+            throw SyntaxError(message: optional ? "'?' must end the type" : "unexpected \(rest) in type '\(text)'", offset: parser.position)
+        }
+        self.term = term
+        self.isOptional = optional
+    }
+
+    private struct Parser {
+        let characters: [Character]
+        var position = 0
+
+        var isAtEnd: Bool { position >= characters.count }
+        var peek: Character? { isAtEnd ? nil : characters[position] }
+
+        mutating func skipSpaces() {
+            while let character = peek, character == " " { position += 1 }
+        }
+
+        mutating func take(_ character: Character) -> Bool {
+            skipSpaces()
+            guard peek == character else { return false }
+            position += 1
+            return true
+        }
+
+        mutating func expect(_ character: Character, after what: String) throws(SyntaxError) {
+            guard take(character) else {
+                throw SyntaxError(message: "expected '\(character)' \(what)", offset: position)
+            }
+        }
+
+        mutating func alternatives() throws(SyntaxError) -> Term {
+            let start = position
+            let first = try atom()
+            guard take("|") else { return first }
+            guard case .name(let firstWord, let firstOffset) = first else {
+                throw SyntaxError(message: "only plain words can be alternatives of an enum", offset: start)
+            }
+            var words = [(firstWord, firstOffset)]
+            repeat {
+                skipSpaces()
+                let offset = position
+                guard let next = word() else {
+                    throw SyntaxError(message: "expected an enum value after '|'", offset: offset)
+                }
+                words.append((next, offset))
+            } while take("|")
+            return .enumeration(words, offset: firstOffset)
+        }
+
+        mutating func atom() throws(SyntaxError) -> Term {
+            skipSpaces()
+            let offset = position
+            if take("[") {
+                let item = try alternatives()
+                if take("?") {
+                    throw SyntaxError(message: "array items cannot be optional; put '?' after ']' to make the field optional", offset: position - 1)
+                }
+                try expect("]", after: "to close the array type")
+                return .array(item, offset: offset)
+            }
+            if take("{") {
+                skipSpaces()
+                let keyOffset = position
+                guard word() == "string" else {
+                    throw SyntaxError(message: "map keys are always 'string': write {string: T}", offset: keyOffset)
+                }
+                try expect(":", after: "after 'string' in a map type")
+                let value = try alternatives()
+                try expect("}", after: "to close the map type")
+                return .map(value, offset: offset)
+            }
+            guard let name = word() else {
+                let found = peek.map { "'\($0)'" } ?? "end of text"
+                throw SyntaxError(message: "expected a type, found \(found)", offset: offset)
+            }
+            return .name(name, offset: offset)
+        }
+
+        /// `[A-Za-z0-9_.-]+`
+        mutating func word() -> String? {
+            let start = position
+            while let character = peek, character.isASCII,
+                  character.isLetter || character.isNumber || character == "_" || character == "-" || character == "." {
+                position += 1
+            }
+            return position > start ? String(characters[start..<position]) : nil
+        }
+    }
+}

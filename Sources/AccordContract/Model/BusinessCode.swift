@@ -1,0 +1,42 @@
+import AccordDiagnostics
+
+/// One entry of the business-code table: a non-zero `code` in the envelope.
+public struct BusinessCode: Sendable, Hashable {
+    /// What a correct client does when it meets the code.
+    public enum Flow: String, Sendable, Hashable, CaseIterable {
+        /// Nothing automatic; show or log the message.
+        case none
+        /// Refresh the access token once (single-flight) and retry the request.
+        case refreshAndRetry = "refresh-and-retry"
+        /// Clear the tokens and go to login.
+        case logout
+        /// Show the ban screen with `data.ban_info`.
+        case ban
+        /// Show a global alert with the message.
+        case alert
+    }
+
+    public var code: Int
+    /// A short kebab-case name, usable wherever a code is (`token-expired`).
+    public var name: String
+    /// The envelope's `msg`.
+    public var message: String
+    public var flow: Flow
+    /// The HTTP status the code travels with (200 unless the contract says otherwise).
+    public var httpStatus: Int
+    public var description: String?
+    public var location: SourceLocation
+
+    public init(
+        code: Int, name: String, message: String, flow: Flow = .none, httpStatus: Int = 200,
+        description: String? = nil, location: SourceLocation
+    ) {
+        self.code = code
+        self.name = name
+        self.message = message
+        self.flow = flow
+        self.httpStatus = httpStatus
+        self.description = description
+        self.location = location
+    }
+}

@@ -1,0 +1,42 @@
+/// Everything a contracts directory declares: the service and every domain's types
+/// and endpoints, checked and ready for the mock server and the generator.
+public struct Contract: Sendable, Hashable {
+    public var service: Service
+    /// Domain names in file order.
+    public var domains: [Domain]
+    /// Named types by name.
+    public var types: [String: TypeDeclaration]
+    /// Every endpoint, in file order.
+    public var endpoints: [Endpoint]
+
+    public init(service: Service, domains: [Domain], types: [String: TypeDeclaration], endpoints: [Endpoint]) {
+        self.service = service
+        self.domains = domains
+        self.types = types
+        self.endpoints = endpoints
+    }
+
+    /// The endpoint with `id`, if any.
+    public func endpoint(_ id: String) -> Endpoint? {
+        endpoints.first { $0.id == id }
+    }
+}
+
+/// One domain file: its name, description and the names of what it declares.
+public struct Domain: Sendable, Hashable {
+    public var name: String
+    public var file: String
+    public var description: String?
+    /// Type names in the order written.
+    public var typeNames: [String]
+    /// Endpoint ids in the order written.
+    public var endpointIDs: [String]
+
+    public init(name: String, file: String, description: String? = nil, typeNames: [String], endpointIDs: [String]) {
+        self.name = name
+        self.file = file
+        self.description = description
+        self.typeNames = typeNames
+        self.endpointIDs = endpointIDs
+    }
+}

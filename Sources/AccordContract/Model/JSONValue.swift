@@ -1,0 +1,62 @@
+/// A JSON value that keeps object members in the order they were written.
+public enum JSONValue: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([Member])
+
+    /// One member of a JSON object.
+    public struct Member: Sendable, Hashable {
+        public var key: String
+        public var value: JSONValue
+
+        public init(_ key: String, _ value: JSONValue) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    /// The value of member `key`, if this is an object that has it.
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.key == key }?.value
+    }
+
+    /// A short description of the value for messages: `a string "abc"`, `an integer 5`.
+    public var summary: String {
+        switch self {
+        case .null: return "null"
+        case .bool(let value): return "a boolean \(value)"
+        case .int(let value): return "an integer \(value)"
+        case .double(let value): return "a number \(value)"
+        case .string(let value):
+            let shown = value.count > 40 ? String(value.prefix(40)) + "…" : value
+            return "a string \"\(shown)\""
+        case .array(let items): return "an array of \(items.count) item\(items.count == 1 ? "" : "s")"
+        case .object: return "an object"
+        }
+    }
+
+    /// The JSON type name: `null`, `boolean`, `integer`, `number`, `string`, `array`, `object`.
+    public var typeName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "boolean"
+        case .int: "integer"
+        case .double: "number"
+        case .string: "string"
+        case .array: "array"
+        case .object: "object"
+        }
+    }
+}
+
+extension String {
+    /// This string escaped as one JSON Pointer reference token (RFC 6901).
+    public var jsonPointerEscaped: String {
+        replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+    }
+}

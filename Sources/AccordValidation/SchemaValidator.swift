@@ -1,0 +1,237 @@
+import AccordContract
+import Foundation
+
+/// Checks JSON values against contract schemas and lists every violation, not
+/// only the first.
+///
+/// Patterns are compiled once, when the validator is made, so validating stays
+/// cheap on a request path.
+public struct SchemaValidator: Sendable {
+    public let types: [String: TypeDeclaration]
+    public let unknownMembers: Service.Validation.UnknownMembers
+    private let patterns: [String: Pattern]
+
+    /// A compiled regular expression; `NSRegularExpression` is immutable once built.
+    private struct Pattern: @unchecked Sendable {
+        let expression: NSRegularExpression
+    }
+
+    public init(types: [String: TypeDeclaration], unknownMembers: Service.Validation.UnknownMembers = .reject) {
+        self.types = types
+        self.unknownMembers = unknownMembers
+        var patterns: [String: Pattern] = [:]
+        var pending = types.values.map(\.schema)
+        while let schema = pending.popLast() {
+            if let pattern = schema.constraints.pattern, patterns[pattern] == nil,
+               let expression = try? NSRegularExpression(pattern: "^(?:\(pattern))$") {
+                patterns[pattern] = Pattern(expression: expression)
+            }
+            switch schema.kind {
+            case .array(let item), .map(let item): pending.append(item)
+            case .object(let fields): pending += fields.map(\.schema)
+            case .primitive, .reference, .enumeration: break
+            }
+        }
+        self.patterns = patterns
+    }
+
+    /// A validator for `contract`'s types, with its unknown-member policy.
+    public init(contract: Contract) {
+        self.init(types: contract.types, unknownMembers: contract.service.validation.unknownMembers)
+    }
+
+    /// Every way `value` breaks `schema`; `pointer` prefixes the reported pointers.
+    public func validate(_ value: JSONValue, against schema: Schema, at pointer: String = "") -> [Violation] {
+        var violations: [Violation] = []
+        validate(value, schema, pointer, depth: 0, into: &violations)
+        return violations
+    }
+
+    /// Every way the members of `object` break `fields` (path params, query, headers).
+    public func validate(_ object: JSONValue, fields: [Field], at pointer: String = "") -> [Violation] {
+        var violations: [Violation] = []
+        validateObject(object, fields, pointer, depth: 0, into: &violations)
+        return violations
+    }
+
+    // MARK: Walking
+
+    private func validate(_ value: JSONValue, _ schema: Schema, _ pointer: String, depth: Int, into violations: inout [Violation]) {
+        guard depth < 128 else { return }
+        switch schema.kind {
+        case .reference(let name):
+            // Unknown names are reported by the contract checks; nothing to hold the value to here.
+            guard let declaration = types[name] else { return }
+            validate(value, declaration.schema, pointer, depth: depth + 1, into: &violations)
+            check(value, schema.constraints, pointer, into: &violations)
+        case .primitive(let primitive):
+            if let expected = mismatch(value, primitive) {
+                violations.append(violation(pointer, expected: expected, actual: value))
+            } else {
+                check(value, schema.constraints, pointer, into: &violations)
+            }
+        case .enumeration(let cases):
+            let matches = cases.cases.contains { enumCase in
+                switch (enumCase.value, value) {
+                case let (.string(allowed), .string(found)): allowed == found
+                case let (.int(allowed), .int(found)): allowed == found
+                default: false
+                }
+            }
+            if !matches {
+                let expected = "one of " + cases.cases.map(\.value.description).joined(separator: ", ")
+                violations.append(violation(pointer, expected: expected, actual: value))
+            }
+        case .array(let item):
+            guard case .array(let items) = value else {
+                violations.append(violation(pointer, expected: "array", actual: value))
+                return
+            }
+            for (index, element) in items.enumerated() {
+                validate(element, item, "\(pointer)/\(index)", depth: depth + 1, into: &violations)
+            }
+            check(value, schema.constraints, pointer, into: &violations)
+        case .map(let valueSchema):
+            guard case .object(let members) = value else {
+                violations.append(violation(pointer, expected: "object", actual: value))
+                return
+            }
+            for member in members {
+                validate(member.value, valueSchema, "\(pointer)/\(member.key.jsonPointerEscaped)", depth: depth + 1, into: &violations)
+            }
+        case .object(let fields):
+            validateObject(value, fields, pointer, depth: depth, into: &violations)
+        }
+    }
+
+    private func validateObject(_ value: JSONValue, _ fields: [Field], _ pointer: String, depth: Int, into violations: inout [Violation]) {
+        guard case .object(let members) = value else {
+            violations.append(violation(pointer, expected: "object", actual: value))
+            return
+        }
+        for field in fields {
+            let memberPointer = "\(pointer)/\(field.name.jsonPointerEscaped)"
+            guard let member = members.first(where: { $0.key == field.name }) else {
+                if !field.isOptional {
+                    violations.append(Violation(
+                        pointer: memberPointer, expected: describe(field.schema), actual: "absent",
+                        message: "missing required member '\(field.name)'"
+                    ))
+                }
+                continue
+            }
+            if member.value == .null {
+                if !field.isOptional && !field.isNullable {
+                    violations.append(violation(memberPointer, expected: describe(field.schema), actual: .null))
+                }
+                continue
+            }
+            validate(member.value, field.schema, memberPointer, depth: depth + 1, into: &violations)
+        }
+        guard unknownMembers == .reject else { return }
+        let names = fields.map(\.name)
+        for member in members where !names.contains(member.key) {
+            violations.append(Violation(
+                pointer: "\(pointer)/\(member.key.jsonPointerEscaped)",
+                expected: names.isEmpty ? "no members" : "one of the members " + names.joined(separator: ", "),
+                actual: "member '\(member.key)'",
+                message: "unknown member '\(member.key)'" + NameSuggestion.hint(for: member.key, in: names)
+            ))
+        }
+    }
+
+    // MARK: Leaves
+
+    /// What was expected, if `value` is not of `primitive`'s type or format.
+    private func mismatch(_ value: JSONValue, _ primitive: Primitive) -> String? {
+        switch (primitive, value) {
+        case (.any, _), (.string, .string), (.int, .int), (.bool, .bool), (.double, .int), (.double, .double):
+            return nil
+        case (.decimal, .string(let text)):
+            return WireFormat.isDecimal(text) ? nil : "decimal string such as \"9.99\""
+        case (.dateTime, .string(let text)):
+            return WireFormat.isDateTime(text) ? nil : "date-time (RFC 3339, such as 2026-11-30T08:00:00Z)"
+        case (.date, .string(let text)):
+            return WireFormat.isDate(text) ? nil : "date (yyyy-MM-dd)"
+        case (.url, .string(let text)):
+            return WireFormat.isURL(text) ? nil : "absolute URL"
+        default:
+            return expectedName(primitive)
+        }
+    }
+
+    private func check(_ value: JSONValue, _ constraints: Constraints, _ pointer: String, into violations: inout [Violation]) {
+        guard !constraints.isEmpty else { return }
+        let number: Double? = switch value {
+        case .int(let int): Double(int)
+        case .double(let double): double
+        case .string(let text) where constraints.minimum != nil || constraints.maximum != nil: Double(text)
+        default: nil
+        }
+        if let number {
+            if let minimum = constraints.minimum, number < minimum {
+                violations.append(violation(pointer, expected: "at least \(format(minimum))", actual: value))
+            }
+            if let maximum = constraints.maximum, number > maximum {
+                violations.append(violation(pointer, expected: "at most \(format(maximum))", actual: value))
+            }
+        }
+        if case .string(let text) = value {
+            let length = text.count
+            if let minimum = constraints.minLength, length < minimum {
+                violations.append(violation(pointer, expected: "at least \(minimum) character\(minimum == 1 ? "" : "s")", actual: value, found: "\(length)"))
+            }
+            if let maximum = constraints.maxLength, length > maximum {
+                violations.append(violation(pointer, expected: "at most \(maximum) characters", actual: value, found: "\(length)"))
+            }
+            if let pattern = constraints.pattern, let compiled = patterns[pattern] {
+                let range = NSRange(text.startIndex..., in: text)
+                if compiled.expression.firstMatch(in: text, range: range) == nil {
+                    violations.append(violation(pointer, expected: "a string matching /\(pattern)/", actual: value))
+                }
+            }
+        }
+        if case .array(let items) = value {
+            if let minimum = constraints.minItems, items.count < minimum {
+                violations.append(violation(pointer, expected: "at least \(minimum) item\(minimum == 1 ? "" : "s")", actual: value))
+            }
+            if let maximum = constraints.maxItems, items.count > maximum {
+                violations.append(violation(pointer, expected: "at most \(maximum) items", actual: value))
+            }
+        }
+    }
+
+    private func violation(_ pointer: String, expected: String, actual: JSONValue, found: String? = nil) -> Violation {
+        let actualText = found.map { "\(actual.summary) (\($0) characters)" } ?? actual.summary
+        return Violation(pointer: pointer, expected: expected, actual: actualText, message: "expected \(expected), found \(actualText)")
+    }
+
+    /// A short description of what a schema accepts, for "missing" and "null" messages.
+    public func describe(_ schema: Schema) -> String {
+        switch schema.kind {
+        case .primitive(let primitive): expectedName(primitive)
+        case .array: "array"
+        case .map, .object: "object"
+        case .reference(let name): name
+        case .enumeration(let cases): "one of " + cases.cases.map(\.value.description).joined(separator: ", ")
+        }
+    }
+
+    private func expectedName(_ primitive: Primitive) -> String {
+        switch primitive {
+        case .string: "string"
+        case .int: "integer"
+        case .bool: "boolean"
+        case .double: "number"
+        case .decimal: "decimal string such as \"9.99\""
+        case .dateTime: "date-time (RFC 3339, such as 2026-11-30T08:00:00Z)"
+        case .date: "date (yyyy-MM-dd)"
+        case .url: "absolute URL"
+        case .any: "any value"
+        }
+    }
+
+    private func format(_ number: Double) -> String {
+        number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
+    }
+}

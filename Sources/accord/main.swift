@@ -1,0 +1,4 @@
+import AccordCLI
+import Foundation
+
+exit(AccordCommand.run(Array(CommandLine.arguments.dropFirst())))
