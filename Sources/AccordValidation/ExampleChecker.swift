@@ -67,8 +67,9 @@ public struct ExampleChecker: Sendable {
         }
         while let schema = pending.popLast() {
             if let value = schema.defaultValue {
-                for violation in validator.validate(value, against: schema) {
-                    diagnostics.append(.error("default value: \(violation.message)", at: schema.location))
+                for violation in validator.validate(value.value, against: schema) {
+                    let location = value.location(of: violation.pointer) ?? schema.location
+                    diagnostics.append(.error("default value: \(violation.message)", at: location))
                 }
             }
             switch schema.kind {

@@ -115,7 +115,7 @@ private struct TreeBuilder {
         default: style = .plain
         }
         let node = Node(.scalar(Node.Scalar(value, style: style, tag: string(data.tag))), at: mark)
-        return add(node, size: 1, anchor: string(data.anchor))
+        return add(node, size: 1, cost: 1, anchor: string(data.anchor))
     }
 
     private mutating func alias(_ name: String?, at mark: Mark) -> Bool {
@@ -125,7 +125,7 @@ private struct TreeBuilder {
         }
         var node = anchored.node
         node.mark = mark
-        return add(node, size: anchored.size, anchor: nil)
+        return add(node, size: anchored.size, cost: anchored.size, anchor: nil)
     }
 
     private mutating func open(_ kind: Frame.Kind, anchor: String?, at mark: Mark) -> Bool {
@@ -143,14 +143,18 @@ private struct TreeBuilder {
         case .sequence: .sequence(frame.items)
         case .mapping: .mapping(frame.mapping.finish())
         }
-        return add(Node(content, at: frame.mark), size: frame.size + 1, anchor: frame.anchor)
+        return add(Node(content, at: frame.mark), size: frame.size + 1, cost: 1, anchor: frame.anchor)
     }
 
     // MARK: Assembly
 
-    /// Attaches a finished node to its parent (or makes it the root), counting its size.
-    private mutating func add(_ node: Node, size: Int, anchor: String?) -> Bool {
-        nodeCount += size
+    /// Attaches a finished node to its parent (or makes it the root).
+    ///
+    /// - Parameters:
+    ///   - size: the nodes inside `node`, aliases counted in full.
+    ///   - cost: the nodes this event adds to the document: 1, or an alias's full size.
+    private mutating func add(_ node: Node, size: Int, cost: Int, anchor: String?) -> Bool {
+        nodeCount += cost
         guard nodeCount <= limits.maxNodes else {
             fail("document expands to more than \(limits.maxNodes) nodes (aliases count once per use); refusing it", at: node.mark)
             return false

@@ -5,12 +5,14 @@ import AccordDiagnostics
 struct ContractChecker {
     let service: Service?
     let files: [DomainFile]
+    let references: [EndpointReference]
     private var diagnostics: [Diagnostic] = []
     private var types: [String: TypeDeclaration] = [:]
 
-    init(service: Service?, files: [DomainFile]) {
+    init(service: Service?, files: [DomainFile], references: [EndpointReference]) {
         self.service = service
         self.files = files
+        self.references = references
     }
 
     consuming func check() -> [Diagnostic] {
@@ -20,7 +22,12 @@ struct ContractChecker {
             for declaration in file.types { checkReferences(in: declaration.schema) }
             for endpoint in file.endpoints { check(endpoint, route: file.routeLocations[endpoint.id] ?? endpoint.location) }
         }
-        if let service { check(service) }
+        if let service {
+            check(service)
+            for reference in files.flatMap(\.codeReferences) where service.code(reference.code) == nil {
+                error("unknown business code \(reference.code) in \(reference.context)\(codeHint(reference.code, service))", at: reference.location)
+            }
+        }
         reportUnusedTypes()
         return diagnostics
     }
@@ -95,13 +102,6 @@ struct ContractChecker {
                 error("the stream toggle '\(stream.toggle)' must be a bool field of the body of '\(endpoint.id)'", at: stream.event.location)
             }
         }
-        guard let service else { return }
-        for code in endpoint.codes where service.code(code) == nil {
-            error("unknown business code \(code) in '\(endpoint.id)'\(codeHint(code, service))", at: endpoint.location)
-        }
-        for example in endpoint.examples where example.code != 0 && service.code(example.code) == nil {
-            error("unknown business code \(example.code) in example '\(example.name)'\(codeHint(example.code, service))", at: example.location)
-        }
     }
 
     private func codeHint(_ code: Int, _ service: Service) -> String {
@@ -136,17 +136,13 @@ struct ContractChecker {
 
     private mutating func check(_ service: Service) {
         let ids = Set(files.flatMap(\.endpoints).map(\.id))
-        func requireEndpoint(_ id: String, _ role: String) {
-            if !id.isEmpty && !ids.contains(id) {
-                error("\(role) '\(id)' is not a declared endpoint\(NameSuggestion.hint(for: id, in: ids.sorted()))", at: service.location)
-            }
-        }
-        requireEndpoint(service.auth.refreshEndpoint, "the auth refresh endpoint")
-        service.auth.loginEndpoints.forEach { requireEndpoint($0, "the auth login endpoint") }
-        service.auth.logoutEndpoint.map { requireEndpoint($0, "the auth logout endpoint") }
-        for pattern in service.signing.exempt {
+        for reference in references {
+            let pattern = reference.id
             let matches = pattern.hasSuffix(".*") ? ids.contains { $0.hasPrefix(pattern.dropLast()) } : ids.contains(pattern)
-            if !matches { error("signing exemption '\(pattern)' matches no endpoint", at: service.location) }
+            if !matches {
+                error("\(reference.role) '\(pattern)' matches no declared endpoint\(NameSuggestion.hint(for: pattern, in: ids.sorted()))",
+                      at: reference.location)
+            }
         }
         if service.code(service.validation.violationCode) == nil {
             error("the violation code \(service.validation.violationCode) is not declared in 'codes'", at: service.location)

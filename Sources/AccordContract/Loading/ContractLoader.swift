@@ -70,7 +70,9 @@ public struct ContractLoader: Sendable {
         var diagnostics: [Diagnostic] = []
         var service: Service?
         var serviceLocation: SourceLocation?
+        var serviceFileSeen = false
         var domains: [DomainFile] = []
+        var references: [EndpointReference] = []
 
         for source in sources {
             let document = YAMLParser.parse(source.bytes, file: source.path, limits: limits)
@@ -90,9 +92,10 @@ public struct ContractLoader: Sendable {
             if let serviceNode = root["service"] {
                 if let first = serviceLocation {
                     decoder.error("a second service file; the service is already declared at \(first)", at: serviceNode)
-                } else if let decoded = decoder.service(pairs, at: root) {
-                    service = decoded
-                    serviceLocation = decoded.location
+                } else {
+                    serviceFileSeen = true
+                    serviceLocation = decoder.location(serviceNode)
+                    service = decoder.service(pairs, at: root, references: &references)
                 }
             } else if root["domain"] != nil {
                 if let decoded = decoder.domain(pairs, at: root) { domains.append(decoded) }
@@ -101,12 +104,12 @@ public struct ContractLoader: Sendable {
             }
             diagnostics += decoder.diagnostics
         }
-        if service == nil && !domains.isEmpty {
+        if !serviceFileSeen && !domains.isEmpty {
             diagnostics.append(.error("no service file in '\(directory)': one file must declare 'service:' with signing, auth and codes",
                                       at: SourceLocation(file: directory)))
         }
 
-        diagnostics += ContractChecker(service: service, files: domains).check()
+        diagnostics += ContractChecker(service: service, files: domains, references: references).check()
 
         let contract = service.map { service in
             Contract(

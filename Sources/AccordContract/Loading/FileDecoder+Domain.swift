@@ -8,6 +8,16 @@ struct DomainFile {
     var endpoints: [Endpoint]
     /// Where each endpoint's route was written (for path diagnostics).
     var routeLocations: [String: SourceLocation]
+    /// Every business code the file names, with where, for the code-table check.
+    var codeReferences: [CodeReference] = []
+}
+
+/// A business code named by an endpoint's `codes` or an example's `code`.
+struct CodeReference {
+    var code: Int
+    /// Where the code is named, in messages: "'signal.publish'", "example 'quota'".
+    var context: String
+    var location: SourceLocation
 }
 
 extension FileDecoder {
@@ -38,6 +48,7 @@ extension FileDecoder {
         }
         for pair in rootNode["endpoints"].flatMap({ mapping($0, "'endpoints'") }) ?? [] {
             guard let id = key(pair, "'endpoints'"), let decoded = endpoint(id, pair, domain: name) else { continue }
+            file.codeReferences += codeReferences(in: pair.value, endpoint: id)
             file.endpoints.append(decoded.endpoint)
             file.routeLocations[id] = decoded.route
             file.domain.endpointIDs.append(id)
@@ -79,6 +90,18 @@ extension FileDecoder {
             }
         }
         return (endpoint, location(routeNode))
+    }
+
+    private func codeReferences(in endpoint: Node, endpoint id: String) -> [CodeReference] {
+        var references = (endpoint["codes"]?.sequence ?? []).compactMap { node -> CodeReference? in
+            guard case .int(let code)? = node.scalar?.resolved else { return nil }
+            return CodeReference(code: code, context: "'\(id)'", location: location(node))
+        }
+        for example in endpoint["examples"]?.mapping ?? [] {
+            guard let node = example.value["code"], case .int(let code)? = node.scalar?.resolved, code != 0 else { continue }
+            references.append(CodeReference(code: code, context: "example '\(example.key.scalar?.value ?? "")'", location: location(node)))
+        }
+        return references
     }
 
     /// A body or response type: `?`, `optional` and `nullable` make no sense there.

@@ -112,7 +112,7 @@ extension FileDecoder {
                 spec.schema.kind = .enumeration(cases)
             case "description": spec.schema.description = text(pair.value, "description")
             case "deprecated": spec.schema.isDeprecated = bool(pair.value, "deprecated") ?? false
-            case "default": spec.schema.defaultValue = json(pair.value).value
+            case "default": spec.schema.defaultValue = json(pair.value)
             case "optional": spec.isOptional = bool(pair.value, "optional") ?? false
             default: break
             }
@@ -161,7 +161,7 @@ extension FileDecoder {
             case "optional": spec.isOptional = bool(value, "optional") ?? spec.isOptional
             case "nullable": spec.isNullable = bool(value, "nullable") ?? false
             case "deprecated": spec.schema.isDeprecated = bool(value, "deprecated") ?? false
-            case "default": spec.schema.defaultValue = json(value).value
+            case "default": spec.schema.defaultValue = json(value)
             case "min": spec.schema.constraints.minimum = number(value, "min")
             case "max": spec.schema.constraints.maximum = number(value, "max")
             case "min_length": spec.schema.constraints.minLength = int(value, "min_length")

@@ -4,8 +4,9 @@ import AccordYAML
 extension FileDecoder {
     static let serviceFileKeys = ["service", "signing", "auth", "headers", "validation", "codes"]
 
-    /// Decodes a service file (its root has a `service:` key).
-    mutating func service(_ root: [Node.Pair], at rootNode: Node) -> Service? {
+    /// Decodes a service file (its root has a `service:` key), noting where it names
+    /// endpoints so the cross-file checks can point at each name.
+    mutating func service(_ root: [Node.Pair], at rootNode: Node, references: inout [EndpointReference]) -> Service? {
         checkKeys(root, allowed: Self.serviceFileKeys, in: "a service file")
         guard let serviceNode = rootNode["service"], let info = mapping(serviceNode, "'service'") else { return nil }
         checkKeys(info, allowed: ["name", "title", "version", "base_path", "envelope"], in: "'service'")
@@ -31,6 +32,7 @@ extension FileDecoder {
             return nil
         }
         guard let auth = auth(authNode) else { return nil }
+        references += endpointReferences(in: rootNode)
         let headers = rootNode["headers"].flatMap { mapping($0, "'headers'") }.map { fields($0, of: "'headers'") } ?? []
         var validation = Service.Validation()
         if let node = rootNode["validation"] { validation = self.validation(node) }
@@ -42,6 +44,22 @@ extension FileDecoder {
             signing: signing, auth: auth, headers: headers, codes: codes, validation: validation,
             location: location(serviceNode)
         )
+    }
+
+    /// The endpoint ids named by `auth` and `signing.exempt`, and the violation code.
+    private func endpointReferences(in root: Node) -> [EndpointReference] {
+        var references: [EndpointReference] = []
+        func add(_ node: Node?, _ role: String) {
+            guard let node else { return }
+            for item in node.sequence ?? [node] {
+                if let id = item.scalar?.value { references.append(EndpointReference(id: id, role: role, location: location(item))) }
+            }
+        }
+        add(root["auth"]?["refresh"], "the auth refresh endpoint")
+        add(root["auth"]?["login"], "the auth login endpoint")
+        add(root["auth"]?["logout"], "the auth logout endpoint")
+        add(root["signing"]?["exempt"], "the signing exemption")
+        return references
     }
 
     private mutating func basePath(_ node: Node) -> String? {

@@ -18,7 +18,8 @@ public struct Schema: Sendable, Hashable {
     public var constraints: Constraints
     public var description: String?
     public var isDeprecated: Bool
-    public var defaultValue: JSONValue?
+    /// The value used when the member is absent, with where it was written.
+    public var defaultValue: SourcedJSON?
     /// Where the schema was written.
     public var location: SourceLocation
 
@@ -27,7 +28,7 @@ public struct Schema: Sendable, Hashable {
         constraints: Constraints = Constraints(),
         description: String? = nil,
         isDeprecated: Bool = false,
-        defaultValue: JSONValue? = nil,
+        defaultValue: SourcedJSON? = nil,
         location: SourceLocation
     ) {
         self.kind = kind
