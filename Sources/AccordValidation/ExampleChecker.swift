@@ -36,12 +36,12 @@ public struct ExampleChecker: Sendable {
         if let body = example.body {
             let violations = endpoint.body.map { validator.validate(body.value, against: $0) }
                 ?? [Violation(pointer: "", expected: "no body", actual: body.value.summary,
-                              message: "'\(endpoint.id)' takes no body")]
+                              message: "the endpoint takes no body")]
             parts.append(("body", body, violations))
         } else if let schema = endpoint.body, example.code == 0 {
             let missing = validator.validate(.object([]), against: schema)
             if !missing.isEmpty {
-                return [.error("example '\(example.name)' of '\(endpoint.id)' has no 'body'; the endpoint requires one", at: example.location)]
+                return [.error("'\(endpoint.id)' example '\(example.name)' has no 'body'; the endpoint requires one", at: example.location)]
             }
         }
         if let response = example.response, example.code == 0 {
@@ -51,7 +51,7 @@ public struct ExampleChecker: Sendable {
             violations.map { violation in
                 let location = json.location(of: violation.pointer) ?? example.location
                 let pointer = violation.pointer.isEmpty ? "" : " \(violation.pointer)"
-                return .error("example '\(example.name)' \(part)\(pointer): \(violation.message)", at: location)
+                return .error("'\(endpoint.id)' example '\(example.name)' \(part)\(pointer): \(violation.message)", at: location)
             }
         }
     }

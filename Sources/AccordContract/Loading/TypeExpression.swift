@@ -7,7 +7,8 @@
 /// atom         := "[" alternatives "]" | "{" "string" ":" alternatives "}" | word
 /// ```
 struct TypeExpression: Equatable {
-    /// A parsed expression; `offset` is the character offset of each part in the text.
+    /// A parsed expression; `offset` is the character offset of each part in the text
+    /// (the grammar is ASCII, so bytes and characters agree wherever a part starts).
     indirect enum Term: Equatable {
         case name(String, offset: Int)
         case array(Term, offset: Int)
@@ -36,12 +37,12 @@ struct TypeExpression: Equatable {
 
     /// Parses `text`, throwing the first syntax error.
     init(parsing text: String) throws(SyntaxError) {
-        var parser = Parser(characters: Array(text))
+        var parser = Parser(bytes: Array(text.utf8))
         let term = try parser.alternatives()
         let optional = parser.take("?")
         parser.skipSpaces()
         guard parser.isAtEnd else {
-            let rest = parser.peek.map { "'\($0)'" } ?? "end"
+            let rest = parser.peekCharacter.map { "'\($0)'" } ?? "end"
             throw SyntaxError(message: optional ? "'?' must end the type" : "unexpected \(rest) in type '\(text)'", offset: parser.position)
         }
         self.term = term
@@ -49,24 +50,28 @@ struct TypeExpression: Equatable {
     }
 
     private struct Parser {
-        let characters: [Character]
+        let bytes: [UInt8]
         var position = 0
 
-        var isAtEnd: Bool { position >= characters.count }
-        var peek: Character? { isAtEnd ? nil : characters[position] }
-
-        mutating func skipSpaces() {
-            while let character = peek, character == " " { position += 1 }
+        var isAtEnd: Bool { position >= bytes.count }
+        var peek: UInt8? { isAtEnd ? nil : bytes[position] }
+        /// The character starting at `position`, for messages.
+        var peekCharacter: Character? {
+            isAtEnd ? nil : String(decoding: bytes[position...], as: UTF8.self).first
         }
 
-        mutating func take(_ character: Character) -> Bool {
+        mutating func skipSpaces() {
+            while peek == UInt8(ascii: " ") { position += 1 }
+        }
+
+        mutating func take(_ character: Unicode.Scalar) -> Bool {
             skipSpaces()
-            guard peek == character else { return false }
+            guard peek == UInt8(ascii: character) else { return false }
             position += 1
             return true
         }
 
-        mutating func expect(_ character: Character, after what: String) throws(SyntaxError) {
+        mutating func expect(_ character: Unicode.Scalar, after what: String) throws(SyntaxError) {
             guard take(character) else {
                 throw SyntaxError(message: "expected '\(character)' \(what)", offset: position)
             }
@@ -114,7 +119,7 @@ struct TypeExpression: Equatable {
                 return .map(value, offset: offset)
             }
             guard let name = word() else {
-                let found = peek.map { "'\($0)'" } ?? "end of text"
+                let found = peekCharacter.map { "'\($0)'" } ?? "end of text"
                 throw SyntaxError(message: "expected a type, found \(found)", offset: offset)
             }
             return .name(name, offset: offset)
@@ -123,11 +128,16 @@ struct TypeExpression: Equatable {
         /// `[A-Za-z0-9_.-]+`
         mutating func word() -> String? {
             let start = position
-            while let character = peek, character.isASCII,
-                  character.isLetter || character.isNumber || character == "_" || character == "-" || character == "." {
-                position += 1
+            while let byte = peek, Self.isWordByte(byte) { position += 1 }
+            return position > start ? String(decoding: bytes[start..<position], as: UTF8.self) : nil
+        }
+
+        private static func isWordByte(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."): true
+            default: false
             }
-            return position > start ? String(characters[start..<position]) : nil
         }
     }
 }

@@ -57,6 +57,15 @@ public enum JSONValue: Sendable, Hashable {
 extension String {
     /// This string escaped as one JSON Pointer reference token (RFC 6901).
     public var jsonPointerEscaped: String {
-        replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+        guard utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return self }
+        var escaped = ""
+        for character in self {
+            switch character {
+            case "~": escaped += "~0"
+            case "/": escaped += "~1"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
     }
 }

@@ -1,0 +1,75 @@
+import AccordCLI
+import Foundation
+import Synchronization
+import Testing
+
+/// `accord lint` run in-process: output, rendering and exit status.
+@Suite struct LintCommandTests {
+    /// Runs the command and returns (status, standard output, standard error).
+    private func run(_ arguments: [String]) -> (Int32, String, String) {
+        let output = Mutex(""), error = Mutex("")
+        let console = Console(output: { text in output.withLock { $0 += text } }, error: { text in error.withLock { $0 += text } })
+        let status = AccordCommand.run(arguments, console: console)
+        return (status, output.withLock { $0 }, error.withLock { $0 })
+    }
+
+    private func contracts(_ files: [String: String]) throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("accord-lint-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        for (name, text) in files {
+            try Data(text.utf8).write(to: directory.appendingPathComponent(name))
+        }
+        return directory.path
+    }
+
+    @Test func rendersTheSourceLineAndACaretAndExitsNonZero() throws {
+        let directory = try contracts(["shop.yaml": "domain: shop\ntypes:\n  Item: Strng\n"])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (status, output, _) = run(["lint", "--contracts", directory])
+        #expect(status == 1)
+        #expect(output == """
+        \(directory): error: no service file in '\(directory)': one file must declare 'service:' with signing, auth and codes
+        \(directory)/shop.yaml:3:3: warning: type 'Item' is declared but no endpoint uses it
+          Item: Strng
+          ^
+        \(directory)/shop.yaml:3:9: error: unknown type 'Strng'; did you mean 'string'?
+          Item: Strng
+                ^
+        2 errors, 1 warning
+
+        """)
+    }
+
+    @Test func cleanContractsExitZeroWithASummary() {
+        let (status, output, _) = run(["lint", "--contracts=\(RepositoryContractTests.directory)"])
+        #expect(status == 0)
+        #expect(output == "0 errors, 0 warnings; 32 endpoints, 27 types in 4 domains\n")
+    }
+
+    @Test func quietPrintsOnlyTheOneLineForm() throws {
+        let directory = try contracts(["shop.yaml": "domain: shop\n---\n"])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (status, output, _) = run(["lint", "--quiet", "--contracts", directory])
+        #expect(status == 1)
+        #expect(output == "\(directory)/shop.yaml:2:1: error: a contract file holds one YAML document; a second one starts here\n")
+    }
+
+    @Test func usageErrorsSuggestAndExitTwo() {
+        let (status, _, error) = run(["lint", "--contract", "x"])
+        #expect(status == 2)
+        #expect(error.hasPrefix("error: unknown option '--contract'; did you mean '--contracts'?\n"))
+        let (missing, _, missingError) = run(["lint", "--contracts"])
+        #expect(missing == 2)
+        #expect(missingError.hasPrefix("error: '--contracts' needs a value: --contracts DIR\n"))
+        let (unknown, _, unknownError) = run(["lnit"])
+        #expect(unknown == 2)
+        #expect(unknownError.hasPrefix("error: unknown command 'lnit'; did you mean 'lint'?"))
+    }
+
+    @Test func helpAndVersion() {
+        #expect(run(["--version"]) == (0, AccordCommand.version + "\n", ""))
+        let (status, output, _) = run(["lint", "--help"])
+        #expect(status == 0)
+        #expect(output.contains("USAGE: accord lint [--contracts DIR] [--quiet]"))
+    }
+}

@@ -1,0 +1,94 @@
+import AccordContract
+import AccordDiagnostics
+import AccordValidation
+import Testing
+
+@Suite struct SchemaValidatorTests {
+    private let here = SourceLocation(file: "test.yaml")
+
+    private func schema(_ kind: Schema.Kind, _ constraints: Constraints = Constraints()) -> Schema {
+        Schema(kind, constraints: constraints, location: here)
+    }
+
+    private func field(_ name: String, _ kind: Schema.Kind, optional: Bool = false, nullable: Bool = false) -> Field {
+        Field(name: name, schema: schema(kind), isOptional: optional, isNullable: nullable, location: here)
+    }
+
+    @Test(arguments: [
+        ("2026-11-30T08:00:00Z", true), ("2026-11-30T08:00:00.123456Z", true), ("2026-11-30T08:00:00+08:00", true),
+        ("2026-11-30t08:00:00z", true), ("2026-11-30 08:00:00Z", false), ("2026-11-30T25:00:00Z", false),
+        ("2026-11-30T08:00:00", false), ("2026-11-30T08:00:00.Z", false), ("2026-02-29T00:00:00Z", false),
+        ("2028-02-29T00:00:00Z", true),
+    ])
+    func dateTimesWithAndWithoutFractionalSeconds(text: String, valid: Bool) {
+        let violations = SchemaValidator(types: [:]).validate(.string(text), against: schema(.primitive(.dateTime)))
+        #expect(violations.isEmpty == valid)
+    }
+
+    @Test(arguments: [("9.99", true), ("-10", true), ("0.5", true), ("1.", false), (".5", false), ("1e3", false), ("", false)])
+    func decimalsAreStrings(text: String, valid: Bool) {
+        let violations = SchemaValidator(types: [:]).validate(.string(text), against: schema(.primitive(.decimal)))
+        #expect(violations.isEmpty == valid)
+    }
+
+    @Test func everyViolationIsListedWithItsPointer() {
+        let object = schema(.object([
+            field("phone", .primitive(.string)),
+            field("age", .primitive(.int)),
+            field("tags", .array(schema(.primitive(.string)))),
+            field("note", .primitive(.string), optional: true),
+        ]))
+        let value = JSONValue.object([
+            .init("age", .double(1.5)),
+            .init("tags", .array([.string("a"), .int(2)])),
+            .init("note", .null),
+            .init("extra", .bool(true)),
+        ])
+        let violations = SchemaValidator(types: [:]).validate(value, against: object)
+        #expect(violations == [
+            Violation(pointer: "/phone", expected: "string", actual: "absent", message: "missing required member 'phone'"),
+            Violation(pointer: "/age", expected: "integer", actual: "a number 1.5", message: "expected integer, found a number 1.5"),
+            Violation(pointer: "/tags/1", expected: "string", actual: "an integer 2", message: "expected string, found an integer 2"),
+            Violation(pointer: "/extra", expected: "one of the members phone, age, tags, note", actual: "member 'extra'",
+                      message: "unknown member 'extra'"),
+        ])
+    }
+
+    @Test func unknownMembersCanBeIgnored() {
+        let object = schema(.object([field("a", .primitive(.int))]))
+        let value = JSONValue.object([.init("a", .int(1)), .init("b", .int(2))])
+        #expect(SchemaValidator(types: [:], unknownMembers: .ignore).validate(value, against: object).isEmpty)
+    }
+
+    @Test func referencesAndConstraintsCombine() {
+        var nickname = schema(.primitive(.string))
+        nickname.constraints.minLength = 2
+        let types = ["Nickname": TypeDeclaration(name: "Nickname", domain: "auth", schema: nickname, location: here)]
+        var reference = schema(.reference("Nickname"))
+        reference.constraints.pattern = "[a-z]+"
+        let violations = SchemaValidator(types: types).validate(.string("林"), against: reference)
+        #expect(violations.map(\.message) == [
+            "expected at least 2 characters, found a string \"林\" (1 characters)",
+        ])
+    }
+
+    @Test func patternsMatchTheWholeString() {
+        var phone = schema(.primitive(.string))
+        phone.constraints.pattern = #"1\d{10}"#
+        let types = ["Phone": TypeDeclaration(name: "Phone", domain: "auth", schema: phone, location: here)]
+        let validator = SchemaValidator(types: types)
+        #expect(validator.validate(.string("13800138000"), against: schema(.reference("Phone"))).isEmpty)
+        #expect(validator.validate(.string("138001380001"), against: schema(.reference("Phone"))).map(\.expected) == [#"a string matching /1\d{10}/"#])
+    }
+
+    @Test func integerEnumsCompareByValue() {
+        let cases = EnumCases([
+            .init(name: "unset", value: .int(0), location: here), .init(name: "male", value: .int(1), location: here),
+        ])
+        let validator = SchemaValidator(types: [:])
+        #expect(validator.validate(.int(1), against: schema(.enumeration(cases))).isEmpty)
+        #expect(validator.validate(.string("1"), against: schema(.enumeration(cases))).map(\.message) == [
+            "expected one of 0, 1, found a string \"1\"",
+        ])
+    }
+}
