@@ -10,6 +10,7 @@ let package = Package(
     targets: [
         // C libraries from Debian, reached through pkg-config.
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         // Diagnostics shared by every stage: `path:line:col: error: message`.
         .target(name: "AccordDiagnostics"),
@@ -19,11 +20,14 @@ let package = Package(
         .target(name: "AccordContract", dependencies: ["AccordYAML", "AccordDiagnostics"]),
         // JSON values checked against contract schemas (examples, later requests).
         .target(name: "AccordValidation", dependencies: ["AccordContract", "AccordYAML", "AccordDiagnostics"]),
+        // X-Sign: sorted params, digests, verification and the nonce cache.
+        .target(name: "AccordSigning", dependencies: ["CCrypto", "AccordContract"]),
         // The `accord` commands, as a library so tests run them in-process.
         .target(name: "AccordCLI", dependencies: ["AccordContract", "AccordValidation", "AccordDiagnostics"]),
         .executableTarget(name: "accord", dependencies: ["AccordCLI"]),
 
         .testTarget(name: "AccordYAMLTests", dependencies: ["AccordYAML"]),
+        .testTarget(name: "AccordSigningTests", dependencies: ["AccordSigning", "AccordContract"]),
         .testTarget(
             name: "AccordContractTests",
             dependencies: ["AccordContract", "AccordValidation", "AccordCLI"],

@@ -14,6 +14,7 @@ public enum YAMLParser {
     /// Parses `bytes` (UTF-8) as the file named `file`.
     public static func parse(_ bytes: [UInt8], file: String, limits: Limits = Limits()) -> YAMLDocument {
         var builder = TreeBuilder(file: file, limits: limits)
+        guard !bytes.isEmpty else { return YAMLDocument(file: file, root: nil, diagnostics: []) }
         bytes.withUnsafeBufferPointer { buffer in
             let parser = EventParser(input: buffer)
             builder.consume(parser, bytes: buffer)
@@ -26,12 +27,14 @@ public enum YAMLParser {
 private final class EventParser {
     let parser: UnsafeMutablePointer<yaml_parser_t>
 
-    /// `input` must outlive this object.
+    /// `input` must be non-empty and outlive this object.
     init(input: UnsafeBufferPointer<UInt8>) {
         parser = .allocate(capacity: 1)
         yaml_parser_initialize(parser)
         yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
-        yaml_parser_set_input_string(parser, input.baseAddress ?? UnsafePointer(bitPattern: 1)!, input.count)
+        if let start = input.baseAddress {
+            yaml_parser_set_input_string(parser, start, input.count)
+        }
     }
 
     deinit {

@@ -1,0 +1,72 @@
+/// Writes ``JSONValue``s as compact UTF-8 JSON: no spaces, `/` and non-ASCII left
+/// unescaped, integers in decimal and other numbers in shortest round-trip form.
+///
+/// This is also the canonical form the signing rule uses for arrays and objects
+/// (with `sortedKeys`), so the mock server and every client agree byte for byte.
+public enum JSONWriter {
+    /// The bytes of `value`; with `sortedKeys`, members ordered by the UTF-8 bytes of their names.
+    public static func bytes(_ value: JSONValue, sortedKeys: Bool = false) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(256)
+        write(value, sortedKeys: sortedKeys, into: &output)
+        return output
+    }
+
+    /// The text of `value`.
+    public static func string(_ value: JSONValue, sortedKeys: Bool = false) -> String {
+        String(decoding: bytes(value, sortedKeys: sortedKeys), as: UTF8.self)
+    }
+
+    /// Appends `value` to `output`.
+    public static func write(_ value: JSONValue, sortedKeys: Bool = false, into output: inout [UInt8]) {
+        switch value {
+        case .null: output += "null".utf8
+        case .bool(let flag): output += (flag ? "true" : "false").utf8
+        case .int(let int): output += String(int).utf8
+        case .double(let double): output += number(double).utf8
+        case .string(let text): writeString(text, into: &output)
+        case .array(let items):
+            output.append(UInt8(ascii: "["))
+            for (index, item) in items.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                write(item, sortedKeys: sortedKeys, into: &output)
+            }
+            output.append(UInt8(ascii: "]"))
+        case .object(let members):
+            output.append(UInt8(ascii: "{"))
+            let ordered = sortedKeys ? members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) } : members
+            for (index, member) in ordered.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                writeString(member.key, into: &output)
+                output.append(UInt8(ascii: ":"))
+                write(member.value, sortedKeys: sortedKeys, into: &output)
+            }
+            output.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Shortest round-trip text of a number; JSON has no infinities or NaN, so they become `null`.
+    public static func number(_ double: Double) -> String {
+        guard double.isFinite else { return "null" }
+        return "\(double)"
+    }
+
+    /// Appends a quoted, escaped string.
+    public static func writeString(_ text: String, into output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): output += [0x5C, 0x22]
+            case UInt8(ascii: "\\"): output += [0x5C, 0x5C]
+            case 0x0A: output += [0x5C, UInt8(ascii: "n")]
+            case 0x0D: output += [0x5C, UInt8(ascii: "r")]
+            case 0x09: output += [0x5C, UInt8(ascii: "t")]
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                output += [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            default: output.append(byte)
+            }
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+}

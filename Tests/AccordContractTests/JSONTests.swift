@@ -1,0 +1,51 @@
+import AccordContract
+import Testing
+
+@Suite struct JSONTests {
+    private func read(_ text: String) throws(JSONReader.Failure) -> JSONValue {
+        try JSONReader.read(Array(text.utf8))
+    }
+
+    @Test func keepsMemberOrderAndTellsIntegersFromNumbers() throws {
+        let value = try read(#" {"b": 1, "a": [1.5, -0, 2e3, true, null, "x"]} "#)
+        #expect(value == .object([
+            .init("b", .int(1)),
+            .init("a", .array([.double(1.5), .int(0), .double(2000), .bool(true), .null, .string("x")])),
+        ]))
+    }
+
+    @Test func decodesEscapesAndSurrogatePairs() throws {
+        #expect(try read(#""a\"b\\c\/d\n\u00e9\ud83d\udc4b""#) == .string("a\"b\\c/d\né👋"))
+    }
+
+    @Test(arguments: [
+        (#"{"a": 1,}"#, "expected a member name in quotes, found '}'", 8, 1, 9),
+        ("{\n  \"a\": tru\n}", "invalid literal; expected 'true'", 9, 2, 8),
+        (#"[1 2]"#, "expected ',' or ']' in array, found '2'", 3, 1, 4),
+        (#"{"a": 01}"#, "leading zeros are not allowed", 6, 1, 7),
+        (#""abc"#, "unterminated string", 0, 1, 1),
+        (#"{"a": 1} x"#, "unexpected 'x' after the JSON value", 9, 1, 10),
+        ("", "expected a JSON value, found end of input", 0, 1, 1),
+        (#""\ud800""#, "unpaired high surrogate \\uD800", 1, 1, 2),
+        ("\"a\u{1}\"", "control character 0x1 in string; escape it", 2, 1, 3),
+    ])
+    func malformedDocumentsSayWhereByteLineAndColumn(text: String, message: String, offset: Int, line: Int, column: Int) {
+        #expect(throws: JSONReader.Failure(message: message, offset: offset, line: line, column: column)) {
+            try read(text)
+        }
+    }
+
+    @Test func refusesDeepNesting() {
+        let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
+        #expect(throws: JSONReader.Failure(message: "nesting deeper than 512 levels", offset: 512, line: 1, column: 513)) {
+            try read(deep)
+        }
+    }
+
+    @Test func writesCompactCanonicalJSON() throws {
+        let value = try read(#"{"z": "a/b 你好", "a": {"y": 0.5, "x": [1, "\n"]}, "n": null}"#)
+        #expect(JSONWriter.string(value) == #"{"z":"a/b 你好","a":{"y":0.5,"x":[1,"\n"]},"n":null}"#)
+        #expect(JSONWriter.string(value, sortedKeys: true) == #"{"a":{"x":[1,"\n"],"y":0.5},"n":null,"z":"a/b 你好"}"#)
+        #expect(try read(JSONWriter.string(value)) == value)
+    }
+}

@@ -1,0 +1,131 @@
+import AccordContract
+import AccordSigning
+import Foundation
+import Testing
+
+/// The six vectors of `shared/docs/signing.md`, through the builder, the signer and
+/// the verifier with the clock pinned to each vector's timestamp.
+@Suite struct SigningVectorTests {
+    struct Vector: Sendable, CustomTestStringConvertible {
+        var number: Int
+        var target: String
+        var timestamp: String
+        var nonce: String
+        var body: String?
+        var sortedParams: String
+        var sign: String
+
+        var testDescription: String { "vector \(number)" }
+    }
+
+    static let vectors = [
+        Vector(number: 1, target: "/api/v1/signals/inbox?limit=20&cursor=abc", timestamp: "1764500000", nonce: "n-0001", body: nil,
+               sortedParams: "cursor=abc&limit=20", sign: "3b4f2f49f4bf30d5af9c52fc268604ef"),
+        Vector(number: 2, target: "/api/v1/auth/im/token", timestamp: "1764500000", nonce: "n-0002", body: nil,
+               sortedParams: "", sign: "32db600f10f77141b468f78a765a0c54"),
+        Vector(number: 3, target: "/api/v1/auth/login/phone", timestamp: "1764500001", nonce: "n-0003",
+               body: #"{"phone":"13800138000","code":"123456","device_info":{"os":"ios","device_id":"D-1","app_version":"1.2.0"}}"#,
+               sortedParams: #"code=123456&device_info={"app_version":"1.2.0","device_id":"D-1","os":"ios"}&phone=13800138000"#,
+               sign: "77e0491fb331a12699b38022748ee382"),
+        Vector(number: 4, target: "/api/v1/signals", timestamp: "1764500002", nonce: "n-0004",
+               body: #"{"content":"你好，同路人 👋","is_flash":true,"tags":["旅行","摄影"],"media":null,"topic":""}"#,
+               sortedParams: #"content=你好，同路人 👋&is_flash=true&tags=["旅行","摄影"]&topic="#, sign: "ae5492dde91a2b879a002776c7a68d21"),
+        Vector(number: 5, target: "/api/v1/ai/analyze-learning-input?debug=1", timestamp: "1764500003", nonce: "n-0005",
+               body: #"{"session_id":"s_42","input_text":"a=b&c","score":87,"ratio":0.5}"#,
+               sortedParams: "debug=1&input_text=a=b&c&ratio=0.5&score=87&session_id=s_42", sign: "ae1fcb6ff3d6009a51ebef0f96f8db44"),
+        Vector(number: 6, target: "/api/v1/review/tasks?range=today&range=week", timestamp: "1764500004", nonce: "n-0006", body: nil,
+               sortedParams: "range=today&range=week", sign: "c47c4cff65a2d0464a3aa8214950e701"),
+    ]
+
+    static let settings = Service.Signing(apps: ["dev_app_key": "dev_app_secret"])
+
+    private func query(of target: String) -> [(name: String, value: String)] {
+        URLComponents(string: "http://h" + target)?.queryItems?.map { ($0.name, $0.value ?? "") } ?? []
+    }
+
+    private func body(_ vector: Vector) throws -> JSONValue? {
+        try vector.body.map { try JSONReader.read(Array($0.utf8)) }
+    }
+
+    @Test(arguments: vectors)
+    func sortedParamsAndSignatureMatch(_ vector: Vector) throws {
+        let sorted = SortedParams.make(query: query(of: vector.target), body: try body(vector))
+        #expect(sorted == vector.sortedParams)
+        let input = RequestSigner.Input(appKey: "dev_app_key", timestamp: vector.timestamp, nonce: vector.nonce, sortedParams: sorted)
+        #expect(RequestSigner(settings: Self.settings).signature(input, secret: "dev_app_secret") == vector.sign)
+    }
+
+    @Test(arguments: vectors)
+    func verifierAcceptsAtTheVectorsTime(_ vector: Vector) throws {
+        let headers = ["x-app-key": "dev_app_key", "x-timestamp": vector.timestamp, "x-nonce": vector.nonce, "x-sign": vector.sign]
+        let verifier = SignatureVerifier(settings: Self.settings)
+        let result = verifier.verify(header: { headers[$0.lowercased()] }, query: query(of: vector.target),
+                                     body: try body(vector), now: Int64(vector.timestamp)!)
+        #expect(try result.get() == "dev_app_key")
+    }
+
+    @Test func oneChangedByteIsRefusedWithTheServersView() throws {
+        let vector = Self.vectors[2]
+        let tampered = vector.body!.replacingOccurrences(of: "13800138000", with: "13800138001")
+        let headers = ["x-app-key": "dev_app_key", "x-timestamp": vector.timestamp, "x-nonce": vector.nonce, "x-sign": vector.sign]
+        let result = SignatureVerifier(settings: Self.settings).verify(
+            header: { headers[$0.lowercased()] }, query: [], body: try JSONReader.read(Array(tampered.utf8)), now: 1_764_500_001)
+        guard case .failure(let rejection) = result else {
+            Issue.record("tampered body accepted")
+            return
+        }
+        #expect(rejection.failure.code == 1001)
+        #expect(rejection.details["sorted_params"] == .string(#"code=123456&device_info={"app_version":"1.2.0","device_id":"D-1","os":"ios"}&phone=13800138001"#))
+        #expect(rejection.details["string_to_sign"] == .string(
+            #"dev_app_key1764500001n-0003code=123456&device_info={"app_version":"1.2.0","device_id":"D-1","os":"ios"}&phone=13800138001<app_secret>"#))
+    }
+
+    @Test func staleTimestampAndReplayedNonce() throws {
+        let vector = Self.vectors[0]
+        let headers = ["x-app-key": "dev_app_key", "x-timestamp": vector.timestamp, "x-nonce": vector.nonce, "x-sign": vector.sign]
+        let verifier = SignatureVerifier(settings: Self.settings)
+        let verify = { (now: Int64) in verifier.verify(header: { headers[$0.lowercased()] }, query: self.query(of: vector.target), body: nil, now: now) }
+        #expect(throws: Never.self) { try verify(1_764_500_300).get() }             // 300 s late: inside the window
+        #expect(failure(verify(1_764_500_301)) == .timestampOutsideWindow)            // 301 s: outside
+        #expect(failure(verify(1_764_499_699)) == .timestampOutsideWindow)            // 301 s early
+        #expect(failure(verify(1_764_500_000)) == .nonceReused)                       // same nonce again
+    }
+
+    @Test func missingHeadersAreNamed() {
+        let result = SignatureVerifier(settings: Self.settings).verify(header: { $0 == "X-App-Key" ? "dev_app_key" : nil }, query: [], body: nil, now: 0)
+        guard case .failure(let rejection) = result else {
+            Issue.record("accepted")
+            return
+        }
+        #expect(rejection.message == "missing signing headers X-Timestamp, X-Nonce, X-Sign")
+        #expect(rejection.failure.code == 1001)
+    }
+
+    @Test func nonceCacheStaysBoundedAndForgetsExpiredEntries() {
+        let cache = NonceCache(ttlSeconds: 600, capacity: 1_000)
+        for index in 0..<10_000 {
+            #expect(cache.insert(appKey: "k", nonce: "n\(index)", now: 0))
+        }
+        #expect(cache.count == 1_000)
+        #expect(!cache.insert(appKey: "k", nonce: "n9999", now: 0))
+        #expect(cache.insert(appKey: "k", nonce: "n9999", now: 600))   // expired
+        #expect(cache.insert(appKey: "other", nonce: "n9998", now: 0)) // per app key
+    }
+
+    @Test func otherAlgorithms() {
+        let input = RequestSigner.Input(appKey: "k", timestamp: "1", nonce: "n", sortedParams: "a=1")
+        var settings = Self.settings
+        settings.algorithm = .sha256
+        #expect(RequestSigner(settings: settings).signature(input, secret: "s") == Digest.sha256Hex("k1na=1s".utf8))
+        settings.algorithm = .hmacSHA256
+        #expect(RequestSigner(settings: settings).stringToSign(input, secret: "s") == "k1na=1")
+        // RFC 4231 test case 2.
+        #expect(Digest.hmacSHA256Hex(key: "Jefe".utf8, "what do ya want for nothing?".utf8)
+                == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+    }
+
+    private func failure(_ result: Result<String, SignatureVerifier.Rejection>) -> SignatureVerifier.Failure? {
+        if case .failure(let rejection) = result { return rejection.failure }
+        return nil
+    }
+}
