@@ -22,12 +22,15 @@ let package = Package(
         .target(name: "AccordValidation", dependencies: ["AccordContract", "AccordYAML", "AccordDiagnostics"]),
         // X-Sign: sorted params, digests, verification and the nonce cache.
         .target(name: "AccordSigning", dependencies: ["CCrypto", "AccordContract"]),
+        // The mock backend as a pure function: routing, validation, fixtures, templating.
+        .target(name: "AccordMock", dependencies: ["AccordContract", "AccordValidation", "AccordSigning", "AccordYAML", "AccordDiagnostics"]),
         // The `accord` commands, as a library so tests run them in-process.
         .target(name: "AccordCLI", dependencies: ["AccordContract", "AccordValidation", "AccordDiagnostics"]),
         .executableTarget(name: "accord", dependencies: ["AccordCLI"]),
 
         .testTarget(name: "AccordYAMLTests", dependencies: ["AccordYAML"]),
         .testTarget(name: "AccordSigningTests", dependencies: ["AccordSigning", "AccordContract"]),
+        .testTarget(name: "AccordMockTests", dependencies: ["AccordMock", "AccordSigning", "AccordContract", "AccordValidation"]),
         .testTarget(
             name: "AccordContractTests",
             dependencies: ["AccordContract", "AccordValidation", "AccordCLI"],

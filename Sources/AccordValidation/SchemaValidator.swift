@@ -9,22 +9,17 @@ import Foundation
 public struct SchemaValidator: Sendable {
     public let types: [String: TypeDeclaration]
     public let unknownMembers: Service.Validation.UnknownMembers
-    private let patterns: [String: Pattern]
-
-    /// A compiled regular expression; `NSRegularExpression` is immutable once built.
-    private struct Pattern: @unchecked Sendable {
-        let expression: NSRegularExpression
-    }
+    private let patterns: [String: CompiledPattern]
 
     public init(types: [String: TypeDeclaration], unknownMembers: Service.Validation.UnknownMembers = .reject) {
         self.types = types
         self.unknownMembers = unknownMembers
-        var patterns: [String: Pattern] = [:]
+        var patterns: [String: CompiledPattern] = [:]
         var pending = types.values.map(\.schema)
         while let schema = pending.popLast() {
             if let pattern = schema.constraints.pattern, patterns[pattern] == nil,
-               let expression = try? NSRegularExpression(pattern: "^(?:\(pattern))$") {
-                patterns[pattern] = Pattern(expression: expression)
+               let compiled = try? CompiledPattern(pattern, wholeString: true) {
+                patterns[pattern] = compiled
             }
             switch schema.kind {
             case .array(let item), .map(let item): pending.append(item)
@@ -185,8 +180,7 @@ public struct SchemaValidator: Sendable {
                 violations.append(violation(pointer, expected: "at most \(maximum) characters", actual: value, found: "\(length)"))
             }
             if let pattern = constraints.pattern, let compiled = patterns[pattern] {
-                let range = NSRange(text.startIndex..., in: text)
-                if compiled.expression.firstMatch(in: text, range: range) == nil {
+                if !compiled.matches(text) {
                     violations.append(violation(pointer, expected: "a string matching /\(pattern)/", actual: value))
                 }
             }

@@ -84,25 +84,25 @@ public struct ContractLoader: Sendable {
                 }
                 continue
             }
-            var decoder = FileDecoder(document: document)
-            guard let pairs = decoder.mapping(root, "a contract file") else {
-                diagnostics += decoder.diagnostics
+            var reader = NodeReader(document: document)
+            guard let pairs = reader.mapping(root, "a contract file") else {
+                diagnostics += reader.diagnostics
                 continue
             }
             if let serviceNode = root["service"] {
                 if let first = serviceLocation {
-                    decoder.error("a second service file; the service is already declared at \(first)", at: serviceNode)
+                    reader.error("a second service file; the service is already declared at \(first)", at: serviceNode)
                 } else {
                     serviceFileSeen = true
-                    serviceLocation = decoder.location(serviceNode)
-                    service = decoder.service(pairs, at: root, references: &references)
+                    serviceLocation = reader.location(serviceNode)
+                    service = reader.service(pairs, at: root, references: &references)
                 }
             } else if root["domain"] != nil {
-                if let decoded = decoder.domain(pairs, at: root) { domains.append(decoded) }
+                if let decoded = reader.domain(pairs, at: root) { domains.append(decoded) }
             } else {
-                decoder.error("a contract file starts with 'service:' (the service file) or 'domain:' (a domain file)", at: root)
+                reader.error("a contract file starts with 'service:' (the service file) or 'domain:' (a domain file)", at: root)
             }
-            diagnostics += decoder.diagnostics
+            diagnostics += reader.diagnostics
         }
         if !serviceFileSeen && !domains.isEmpty {
             diagnostics.append(.error("no service file in '\(directory)': one file must declare 'service:' with signing, auth and codes",

@@ -18,7 +18,7 @@ public enum NameSuggestion {
     }
 
     /// Levenshtein distance with one rolling row.
-    private static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    public static func editDistance<Element: Equatable>(_ a: [Element], _ b: [Element]) -> Int {
         if a.isEmpty { return b.count }
         var row = Array(0...b.count)
         for (i, x) in a.enumerated() {

@@ -9,7 +9,7 @@ struct TypeSpec {
     var isNullable = false
 }
 
-extension FileDecoder {
+extension NodeReader {
     /// Keys of the long form `{type: …, min: …}`.
     static let longFormKeys = [
         "type", "description", "optional", "nullable", "default", "deprecated",

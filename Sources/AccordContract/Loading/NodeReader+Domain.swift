@@ -20,7 +20,7 @@ struct CodeReference {
     var location: SourceLocation
 }
 
-extension FileDecoder {
+extension NodeReader {
     static let endpointKeys = [
         "route", "summary", "description", "auth", "deprecated", "params", "query", "headers",
         "body", "response", "stream", "codes", "examples",

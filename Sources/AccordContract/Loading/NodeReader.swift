@@ -1,34 +1,34 @@
 import AccordDiagnostics
 import AccordYAML
 
-/// Reads the nodes of one contract file into model values, collecting a diagnostic
-/// for every problem instead of stopping at the first.
-struct FileDecoder {
-    let document: YAMLDocument
-    var diagnostics: [Diagnostic] = []
+/// Reads the nodes of one YAML file (a contract or a fixture file) into values,
+/// collecting a located diagnostic for every problem instead of stopping at the first.
+public struct NodeReader {
+    public let document: YAMLDocument
+    public var diagnostics: [Diagnostic] = []
 
-    init(document: YAMLDocument) {
+    public init(document: YAMLDocument) {
         self.document = document
     }
 
-    var file: String { document.file }
+    public var file: String { document.file }
 
-    func location(_ node: Node) -> SourceLocation {
+    public func location(_ node: Node) -> SourceLocation {
         document.location(node.mark)
     }
 
-    mutating func error(_ message: String, at node: Node) {
+    public mutating func error(_ message: String, at node: Node) {
         diagnostics.append(.error(message, at: location(node)))
     }
 
-    mutating func error(_ message: String, at location: SourceLocation) {
+    public mutating func error(_ message: String, at location: SourceLocation) {
         diagnostics.append(.error(message, at: location))
     }
 
     // MARK: Shapes
 
     /// The pairs of a mapping, or nil (and an error) for any other node.
-    mutating func mapping(_ node: Node, _ what: String) -> [Node.Pair]? {
+    public mutating func mapping(_ node: Node, _ what: String) -> [Node.Pair]? {
         guard let pairs = node.mapping else {
             error("expected a mapping for \(what), found \(node.kindDescription)", at: node)
             return nil
@@ -37,7 +37,7 @@ struct FileDecoder {
     }
 
     /// The items of a sequence, or nil (and an error).
-    mutating func sequence(_ node: Node, _ what: String) -> [Node]? {
+    public mutating func sequence(_ node: Node, _ what: String) -> [Node]? {
         guard let items = node.sequence else {
             error("expected a sequence for \(what), found \(node.kindDescription)", at: node)
             return nil
@@ -46,7 +46,7 @@ struct FileDecoder {
     }
 
     /// A scalar's text (any non-null scalar reads as text), or nil (and an error).
-    mutating func text(_ node: Node, _ what: String) -> String? {
+    public mutating func text(_ node: Node, _ what: String) -> String? {
         guard let scalar = node.scalar, scalar.resolved != .null else {
             error("expected text for \(what), found \(node.kindDescription)", at: node)
             return nil
@@ -54,7 +54,7 @@ struct FileDecoder {
         return scalar.value
     }
 
-    mutating func int(_ node: Node, _ what: String) -> Int? {
+    public mutating func int(_ node: Node, _ what: String) -> Int? {
         guard case .int(let value)? = node.scalar?.resolved else {
             error("expected an integer for \(what), found \(node.kindDescription)", at: node)
             return nil
@@ -62,7 +62,7 @@ struct FileDecoder {
         return value
     }
 
-    mutating func number(_ node: Node, _ what: String) -> Double? {
+    public mutating func number(_ node: Node, _ what: String) -> Double? {
         switch node.scalar?.resolved {
         case .int(let value)?: return Double(value)
         case .double(let value)?: return value
@@ -72,7 +72,7 @@ struct FileDecoder {
         }
     }
 
-    mutating func bool(_ node: Node, _ what: String) -> Bool? {
+    public mutating func bool(_ node: Node, _ what: String) -> Bool? {
         guard case .bool(let value)? = node.scalar?.resolved else {
             error("expected true or false for \(what), found \(node.kindDescription)", at: node)
             return nil
@@ -81,13 +81,13 @@ struct FileDecoder {
     }
 
     /// A list of texts; a single scalar counts as a one-item list.
-    mutating func texts(_ node: Node, _ what: String) -> [String] {
+    public mutating func texts(_ node: Node, _ what: String) -> [String] {
         if node.scalar != nil { return text(node, what).map { [$0] } ?? [] }
         return (sequence(node, what) ?? []).compactMap { text($0, what) }
     }
 
     /// A duration such as `300s`, `10m`, `2h`, `30d` or a bare number of seconds.
-    mutating func seconds(_ node: Node, _ what: String) -> Int? {
+    public mutating func seconds(_ node: Node, _ what: String) -> Int? {
         if case .int(let value)? = node.scalar?.resolved, value >= 0 { return value }
         let units: [Character: Int] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400]
         if let text = node.scalar?.value, let unit = text.last.flatMap({ units[$0] }),
@@ -99,7 +99,7 @@ struct FileDecoder {
     }
 
     /// The key's text; non-scalar keys are an error.
-    mutating func key(_ pair: Node.Pair, _ what: String) -> String? {
+    public mutating func key(_ pair: Node.Pair, _ what: String) -> String? {
         guard let scalar = pair.key.scalar else {
             error("expected a plain key in \(what), found \(pair.key.kindDescription)", at: pair.key)
             return nil
@@ -108,7 +108,7 @@ struct FileDecoder {
     }
 
     /// Reports every key of `pairs` not in `allowed`, suggesting the nearest allowed one.
-    mutating func checkKeys(_ pairs: [Node.Pair], allowed: [String], in what: String) {
+    public mutating func checkKeys(_ pairs: [Node.Pair], allowed: [String], in what: String) {
         for pair in pairs {
             guard let name = pair.key.scalar?.value, !allowed.contains(name) else { continue }
             error("unknown key '\(name)' in \(what)\(NameSuggestion.hint(for: name, in: allowed))", at: pair.key)
@@ -119,7 +119,7 @@ struct FileDecoder {
 
     /// Converts a node to JSON under YAML 1.2's core schema, recording where each
     /// JSON pointer was written.
-    mutating func json(_ node: Node) -> SourcedJSON {
+    public mutating func json(_ node: Node) -> SourcedJSON {
         var locations: [String: SourceLocation] = [:]
         let value = json(node, pointer: "", locations: &locations)
         return SourcedJSON(value: value, locations: locations)

@@ -1,7 +1,7 @@
 import AccordDiagnostics
 import AccordYAML
 
-extension FileDecoder {
+extension NodeReader {
     static let serviceFileKeys = ["service", "signing", "auth", "headers", "validation", "codes"]
 
     /// Decodes a service file (its root has a `service:` key), noting where it names

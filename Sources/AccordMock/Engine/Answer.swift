@@ -1,0 +1,38 @@
+import AccordContract
+
+/// A fixture, contract example or generated value, compiled for serving.
+struct Answer: Sendable {
+    enum Origin: String, Sendable {
+        case fixture, example, generated
+    }
+
+    var name: String
+    var origin: Origin
+    var matchers: [Matcher]
+    var priority: Int
+    var isDefault: Bool
+    var status: Int
+    var headers: [(name: String, value: String)]
+    var delayMilliseconds: Int
+    var code: Int
+    /// The whole envelope, or nil for a stream.
+    var envelope: CompiledJSON?
+    /// The events of a stream, each with its delay.
+    var events: [(data: CompiledJSON, delayMilliseconds: Int)]?
+
+    /// `fixture:NAME`, `example:NAME` or `generated`, for logs.
+    var label: String { origin == .generated ? "generated" : "\(origin.rawValue):\(name)" }
+}
+
+/// Everything one endpoint can answer, in the order they are tried.
+struct EndpointAnswers: Sendable {
+    /// Fixtures that are not the default, by priority (highest first), then as written.
+    var fixtures: [Answer] = []
+    var defaultFixture: Answer?
+    var examples: [Answer] = []
+    var generated: Answer
+    var generatedStream: Answer?
+
+    /// Every named answer, for `Prefer: example=NAME`.
+    var named: [Answer] { fixtures + [defaultFixture].compactMap { $0 } + examples }
+}

@@ -1,0 +1,26 @@
+import AccordContract
+
+/// Evaluates fixture matchers against one request.
+struct MatchContext {
+    let request: MockRequest
+    let parameters: [String: String]
+    let body: JSONValue?
+
+    func matches(_ matchers: [Matcher]) -> Bool {
+        matchers.allSatisfy(matches)
+    }
+
+    private func matches(_ matcher: Matcher) -> Bool {
+        let value: String? = switch matcher.source {
+        case .params: parameters[matcher.key]
+        case .query: request.query.first { $0.name == matcher.key }?.value
+        case .headers: request.header(matcher.key)
+        case .body: body?.value(at: matcher.key).map(InterpolatedText.text)
+        }
+        switch matcher.condition {
+        case .present(let expected): return (value != nil) == expected
+        case .equals(let expected): return value == expected
+        case .regex(let pattern): return value.map(pattern.matches) ?? false
+        }
+    }
+}

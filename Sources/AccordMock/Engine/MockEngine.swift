@@ -1,0 +1,216 @@
+import AccordContract
+import AccordSigning
+import AccordValidation
+import Foundation
+
+/// The mock backend as a pure function of (contract, fixtures, shared state, request)
+/// → response. The HTTP adapter only moves bytes; everything a client can observe is
+/// decided here, so it is tested in-process without a socket.
+///
+/// Per request: CORS preflight, body limit, route, JSON body, `X-Sign`, contract
+/// validation, then the answer: a named one (`Prefer: example=NAME`), the best
+/// matching fixture, the default fixture, the contract's example, or a value
+/// generated from the schema.
+public struct MockEngine: Sendable {
+    public let contract: Contract
+    public let options: MockOptions
+    public let state: MockState
+    /// How many fixtures are being served.
+    public let fixtureCount: Int
+    private let router: Router
+    private let validator: RequestValidator
+    private let verifier: SignatureVerifier?
+    private let answers: [String: EndpointAnswers]
+
+    public init(contract: Contract, fixtures: FixtureSet, options: MockOptions = MockOptions(), state: MockState) {
+        self.contract = contract
+        self.options = options
+        self.state = state
+        self.fixtureCount = fixtures.count
+        router = Router(contract: contract)
+        validator = RequestValidator(contract: contract)
+        verifier = options.verifiesSignatures && contract.service.signing.isEnabled
+            ? SignatureVerifier(settings: contract.service.signing, nonces: state.nonces) : nil
+        let compiler = AnswerCompiler(contract: contract)
+        answers = Dictionary(uniqueKeysWithValues: contract.endpoints.map { endpoint in
+            (endpoint.id, compiler.answers(for: endpoint, fixtures: fixtures.fixtures(for: endpoint.id)))
+        })
+    }
+
+    /// Answers one request; `now` is the mock clock in Unix seconds.
+    public func handle(_ request: MockRequest, now: Int64) -> MockResponse {
+        var response = route(request, now: now)
+        if let origin = options.corsAllowOrigin, request.header("origin") != nil {
+            response.headers.append(("Access-Control-Allow-Origin", origin))
+            if origin != "*" { response.headers.append(("Vary", "Origin")) }
+        }
+        return response
+    }
+
+    private func route(_ request: MockRequest, now: Int64) -> MockResponse {
+        if request.method == "OPTIONS" { return preflight(request) }
+        if request.bodyLimitExceeded {
+            return refusal(status: 413, kind: "body_too_large", "the body is larger than the limit of \(options.maxBodyBytes) bytes",
+                           verdict: "too-large")
+        }
+        let (endpoint, parameters): (Endpoint, [String: String])
+        switch router.match(method: request.method, path: request.path) {
+        case .endpoint(let matched, let bound):
+            (endpoint, parameters) = (matched, bound)
+        case .methodNotAllowed(let allowed):
+            var response = refusal(status: 405, kind: "method_not_allowed",
+                                   "\(request.method) is not declared for \(request.path); allowed: \(allowed.joined(separator: ", "))",
+                                   extra: [.init("allowed", .array(allowed.map(JSONValue.string)))], verdict: "method")
+            response.headers.append(("Allow", allowed.joined(separator: ", ")))
+            return response
+        case .notFound(let nearest):
+            return refusal(status: 404, kind: "route_not_found", "no route for \(request.method) \(request.path)",
+                           extra: [.init("nearest", .array(nearest.map(JSONValue.string)))], verdict: "no-route")
+        }
+
+        var body: JSONValue?
+        if !request.body.isEmpty && endpoint.body != nil {
+            let contentType = request.header("content-type") ?? ""
+            guard RequestValidator.isJSON(contentType) else {
+                return refusal(status: 415, kind: "unsupported_media_type",
+                               "'\(endpoint.id)' takes application/json, found '\(contentType.isEmpty ? "no Content-Type" : contentType)'",
+                               endpoint: endpoint, verdict: "media-type")
+            }
+            do {
+                body = try JSONReader.read(request.body)
+            } catch {
+                return refusal(status: 400, kind: "malformed_json", "the body is not JSON: \(error)",
+                               extra: [.init("offset", .int(error.offset)), .init("line", .int(error.line)), .init("column", .int(error.column))],
+                               endpoint: endpoint, verdict: "malformed")
+            }
+        }
+
+        if let verifier, !isExempt(endpoint) {
+            if case .failure(let rejection) = verifier.verify(header: request.header, query: request.query, body: body, now: now) {
+                let code = rejection.failure.code
+                return envelope(code: code, message: contract.service.code(code)?.message ?? rejection.message,
+                                data: .object([.init("reason", .string(rejection.message))] + Self.members(of: rejection.details)),
+                                endpoint: endpoint, verdict: ["bad-signature", "stale", "replay"][[1001, 1003, 1004].firstIndex(of: code) ?? 0])
+            }
+        }
+
+        let violations = validator.validate(request, endpoint: endpoint, parameters: parameters, body: body)
+        guard violations.isEmpty else {
+            let list = JSONValue.array(violations.map { violation in
+                .object([.init("pointer", .string(violation.pointer)), .init("expected", .string(violation.expected)),
+                         .init("actual", .string(violation.actual)), .init("message", .string(violation.message))])
+            })
+            let message = violations.count == 1 ? violations[0].message : "\(violations.count) problems in the request"
+            return refusal(status: nil, kind: "invalid_request", message, extra: [.init("violations", list)],
+                           endpoint: endpoint, verdict: "invalid")
+        }
+        return answer(request, endpoint: endpoint, parameters: parameters, body: body, now: now)
+    }
+
+    // MARK: Answers
+
+    private func answer(_ request: MockRequest, endpoint: Endpoint, parameters: [String: String], body: JSONValue?, now: Int64) -> MockResponse {
+        guard let candidates = answers[endpoint.id] else {
+            return refusal(status: 500, kind: "internal", "no answers compiled for '\(endpoint.id)'", verdict: "error")
+        }
+        let wantsStream = endpoint.stream.map { body?[$0.toggle] == .bool(true) } ?? false
+        let chosen: Answer
+        if let name = Self.preferredExample(request.header("prefer")) {
+            guard let named = candidates.named.first(where: { $0.name == name }) else {
+                let names = candidates.named.map(\.name)
+                return refusal(status: 400, kind: "unknown_example",
+                               "no fixture or example named '\(name)' for '\(endpoint.id)'; available: \(names.joined(separator: ", "))",
+                               extra: [.init("available", .array(names.map(JSONValue.string)))], endpoint: endpoint, verdict: "no-example")
+            }
+            chosen = named
+        } else {
+            let context = MatchContext(request: request, parameters: parameters, body: body)
+            let fits = { (answer: Answer) in (answer.events != nil) == wantsStream }
+            chosen = candidates.fixtures.first { fits($0) && context.matches($0.matchers) }
+                ?? candidates.defaultFixture.flatMap { fits($0) ? $0 : nil }
+                ?? (wantsStream ? candidates.generatedStream : nil)
+                ?? candidates.examples.first { fits($0) && $0.code == 0 }
+                ?? candidates.generated
+        }
+        let context = TemplateContext(request: request, parameters: parameters, body: body, now: now, state: state)
+        let summary = MockResponse.Summary(endpoint: endpoint.id, source: chosen.label, code: chosen.code, verdict: "ok")
+        if let events = chosen.events {
+            return MockResponse(
+                status: chosen.status,
+                headers: [("Content-Type", "text/event-stream; charset=utf-8"), ("Cache-Control", "no-cache")] + chosen.headers,
+                body: .events(events.map { .init(data: $0.data.render(context), delayMilliseconds: $0.delayMilliseconds) }
+                              + [.init(data: Array("[DONE]".utf8))]),
+                delayMilliseconds: chosen.delayMilliseconds, summary: summary
+            )
+        }
+        return MockResponse(
+            status: chosen.status, headers: [("Content-Type", "application/json; charset=utf-8")] + chosen.headers,
+            body: .bytes(chosen.envelope?.render(context) ?? []), delayMilliseconds: chosen.delayMilliseconds, summary: summary
+        )
+    }
+
+    /// `example=NAME` in a `Prefer` header (RFC 7240), quoted or not.
+    static func preferredExample(_ header: String?) -> String? {
+        guard let header else { return nil }
+        for preference in header.split(whereSeparator: { $0 == "," || $0 == ";" }) {
+            let parts = preference.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if parts.count == 2, parts[0].lowercased() == "example" {
+                return parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            }
+        }
+        return nil
+    }
+
+    private func isExempt(_ endpoint: Endpoint) -> Bool {
+        contract.service.signing.exempt.contains { pattern in
+            pattern.hasSuffix(".*") ? endpoint.id.hasPrefix(pattern.dropLast()) : endpoint.id == pattern
+        }
+    }
+
+    // MARK: Refusals
+
+    private func preflight(_ request: MockRequest) -> MockResponse {
+        let methods = router.methods(for: request.path)
+        guard !methods.isEmpty else {
+            return refusal(status: 404, kind: "route_not_found", "no route for \(request.path)", verdict: "no-route")
+        }
+        let allow = (methods + ["OPTIONS"]).joined(separator: ", ")
+        guard let origin = options.corsAllowOrigin, request.header("access-control-request-method") != nil else {
+            return MockResponse(status: 204, headers: [("Allow", allow)], summary: .init(verdict: "options"))
+        }
+        let contractHeaders = [contract.service.signing.appKeyHeader, contract.service.signing.timestampHeader,
+                               contract.service.signing.nonceHeader, contract.service.signing.signatureHeader,
+                               contract.service.auth.header, "Content-Type", "Prefer"] + contract.service.headers.map(\.name)
+        return MockResponse(status: 204, headers: [
+            ("Access-Control-Allow-Origin", origin),
+            ("Access-Control-Allow-Methods", allow),
+            ("Access-Control-Allow-Headers", request.header("access-control-request-headers") ?? contractHeaders.joined(separator: ", ")),
+            ("Access-Control-Max-Age", "600"),
+            ("Allow", allow),
+        ], summary: .init(verdict: "preflight"))
+    }
+
+    /// A refusal in the envelope with the contract's violation code and `data.error`.
+    private func refusal(status: Int?, kind: String, _ message: String, extra: [JSONValue.Member] = [],
+                         endpoint: Endpoint? = nil, verdict: String) -> MockResponse {
+        let code = contract.service.validation.violationCode
+        var response = envelope(code: code, message: message, data: .object([.init("error", .string(kind))] + extra),
+                                endpoint: endpoint, verdict: verdict)
+        if let status { response.status = status }
+        return response
+    }
+
+    /// An envelope answer for `code`, with the code table's HTTP status.
+    private func envelope(code: Int, message: String, data: JSONValue, endpoint: Endpoint?, verdict: String) -> MockResponse {
+        let names = contract.service.envelope
+        let bytes = JSONWriter.bytes(.object([.init(names.code, .int(code)), .init(names.message, .string(message)), .init(names.data, data)]))
+        return MockResponse(status: contract.service.code(code)?.httpStatus ?? 200,
+                            headers: [("Content-Type", "application/json; charset=utf-8")], body: .bytes(bytes),
+                            summary: .init(endpoint: endpoint?.id, code: code, verdict: verdict))
+    }
+
+    private static func members(of value: JSONValue) -> [JSONValue.Member] {
+        if case .object(let members) = value { return members }
+        return []
+    }
+}

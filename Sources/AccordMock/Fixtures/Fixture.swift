@@ -1,0 +1,68 @@
+import AccordContract
+import AccordDiagnostics
+import AccordValidation
+
+/// A named canned answer for one endpoint, chosen when its matchers fit the request.
+public struct Fixture: Sendable {
+    public var endpoint: String
+    public var name: String
+    public var description: String?
+    /// Used when no other fixture of the endpoint matches.
+    public var isDefault: Bool
+    /// Higher wins among matching fixtures; ties go to the one written first.
+    public var priority: Int
+    public var matchers: [Matcher]
+    /// HTTP status; by default 200, or the business code's status.
+    public var status: Int?
+    public var headers: [(name: String, value: String)]
+    public var delayMilliseconds: Int
+    /// The envelope's business code (0 for success).
+    public var code: Int
+    /// The envelope's `msg`; by default the code table's message.
+    public var message: String?
+    /// The envelope's `data`, possibly with `{{ … }}` templates.
+    public var data: JSONValue?
+    /// Server-sent events instead of an envelope, for streaming endpoints.
+    public var events: [Event]?
+    public var location: SourceLocation
+
+    /// One server-sent event of a streamed fixture.
+    public struct Event: Sendable {
+        public var data: JSONValue
+        public var delayMilliseconds: Int
+    }
+
+    public init(endpoint: String, name: String, location: SourceLocation) {
+        self.endpoint = endpoint
+        self.name = name
+        self.isDefault = false
+        self.priority = 0
+        self.matchers = []
+        self.headers = []
+        self.delayMilliseconds = 0
+        self.code = 0
+        self.location = location
+    }
+}
+
+/// One condition on a request part.
+public struct Matcher: Sendable {
+    /// Which part of the request is tested.
+    public enum Source: String, Sendable, CaseIterable {
+        case params, query, headers, body
+    }
+
+    /// The test.
+    public enum Condition: Sendable {
+        /// The text of the value equals this text (JSON values compare by their JSON text).
+        case equals(String)
+        /// Matches anywhere in the text unless the pattern is anchored.
+        case regex(CompiledPattern)
+        case present(Bool)
+    }
+
+    public var source: Source
+    /// A parameter or header name, or a JSON pointer into the body.
+    public var key: String
+    public var condition: Condition
+}

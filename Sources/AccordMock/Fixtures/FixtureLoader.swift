@@ -1,0 +1,269 @@
+import AccordContract
+import AccordDiagnostics
+import AccordValidation
+import AccordYAML
+import Foundation
+
+/// Loads fixture files (`mocks/*.yaml`) and checks each fixture against the contract.
+///
+/// ```yaml
+/// signal.inbox:                      # an endpoint id
+///   - name: unread                   # Prefer: example=unread picks it
+///     when: {query: {filter: unread}}
+///     data: {items: [], unread_count: 0}
+///   - name: default
+///     default: true
+///     data: …
+/// ```
+public struct FixtureLoader: Sendable {
+    public let contract: Contract
+    private let validator: SchemaValidator
+
+    public init(contract: Contract) {
+        self.contract = contract
+        self.validator = SchemaValidator(types: contract.types, unknownMembers: .reject)
+    }
+
+    static let fixtureKeys = ["name", "description", "default", "priority", "when", "status", "headers", "delay", "code", "msg", "data", "stream"]
+
+    /// Loads every `*.yaml`/`*.yml` file directly inside `directory` (sub-folders such
+    /// as `scenarios/` are not fixtures). A missing directory yields no fixtures.
+    public func load(directory: String) -> (FixtureSet, [Diagnostic]) {
+        let fileManager = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard fileManager.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            return (FixtureSet(), [])
+        }
+        let names = ((try? fileManager.contentsOfDirectory(atPath: directory)) ?? [])
+            .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.sorted()
+        let sources = names.compactMap { name -> ContractLoader.Source? in
+            let path = (directory as NSString).appendingPathComponent(name)
+            return fileManager.contents(atPath: path).map { ContractLoader.Source(path: path, bytes: Array($0)) }
+        }
+        return load(sources)
+    }
+
+    /// Loads the given fixture files.
+    public func load(_ sources: [ContractLoader.Source]) -> (FixtureSet, [Diagnostic]) {
+        var set = FixtureSet()
+        var diagnostics: [Diagnostic] = []
+        var seen: [String: [String: SourceLocation]] = [:]
+        for source in sources {
+            let document = YAMLParser.parse(source.bytes, file: source.path)
+            diagnostics += document.diagnostics
+            guard let root = document.root else { continue }
+            var reader = NodeReader(document: document)
+            for pair in reader.mapping(root, "a fixture file") ?? [] {
+                guard let id = reader.key(pair, "a fixture file") else { continue }
+                guard let endpoint = contract.endpoint(id) else {
+                    reader.error("unknown endpoint '\(id)'\(NameSuggestion.hint(for: id, in: contract.endpoints.map(\.id)))", at: pair.key)
+                    continue
+                }
+                for node in reader.sequence(pair.value, "the fixtures of '\(id)'") ?? [] {
+                    guard let fixture = fixture(node, endpoint: endpoint, reader: &reader) else { continue }
+                    if let first = seen[id]?[fixture.name] {
+                        reader.error("duplicate fixture '\(fixture.name)' for '\(id)' (first at \(first))", at: fixture.location)
+                        continue
+                    }
+                    seen[id, default: [:]][fixture.name] = fixture.location
+                    if fixture.isDefault, let other = set.fixtures(for: id).first(where: \.isDefault) {
+                        reader.error("'\(id)' already has a default fixture, '\(other.name)' (\(other.location))", at: fixture.location)
+                        continue
+                    }
+                    set.byEndpoint[id, default: []].append(fixture)
+                }
+            }
+            diagnostics += reader.diagnostics
+        }
+        return (set, diagnostics.sortedByLocation())
+    }
+
+    // MARK: One fixture
+
+    private func fixture(_ node: Node, endpoint: Endpoint, reader: inout NodeReader) -> Fixture? {
+        guard let pairs = reader.mapping(node, "a fixture of '\(endpoint.id)'") else { return nil }
+        reader.checkKeys(pairs, allowed: Self.fixtureKeys, in: "a fixture of '\(endpoint.id)'")
+        guard let nameNode = node["name"], let name = reader.text(nameNode, "'name'") else {
+            reader.error("a fixture of '\(endpoint.id)' needs a 'name'", at: node)
+            return nil
+        }
+        var fixture = Fixture(endpoint: endpoint.id, name: name, location: reader.location(node))
+        var dataNode: Node?
+        for pair in pairs {
+            let value = pair.value
+            switch pair.key.scalar?.value {
+            case "description": fixture.description = reader.text(value, "'description'")
+            case "default": fixture.isDefault = reader.bool(value, "'default'") ?? false
+            case "priority": fixture.priority = reader.int(value, "'priority'") ?? 0
+            case "status":
+                guard let status = reader.int(value, "'status'") else { break }
+                if (100...599).contains(status) { fixture.status = status } else {
+                    reader.error("'status' must be an HTTP status from 100 to 599, found \(status)", at: value)
+                }
+            case "headers":
+                for header in reader.mapping(value, "'headers'") ?? [] {
+                    guard let headerName = reader.key(header, "'headers'"), let text = reader.text(header.value, "header '\(headerName)'") else { continue }
+                    fixture.headers.append((headerName, text))
+                }
+            case "delay": fixture.delayMilliseconds = reader.milliseconds(value, "'delay'") ?? 0
+            case "code":
+                guard let code = reader.int(value, "'code'") else { break }
+                if code != 0 && contract.service.code(code) == nil {
+                    let codes = contract.service.codes.map(\.code)
+                    let nearest = codes.min { abs($0 - code) < abs($1 - code) }
+                    reader.error("unknown business code \(code)\(nearest.map { "; nearest declared: \($0)" } ?? "")", at: value)
+                }
+                fixture.code = code
+            case "msg": fixture.message = reader.text(value, "'msg'")
+            case "data": dataNode = value
+            case "stream": fixture.events = events(value, endpoint: endpoint, fixture: name, reader: &reader)
+            case "when": fixture.matchers = matchers(value, endpoint: endpoint, reader: &reader)
+            default: break
+            }
+        }
+        if let dataNode {
+            let sourced = reader.json(dataNode)
+            fixture.data = sourced.value
+            if fixture.code == 0 {
+                check(sourced, against: endpoint.response, what: "fixture '\(name)' data", reader: &reader)
+            } else {
+                compileCheck(sourced, what: "fixture '\(name)' data", reader: &reader)
+            }
+        }
+        return fixture
+    }
+
+    private func events(_ node: Node, endpoint: Endpoint, fixture: String, reader: inout NodeReader) -> [Fixture.Event]? {
+        guard let stream = endpoint.stream else {
+            reader.error("'\(endpoint.id)' does not stream; only endpoints with 'stream' in the contract take stream fixtures", at: node)
+            return nil
+        }
+        return (reader.sequence(node, "'stream'") ?? []).compactMap { item in
+            guard let pairs = reader.mapping(item, "a stream event") else { return nil }
+            reader.checkKeys(pairs, allowed: ["data", "delay"], in: "a stream event")
+            guard let dataNode = item["data"] else {
+                reader.error("a stream event needs 'data'", at: item)
+                return nil
+            }
+            let data = reader.json(dataNode)
+            check(data, against: stream.event, what: "fixture '\(fixture)' event", reader: &reader)
+            let delay = item["delay"].flatMap { reader.milliseconds($0, "'delay'") } ?? 0
+            return Fixture.Event(data: data.value, delayMilliseconds: delay)
+        }
+    }
+
+    private func matchers(_ node: Node, endpoint: Endpoint, reader: inout NodeReader) -> [Matcher] {
+        var matchers: [Matcher] = []
+        for sourcePair in reader.mapping(node, "'when'") ?? [] {
+            guard let sourceName = reader.key(sourcePair, "'when'") else { continue }
+            guard let source = Matcher.Source(rawValue: sourceName) else {
+                let names = Matcher.Source.allCases.map(\.rawValue)
+                reader.error("unknown request part '\(sourceName)' in 'when'\(NameSuggestion.hint(for: sourceName, in: names)); expected one of \(names.joined(separator: ", "))", at: sourcePair.key)
+                continue
+            }
+            let declared: [String]? = switch source {
+            case .params: endpoint.parameters.map(\.name)
+            case .query: endpoint.query.map(\.name)
+            case .headers, .body: nil
+            }
+            for pair in reader.mapping(sourcePair.value, "'when.\(sourceName)'") ?? [] {
+                guard var key = reader.key(pair, "'when.\(sourceName)'") else { continue }
+                if let declared, !declared.contains(key) {
+                    reader.error("'\(endpoint.id)' declares no \(source == .params ? "path parameter" : "query parameter") '\(key)'\(NameSuggestion.hint(for: key, in: declared))", at: pair.key)
+                    continue
+                }
+                if source == .body && !key.hasPrefix("/") { key = "/" + key.jsonPointerEscaped }
+                guard let condition = condition(pair.value, reader: &reader) else { continue }
+                matchers.append(Matcher(source: source, key: key, condition: condition))
+            }
+        }
+        return matchers
+    }
+
+    /// `value`, `{equals: value}`, `{regex: '…'}` or `{present: true|false}`.
+    private func condition(_ node: Node, reader: inout NodeReader) -> Matcher.Condition? {
+        switch node.content {
+        case .scalar(let scalar):
+            return .equals(scalar.value)
+        case .sequence:
+            reader.error("a matcher is a value, {equals: …}, {regex: …} or {present: …}, found a sequence", at: node)
+            return nil
+        case .mapping(let pairs):
+            guard pairs.count == 1, let kind = pairs[0].key.scalar?.value else {
+                reader.error("a matcher has exactly one of 'equals', 'regex', 'present'", at: node)
+                return nil
+            }
+            let value = pairs[0].value
+            switch kind {
+            case "equals":
+                if let scalar = value.scalar { return .equals(scalar.value) }
+                return .equals(JSONWriter.string(reader.json(value).value))
+            case "regex":
+                guard let pattern = reader.text(value, "'regex'") else { return nil }
+                do {
+                    return .regex(try CompiledPattern(pattern, wholeString: false))
+                } catch {
+                    reader.error("invalid regular expression '\(pattern)'", at: value)
+                    return nil
+                }
+            case "present":
+                return reader.bool(value, "'present'").map(Matcher.Condition.present)
+            default:
+                reader.error("unknown matcher '\(kind)'\(NameSuggestion.hint(for: kind, in: ["equals", "regex", "present"]))", at: pairs[0].key)
+                return nil
+            }
+        }
+    }
+
+    // MARK: Checks
+
+    /// Compiles the templates and checks the value against `schema`; a violation at a
+    /// templated string (or inside one) is left to the rendered value.
+    private func check(_ data: SourcedJSON, against schema: Schema, what: String, reader: inout NodeReader) {
+        guard compileCheck(data, what: what, reader: &reader) else { return }
+        let templated = Self.templatedPointers(data.value, pointer: "")
+        for violation in validator.validate(data.value, against: schema) where !templated.contains(where: { violation.pointer.hasPrefix($0) }) {
+            let pointer = violation.pointer.isEmpty ? "" : " \(violation.pointer)"
+            reader.error("\(what)\(pointer): \(violation.message)", at: data.location(of: violation.pointer) ?? reader.location(of: data))
+        }
+    }
+
+    @discardableResult
+    private func compileCheck(_ data: SourcedJSON, what: String, reader: inout NodeReader) -> Bool {
+        do {
+            _ = try CompiledJSON(data.value)
+            return true
+        } catch {
+            reader.error("\(what) \(error.pointer.isEmpty ? "" : error.pointer + " ")template: \(error.message)",
+                         at: data.location(of: error.pointer) ?? reader.location(of: data))
+            return false
+        }
+    }
+
+    private static func templatedPointers(_ value: JSONValue, pointer: String) -> [String] {
+        switch value {
+        case .string(let text) where text.contains("{{"): [pointer]
+        case .array(let items): items.enumerated().flatMap { templatedPointers($0.element, pointer: "\(pointer)/\($0.offset)") }
+        case .object(let members): members.flatMap { templatedPointers($0.value, pointer: "\(pointer)/\($0.key.jsonPointerEscaped)") }
+        default: []
+        }
+    }
+}
+
+extension NodeReader {
+    /// A delay such as `150ms`, `2s` or a bare number of milliseconds.
+    mutating func milliseconds(_ node: Node, _ what: String) -> Int? {
+        if case .int(let value)? = node.scalar?.resolved, value >= 0 { return value }
+        if let text = node.scalar?.value {
+            if text.hasSuffix("ms"), let value = Int(text.dropLast(2)), value >= 0 { return value }
+            if text.hasSuffix("s"), let value = Double(text.dropLast()), value >= 0 { return Int(value * 1_000) }
+        }
+        error("expected a delay for \(what) such as 150ms or 2s, found \(node.kindDescription) '\(node.scalar?.value ?? "")'", at: node)
+        return nil
+    }
+
+    /// Where a sourced value starts.
+    func location(of value: SourcedJSON) -> SourceLocation {
+        value.locations[""] ?? SourceLocation(file: file)
+    }
+}

@@ -1,0 +1,74 @@
+/// An HTTP request as the engine sees it: transport-independent, so the same engine
+/// runs behind libmicrohttpd or directly in a test.
+public struct MockRequest: Sendable {
+    public var method: String
+    /// The path, percent-decoded, without the query.
+    public var path: String
+    /// Query parameters, percent-decoded (`+` as space), in request order.
+    public var query: [(name: String, value: String)]
+    /// Headers with lowercased names; repeated headers joined with `, `.
+    public var headers: [String: String]
+    public var body: [UInt8]
+    /// The body was longer than the server's limit and was not kept.
+    public var bodyLimitExceeded: Bool
+
+    /// - Parameter target: the request target as sent, such as `/api/v1/signals/inbox?limit=20`.
+    public init(method: String, target: String, headers: [(String, String)] = [], body: [UInt8] = [], bodyLimitExceeded: Bool = false) {
+        self.method = method.uppercased()
+        let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        self.path = PercentDecoding.decode(parts.first.map(String.init) ?? "/", plusAsSpace: false)
+        self.query = parts.count > 1 ? PercentDecoding.query(String(parts[1])) : []
+        var merged: [String: String] = [:]
+        for (name, value) in headers {
+            let key = name.lowercased()
+            merged[key] = merged[key].map { "\($0), \(value)" } ?? value
+        }
+        self.headers = merged
+        self.body = body
+        self.bodyLimitExceeded = bodyLimitExceeded
+    }
+
+    /// The header named `name`, case-insensitively.
+    public func header(_ name: String) -> String? {
+        headers[name.lowercased()]
+    }
+}
+
+/// Percent-decoding of paths and `application/x-www-form-urlencoded` query strings.
+public enum PercentDecoding {
+    /// Decodes `%XX` escapes (invalid ones are kept as written) and, in queries, `+`.
+    public static func decode(_ text: String, plusAsSpace: Bool) -> String {
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) else { return text }
+        var bytes: [UInt8] = []
+        var input = Array(text.utf8)[...]
+        while let byte = input.popFirst() {
+            if byte == UInt8(ascii: "%"), input.count >= 2,
+               let high = hexValue(input[input.startIndex]), let low = hexValue(input[input.startIndex + 1]) {
+                bytes.append(high << 4 | low)
+                input = input.dropFirst(2)
+            } else if plusAsSpace && byte == UInt8(ascii: "+") {
+                bytes.append(UInt8(ascii: " "))
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Splits and decodes a query string into ordered pairs.
+    public static func query(_ text: String) -> [(name: String, value: String)] {
+        text.split(separator: "&", omittingEmptySubsequences: true).map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return (decode(String(parts[0]), plusAsSpace: true), parts.count > 1 ? decode(String(parts[1]), plusAsSpace: true) : "")
+        }
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,71 @@
+/// What the engine answers: status, headers, a body or an event stream, an optional
+/// delay, and a summary for the access log and the journal.
+public struct MockResponse: Sendable {
+    /// The body: bytes sent at once, or server-sent events sent one by one.
+    public enum Body: Sendable, Equatable {
+        case bytes([UInt8])
+        case events([StreamEvent])
+    }
+
+    /// One server-sent event and how long to wait before sending it.
+    public struct StreamEvent: Sendable, Equatable {
+        public var data: [UInt8]
+        public var delayMilliseconds: Int
+
+        public init(data: [UInt8], delayMilliseconds: Int = 0) {
+            self.data = data
+            self.delayMilliseconds = delayMilliseconds
+        }
+
+        /// The bytes on the wire: `data: …\n\n`.
+        public var wireBytes: [UInt8] { Array("data: ".utf8) + data + [0x0A, 0x0A] }
+    }
+
+    /// What happened, for the access log.
+    public struct Summary: Sendable, Equatable {
+        /// The matched endpoint id, if any.
+        public var endpoint: String?
+        /// The fixture or example that answered, if any.
+        public var source: String?
+        /// The envelope's business code, if the body is an envelope.
+        public var code: Int?
+        /// One word: `ok`, `invalid`, `bad-signature`, `stale`, `replay`, `no-route`, …
+        public var verdict: String
+
+        public init(endpoint: String? = nil, source: String? = nil, code: Int? = nil, verdict: String) {
+            self.endpoint = endpoint
+            self.source = source
+            self.code = code
+            self.verdict = verdict
+        }
+    }
+
+    public var status: Int
+    public var headers: [(name: String, value: String)]
+    public var body: Body
+    /// Wait this long before answering.
+    public var delayMilliseconds: Int
+    public var summary: Summary
+
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: Body = .bytes([]),
+                delayMilliseconds: Int = 0, summary: Summary) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.delayMilliseconds = delayMilliseconds
+        self.summary = summary
+    }
+
+    /// The value of header `name`, case-insensitively.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+
+    /// The body bytes, or the concatenated event bytes of a stream.
+    public var bodyBytes: [UInt8] {
+        switch body {
+        case .bytes(let bytes): bytes
+        case .events(let events): events.flatMap(\.wireBytes)
+        }
+    }
+}

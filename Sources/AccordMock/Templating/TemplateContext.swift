@@ -1,0 +1,35 @@
+import AccordContract
+import Foundation
+
+/// What a template can read while one response is rendered.
+public struct TemplateContext {
+    public var request: MockRequest
+    public var parameters: [String: String]
+    public var body: JSONValue?
+    /// The mock clock, in Unix seconds.
+    public var now: Int64
+    public var state: MockState
+
+    public init(request: MockRequest, parameters: [String: String], body: JSONValue?, now: Int64, state: MockState) {
+        self.request = request
+        self.parameters = parameters
+        self.body = body
+        self.now = now
+        self.state = state
+    }
+
+    /// The value of `expression` as JSON (strings for request parts and times).
+    public func value(of expression: TemplateExpression) -> JSONValue {
+        switch expression {
+        case .pathParameter(let name): .string(parameters[name] ?? "")
+        case .query(let name): .string(request.query.first { $0.name == name }?.value ?? "")
+        case .header(let name): .string(request.header(name) ?? "")
+        case .body(let pointer): body?.value(at: pointer) ?? .null
+        case .uuid: .string(UUID().uuidString.lowercased())
+        case .now(let offset): .string(RFC3339.format(unixSeconds: now + offset))
+        case .timestamp: .int(Int(now))
+        case .sequence: .int(state.nextSequence())
+        case .random(let range): .int(state.random(in: range))
+        }
+    }
+}

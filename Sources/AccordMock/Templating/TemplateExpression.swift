@@ -1,0 +1,75 @@
+import AccordContract
+
+/// One `{{ … }}` expression of a fixture template.
+///
+/// | expression | value |
+/// |---|---|
+/// | `request.path.NAME`, `request.query.NAME`, `request.header.NAME` | the string sent |
+/// | `request.body.a.b` or `request.body/a/b` | the JSON value at that place in the body |
+/// | `uuid` | a random UUID |
+/// | `now`, `now + 2h`, `now - 30m` | an RFC 3339 time on the mock clock |
+/// | `timestamp` | the mock clock in Unix seconds |
+/// | `seq` | 1, 2, 3, … across the server |
+/// | `random 1 100` | an integer in the range, from the server's seeded generator |
+public enum TemplateExpression: Sendable, Hashable {
+    case pathParameter(String)
+    case query(String)
+    case header(String)
+    case body(pointer: String)
+    case uuid
+    case now(offsetSeconds: Int64)
+    case timestamp
+    case sequence
+    case random(ClosedRange<Int>)
+
+    /// Why an expression cannot be read.
+    public struct SyntaxError: Error, Sendable {
+        public var message: String
+    }
+
+    static let names = ["request.path.", "request.query.", "request.header.", "request.body.", "uuid", "now", "timestamp", "seq", "random"]
+
+    /// Reads the text between `{{` and `}}`.
+    public init(parsing source: String) throws(SyntaxError) {
+        let text = source.trimmingCharacters(in: .whitespaces)
+        let words = text.split(separator: " ", omittingEmptySubsequences: true)
+        func suffix(after prefix: String) -> String? {
+            text.hasPrefix(prefix) && text.count > prefix.count ? String(text.dropFirst(prefix.count)) : nil
+        }
+        if let name = suffix(after: "request.path.") { self = .pathParameter(name); return }
+        if let name = suffix(after: "request.query.") { self = .query(name); return }
+        if let name = suffix(after: "request.header.") ?? suffix(after: "request.headers.") { self = .header(name); return }
+        if let path = suffix(after: "request.body.") {
+            self = .body(pointer: "/" + path.split(separator: ".").map { String($0).jsonPointerEscaped }.joined(separator: "/"))
+            return
+        }
+        if let pointer = suffix(after: "request.body"), pointer.hasPrefix("/") { self = .body(pointer: pointer); return }
+        if text == "request.body" { self = .body(pointer: ""); return }
+        switch words.first {
+        case "uuid" where words.count == 1: self = .uuid
+        case "timestamp" where words.count == 1: self = .timestamp
+        case "seq" where words.count == 1: self = .sequence
+        case "now":
+            if words.count == 1 { self = .now(offsetSeconds: 0); return }
+            guard words.count == 3, words[1] == "+" || words[1] == "-", let seconds = Self.seconds(String(words[2])) else {
+                throw SyntaxError(message: "expected 'now', 'now + 2h' or 'now - 30m' (units s, m, h, d), found '\(text)'")
+            }
+            self = .now(offsetSeconds: words[1] == "+" ? seconds : -seconds)
+        case "random":
+            guard words.count == 3, let low = Int(words[1]), let high = Int(words[2]), low <= high else {
+                throw SyntaxError(message: "expected 'random LOW HIGH' with LOW <= HIGH, found '\(text)'")
+            }
+            self = .random(low...high)
+        default:
+            let hint = NameSuggestion.hint(for: text, in: Self.names)
+            throw SyntaxError(message: "unknown template expression '\(text)'\(hint)")
+        }
+    }
+
+    /// `90s`, `10m`, `2h`, `1d`.
+    static func seconds(_ text: String) -> Int64? {
+        let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400]
+        guard let unit = text.last.flatMap({ units[$0] }), let amount = Int64(text.dropLast()) else { return nil }
+        return amount * unit
+    }
+}
