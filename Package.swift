@@ -11,6 +11,7 @@ let package = Package(
         // C libraries from Debian, reached through pkg-config.
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
 
         // Diagnostics shared by every stage: `path:line:col: error: message`.
         .target(name: "AccordDiagnostics"),
@@ -24,8 +25,10 @@ let package = Package(
         .target(name: "AccordSigning", dependencies: ["CCrypto", "AccordContract"]),
         // The mock backend as a pure function: routing, validation, fixtures, templating.
         .target(name: "AccordMock", dependencies: ["AccordContract", "AccordValidation", "AccordSigning", "AccordYAML", "AccordDiagnostics"]),
+        // HTTP/1.1 over libmicrohttpd: moves bytes between sockets and the engine.
+        .target(name: "AccordServer", dependencies: ["CMicroHTTPD", "AccordMock"]),
         // The `accord` commands, as a library so tests run them in-process.
-        .target(name: "AccordCLI", dependencies: ["AccordContract", "AccordValidation", "AccordDiagnostics"]),
+        .target(name: "AccordCLI", dependencies: ["AccordContract", "AccordValidation", "AccordDiagnostics", "AccordMock", "AccordServer"]),
         .executableTarget(name: "accord", dependencies: ["AccordCLI"]),
 
         .testTarget(name: "AccordYAMLTests", dependencies: ["AccordYAML"]),

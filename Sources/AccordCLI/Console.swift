@@ -19,4 +19,5 @@ public struct Console: Sendable {
     func print(_ text: String) { writeOutput(text + "\n") }
     func printError(_ text: String) { writeError(text + "\n") }
     func write(_ text: String) { writeOutput(text) }
+    func writeError(_ text: String) { writeError(text) }
 }

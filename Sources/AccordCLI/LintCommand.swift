@@ -1,6 +1,5 @@
-import AccordContract
 import AccordDiagnostics
-import AccordValidation
+import AccordMock
 
 /// `accord lint`: every problem in the contracts, compiler-style, non-zero exit on errors.
 struct LintCommand: Subcommand {
@@ -8,12 +7,12 @@ struct LintCommand: Subcommand {
     let abstract = "Check contracts and print every problem as path:line:col: error: message."
     let options = [
         Arguments.Option(name: "contracts", valueName: "DIR", help: "The contracts directory (default: contracts)."),
+        Arguments.Option(name: "mocks", valueName: "DIR", help: "Also check the fixtures in DIR against the contracts (default: mocks, if present)."),
         Arguments.Option(name: "quiet", valueName: nil, help: "Print only the one-line form of each problem, and no summary."),
     ]
 
     func run(_ arguments: Arguments, console: Console) -> Int32 {
-        let directory = arguments["contracts"] ?? "contracts"
-        let outcome = ContractLint.run(directory: directory)
+        let outcome = MockProject.load(contracts: arguments["contracts"] ?? "contracts", mocks: arguments["mocks"] ?? "mocks")
         var renderer = DiagnosticRenderer()
         for diagnostic in outcome.diagnostics {
             if arguments.has("quiet") {

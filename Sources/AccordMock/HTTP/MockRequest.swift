@@ -28,6 +28,14 @@ public struct MockRequest: Sendable {
         self.bodyLimitExceeded = bodyLimitExceeded
     }
 
+    /// A request whose path and query a server has already split and decoded.
+    public init(method: String, path: String, query: [(String, String)], headers: [(String, String)], body: [UInt8],
+                bodyLimitExceeded: Bool = false) {
+        self.init(method: method, target: "/", headers: headers, body: body, bodyLimitExceeded: bodyLimitExceeded)
+        self.path = path
+        self.query = query.map { (name: $0.0, value: $0.1) }
+    }
+
     /// The header named `name`, case-insensitively.
     public func header(_ name: String) -> String? {
         headers[name.lowercased()]

@@ -1,0 +1,205 @@
+import AccordContract
+import AccordDiagnostics
+import AccordMock
+import AccordServer
+import Dispatch
+import Foundation
+import Synchronization
+
+/// `accord serve`: the mock backend on a contracts and a fixtures directory.
+struct ServeCommand: Subcommand {
+    let name = "serve"
+    let abstract = "Serve a mock backend that validates every request against the contracts."
+    let options = [
+        Arguments.Option(name: "contracts", valueName: "DIR", help: "The contracts directory (default: contracts)."),
+        Arguments.Option(name: "mocks", valueName: "DIR", help: "The fixtures directory (default: mocks)."),
+        Arguments.Option(name: "host", valueName: "IPV4", help: "The address to listen on (default: 127.0.0.1)."),
+        Arguments.Option(name: "port", valueName: "N", help: "The port; 0 picks a free one (default: 8080)."),
+        Arguments.Option(name: "threads", valueName: "N", help: "Worker threads (default: the number of cores)."),
+        Arguments.Option(name: "max-body", valueName: "SIZE", help: "The largest request body, such as 512KiB or 2MiB (default: 1MiB)."),
+        Arguments.Option(name: "cors", valueName: "ORIGIN", help: "Access-Control-Allow-Origin to answer, or 'off' (default: *)."),
+        Arguments.Option(name: "seed", valueName: "N", help: "Seed of {{random}} in fixtures (default: 0)."),
+        Arguments.Option(name: "no-sign", valueName: nil, help: "Do not check X-Sign (for quick poking with curl)."),
+        Arguments.Option(name: "no-reload", valueName: nil, help: "Do not watch the directories for changes."),
+        Arguments.Option(name: "quiet", valueName: nil, help: "No access log."),
+        Arguments.Option(name: "log-format", valueName: "FORMAT", help: "Access log as 'text' or 'json' (default: text)."),
+    ]
+
+    func run(_ arguments: Arguments, console: Console) -> Int32 {
+        let settings: Settings
+        do {
+            settings = try Settings(arguments)
+        } catch {
+            console.printError("error: \(error.message)\n\n\(help)")
+            return 2
+        }
+        let outcome = MockProject.load(contracts: settings.contracts, mocks: settings.mocks)
+        var renderer = DiagnosticRenderer()
+        for diagnostic in outcome.diagnostics { console.writeError(renderer.render(diagnostic)) }
+        guard let project = outcome.project else {
+            let errors = outcome.diagnostics.filter { $0.severity == .error }.count
+            console.printError("error: not serving: \(errors) error\(errors == 1 ? "" : "s") in \(settings.contracts) and \(settings.mocks)")
+            return 1
+        }
+
+        let state = MockState(nonceTTLSeconds: project.contract.service.signing.nonceTTLSeconds, seed: settings.seed)
+        let current = CurrentEngine(MockEngine(contract: project.contract, fixtures: project.fixtures, options: settings.mockOptions, state: state))
+        let log = settings.quiet ? nil : AccessLog(format: settings.logFormat)
+        var observer: HTTPServer.Observer?
+        if let log {
+            observer = { request, response, micros in log.record(request, response, latencyMicroseconds: micros) }
+        }
+        let server = HTTPServer(
+            configuration: settings.server,
+            handler: { request in current.engine.handle(request, now: Int64(Date().timeIntervalSince1970)) },
+            observer: observer
+        )
+        do {
+            try server.start()
+        } catch {
+            console.printError("error: \(error)")
+            return 1
+        }
+        console.print(banner(project, port: server.port, settings: settings))
+
+        let watcher = settings.reloads ? Watcher(settings: settings, current: current, state: state, console: console) : nil
+        waitForTerminationSignal()
+        watcher?.stop()
+        let unfinished = server.stop(grace: .milliseconds(1_500))
+        log?.close()
+        console.print(unfinished == 0 ? "accord serve: stopped" : "accord serve: stopped with \(unfinished) request(s) unfinished")
+        return 0
+    }
+
+    private func banner(_ project: MockProject, port: UInt16, settings: Settings) -> String {
+        let contract = project.contract
+        let signing = contract.service.signing
+        let signingText = settings.mockOptions.verifiesSignatures && signing.isEnabled
+            ? "signing on (\(signing.algorithm.rawValue), window ±\(signing.windowSeconds)s)" : "signing off"
+        return """
+        accord serve: http://\(settings.server.host):\(port)\(contract.service.basePath)
+          \(contract.endpoints.count) endpoints, \(project.fixtures.count) fixtures, \(signingText), \
+        CORS \(settings.mockOptions.corsAllowOrigin ?? "off"), body limit \(settings.server.maxBodyBytes) bytes
+          contracts: \(settings.contracts)  mocks: \(settings.mocks)\(settings.reloads ? "  (reloading on change)" : "")
+        """
+    }
+
+    /// Blocks until SIGINT or SIGTERM.
+    private func waitForTerminationSignal() {
+        let received = DispatchSemaphore(value: 0)
+        let sources = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { received.signal() }
+            source.resume()
+            return source
+        }
+        received.wait()
+        sources.forEach { $0.cancel() }
+    }
+}
+
+extension ServeCommand {
+    /// The command's options, checked.
+    struct Settings {
+        var contracts: String
+        var mocks: String
+        var server: HTTPServer.Configuration
+        var mockOptions: MockOptions
+        var seed: UInt64
+        var quiet: Bool
+        var logFormat: AccessLog.Format
+        var reloads: Bool
+
+        init(_ arguments: Arguments) throws(UsageError) {
+            contracts = arguments["contracts"] ?? "contracts"
+            mocks = arguments["mocks"] ?? "mocks"
+            server = HTTPServer.Configuration()
+            if let host = arguments["host"] { server.host = host }
+            if let port = arguments["port"] {
+                guard let value = UInt16(port) else { throw UsageError("'--port' takes a number from 0 to 65535, found '\(port)'") }
+                server.port = value
+            }
+            if let threads = arguments["threads"] {
+                guard let value = Int(threads), (1...256).contains(value) else { throw UsageError("'--threads' takes a number from 1 to 256, found '\(threads)'") }
+                server.threads = value
+            }
+            if let size = arguments["max-body"] {
+                guard let bytes = Self.bytes(size) else { throw UsageError("'--max-body' takes a size such as 512KiB, 2MiB or 1048576, found '\(size)'") }
+                server.maxBodyBytes = bytes
+            }
+            mockOptions = MockOptions(verifiesSignatures: !arguments.has("no-sign"), maxBodyBytes: server.maxBodyBytes)
+            if let cors = arguments["cors"] { mockOptions.corsAllowOrigin = cors == "off" ? nil : cors }
+            if let seedText = arguments["seed"] {
+                guard let value = UInt64(seedText) else { throw UsageError("'--seed' takes a non-negative integer, found '\(seedText)'") }
+                seed = value
+            } else {
+                seed = 0
+            }
+            quiet = arguments.has("quiet")
+            let formatName = arguments["log-format"] ?? "text"
+            guard let format = AccessLog.Format(rawValue: formatName) else { throw UsageError("'--log-format' is 'text' or 'json', found '\(formatName)'") }
+            logFormat = format
+            reloads = !arguments.has("no-reload")
+        }
+
+        /// `1048576`, `512KiB`, `512k`, `2MiB`, `2m`.
+        static func bytes(_ text: String) -> Int? {
+            let lower = text.lowercased()
+            for (suffix, factor) in [("kib", 1_024), ("mib", 1_048_576), ("k", 1_024), ("m", 1_048_576), ("b", 1)] where lower.hasSuffix(suffix) {
+                return Int(lower.dropLast(suffix.count)).map { $0 * factor }
+            }
+            return Int(lower)
+        }
+    }
+
+    /// The engine being served, replaced as a whole on reload.
+    final class CurrentEngine: Sendable {
+        private let storage: Mutex<MockEngine>
+
+        init(_ engine: MockEngine) {
+            storage = Mutex(engine)
+        }
+
+        var engine: MockEngine {
+            get { storage.withLock { $0 } }
+            set { storage.withLock { $0 = newValue } }
+        }
+    }
+
+    /// Polls the directories and swaps in a new engine when they change; a broken edit
+    /// is reported and the last good version keeps serving.
+    final class Watcher: @unchecked Sendable {
+        private let running = Atomic<Bool>(true)
+
+        init(settings: Settings, current: CurrentEngine, state: MockState, console: Console) {
+            let directories = [settings.contracts, settings.mocks]
+            let initial = MockProject.fingerprint(of: directories)
+            let thread = Thread { [self] in
+                var last = initial
+                while self.running.load(ordering: .relaxed) {
+                    Thread.sleep(forTimeInterval: 0.25)
+                    let now = MockProject.fingerprint(of: directories)
+                    guard now != last else { continue }
+                    last = now
+                    let outcome = MockProject.load(contracts: settings.contracts, mocks: settings.mocks)
+                    var renderer = DiagnosticRenderer()
+                    for diagnostic in outcome.diagnostics { console.writeError(renderer.render(diagnostic)) }
+                    guard let project = outcome.project else {
+                        console.printError("accord serve: the change has errors; still serving the previous version")
+                        continue
+                    }
+                    current.engine = MockEngine(contract: project.contract, fixtures: project.fixtures,
+                                                options: settings.mockOptions, state: state)
+                    console.print("accord serve: reloaded: \(project.contract.endpoints.count) endpoints, \(project.fixtures.count) fixtures")
+                }
+            }
+            thread.name = "accord.reload"
+            thread.start()
+        }
+
+        func stop() {
+            running.store(false, ordering: .relaxed)
+        }
+    }
+}

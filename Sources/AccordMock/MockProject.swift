@@ -1,0 +1,49 @@
+import AccordContract
+import AccordDiagnostics
+import AccordValidation
+import Foundation
+
+/// A contracts directory and a fixtures directory, loaded and checked together:
+/// what `accord lint`, `accord serve` and hot reload all start from.
+public struct MockProject: Sendable {
+    public var contract: Contract
+    public var fixtures: FixtureSet
+
+    /// What loading produced: a project when nothing is in error, and every diagnostic.
+    public struct Outcome: Sendable {
+        public var project: MockProject?
+        public var diagnostics: [Diagnostic]
+        /// The contract even when something else failed, for summaries.
+        public var contract: Contract?
+    }
+
+    /// Loads and checks `contracts` (and `mocks`, if given and present).
+    public static func load(contracts: String, mocks: String?) -> Outcome {
+        let outcome = ContractLint.run(directory: contracts)
+        guard let contract = outcome.contract, !outcome.diagnostics.containsErrors else {
+            return Outcome(project: nil, diagnostics: outcome.diagnostics, contract: outcome.contract)
+        }
+        let (fixtures, fixtureDiagnostics) = mocks.map { FixtureLoader(contract: contract).load(directory: $0) } ?? (FixtureSet(), [])
+        let diagnostics = outcome.diagnostics + fixtureDiagnostics
+        return Outcome(project: diagnostics.containsErrors ? nil : MockProject(contract: contract, fixtures: fixtures),
+                       diagnostics: diagnostics, contract: contract)
+    }
+
+    /// A fingerprint of the YAML files under the directories (path, size, modification
+    /// time); it changes when any file is added, removed or edited.
+    public static func fingerprint(of directories: [String]) -> [String] {
+        let fileManager = FileManager.default
+        var entries: [String] = []
+        for directory in directories {
+            guard let walker = fileManager.enumerator(atPath: directory) else { continue }
+            for case let relative as String in walker where relative.hasSuffix(".yaml") || relative.hasSuffix(".yml") {
+                let path = (directory as NSString).appendingPathComponent(relative)
+                let attributes = try? fileManager.attributesOfItem(atPath: path)
+                let size = (attributes?[.size] as? NSNumber)?.intValue ?? -1
+                let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+                entries.append("\(path) \(size) \(modified)")
+            }
+        }
+        return entries.sorted()
+    }
+}

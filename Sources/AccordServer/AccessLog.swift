@@ -1,0 +1,83 @@
+import AccordContract
+import AccordMock
+import Foundation
+import Synchronization
+
+/// One line per request — method, path, status, business code, latency, verdict —
+/// appended to a buffer and written by a background thread, so logging never waits
+/// on the terminal while a worker holds a request.
+public final class AccessLog: Sendable {
+    /// How each line is written.
+    public enum Format: String, Sendable, CaseIterable {
+        /// `GET /api/v1/signals/inbox 200 code=0 0.4ms ok signal.inbox example:default`
+        case text
+        /// One JSON object per line.
+        case json
+    }
+
+    private let format: Format
+    private let buffer = Mutex<[UInt8]>([])
+    private let output: @Sendable ([UInt8]) -> Void
+    private let running = Atomic<Bool>(true)
+
+    /// - Parameter output: receives batches of complete lines (standard output by default).
+    public init(format: Format, output: @escaping @Sendable ([UInt8]) -> Void = { FileHandle.standardOutput.write(Data($0)) }) {
+        self.format = format
+        self.output = output
+        let thread = Thread { [weak self] in
+            while let log = self, log.running.load(ordering: .relaxed) {
+                log.flush()
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+        }
+        thread.name = "accord.access-log"
+        thread.start()
+    }
+
+    /// Records one answered request.
+    public func record(_ request: MockRequest, _ response: MockResponse, latencyMicroseconds: Int) {
+        let line = self.line(request, response, latencyMicroseconds)
+        buffer.withLock { $0 += line }
+    }
+
+    /// Writes whatever is buffered now.
+    public func flush() {
+        let pending = buffer.withLock { buffer -> [UInt8] in
+            defer { buffer.removeAll(keepingCapacity: true) }
+            return buffer
+        }
+        if !pending.isEmpty { output(pending) }
+    }
+
+    /// Stops the background writer after a last flush.
+    public func close() {
+        running.store(false, ordering: .relaxed)
+        flush()
+    }
+
+    private func line(_ request: MockRequest, _ response: MockResponse, _ micros: Int) -> [UInt8] {
+        let summary = response.summary
+        let milliseconds = Double(micros) / 1_000
+        switch format {
+        case .text:
+            var text = "\(request.method) \(request.path) \(response.status)"
+            if let code = summary.code { text += " code=\(code)" }
+            text += " \(String(format: "%.1f", milliseconds))ms \(summary.verdict)"
+            if let endpoint = summary.endpoint { text += " \(endpoint)" }
+            if let source = summary.source { text += " \(source)" }
+            return Array((text + "\n").utf8)
+        case .json:
+            var members: [JSONValue.Member] = [
+                .init("time", .string(RFC3339.format(unixSeconds: Int64(Date().timeIntervalSince1970)))),
+                .init("method", .string(request.method)), .init("path", .string(request.path)),
+                .init("status", .int(response.status)),
+            ]
+            if let code = summary.code { members.append(.init("code", .int(code))) }
+            members.append(.init("latency_ms", .double((milliseconds * 1_000).rounded() / 1_000)))
+            members.append(.init("verdict", .string(summary.verdict)))
+            if let endpoint = summary.endpoint { members.append(.init("endpoint", .string(endpoint))) }
+            if let source = summary.source { members.append(.init("source", .string(source))) }
+            return JSONWriter.bytes(.object(members)) + [0x0A]
+        }
+    }
+}
