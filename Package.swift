@@ -33,6 +33,7 @@ let package = Package(
 
         .testTarget(name: "AccordYAMLTests", dependencies: ["AccordYAML"]),
         .testTarget(name: "AccordSigningTests", dependencies: ["AccordSigning", "AccordContract"]),
+        .testTarget(name: "AccordEndToEndTests", dependencies: ["accord", "AccordContract", "AccordSigning"], exclude: ["Clients"]),
         .testTarget(name: "AccordMockTests", dependencies: ["AccordMock", "AccordSigning", "AccordContract", "AccordValidation"]),
         .testTarget(
             name: "AccordContractTests",

@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""An independent client for `accord serve`: signs requests from signing.md alone,
+with Python's standard library and no Accord code.
+
+usage: signed_client.py PORT   -> prints one line per check, exits 1 on any failure
+"""
+import hashlib
+import json
+import sys
+import time
+import urllib.parse
+import urllib.request
+import uuid
+
+APP_KEY, APP_SECRET = "dev_app_key", "dev_app_secret"
+
+
+def text(value):
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)
+
+
+def sorted_params(query, body):
+    pairs = list(query)
+    if isinstance(body, dict):
+        pairs += [(k, text(v)) for k, v in body.items() if v is not None]
+    pairs.sort(key=lambda pair: pair[0].encode("utf-8"))  # stable
+    return "&".join(f"{k}={v}" for k, v in pairs)
+
+
+def call(port, method, path, query=(), body=None, tamper=None):
+    timestamp, nonce = str(int(time.time())), uuid.uuid4().hex
+    signed = sorted_params(query, body)
+    sign = hashlib.md5((APP_KEY + timestamp + nonce + signed + APP_SECRET).encode("utf-8")).hexdigest()
+    data = None if body is None else json.dumps(body, ensure_ascii=False).encode("utf-8")
+    if tamper:
+        data = tamper(data)
+    url = f"http://127.0.0.1:{port}{path}" + ("?" + urllib.parse.urlencode(list(query)) if query else "")
+    request = urllib.request.Request(url, data=data, method=method, headers={
+        "X-App-Key": APP_KEY, "X-Timestamp": timestamp, "X-Nonce": nonce, "X-Sign": sign,
+        "X-Device-Id": "py-client", "X-OS": "android", "X-App-Version": "2.0.0",
+        "Authorization": "Bearer at_python", "Content-Type": "application/json",
+    })
+    with urllib.request.urlopen(request) as response:
+        return response.status, json.loads(response.read())
+
+
+def main():
+    port = int(sys.argv[1])
+    failures = 0
+
+    def check(name, condition, detail):
+        nonlocal failures
+        failures += 0 if condition else 1
+        print(("ok   " if condition else "FAIL ") + name + ("" if condition else f": {detail}"))
+
+    status, reply = call(port, "GET", "/api/v1/signals/inbox", query=[("limit", "20"), ("cursor", "abc")])
+    check("signed GET with query", status == 200 and reply["code"] == 0, reply)
+
+    login = {"phone": "13800138000", "code": "123456",
+             "device_info": {"os": "android", "device_id": "D-1", "os_version": "15", "model": "Pixel 9", "app_version": "2.0.0"}}
+    status, reply = call(port, "POST", "/api/v1/auth/login/phone", body=login)
+    check("signed POST with a nested object", status == 200 and reply["code"] == 0, reply)
+
+    signal = {"content": "你好，同路人 👋", "is_flash": True, "tags": ["旅行", "摄影"], "media": None}
+    status, reply = call(port, "POST", "/api/v1/signals", body=signal)
+    check("non-ASCII, arrays and null members", status == 200 and reply["code"] == 0 and reply["data"]["content"] == signal["content"], reply)
+
+    status, reply = call(port, "POST", "/api/v1/auth/login/phone", body=login,
+                         tamper=lambda data: data.replace(b"13800138000", b"13800138001"))
+    check("one changed byte is refused with 1001", reply["code"] == 1001, reply)
+    expected = sorted_params([], dict(login, phone="13800138001"))
+    check("the refusal shows the server's sorted_params", reply.get("data", {}).get("sorted_params") == expected, reply)
+    check("the refusal redacts the secret", reply.get("data", {}).get("string_to_sign", "").endswith(expected + "<app_secret>"), reply)
+
+    print(f"{4 + 2 - failures} passed, {failures} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

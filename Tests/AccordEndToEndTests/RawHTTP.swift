@@ -1,0 +1,59 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A plain TCP connection to the server, for bytes URLSession would never send.
+final class RawConnection {
+    private let socket: Int32
+
+    init(port: UInt16) throws {
+        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard result == 0 else { throw POSIXError(.ECONNREFUSED) }
+    }
+
+    deinit { close(socket) }
+
+    func send(_ text: String) { send(Array(text.utf8)) }
+
+    func send(_ bytes: [UInt8]) {
+        _ = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// Reads what arrives until the peer closes, `until` holds, or the read times out.
+    func receive(until done: (String) -> Bool = { _ in false }) -> String {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = recv(socket, &buffer, buffer.count, 0)
+            if count <= 0 { break }
+            received += buffer[0..<count]
+            if done(String(decoding: received, as: UTF8.self)) { break }
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+
+    /// Reads chunks as they arrive, noting when each came.
+    func receiveTimed(until done: (String) -> Bool) -> [(Date, String)] {
+        var chunks: [(Date, String)] = []
+        var all = ""
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while !done(all) {
+            let count = recv(socket, &buffer, buffer.count, 0)
+            if count <= 0 { break }
+            let text = String(decoding: buffer[0..<count], as: UTF8.self)
+            chunks.append((Date(), text))
+            all += text
+        }
+        return chunks
+    }
+}

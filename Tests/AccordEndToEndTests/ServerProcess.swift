@@ -1,0 +1,93 @@
+import Foundation
+import Synchronization
+
+/// A real `accord serve` process on a free loopback port, for end-to-end tests.
+final class ServerProcess: @unchecked Sendable {
+    static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The `accord` built beside this test binary.
+    static var executable: URL {
+        let directory = Bundle.main.executableURL?.deletingLastPathComponent()
+            ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        return directory.appendingPathComponent("accord")
+    }
+
+    private let process = Process()
+    private let output = TextBuffer()
+    private let errors = TextBuffer()
+    private(set) var port: UInt16 = 0
+
+    struct LaunchError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Starts the server and waits for its banner.
+    init(arguments: [String] = [], mocks: String? = nil, contracts: String? = nil) throws {
+        process.executableURL = Self.executable
+        process.arguments = ["serve", "--port", "0",
+                             "--contracts", contracts ?? Self.repository.appendingPathComponent("contracts").path,
+                             "--mocks", mocks ?? Self.repository.appendingPathComponent("mocks").path] + arguments
+        let stdout = Pipe(), stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        stdout.fileHandleForReading.readabilityHandler = { [output] handle in
+            let data = handle.availableData
+            output.append(data)
+        }
+        stderr.fileHandleForReading.readabilityHandler = { [errors] handle in
+            let data = handle.availableData
+            errors.append(data)
+        }
+        try process.run()
+        let banner = try waitFor(timeout: 10) { text, _ in text.contains("accord serve: http://") }
+        guard let range = banner.range(of: #"127\.0\.0\.1:(\d+)"#, options: .regularExpression),
+              let port = UInt16(banner[range].split(separator: ":").last ?? "") else {
+            throw LaunchError(description: "no URL in the banner: \(banner)")
+        }
+        self.port = port
+    }
+
+    deinit {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    var standardOutput: String { output.text }
+    var standardError: String { errors.text }
+    var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    /// Polls the output until `condition(stdout, stderr)` holds; returns stdout.
+    @discardableResult
+    func waitFor(timeout: Double, _ condition: (String, String) -> Bool) throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let (out, err) = (standardOutput, standardError)
+            if condition(out, err) { return out }
+            if !process.isRunning { throw LaunchError(description: "accord exited (\(process.terminationStatus)): \(out)\(err)") }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        throw LaunchError(description: "timed out; stdout: \(standardOutput) stderr: \(standardError)")
+    }
+
+    /// Sends SIGTERM and waits for the process; returns its exit status and how long it took.
+    func terminate() -> (status: Int32, seconds: Double) {
+        let start = Date()
+        process.terminate()
+        process.waitUntilExit()
+        return (process.terminationStatus, Date().timeIntervalSince(start))
+    }
+}
+
+/// Text collected from a pipe on another thread.
+final class TextBuffer: Sendable {
+    private let storage = Mutex("")
+
+    func append(_ data: Data) {
+        storage.withLock { $0 += String(decoding: data, as: UTF8.self) }
+    }
+
+    var text: String { storage.withLock { $0 } }
+}
