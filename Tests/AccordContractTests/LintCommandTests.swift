@@ -41,9 +41,10 @@ import Testing
     }
 
     @Test func cleanContractsExitZeroWithASummary() {
-        let (status, output, _) = run(["lint", "--contracts=\(RepositoryContractTests.directory)"])
+        let mocks = URL(fileURLWithPath: RepositoryContractTests.directory).deletingLastPathComponent().appendingPathComponent("mocks").path
+        let (status, output, _) = run(["lint", "--contracts=\(RepositoryContractTests.directory)", "--mocks", mocks])
         #expect(status == 0)
-        #expect(output == "0 errors, 0 warnings; 32 endpoints, 27 types in 4 domains\n")
+        #expect(output == "0 errors, 0 warnings; 32 endpoints, 27 types in 4 domains, 57 fixtures\n")
     }
 
     @Test func quietPrintsOnlyTheOneLineForm() throws {
@@ -70,6 +71,6 @@ import Testing
         #expect(run(["--version"]) == (0, AccordCommand.version + "\n", ""))
         let (status, output, _) = run(["lint", "--help"])
         #expect(status == 0)
-        #expect(output.contains("USAGE: accord lint [--contracts DIR] [--quiet]"))
+        #expect(output.contains("USAGE: accord lint [--contracts DIR] [--mocks DIR] [--quiet]"))
     }
 }
