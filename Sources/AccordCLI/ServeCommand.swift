@@ -51,7 +51,7 @@ struct ServeCommand: Subcommand {
         }
         let server = HTTPServer(
             configuration: settings.server,
-            handler: { request in current.engine.handle(request, now: Int64(Date().timeIntervalSince1970)) },
+            handler: { request in current.handle(request, now: Int64(Date().timeIntervalSince1970)) },
             observer: observer
         )
         do {
@@ -153,17 +153,30 @@ extension ServeCommand {
         }
     }
 
-    /// The engine being served, replaced as a whole on reload.
+    /// The engine being served, replaced as a whole on reload. A request takes one
+    /// reference under the lock rather than copying the engine.
     final class CurrentEngine: Sendable {
-        private let storage: Mutex<MockEngine>
+        private final class Box: Sendable {
+            let engine: MockEngine
 
-        init(_ engine: MockEngine) {
-            storage = Mutex(engine)
+            init(_ engine: MockEngine) {
+                self.engine = engine
+            }
         }
 
-        var engine: MockEngine {
-            get { storage.withLock { $0 } }
-            set { storage.withLock { $0 = newValue } }
+        private let storage: Mutex<Box>
+
+        init(_ engine: MockEngine) {
+            storage = Mutex(Box(engine))
+        }
+
+        func handle(_ request: MockRequest, now: Int64) -> MockResponse {
+            storage.withLock { $0 }.engine.handle(request, now: now)
+        }
+
+        func replace(with engine: MockEngine) {
+            let box = Box(engine)
+            storage.withLock { $0 = box }
         }
     }
 
@@ -189,8 +202,8 @@ extension ServeCommand {
                         console.printError("accord serve: the change has errors; still serving the previous version")
                         continue
                     }
-                    current.engine = MockEngine(contract: project.contract, fixtures: project.fixtures,
-                                                options: settings.mockOptions, state: state)
+                    current.replace(with: MockEngine(contract: project.contract, fixtures: project.fixtures,
+                                                     options: settings.mockOptions, state: state))
                     console.print("accord serve: reloaded: \(project.contract.endpoints.count) endpoints, \(project.fixtures.count) fixtures")
                 }
             }

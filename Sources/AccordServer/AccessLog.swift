@@ -57,15 +57,20 @@ public final class AccessLog: Sendable {
 
     private func line(_ request: MockRequest, _ response: MockResponse, _ micros: Int) -> [UInt8] {
         let summary = response.summary
-        let milliseconds = Double(micros) / 1_000
         switch format {
         case .text:
-            var text = "\(request.method) \(request.path) \(response.status)"
-            if let code = summary.code { text += " code=\(code)" }
-            text += " \(String(format: "%.1f", milliseconds))ms \(summary.verdict)"
-            if let endpoint = summary.endpoint { text += " \(endpoint)" }
-            if let source = summary.source { text += " \(source)" }
-            return Array((text + "\n").utf8)
+            var line: [UInt8] = []
+            line.reserveCapacity(128)
+            line += request.method.utf8
+            line.append(0x20)
+            line += request.path.utf8
+            line += " \(response.status)".utf8
+            if let code = summary.code { line += " code=\(code)".utf8 }
+            line += " \(micros / 1_000).\(micros % 1_000 / 100)ms \(summary.verdict)".utf8
+            if let endpoint = summary.endpoint { line.append(0x20); line += endpoint.utf8 }
+            if let source = summary.source { line.append(0x20); line += source.utf8 }
+            line.append(0x0A)
+            return line
         case .json:
             var members: [JSONValue.Member] = [
                 .init("time", .string(RFC3339.format(unixSeconds: Int64(Date().timeIntervalSince1970)))),
@@ -73,7 +78,7 @@ public final class AccessLog: Sendable {
                 .init("status", .int(response.status)),
             ]
             if let code = summary.code { members.append(.init("code", .int(code))) }
-            members.append(.init("latency_ms", .double((milliseconds * 1_000).rounded() / 1_000)))
+            members.append(.init("latency_ms", .double(Double(micros) / 1_000)))
             members.append(.init("verdict", .string(summary.verdict)))
             if let endpoint = summary.endpoint { members.append(.init("endpoint", .string(endpoint))) }
             if let source = summary.source { members.append(.init("source", .string(source))) }

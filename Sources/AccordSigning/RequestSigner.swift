@@ -29,24 +29,28 @@ public struct RequestSigner: Sendable {
 
     /// The string the digest covers, with the secret written as `secret`.
     public func stringToSign(_ input: Input, secret: String) -> String {
-        settings.parts.map { part in
+        var text = ""
+        text.reserveCapacity(input.appKey.utf8.count + input.timestamp.utf8.count + input.nonce.utf8.count
+                             + input.sortedParams.utf8.count + secret.utf8.count)
+        for part in settings.parts {
             switch part {
-            case .appKey: input.appKey
-            case .timestamp: input.timestamp
-            case .nonce: input.nonce
-            case .sortedParams: input.sortedParams
-            case .appSecret: settings.algorithm == .hmacSHA256 ? "" : secret
+            case .appKey: text += input.appKey
+            case .timestamp: text += input.timestamp
+            case .nonce: text += input.nonce
+            case .sortedParams: text += input.sortedParams
+            case .appSecret: if settings.algorithm != .hmacSHA256 { text += secret }
             }
-        }.joined()
+        }
+        return text
     }
 
     /// The lowercase hex signature of `input` under `secret`.
     public func signature(_ input: Input, secret: String) -> String {
-        let message = stringToSign(input, secret: secret).utf8
+        let message = stringToSign(input, secret: secret)
         switch settings.algorithm {
         case .md5: return Digest.md5Hex(message)
         case .sha256: return Digest.sha256Hex(message)
-        case .hmacSHA256: return Digest.hmacSHA256Hex(key: secret.utf8, message)
+        case .hmacSHA256: return Digest.hmacSHA256Hex(key: secret.utf8, message.utf8)
         }
     }
 }

@@ -35,10 +35,14 @@ public struct SignatureVerifier: Sendable {
 
     public let signer: RequestSigner
     public let nonces: NonceCache
+    /// The four signing header names, lowercased once.
+    private let headerKeys: [String]
 
     public init(settings: Service.Signing, nonces: NonceCache? = nil) {
         self.signer = RequestSigner(settings: settings)
         self.nonces = nonces ?? NonceCache(ttlSeconds: settings.nonceTTLSeconds)
+        self.headerKeys = [settings.appKeyHeader, settings.timestampHeader, settings.nonceHeader, settings.signatureHeader]
+            .map { $0.lowercased() }
     }
 
     /// The redacted secret, as shown in `string_to_sign`.
@@ -47,7 +51,7 @@ public struct SignatureVerifier: Sendable {
     /// Verifies one request.
     ///
     /// - Parameters:
-    ///   - header: looks a header up by name, case-insensitively.
+    ///   - header: looks a header up by its lowercased name.
     ///   - query: the query parameters, percent-decoded, in request order.
     ///   - body: the parsed JSON body, if any.
     ///   - now: the server's clock, in Unix seconds.
@@ -56,10 +60,10 @@ public struct SignatureVerifier: Sendable {
         header: (String) -> String?, query: [(name: String, value: String)], body: JSONValue?, now: Int64
     ) -> Result<String, Rejection> {
         let settings = signer.settings
-        let names = [settings.appKeyHeader, settings.timestampHeader, settings.nonceHeader, settings.signatureHeader]
-        let values = names.map { header($0) ?? "" }
-        let missing = zip(names, values).filter { $0.1.isEmpty }.map(\.0)
-        guard missing.isEmpty else {
+        let values = headerKeys.map { header($0) ?? "" }
+        guard !values.contains(where: \.isEmpty) else {
+            let names = [settings.appKeyHeader, settings.timestampHeader, settings.nonceHeader, settings.signatureHeader]
+            let missing = zip(names, values).filter { $0.1.isEmpty }.map(\.0)
             return .failure(Rejection(
                 failure: .signatureInvalid,
                 message: "missing signing header\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))",

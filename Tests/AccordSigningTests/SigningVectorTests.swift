@@ -92,7 +92,7 @@ import Testing
     }
 
     @Test func missingHeadersAreNamed() {
-        let result = SignatureVerifier(settings: Self.settings).verify(header: { $0 == "X-App-Key" ? "dev_app_key" : nil }, query: [], body: nil, now: 0)
+        let result = SignatureVerifier(settings: Self.settings).verify(header: { $0 == "x-app-key" ? "dev_app_key" : nil }, query: [], body: nil, now: 0)
         guard case .failure(let rejection) = result else {
             Issue.record("accepted")
             return

@@ -77,7 +77,9 @@ extension JSONValue {
         guard pointer.hasPrefix("/") else { return nil }
         var current = self
         for token in pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
-            let key = token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+            let key = token.contains("~")
+                ? token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+                : String(token)
             switch current {
             case .object: guard let next = current[key] else { return nil }; current = next
             case .array(let items): guard let index = Int(key), items.indices.contains(index) else { return nil }; current = items[index]

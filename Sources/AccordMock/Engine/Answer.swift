@@ -8,6 +8,8 @@ struct Answer: Sendable {
 
     var name: String
     var origin: Origin
+    /// `fixture:NAME`, `example:NAME` or `generated`, for logs.
+    var label: String
     var matchers: [Matcher]
     var priority: Int
     var isDefault: Bool
@@ -19,9 +21,6 @@ struct Answer: Sendable {
     var envelope: CompiledJSON?
     /// The events of a stream, each with its delay.
     var events: [(data: CompiledJSON, delayMilliseconds: Int)]?
-
-    /// `fixture:NAME`, `example:NAME` or `generated`, for logs.
-    var label: String { origin == .generated ? "generated" : "\(origin.rawValue):\(name)" }
 }
 
 /// Everything one endpoint can answer, in the order they are tried.

@@ -63,7 +63,8 @@ struct AnswerCompiler {
     }
 
     private func answer(name: String, origin: Answer.Origin, code: Int, envelope: CompiledJSON) -> Answer {
-        Answer(name: name, origin: origin, matchers: [], priority: 0, isDefault: false,
+        Answer(name: name, origin: origin, label: origin == .generated ? "generated" : "\(origin.rawValue):\(name)",
+               matchers: [], priority: 0, isDefault: false,
                status: contract.service.code(code)?.httpStatus ?? 200, headers: [], delayMilliseconds: 0, code: code,
                envelope: envelope, events: nil)
     }

@@ -86,7 +86,7 @@ public struct MockEngine: Sendable {
         }
 
         if let verifier, !isExempt(endpoint) {
-            if case .failure(let rejection) = verifier.verify(header: request.header, query: request.query, body: body, now: now) {
+            if case .failure(let rejection) = verifier.verify(header: { request.headers[$0] }, query: request.query, body: body, now: now) {
                 let code = rejection.failure.code
                 return envelope(code: code, message: contract.service.code(code)?.message ?? rejection.message,
                                 data: .object([.init("reason", .string(rejection.message))] + Self.members(of: rejection.details)),

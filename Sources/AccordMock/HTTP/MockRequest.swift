@@ -18,27 +18,36 @@ public struct MockRequest: Sendable {
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         self.path = PercentDecoding.decode(parts.first.map(String.init) ?? "/", plusAsSpace: false)
         self.query = parts.count > 1 ? PercentDecoding.query(String(parts[1])) : []
-        var merged: [String: String] = [:]
-        for (name, value) in headers {
-            let key = name.lowercased()
-            merged[key] = merged[key].map { "\($0), \(value)" } ?? value
-        }
-        self.headers = merged
+        self.headers = Self.merge(headers)
         self.body = body
         self.bodyLimitExceeded = bodyLimitExceeded
+    }
+
+    /// Headers by lowercased name, repeated ones joined with `, `.
+    private static func merge(_ headers: [(String, String)]) -> [String: String] {
+        var merged: [String: String] = [:]
+        merged.reserveCapacity(headers.count)
+        for (name, value) in headers {
+            let key = ASCII.lowercased(name)
+            if let existing = merged[key] { merged[key] = "\(existing), \(value)" } else { merged[key] = value }
+        }
+        return merged
     }
 
     /// A request whose path and query a server has already split and decoded.
     public init(method: String, path: String, query: [(String, String)], headers: [(String, String)], body: [UInt8],
                 bodyLimitExceeded: Bool = false) {
-        self.init(method: method, target: "/", headers: headers, body: body, bodyLimitExceeded: bodyLimitExceeded)
+        self.method = method
         self.path = path
         self.query = query.map { (name: $0.0, value: $0.1) }
+        self.headers = Self.merge(headers)
+        self.body = body
+        self.bodyLimitExceeded = bodyLimitExceeded
     }
 
     /// The header named `name`, case-insensitively.
     public func header(_ name: String) -> String? {
-        headers[name.lowercased()]
+        headers[ASCII.lowercased(name)]
     }
 }
 

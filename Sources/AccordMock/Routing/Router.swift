@@ -14,42 +14,51 @@ public struct Router: Sendable {
     private struct Route: Sendable {
         var endpoint: Endpoint
         var segments: [PathTemplate.Segment]
+        var parameterCount: Int
     }
 
     private let basePath: String
     private let routes: [Route]
     /// Routes by their number of segments, for a quick first cut.
     private let bySegmentCount: [Int: [Int]]
+    /// Routes without parameters by "METHOD /full/path": the most specific match, found in one lookup.
+    private let exact: [String: Endpoint]
 
     public init(contract: Contract) {
         basePath = contract.service.basePath
-        let routes = contract.endpoints.map { Route(endpoint: $0, segments: $0.path.segments) }
+        let routes = contract.endpoints.map { Route(endpoint: $0, segments: $0.path.segments, parameterCount: $0.path.parameterNames.count) }
         self.routes = routes
         bySegmentCount = Dictionary(grouping: routes.indices, by: { routes[$0].segments.count })
+        let basePath = contract.service.basePath
+        exact = Dictionary(routes.filter { $0.parameterCount == 0 }.map { ("\($0.endpoint.method.rawValue) \(basePath)\($0.endpoint.path)", $0.endpoint) },
+                           uniquingKeysWith: { first, _ in first })
     }
 
     /// Routes `path` (percent-decoded, with the base path) for `method`.
-    public func match(method: String, path: String) -> Match {
+    public func match(method requestMethod: String, path: String) -> Match {
+        if let endpoint = exact["\(requestMethod) \(path)"] { return .endpoint(endpoint, parameters: [:]) }
         guard path == basePath || path.hasPrefix(basePath + "/") || basePath.isEmpty else {
             return .notFound(nearest: nearest(to: path))
         }
         let pieces = path.dropFirst(basePath.count).split(separator: "/", omittingEmptySubsequences: true)
-        let bound = (bySegmentCount[pieces.count] ?? []).compactMap { index in
-            bind(routes[index].segments, to: pieces).map { (route: routes[index], parameters: $0) }
-        }
         // The most specific route wins: `/signals/quota` before `/signals/{signal_id}`,
         // whatever order the contract declares them in.
-        let withMethod = bound.filter { $0.route.endpoint.method.rawValue == method }
-        if let best = withMethod.min(by: { $0.parameters.count < $1.parameters.count }) {
-            return .endpoint(best.route.endpoint, parameters: best.parameters)
+        var best: Route?
+        var allowed: [String] = []
+        for index in bySegmentCount[pieces.count] ?? [] where fits(routes[index].segments, pieces) {
+            let route = routes[index]
+            let method = route.endpoint.method.rawValue
+            if !allowed.contains(method) { allowed.append(method) }
+            if method == requestMethod, best.map({ route.parameterCount < $0.parameterCount }) ?? true { best = route }
         }
-        if !bound.isEmpty {
-            var allowed: [String] = []
-            for candidate in bound where !allowed.contains(candidate.route.endpoint.method.rawValue) {
-                allowed.append(candidate.route.endpoint.method.rawValue)
+        if let best {
+            var parameters: [String: String] = [:]
+            for (segment, piece) in zip(best.segments, pieces) {
+                if case .parameter(let name) = segment { parameters[name] = String(piece) }
             }
-            return .methodNotAllowed(allowed: allowed)
+            return .endpoint(best.endpoint, parameters: parameters)
         }
+        if !allowed.isEmpty { return .methodNotAllowed(allowed: allowed) }
         return .notFound(nearest: nearest(to: path))
     }
 
@@ -59,15 +68,11 @@ public struct Router: Sendable {
         return []
     }
 
-    private func bind(_ segments: [PathTemplate.Segment], to pieces: [Substring]) -> [String: String]? {
-        var parameters: [String: String] = [:]
+    private func fits(_ segments: [PathTemplate.Segment], _ pieces: [Substring]) -> Bool {
         for (segment, piece) in zip(segments, pieces) {
-            switch segment {
-            case .literal(let text): if text != piece { return nil }
-            case .parameter(let name): parameters[name] = String(piece)
-            }
+            if case .literal(let text) = segment, text != piece { return false }
         }
-        return parameters
+        return true
     }
 
     /// Up to three declared routes closest to `path`, as `METHOD /full/path`.

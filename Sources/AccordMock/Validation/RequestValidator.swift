@@ -5,24 +5,77 @@ import Foundation
 /// Checks a routed request against its endpoint: path parameters, query, headers,
 /// content type and body, collecting every violation with a pointer such as
 /// `/query/limit`, `/headers/X-OS` or `/body/device_info/os`.
+///
+/// Everything that depends only on the contract (resolved aliases, lowercased header
+/// names, pointers) is worked out once per endpoint when the validator is made.
 public struct RequestValidator: Sendable {
     public let contract: Contract
     private let validator: SchemaValidator
+    private let plans: [String: Plan]
+    private let rejectsUnknown: Bool
+
+    /// One string-valued input (path parameter, query parameter or header), ready to check.
+    struct StringField: Sendable {
+        var name: String
+        var lowercasedName: String
+        var pointer: String
+        /// The field's schema as declared, which values are validated against.
+        var schema: Schema
+        /// What the string is read as: the kind with aliases followed.
+        var readAs: Schema.Kind
+        /// What each value is read as when the field is an array (repeated query keys).
+        var itemReadAs: Schema.Kind?
+        var isOptional: Bool
+    }
+
+    /// What one endpoint's string inputs need.
+    struct Plan: Sendable {
+        var parameters: [StringField]
+        var query: [StringField]
+        var headers: [StringField]
+    }
 
     public init(contract: Contract) {
         self.contract = contract
         self.validator = SchemaValidator(contract: contract)
+        self.rejectsUnknown = contract.service.validation.unknownMembers == .reject
+        func resolved(_ schema: Schema) -> Schema.Kind {
+            var kind = schema.kind
+            var hops = 0
+            while case .reference(let name) = kind, let declaration = contract.types[name], hops < 32 {
+                kind = declaration.schema.kind
+                hops += 1
+            }
+            return kind
+        }
+        func plan(_ fields: [Field], _ prefix: String) -> [StringField] {
+            fields.map { field in
+                let readAs = resolved(field.schema)
+                var itemReadAs: Schema.Kind?
+                if case .array(let items) = readAs { itemReadAs = resolved(items) }
+                return StringField(name: field.name, lowercasedName: field.name.lowercased(),
+                                   pointer: "\(prefix)/\(field.name.jsonPointerEscaped)", schema: field.schema,
+                                   readAs: readAs, itemReadAs: itemReadAs, isOptional: field.isOptional)
+            }
+        }
+        let serviceHeaders = contract.service.headers
+        plans = Dictionary(uniqueKeysWithValues: contract.endpoints.map { endpoint in
+            (endpoint.id, Plan(parameters: plan(endpoint.parameters, "/params"), query: plan(endpoint.query, "/query"),
+                               headers: plan(serviceHeaders + endpoint.headers, "/headers")))
+        })
     }
 
     /// Every violation of `request` (whose JSON body, if any, is already parsed).
     public func validate(_ request: MockRequest, endpoint: Endpoint, parameters: [String: String], body: JSONValue?) -> [Violation] {
+        guard let plan = plans[endpoint.id] else { return [] }
         var violations: [Violation] = []
-        violations += strings(parameters.map { ($0.key, $0.value) }, against: endpoint.parameters, at: "/params", rejectUnknown: false)
-        violations += strings(request.query, against: endpoint.query, at: "/query",
-                              rejectUnknown: contract.service.validation.unknownMembers == .reject)
-        let headerFields = contract.service.headers + endpoint.headers
-        let sent = headerFields.compactMap { field in request.header(field.name).map { (field.name, $0) } }
-        violations += strings(sent, against: headerFields, at: "/headers", rejectUnknown: false)
+        for field in plan.parameters {
+            check(field, values: parameters[field.name].map { [$0] } ?? [], into: &violations)
+        }
+        check(query: request.query, against: plan.query, into: &violations)
+        for field in plan.headers {
+            check(field, values: request.headers[field.lowercasedName].map { [$0] } ?? [], into: &violations)
+        }
         if endpoint.requiresAuth {
             let auth = contract.service.auth
             let value = request.header(auth.header) ?? ""
@@ -40,7 +93,7 @@ public struct RequestValidator: Sendable {
             } else {
                 violations.append(Violation(pointer: "/body", expected: "a JSON body", actual: "absent", message: "missing request body"))
             }
-        } else if !request.body.isEmpty && contract.service.validation.unknownMembers == .reject {
+        } else if !request.body.isEmpty && rejectsUnknown {
             violations.append(Violation(pointer: "/body", expected: "no body", actual: "\(request.body.count) bytes",
                                         message: "'\(endpoint.id)' takes no body"))
         }
@@ -49,71 +102,56 @@ public struct RequestValidator: Sendable {
 
     /// `application/json`, with or without parameters such as `charset=utf-8`.
     public static func isJSON(_ contentType: String) -> Bool {
-        let type = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let mediaType = contentType.utf8.prefix { $0 != UInt8(ascii: ";") }.drop { $0 == 0x20 || $0 == 0x09 }
+        let type = ASCII.lowercased(String(decoding: mediaType, as: UTF8.self)).trimmingTrailingSpaces
         return type == "application/json" || (type.hasPrefix("application/") && type.hasSuffix("+json"))
     }
 
     // MARK: String-valued inputs
 
-    /// Coerces string inputs (path, query, headers) to their declared types, then
-    /// validates them as an object.
-    private func strings(_ pairs: [(name: String, value: String)], against fields: [Field], at prefix: String, rejectUnknown: Bool) -> [Violation] {
-        var violations: [Violation] = []
-        var members: [JSONValue.Member] = []
-        var grouped: [String: [String]] = [:]
-        var order: [String] = []
-        for pair in pairs {
-            if grouped[pair.name] == nil { order.append(pair.name) }
-            grouped[pair.name, default: []].append(pair.value)
+    private func check(query: [(name: String, value: String)], against fields: [StringField], into violations: inout [Violation]) {
+        for (index, pair) in query.enumerated() where !fields.contains(where: { $0.name == pair.name }) {
+            // Report an unknown key once, where it first appears.
+            guard rejectsUnknown, !query[..<index].contains(where: { $0.name == pair.name }) else { continue }
+            let names = fields.map(\.name)
+            violations.append(Violation(pointer: "/query/\(pair.name.jsonPointerEscaped)", expected: "one of " + names.joined(separator: ", "),
+                                        actual: "'\(pair.name)'",
+                                        message: "unknown parameter '\(pair.name)'\(NameSuggestion.hint(for: pair.name, in: names))"))
         }
-        for name in order {
-            let values = grouped[name] ?? []
-            let pointer = "\(prefix)/\(name.jsonPointerEscaped)"
-            guard let field = fields.first(where: { $0.name.lowercased() == name.lowercased() }) else {
-                if rejectUnknown {
-                    let hint = NameSuggestion.hint(for: name, in: fields.map(\.name))
-                    violations.append(Violation(pointer: pointer, expected: "one of " + fields.map(\.name).joined(separator: ", "),
-                                                actual: "'\(name)'", message: "unknown parameter '\(name)'\(hint)"))
-                }
-                continue
-            }
-            let schema = resolved(field.schema)
-            if case .array(let item) = schema.kind {
-                var items: [JSONValue] = []
-                for (index, text) in values.enumerated() {
-                    switch coerce(text, to: resolved(item)) {
-                    case .value(let value): items.append(value)
-                    case .mismatch(let violation): violations.append(violation.at("\(pointer)/\(index)"))
-                    }
-                }
-                members.append(.init(field.name, .array(items)))
-            } else if values.count > 1 {
-                violations.append(Violation(pointer: pointer, expected: "a single value", actual: "\(values.count) values",
-                                            message: "'\(name)' is given \(values.count) times; it takes one value"))
-            } else {
-                switch coerce(values[0], to: schema) {
-                case .value(let value): members.append(.init(field.name, value))
-                case .mismatch(let violation): violations.append(violation.at(pointer))
-                }
-            }
+        for field in fields {
+            check(field, values: query.compactMap { $0.name == field.name ? $0.value : nil }, into: &violations)
         }
-        // Fields that failed coercion count as present, so they are not also reported missing.
-        let failed = Set(violations.map(\.pointer))
-        let expected = fields.filter { !failed.contains("\(prefix)/\($0.name.jsonPointerEscaped)") }
-        violations += validator.validate(.object(members), fields: expected, at: prefix)
-            .filter { !$0.message.hasPrefix("unknown member") }
-        return violations
     }
 
-    /// Follows named aliases to the schema that says how to read a string.
-    private func resolved(_ schema: Schema) -> Schema {
-        var current = schema
-        var hops = 0
-        while case .reference(let name) = current.kind, let declaration = contract.types[name], hops < 32 {
-            current = declaration.schema
-            hops += 1
+    /// Reads `values` as the field's type and checks its constraints.
+    private func check(_ field: StringField, values: [String], into violations: inout [Violation]) {
+        guard !values.isEmpty else {
+            if !field.isOptional {
+                violations.append(Violation(pointer: field.pointer, expected: validator.describe(field.schema), actual: "absent",
+                                            message: "missing required member '\(field.name)'"))
+            }
+            return
         }
-        return current
+        if let itemReadAs = field.itemReadAs {
+            var items: [JSONValue] = []
+            for (index, text) in values.enumerated() {
+                switch coerce(text, to: itemReadAs) {
+                case .value(let value): items.append(value)
+                case .mismatch(let violation): violations.append(violation.at("\(field.pointer)/\(index)"))
+                }
+            }
+            violations += validator.validate(.array(items), against: field.schema, at: field.pointer)
+            return
+        }
+        guard values.count == 1 else {
+            violations.append(Violation(pointer: field.pointer, expected: "a single value", actual: "\(values.count) values",
+                                        message: "'\(field.name)' is given \(values.count) times; it takes one value"))
+            return
+        }
+        switch coerce(values[0], to: field.readAs) {
+        case .value(let value): violations += validator.validate(value, against: field.schema, at: field.pointer)
+        case .mismatch(let violation): violations.append(violation.at(field.pointer))
+        }
     }
 
     /// A string input read as its declared type, or why it cannot be.
@@ -122,11 +160,11 @@ public struct RequestValidator: Sendable {
         case mismatch(Violation)
     }
 
-    private func coerce(_ text: String, to schema: Schema) -> Coerced {
+    private func coerce(_ text: String, to kind: Schema.Kind) -> Coerced {
         func mismatch(_ expected: String) -> Coerced {
             .mismatch(Violation(pointer: "", expected: expected, actual: "'\(text)'", message: "expected \(expected), found '\(text)'"))
         }
-        switch schema.kind {
+        switch kind {
         case .primitive(.int):
             return Int(text).map { .value(.int($0)) } ?? mismatch("integer")
         case .primitive(.double):

@@ -1,0 +1,26 @@
+/// ASCII-only text helpers for HTTP tokens (header names, media types), which avoid
+/// the cost of Unicode case mapping on every request.
+enum ASCII {
+    /// `text` with A–Z lowered; returns `text` itself when there is nothing to lower.
+    static func lowercased(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { return text }
+        let count = text.utf8.count
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            for (index, byte) in text.utf8.enumerated() {
+                buffer[index] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+            }
+            return count
+        }
+    }
+}
+
+extension String {
+    /// Without trailing spaces and tabs.
+    var trimmingTrailingSpaces: String {
+        var end = utf8.endIndex
+        while end > utf8.startIndex, let previous = utf8[..<end].last, previous == 0x20 || previous == 0x09 {
+            end = utf8.index(before: end)
+        }
+        return String(self[..<end])
+    }
+}
