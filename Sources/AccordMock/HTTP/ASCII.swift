@@ -4,12 +4,13 @@ enum ASCII {
     /// `text` with A–Z lowered; returns `text` itself when there is nothing to lower.
     static func lowercased(_ text: String) -> String {
         guard text.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { return text }
-        let count = text.utf8.count
-        return String(unsafeUninitializedCapacity: count) { buffer in
-            for (index, byte) in text.utf8.enumerated() {
+        return String(unsafeUninitializedCapacity: text.utf8.count) { buffer in
+            var index = 0
+            for byte in text.utf8 {
                 buffer[index] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+                index += 1
             }
-            return count
+            return index
         }
     }
 }

@@ -7,7 +7,7 @@ public struct MockRequest: Sendable {
     /// Query parameters, percent-decoded (`+` as space), in request order.
     public var query: [(name: String, value: String)]
     /// Headers with lowercased names; repeated headers joined with `, `.
-    public var headers: [String: String]
+    public var headers: HTTPHeaders
     public var body: [UInt8]
     /// The body was longer than the server's limit and was not kept.
     public var bodyLimitExceeded: Bool
@@ -18,20 +18,9 @@ public struct MockRequest: Sendable {
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         self.path = PercentDecoding.decode(parts.first.map(String.init) ?? "/", plusAsSpace: false)
         self.query = parts.count > 1 ? PercentDecoding.query(String(parts[1])) : []
-        self.headers = Self.merge(headers)
+        self.headers = HTTPHeaders(headers)
         self.body = body
         self.bodyLimitExceeded = bodyLimitExceeded
-    }
-
-    /// Headers by lowercased name, repeated ones joined with `, `.
-    private static func merge(_ headers: [(String, String)]) -> [String: String] {
-        var merged: [String: String] = [:]
-        merged.reserveCapacity(headers.count)
-        for (name, value) in headers {
-            let key = ASCII.lowercased(name)
-            if let existing = merged[key] { merged[key] = "\(existing), \(value)" } else { merged[key] = value }
-        }
-        return merged
     }
 
     /// A request whose path and query a server has already split and decoded.
@@ -40,7 +29,7 @@ public struct MockRequest: Sendable {
         self.method = method
         self.path = path
         self.query = query.map { (name: $0.0, value: $0.1) }
-        self.headers = Self.merge(headers)
+        self.headers = HTTPHeaders(headers)
         self.body = body
         self.bodyLimitExceeded = bodyLimitExceeded
     }
