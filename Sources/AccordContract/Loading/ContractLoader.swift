@@ -19,6 +19,28 @@ public struct ContractLoader: Sendable {
             self.path = path
             self.bytes = bytes
         }
+
+        /// The `*.yaml` and `*.yml` files directly inside `directory`, in name order, and
+        /// an error for each that cannot be read; nil if `directory` is not a directory.
+        public static func yamlFiles(in directory: String) -> (sources: [Source], unreadable: [Diagnostic])? {
+            let fileManager = FileManager.default
+            var isDirectory: ObjCBool = false
+            guard fileManager.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else { return nil }
+            var sources: [Source] = []
+            var unreadable: [Diagnostic] = []
+            let names = ((try? fileManager.contentsOfDirectory(atPath: directory)) ?? [])
+                .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
+                .sorted()
+            for name in names {
+                let path = (directory as NSString).appendingPathComponent(name)
+                if let data = fileManager.contents(atPath: path) {
+                    sources.append(Source(path: path, bytes: Array(data)))
+                } else {
+                    unreadable.append(.error("cannot read '\(path)'", at: SourceLocation(file: path)))
+                }
+            }
+            return (sources, unreadable)
+        }
     }
 
     /// What loading produced.
@@ -39,26 +61,11 @@ public struct ContractLoader: Sendable {
 
     /// Loads every `*.yaml` and `*.yml` file directly inside `directory`.
     public func load(directory: String) -> Outcome {
-        let fileManager = FileManager.default
-        var isDirectory: ObjCBool = false
-        guard fileManager.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard let (sources, unreadable) = Source.yamlFiles(in: directory) else {
             return Outcome(contract: nil, diagnostics: [.error("contracts directory '\(directory)' does not exist", at: SourceLocation(file: directory))])
         }
-        let names = ((try? fileManager.contentsOfDirectory(atPath: directory)) ?? [])
-            .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
-            .sorted()
-        var diagnostics: [Diagnostic] = []
-        var sources: [Source] = []
-        for name in names {
-            let path = (directory as NSString).appendingPathComponent(name)
-            guard let data = fileManager.contents(atPath: path) else {
-                diagnostics.append(.error("cannot read '\(path)'", at: SourceLocation(file: path)))
-                continue
-            }
-            sources.append(Source(path: path, bytes: Array(data)))
-        }
         var outcome = load(sources, directory: directory)
-        outcome.diagnostics = (diagnostics + outcome.diagnostics).sortedByLocation()
+        outcome.diagnostics = (unreadable + outcome.diagnostics).sortedByLocation()
         return outcome
     }
 

@@ -29,18 +29,9 @@ public struct FixtureLoader: Sendable {
     /// Loads every `*.yaml`/`*.yml` file directly inside `directory` (sub-folders such
     /// as `scenarios/` are not fixtures). A missing directory yields no fixtures.
     public func load(directory: String) -> (FixtureSet, [Diagnostic]) {
-        let fileManager = FileManager.default
-        var isDirectory: ObjCBool = false
-        guard fileManager.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            return (FixtureSet(), [])
-        }
-        let names = ((try? fileManager.contentsOfDirectory(atPath: directory)) ?? [])
-            .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.sorted()
-        let sources = names.compactMap { name -> ContractLoader.Source? in
-            let path = (directory as NSString).appendingPathComponent(name)
-            return fileManager.contents(atPath: path).map { ContractLoader.Source(path: path, bytes: Array($0)) }
-        }
-        return load(sources)
+        guard let (sources, unreadable) = ContractLoader.Source.yamlFiles(in: directory) else { return (FixtureSet(), []) }
+        let (fixtures, diagnostics) = load(sources)
+        return (fixtures, (unreadable + diagnostics).sortedByLocation())
     }
 
     /// Loads the given fixture files.
