@@ -10,7 +10,8 @@ struct Arguments {
         var usage: String { valueName.map { "--\(name) \($0)" } ?? "--\(name)" }
     }
 
-    private(set) var values: [String: String] = [:]
+    /// Every value given to each option, in order (options may repeat).
+    private(set) var values: [String: [String]] = [:]
     private(set) var flags: Set<String> = []
 
     /// Parses `arguments` against `options`; positionals are refused.
@@ -31,16 +32,20 @@ struct Arguments {
                 guard inline == nil else { throw UsageError("'--\(name)' takes no value") }
                 flags.insert(name)
             } else if let inline {
-                values[name] = inline
+                values[name, default: []].append(inline)
             } else if let next = remaining.popFirst(), !next.hasPrefix("--") {
-                values[name] = next
+                values[name, default: []].append(next)
             } else {
                 throw UsageError("'--\(name)' needs a value: \(option.usage)")
             }
         }
     }
 
-    subscript(name: String) -> String? { values[name] }
+    /// The last value given to `name`.
+    subscript(name: String) -> String? { values[name]?.last }
+
+    /// Every value given to `name`.
+    func all(_ name: String) -> [String] { values[name] ?? [] }
 
     func has(_ flag: String) -> Bool { flags.contains(flag) }
 }

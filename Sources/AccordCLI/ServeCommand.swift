@@ -19,6 +19,12 @@ struct ServeCommand: Subcommand {
         Arguments.Option(name: "max-body", valueName: "SIZE", help: "The largest request body, such as 512KiB or 2MiB (default: 1MiB)."),
         Arguments.Option(name: "cors", valueName: "ORIGIN", help: "Access-Control-Allow-Origin to answer, or 'off' (default: *)."),
         Arguments.Option(name: "seed", valueName: "N", help: "Seed of {{random}} in fixtures (default: 0)."),
+        Arguments.Option(name: "access-ttl", valueName: "DURATION", help: "Access token lifetime, such as 30s or 2h (default: the contract's)."),
+        Arguments.Option(name: "refresh-ttl", valueName: "DURATION", help: "Refresh token lifetime (default: the contract's)."),
+        Arguments.Option(name: "inject", valueName: "RULE", help: "An injection rule, such as 'signal.publish=3008' or 'auth.*=1005@once'; repeatable."),
+        Arguments.Option(name: "scenario", valueName: "NAME", help: "Run mocks/scenarios/NAME.yaml for every session."),
+        Arguments.Option(name: "admin-token", valueName: "TOKEN", help: "Require X-Accord-Admin-Token on /__accord/ (needed to bind beyond loopback)."),
+        Arguments.Option(name: "record", valueName: "FILE", help: "Append every request to FILE as a JSON line."),
         Arguments.Option(name: "no-sign", valueName: nil, help: "Do not check X-Sign (for quick poking with curl)."),
         Arguments.Option(name: "no-reload", valueName: nil, help: "Do not watch the directories for changes."),
         Arguments.Option(name: "quiet", valueName: nil, help: "No access log."),
@@ -42,8 +48,35 @@ struct ServeCommand: Subcommand {
             return 1
         }
 
-        let state = MockState(nonceTTLSeconds: project.contract.service.signing.nonceTTLSeconds, seed: settings.seed)
-        let current = CurrentEngine(MockEngine(contract: project.contract, fixtures: project.fixtures, options: settings.mockOptions, state: state))
+        let auth = project.contract.service.auth
+        var journal = Journal()
+        if let path = settings.record {
+            guard FileManager.default.fileExists(atPath: path) || FileManager.default.createFile(atPath: path, contents: nil),
+                  let handle = FileHandle(forWritingAtPath: path) else {
+                console.printError("error: cannot write to '\(path)'")
+                return 1
+            }
+            handle.seekToEndOfFile()
+            journal = Journal(recordingTo: handle)
+        }
+        let state = MockState(nonceTTLSeconds: project.contract.service.signing.nonceTTLSeconds,
+                              accessTTL: settings.accessTTL ?? auth.accessTTLSeconds, refreshTTL: settings.refreshTTL ?? auth.refreshTTLSeconds,
+                              seed: settings.seed, journal: journal)
+        for text in settings.injections {
+            do {
+                state.rules.add(try InjectionRule(parsing: text, codes: project.contract.service.codes))
+            } catch {
+                console.printError("error: --inject '\(text)': \(error.message)")
+                return 2
+            }
+        }
+        if let name = settings.mockOptions.scenario, project.scenarios[name] == nil {
+            let names = project.scenarios.keys.sorted()
+            console.printError("error: --scenario '\(name)': no such scenario in \(settings.mocks)/scenarios; available: \(names.joined(separator: ", "))")
+            return 2
+        }
+        let current = CurrentEngine(MockEngine(contract: project.contract, fixtures: project.fixtures, scenarios: project.scenarios,
+                                               options: settings.mockOptions, state: state))
         let log = settings.quiet ? nil : AccessLog(format: settings.logFormat)
         var observer: HTTPServer.Observer?
         if let log {
@@ -51,7 +84,7 @@ struct ServeCommand: Subcommand {
         }
         let server = HTTPServer(
             configuration: settings.server,
-            handler: { request in current.handle(request, now: Int64(Date().timeIntervalSince1970)) },
+            handler: { request in current.handle(request) },
             observer: observer
         )
         do {
@@ -110,6 +143,10 @@ extension ServeCommand {
         var quiet: Bool
         var logFormat: AccessLog.Format
         var reloads: Bool
+        var accessTTL: Int?
+        var refreshTTL: Int?
+        var injections: [String]
+        var record: String?
 
         init(_ arguments: Arguments) throws(UsageError) {
             contracts = arguments["contracts"] ?? "contracts"
@@ -141,6 +178,24 @@ extension ServeCommand {
             guard let format = AccessLog.Format(rawValue: formatName) else { throw UsageError("'--log-format' is 'text' or 'json', found '\(formatName)'") }
             logFormat = format
             reloads = !arguments.has("no-reload")
+            accessTTL = try Self.seconds(arguments["access-ttl"], option: "access-ttl")
+            refreshTTL = try Self.seconds(arguments["refresh-ttl"], option: "refresh-ttl")
+            injections = arguments.all("inject")
+            record = arguments["record"]
+            mockOptions.scenario = arguments["scenario"]
+            mockOptions.adminToken = arguments["admin-token"]
+            if !server.host.hasPrefix("127.") && mockOptions.adminToken == nil {
+                throw UsageError("binding \(server.host) exposes the control API beyond this machine; give --admin-token TOKEN")
+            }
+        }
+
+        /// `30s`, `10m`, `2h`, `30d` or seconds.
+        static func seconds(_ text: String?, option: String) throws(UsageError) -> Int? {
+            guard let text else { return nil }
+            let units: [Character: Int] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400]
+            if let value = Int(text), value > 0 { return value }
+            if let unit = text.last.flatMap({ units[$0] }), let amount = Int(text.dropLast()), amount > 0 { return amount * unit }
+            throw UsageError("'--\(option)' takes a duration such as 30s, 10m or 2h, found '\(text)'")
         }
 
         /// `1048576`, `512KiB`, `512k`, `2MiB`, `2m`.
@@ -170,8 +225,8 @@ extension ServeCommand {
             storage = Mutex(Box(engine))
         }
 
-        func handle(_ request: MockRequest, now: Int64) -> MockResponse {
-            storage.withLock { $0 }.engine.handle(request, now: now)
+        func handle(_ request: MockRequest) -> MockResponse {
+            storage.withLock { $0 }.engine.handle(request)
         }
 
         func replace(with engine: MockEngine) {
@@ -202,7 +257,7 @@ extension ServeCommand {
                         console.printError("accord serve: the change has errors; still serving the previous version")
                         continue
                     }
-                    current.replace(with: MockEngine(contract: project.contract, fixtures: project.fixtures,
+                    current.replace(with: MockEngine(contract: project.contract, fixtures: project.fixtures, scenarios: project.scenarios,
                                                      options: settings.mockOptions, state: state))
                     console.print("accord serve: reloaded: \(project.contract.endpoints.count) endpoints, \(project.fixtures.count) fixtures")
                 }

@@ -8,6 +8,8 @@ import Foundation
 public struct MockProject: Sendable {
     public var contract: Contract
     public var fixtures: FixtureSet
+    /// Scenarios from `scenarios/` under the fixtures directory, by name.
+    public var scenarios: [String: Scenario]
 
     /// What loading produced: a project when nothing is in error, and every diagnostic.
     public struct Outcome: Sendable {
@@ -24,8 +26,11 @@ public struct MockProject: Sendable {
             return Outcome(project: nil, diagnostics: outcome.diagnostics, contract: outcome.contract)
         }
         let (fixtures, fixtureDiagnostics) = mocks.map { FixtureLoader(contract: contract).load(directory: $0) } ?? (FixtureSet(), [])
-        let diagnostics = outcome.diagnostics + fixtureDiagnostics
-        return Outcome(project: diagnostics.containsErrors ? nil : MockProject(contract: contract, fixtures: fixtures),
+        let (scenarios, scenarioDiagnostics) = mocks.map {
+            ScenarioLoader(contract: contract).load(directory: ($0 as NSString).appendingPathComponent("scenarios"))
+        } ?? ([:], [])
+        let diagnostics = outcome.diagnostics + fixtureDiagnostics + scenarioDiagnostics
+        return Outcome(project: diagnostics.containsErrors ? nil : MockProject(contract: contract, fixtures: fixtures, scenarios: scenarios),
                        diagnostics: diagnostics, contract: contract)
     }
 

@@ -128,9 +128,10 @@ public final class HTTPServer: @unchecked Sendable {
             suspended.withLock { _ = $0.remove(ConnectionHandle(pointer: connection)) }
             return queue(pending, on: connection, state: state)
         }
-        let request = MockRequest(method: state.method, path: state.path, query: Self.pairs(connection, .GET_ARGUMENT_KIND),
+        var request = MockRequest(method: state.method, path: state.path, query: Self.pairs(connection, .GET_ARGUMENT_KIND),
                                   headers: Self.pairs(connection, .HEADER_KIND), body: state.body,
                                   bodyLimitExceeded: state.bodyLimitExceeded)
+        request.isFromLoopback = accord_client_is_loopback(connection) != 0
         state.request = request
         let response = handler(request)
         if response.delayMilliseconds > 0 {
@@ -143,16 +144,25 @@ public final class HTTPServer: @unchecked Sendable {
 
     private func queue(_ response: MockResponse, on connection: OpaquePointer, state: RequestState) -> MHD_Result {
         state.response = response
+        switch response.termination {
+        case .reset?:
+            // Returning NO makes MHD close the socket; with SO_LINGER zero that is a reset.
+            accord_reset_on_close(connection)
+            return .NO
+        case .close?:
+            return .NO
+        case nil:
+            break
+        }
         let mhdResponse: OpaquePointer?
-        switch response.body {
-        case .bytes(let bytes):
+        if case .bytes(let bytes) = response.body {
             mhdResponse = bytes.withUnsafeBytes { buffer in
                 MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
             }
-        case .events(let events):
-            let stream = EventStream(server: self, connection: connection, events: events)
+        } else {
+            let stream = ChunkStream(server: self, connection: connection, chunks: response.chunks)
             mhdResponse = MHD_create_response_from_callback(
-                accord_size_unknown(), 4_096, eventReader, Unmanaged.passRetained(stream).toOpaque(), eventStreamFree)
+                accord_size_unknown(), 4_096, chunkReader, Unmanaged.passRetained(stream).toOpaque(), chunkStreamFree)
         }
         guard let mhdResponse else { return .NO }
         for header in response.headers { MHD_add_response_header(mhdResponse, header.name, header.value) }
@@ -229,30 +239,30 @@ private final class RequestState {
     }
 }
 
-/// The server-sent events of one response, fed to MHD as it asks.
-private final class EventStream {
+/// A body sent in pieces with pauses (server-sent events, slow bodies), fed to MHD as it asks.
+private final class ChunkStream {
     unowned let server: HTTPServer
     let connection: OpaquePointer
-    let events: [MockResponse.StreamEvent]
+    let chunks: [MockResponse.Chunk]
     var index = 0
     var offset = 0
     var waited = false
 
-    init(server: HTTPServer, connection: OpaquePointer, events: [MockResponse.StreamEvent]) {
+    init(server: HTTPServer, connection: OpaquePointer, chunks: [MockResponse.Chunk]) {
         self.server = server
         self.connection = connection
-        self.events = events
+        self.chunks = chunks
     }
 
     func read(into buffer: UnsafeMutablePointer<CChar>, max: Int) -> Int {
-        guard index < events.count else { return accord_end_of_stream() }
-        let event = events[index]
-        if offset == 0, event.delayMilliseconds > 0, !waited {
+        guard index < chunks.count else { return accord_end_of_stream() }
+        let chunk = chunks[index]
+        if offset == 0, chunk.delayMilliseconds > 0, !waited {
             waited = true
-            server.suspend(connection, for: event.delayMilliseconds)
+            server.suspend(connection, for: chunk.delayMilliseconds)
             return 0
         }
-        let bytes = event.wireBytes
+        let bytes = chunk.bytes
         let count = min(max, bytes.count - offset)
         bytes.withUnsafeBufferPointer { source in
             buffer.withMemoryRebound(to: UInt8.self, capacity: count) { $0.update(from: source.baseAddress! + offset, count: count) }
@@ -279,12 +289,12 @@ private let completedHandler: MHD_RequestCompletedCallback = { context, _, slot,
     Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().completed(slot)
 }
 
-private let eventReader: MHD_ContentReaderCallback = { context, _, buffer, max in
+private let chunkReader: MHD_ContentReaderCallback = { context, _, buffer, max in
     guard let context, let buffer else { return accord_end_of_stream() }
-    return Unmanaged<EventStream>.fromOpaque(context).takeUnretainedValue().read(into: buffer, max: max)
+    return Unmanaged<ChunkStream>.fromOpaque(context).takeUnretainedValue().read(into: buffer, max: max)
 }
 
-private let eventStreamFree: MHD_ContentReaderFreeCallback = { context in
+private let chunkStreamFree: MHD_ContentReaderFreeCallback = { context in
     guard let context else { return }
-    Unmanaged<EventStream>.fromOpaque(context).release()
+    Unmanaged<ChunkStream>.fromOpaque(context).release()
 }

@@ -59,3 +59,37 @@ accord_size_unknown(void)
 {
     return MHD_SIZE_UNKNOWN;
 }
+
+/* Whether the client of a connection connected from a loopback address
+ * (127.0.0.0/8, ::1 or an IPv4-mapped loopback). */
+static inline int
+accord_client_is_loopback(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (info == NULL || info->client_addr == NULL) {
+        return 0;
+    }
+    const struct sockaddr *address = info->client_addr;
+    if (address->sa_family == AF_INET) {
+        const struct sockaddr_in *v4 = (const struct sockaddr_in *) address;
+        return (ntohl(v4->sin_addr.s_addr) >> 24) == 127;
+    }
+    if (address->sa_family == AF_INET6) {
+        const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *) address;
+        if (IN6_IS_ADDR_LOOPBACK(&v6->sin6_addr)) return 1;
+        return IN6_IS_ADDR_V4MAPPED(&v6->sin6_addr) && v6->sin6_addr.s6_addr[12] == 127;
+    }
+    return 0;
+}
+
+/* Makes the connection end with a TCP reset when MHD closes it. */
+static inline void
+accord_reset_on_close(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    if (info == NULL) {
+        return;
+    }
+    struct linger linger = { 1, 0 };
+    setsockopt(info->connect_fd, SOL_SOCKET, SO_LINGER, &linger, sizeof(linger));
+}

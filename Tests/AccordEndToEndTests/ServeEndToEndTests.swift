@@ -9,24 +9,40 @@ import Testing
 /// `accord serve` as a user runs it: a real process on a loopback port.
 @Suite(.serialized) struct ServeEndToEndTests {
     /// Headers every request of the contract needs, signed for `target` and `body`.
-    static func signedHeaders(_ target: String, body: String? = nil) -> [String: String] {
+    static func signedHeaders(_ target: String, body: String? = nil, token: String? = nil) -> [String: String] {
         let query = URLComponents(string: "http://h" + target)?.queryItems?.map { (name: $0.name, value: $0.value ?? "") } ?? []
         let parsed = body.flatMap { try? JSONReader.read(Array($0.utf8)) }
         let timestamp = String(Int(Date().timeIntervalSince1970)), nonce = UUID().uuidString
         let input = RequestSigner.Input(appKey: "dev_app_key", timestamp: timestamp, nonce: nonce,
                                         sortedParams: SortedParams.make(query: query, body: parsed))
         let sign = RequestSigner(settings: Service.Signing(apps: ["dev_app_key": "dev_app_secret"])).signature(input, secret: "dev_app_secret")
-        return ["X-App-Key": "dev_app_key", "X-Timestamp": timestamp, "X-Nonce": nonce, "X-Sign": sign,
-                "X-Device-Id": "e2e", "X-OS": "ios", "X-App-Version": "1.2.0", "Authorization": "Bearer at_e2e",
-                "Content-Type": "application/json"]
+        var headers = ["X-App-Key": "dev_app_key", "X-Timestamp": timestamp, "X-Nonce": nonce, "X-Sign": sign,
+                       "X-Device-Id": "e2e", "X-OS": "ios", "X-App-Version": "1.2.0", "Content-Type": "application/json"]
+        if let token { headers["Authorization"] = "Bearer \(token)" }
+        return headers
     }
 
-    private func send(_ server: ServerProcess, _ method: String, _ target: String, body: String? = nil,
+    static let loginBody = #"{"phone":"13800138000","code":"123456","device_info":{"device_id":"D-1","os":"ios","os_version":"26.1","model":"iPhone","app_version":"1.2.0"}}"#
+
+    /// Logs in over a raw connection and returns the access token the server issued.
+    static func login(_ server: ServerProcess) throws -> String {
+        let connection = try RawConnection(port: server.port)
+        let headers = signedHeaders("/api/v1/auth/login/phone", body: loginBody).map { "\($0.key): \($0.value)\r\n" }.joined()
+        connection.send("POST /api/v1/auth/login/phone HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\(headers)Content-Length: \(loginBody.utf8.count)\r\n\r\n\(loginBody)")
+        let reply = connection.receive()
+        guard let start = reply.range(of: "\r\n\r\n"),
+              case .string(let token)? = try JSONReader.read(Array(reply[start.upperBound...].utf8)).value(at: "/data/access_token") else {
+            throw ServerProcess.LaunchError(description: "login failed: \(reply)")
+        }
+        return token
+    }
+
+    private func send(_ server: ServerProcess, _ method: String, _ target: String, body: String? = nil, token: String? = nil,
                       headers extra: [String: String] = [:]) async throws -> (HTTPURLResponse, JSONValue?) {
         var request = URLRequest(url: URL(string: server.baseURL + target)!)
         request.httpMethod = method
         request.httpBody = body.map { Data($0.utf8) }
-        for (name, value) in Self.signedHeaders(target, body: body).merging(extra, uniquingKeysWith: { $1 }) {
+        for (name, value) in Self.signedHeaders(target, body: body, token: token).merging(extra, uniquingKeysWith: { $1 }) {
             request.setValue(value, forHTTPHeaderField: name)
         }
         let (data, response) = try await URLSession.shared.data(for: request)
@@ -35,17 +51,18 @@ import Testing
 
     @Test func signedRequestsOverURLSessionGetFixtures() async throws {
         let server = try ServerProcess()
-        let (response, json) = try await send(server, "GET", "/api/v1/signals/inbox?filter=flash")
+        let token = try Self.login(server)
+        let (response, json) = try await send(server, "GET", "/api/v1/signals/inbox?filter=flash", token: token)
         #expect(response.statusCode == 200)
         #expect(response.value(forHTTPHeaderField: "Content-Type") == "application/json; charset=utf-8")
         #expect(json?["code"] == .int(0))
         #expect(json?["data"]?["items"]?.value(at: "/0/id") == .string("sg_flash_1"))
-        let (_, published) = try await send(server, "POST", "/api/v1/signals", body: #"{"content":"周末爬山","is_flash":false}"#)
+        let (_, published) = try await send(server, "POST", "/api/v1/signals", body: #"{"content":"周末爬山","is_flash":false}"#, token: token)
         #expect(published?["data"]?["content"] == .string("周末爬山"))
-        let (_, quota) = try await send(server, "POST", "/api/v1/signals", body: #"{"content":"配额用完了","is_flash":false}"#)
+        let (_, quota) = try await send(server, "POST", "/api/v1/signals", body: #"{"content":"配额用完了","is_flash":false}"#, token: token)
         #expect(quota?["code"] == .int(3008))
         #expect(quota?["msg"] == .string("今日信号已达上限"))
-        let (busy, _) = try await send(server, "POST", "/api/v1/ai/analyze-learning-input", body: #"{"session_id":"s","input_text":"BUSY"}"#)
+        let (busy, _) = try await send(server, "POST", "/api/v1/ai/analyze-learning-input", body: #"{"session_id":"s","input_text":"BUSY"}"#, token: token)
         #expect(busy.statusCode == 503)
         // The access log has one line per request.
         try server.waitFor(timeout: 2) { out, _ in out.contains("POST /api/v1/ai/analyze-learning-input 503 code=5002") }
@@ -86,7 +103,7 @@ import Testing
 
         // A declared body over the limit is refused without being read.
         let large = try RawConnection(port: server.port)
-        let headers = Self.signedHeaders("/api/v1/feedback").map { "\($0.key): \($0.value)\r\n" }.joined()
+        let headers = Self.signedHeaders("/api/v1/feedback", token: "any").map { "\($0.key): \($0.value)\r\n" }.joined()
         large.send("POST /api/v1/feedback HTTP/1.1\r\nHost: x\r\n\(headers)Content-Length: 4096\r\n\r\n" + String(repeating: "x", count: 4096))
         let refused = large.receive { $0.contains("}") }
         #expect(refused.hasPrefix("HTTP/1.1 413"))
@@ -104,9 +121,10 @@ import Testing
 
     @Test func streamedReplyArrivesEventByEvent() throws {
         let server = try ServerProcess(arguments: ["--quiet"])
+        let token = try Self.login(server)
         let body = #"{"messages":[{"role":"user","content":"什么是重入？"}],"stream":true}"#
         let connection = try RawConnection(port: server.port)
-        let headers = Self.signedHeaders("/api/v1/ai/chat", body: body).map { "\($0.key): \($0.value)\r\n" }.joined()
+        let headers = Self.signedHeaders("/api/v1/ai/chat", body: body, token: token).map { "\($0.key): \($0.value)\r\n" }.joined()
         let sent = Date()
         connection.send("POST /api/v1/ai/chat HTTP/1.1\r\nHost: x\r\n\(headers)Content-Length: \(body.utf8.count)\r\n\r\n\(body)")
         let chunks = connection.receiveTimed { $0.contains("[DONE]") }
@@ -145,23 +163,25 @@ import Testing
         }
         try write("1")
         let server = try ServerProcess(arguments: ["--quiet"], mocks: mocks.path)
-        #expect(try await send(server, "GET", "/api/v1/signals/quota").1?["data"]?["used"] == .int(1))
+        let token = try Self.login(server)
+        #expect(try await send(server, "GET", "/api/v1/signals/quota", token: token).1?["data"]?["used"] == .int(1))
 
         try write("7")
         try server.waitFor(timeout: 5) { out, _ in out.contains("accord serve: reloaded: 32 endpoints, 1 fixtures") }
-        #expect(try await send(server, "GET", "/api/v1/signals/quota").1?["data"]?["used"] == .int(7))
+        #expect(try await send(server, "GET", "/api/v1/signals/quota", token: token).1?["data"]?["used"] == .int(7))
 
         try write("lots")
         try server.waitFor(timeout: 5) { _, err in err.contains("still serving the previous version") }
         #expect(server.standardError.contains("quota.yaml:2:60: error: fixture 'q' data /used: expected integer, found a string \"lots\""))
-        #expect(try await send(server, "GET", "/api/v1/signals/quota").1?["data"]?["used"] == .int(7))
+        #expect(try await send(server, "GET", "/api/v1/signals/quota", token: token).1?["data"]?["used"] == .int(7))
     }
 
     @Test func sigtermLetsARequestInFlightFinishAndExitsZero() throws {
         let server = try ServerProcess(arguments: ["--quiet"])
+        let token = try Self.login(server)
         let connection = try RawConnection(port: server.port)
         let body = #"{"session_id":"s","input_text":"解释一下 actor"}"#   // this fixture answers after 300 ms
-        let headers = Self.signedHeaders("/api/v1/ai/analyze-learning-input", body: body).map { "\($0.key): \($0.value)\r\n" }.joined()
+        let headers = Self.signedHeaders("/api/v1/ai/analyze-learning-input", body: body, token: token).map { "\($0.key): \($0.value)\r\n" }.joined()
         connection.send("POST /api/v1/ai/analyze-learning-input HTTP/1.1\r\nHost: x\r\n\(headers)Content-Length: \(body.utf8.count)\r\n\r\n\(body)")
         Thread.sleep(forTimeInterval: 0.1)
         let (status, seconds) = server.terminate()

@@ -19,16 +19,21 @@ struct EngineFixture {
     }()
 
     let engine: MockEngine
-    /// The mock clock used for signing and answering: 2026-11-30T08:00:00Z.
-    var now: Int64 = 1_796_025_600
+    /// The wall clock, frozen for signing and answering: 2026-11-30T08:00:00Z.
+    let now: Int64 = 1_796_025_600
+    /// A real access token of user 10086.
+    let token: String
     private var nonce = 0
 
-    init(fixtures yaml: String = "", options: MockOptions = MockOptions(), seed: UInt64 = 0) throws {
+    var state: MockState { engine.state }
+
+    init(fixtures yaml: String = "", scenarios: [String: Scenario] = [:], options: MockOptions = MockOptions(), seed: UInt64 = 0) throws {
         let loader = FixtureLoader(contract: Self.contract)
         let (fixtures, diagnostics) = loader.load([ContractLoader.Source(path: "mocks/test.yaml", bytes: Array(yaml.utf8))])
         if diagnostics.containsErrors { throw FixtureProblems(diagnostics: diagnostics.map(\.description)) }
-        engine = MockEngine(contract: Self.contract, fixtures: fixtures, options: options,
-                            state: MockState(nonceTTLSeconds: 600, seed: seed))
+        let state = MockState(clock: MockClock(wall: now), nonceTTLSeconds: 600, seed: seed)
+        token = state.tokens.issue(uid: 10086).accessToken
+        engine = MockEngine(contract: Self.contract, fixtures: fixtures, scenarios: scenarios, options: options, state: state)
     }
 
     struct FixtureProblems: Error {
@@ -36,8 +41,21 @@ struct EngineFixture {
     }
 
     /// A request signed with `dev_app_key`, carrying the service's required headers.
+    /// Which bearer token a request carries.
+    enum Bearer {
+        /// The fixture's user 10086.
+        case fixtureUser
+        case none
+        case token(String)
+    }
+
     mutating func signed(_ method: String, _ target: String, body: String? = nil, headers: [(String, String)] = [],
-                         token: String? = "at_test", timestamp: Int64? = nil) -> MockRequest {
+                         bearer: Bearer = .fixtureUser, timestamp: Int64? = nil) -> MockRequest {
+        let token: String? = switch bearer {
+        case .fixtureUser: self.token
+        case .none: nil
+        case .token(let value): value
+        }
         nonce += 1
         let unsigned = MockRequest(method: method, target: target)
         let parsed = body.flatMap { try? JSONReader.read(Array($0.utf8)) }
@@ -57,7 +75,7 @@ struct EngineFixture {
     }
 
     func handle(_ request: MockRequest) -> MockResponse {
-        engine.handle(request, now: now)
+        engine.handle(request)
     }
 }
 

@@ -56,9 +56,9 @@ import Testing
         #expect(unread(fixture.signed("GET", "/api/v1/signals/inbox?filter=unread")) == .int(1))
         #expect(unread(fixture.signed("GET", "/api/v1/signals/inbox?filter=unread", headers: [("X-OS", "android")]).replacingHeader("x-os", "android")) == .int(2))
         let login = #"{"phone":"13900139000","code":"123456","device_info":{"device_id":"D","os":"ios","os_version":"26","model":"m","app_version":"1"}}"#
-        let answer = fixture.handle(fixture.signed("POST", "/api/v1/auth/login/phone", body: login, token: nil))
+        let answer = fixture.handle(fixture.signed("POST", "/api/v1/auth/login/phone", body: login, bearer: .none))
         #expect(answer.summary.source == "fixture:new-user")
-        let other = fixture.handle(fixture.signed("POST", "/api/v1/auth/login/phone", body: login.replacingOccurrences(of: "139", with: "138"), token: nil))
+        let other = fixture.handle(fixture.signed("POST", "/api/v1/auth/login/phone", body: login.replacingOccurrences(of: "139", with: "138"), bearer: .none))
         #expect(other.summary.source == "example:default")
     }
 
@@ -195,11 +195,11 @@ import Testing
         #expect(repeated.status == 200)
     }
 
-    @Test func missingBearerTokenIsAViolation() throws {
+    @Test func missingBearerTokenEndsTheSession() throws {
         var fixture = try EngineFixture()
-        let response = fixture.handle(fixture.signed("GET", "/api/v1/users/me", token: nil))
-        #expect(response.json?["msg"] == .string("missing required header 'Authorization'"))
-        let open = fixture.handle(fixture.signed("GET", "/api/v1/app/start-config", token: nil))
+        let response = fixture.handle(fixture.signed("GET", "/api/v1/users/me", bearer: .none))
+        #expect(response.text == #"{"code":1006,"msg":"账号已在其他设备登录","data":{"reason":"missing 'Authorization: Bearer <access_token>'"}}"#)
+        let open = fixture.handle(fixture.signed("GET", "/api/v1/app/start-config", bearer: .none))
         #expect(open.status == 200)
     }
 
@@ -246,9 +246,14 @@ import Testing
         let headers = [("X-Device-Id", "D"), ("X-OS", "ios"), ("X-App-Version", "1.0.0")]
         let exempt = try EngineFixture().handle(MockRequest(method: "GET", target: "/api/v1/app/start-config", headers: headers))
         #expect(exempt.code == .int(0))
-        let unsigned = try EngineFixture(options: MockOptions(verifiesSignatures: false))
-            .handle(MockRequest(method: "GET", target: "/api/v1/signals/quota", headers: headers + [("Authorization", "Bearer t")]))
+        let noSign = try EngineFixture(options: MockOptions(verifiesSignatures: false))
+        let unsigned = noSign.handle(MockRequest(method: "GET", target: "/api/v1/signals/quota",
+                                                 headers: headers + [("Authorization", "Bearer \(noSign.token)")]))
         #expect(unsigned.code == .int(0))
+        let signing = try EngineFixture()
+        let refused = signing.handle(MockRequest(method: "GET", target: "/api/v1/signals/quota",
+                                                 headers: headers + [("Authorization", "Bearer \(signing.token)")]))
+        #expect(refused.code == .int(1001))
     }
 
     // MARK: CORS

@@ -86,16 +86,19 @@ while True:
         time.sleep(0.001)
 first_response_ms = (time.perf_counter() - launched) * 1000
 
+token = "none"
+
 def signed(path, body=b"", sorted_params=""):
     ts, nonce = str(int(time.time())), uuid.uuid4().hex
     sign = hashlib.md5(f"dev_app_key{ts}{nonce}{sorted_params}dev_app_secret".encode()).hexdigest()
     headers = dict(open_headers, **{"X-App-Key": "dev_app_key", "X-Timestamp": ts, "X-Nonce": nonce, "X-Sign": sign,
-                                     "Authorization": "Bearer at_bench", "Content-Type": "application/json"})
+                                     "Authorization": "Bearer " + token, "Content-Type": "application/json"})
     return urllib.request.urlopen(urllib.request.Request(base + path, data=body or None, headers=headers)).read()
 
 login = json.dumps({"phone": "13800138000", "code": "123456", "device_info": {"device_id": "D-1", "os": "ios", "os_version": "26.1", "model": "iPhone", "app_version": "1.2.0"}},
                    ensure_ascii=False, separators=(",", ":"))
 login_sorted = 'code=123456&device_info={"app_version":"1.2.0","device_id":"D-1","model":"iPhone","os":"ios","os_version":"26.1"}&phone=13800138000'
+token = json.loads(signed("/api/v1/auth/login/phone", login.encode(), login_sorted))["data"]["access_token"]
 inbox = signed("/api/v1/signals/inbox?limit=20", sorted_params="limit=20")
 open(f"{work}/www/inbox.json", "wb").write(inbox)
 open(f"{work}/www/login.json", "wb").write(signed("/api/v1/auth/login/phone", login.encode(), login_sorted))
@@ -125,7 +128,7 @@ def rss_mb(pid):
             return int(line.split()[1]) / 1024
 
 def wrk(url, *args, duration=seconds):
-    out = subprocess.run(["wrk", "-t2", "-c32", f"-d{duration}s", "--latency", "-s", lua, url, "--", *args, uuid.uuid4().hex[:12]],
+    out = subprocess.run(["wrk", "-t2", "-c32", f"-d{duration}s", "--latency", "-s", lua, url, "--", *args, uuid.uuid4().hex[:12], token],
                          capture_output=True, text=True, check=True).stdout
     def latency(p):
         m = re.search(rf"^\s+{p}%\s+([\d.]+)(us|ms|s)", out, re.M)

@@ -2,7 +2,7 @@
 -- app_key + timestamp + nonce + sorted_params + app_secret), with a fresh nonce
 -- per request, so the server runs its full verification including the nonce cache.
 --
--- usage: wrk -s sign.lua URL -- METHOD PATH BODY SORTED_PARAMS RUN_ID
+-- usage: wrk -s sign.lua URL -- METHOD PATH BODY SORTED_PARAMS RUN_ID ACCESS_TOKEN
 local bit = require("bit")
 local band, bor, bxor, bnot, rol, tobit, tohex, bswap =
     bit.band, bit.bor, bit.bxor, bit.bnot, bit.rol, bit.tobit, bit.tohex, bit.bswap
@@ -46,7 +46,7 @@ local function md5(message)
 end
 
 local counter, prefix = 0, "w"
-local method, path, body, sorted = "GET", "/", nil, ""
+local method, path, body, sorted, token = "GET", "/", nil, "", "none"
 
 local threads = 0
 
@@ -58,7 +58,7 @@ end
 function init(args)
     -- args[5] names the run, so no two runs (or threads) ever send the same nonce.
     prefix = (args[5] or "run") .. (thread_prefix or "t0")
-    method, path, body, sorted = args[1] or "GET", args[2] or "/", args[3], args[4] or ""
+    method, path, body, sorted, token = args[1] or "GET", args[2] or "/", args[3], args[4] or "", args[6] or "none"
     if body == "" then body = nil end
 end
 
@@ -70,7 +70,7 @@ function request()
         ["X-App-Key"] = "dev_app_key", ["X-Timestamp"] = timestamp, ["X-Nonce"] = nonce,
         ["X-Sign"] = md5("dev_app_key" .. timestamp .. nonce .. sorted .. "dev_app_secret"),
         ["X-Device-Id"] = "bench", ["X-OS"] = "ios", ["X-App-Version"] = "1.2.0",
-        ["Authorization"] = "Bearer at_bench",
+        ["Authorization"] = "Bearer " .. token,
     }
     if body then headers["Content-Type"] = "application/json" end
     return wrk.format(method, path, headers, body)

@@ -138,7 +138,7 @@ struct ContractChecker {
         let ids = Set(files.flatMap(\.endpoints).map(\.id))
         for reference in references {
             let pattern = reference.id
-            let matches = pattern.hasSuffix(".*") ? ids.contains { $0.hasPrefix(pattern.dropLast()) } : ids.contains(pattern)
+            let matches = ids.contains { EndpointPattern.matches(pattern, $0) }
             if !matches {
                 error("\(reference.role) '\(pattern)' matches no declared endpoint\(NameSuggestion.hint(for: pattern, in: ids.sorted()))",
                       at: reference.location)

@@ -21,12 +21,18 @@ public struct MockEngine: Sendable {
     private let validator: RequestValidator
     private let verifier: SignatureVerifier?
     private let answers: [String: EndpointAnswers]
+    /// Scenarios by name, from `mocks/scenarios/`.
+    public let scenarios: [String: Scenario]
+    let authHeader: String
 
-    public init(contract: Contract, fixtures: FixtureSet, options: MockOptions = MockOptions(), state: MockState) {
+    public init(contract: Contract, fixtures: FixtureSet, scenarios: [String: Scenario] = [:], options: MockOptions = MockOptions(),
+                state: MockState) {
         self.contract = contract
         self.options = options
         self.state = state
+        self.scenarios = scenarios
         self.fixtureCount = fixtures.count
+        authHeader = contract.service.auth.header.lowercased()
         router = Router(contract: contract)
         validator = RequestValidator(contract: contract)
         verifier = options.verifiesSignatures && contract.service.signing.isEnabled
@@ -37,17 +43,31 @@ public struct MockEngine: Sendable {
         })
     }
 
-    /// Answers one request; `now` is the mock clock in Unix seconds.
-    public func handle(_ request: MockRequest, now: Int64) -> MockResponse {
-        var response = route(request, now: now)
-        if let origin = options.corsAllowOrigin, request.header("origin") != nil {
+    /// Answers one request.
+    public func handle(_ request: MockRequest) -> MockResponse {
+        if request.path.hasPrefix(Self.controlPrefix) { return control(request) }
+        var trace = Trace(session: request.headers["x-accord-session"] ?? "anonymous")
+        var response = route(request, trace: &trace)
+        if let origin = options.corsAllowOrigin, request.headers["origin"] != nil {
             response.headers.append(("Access-Control-Allow-Origin", origin))
             if origin != "*" { response.headers.append(("Vary", "Origin")) }
         }
+        state.journal.add(JournalEntry(
+            time: state.clock.now, method: request.method, path: request.path, endpoint: response.summary.endpoint,
+            session: trace.session, user: trace.user, status: response.status, code: response.summary.code,
+            answer: response.summary.source, injected: trace.injected, verdict: response.summary.verdict
+        ))
         return response
     }
 
-    private func route(_ request: MockRequest, now: Int64) -> MockResponse {
+    /// Who a request is and what touched its answer, for the journal.
+    struct Trace {
+        var session: String
+        var user: Int?
+        var injected: String?
+    }
+
+    private func route(_ request: MockRequest, trace: inout Trace) -> MockResponse {
         if request.method == "OPTIONS" { return preflight(request) }
         if request.bodyLimitExceeded {
             return refusal(status: 413, kind: "body_too_large", "the body is larger than the limit of \(options.maxBodyBytes) bytes",
@@ -86,13 +106,16 @@ public struct MockEngine: Sendable {
         }
 
         if let verifier, !isExempt(endpoint) {
-            if case .failure(let rejection) = verifier.verify(header: { request.headers[$0] }, query: request.query, body: body, now: now) {
+            if case .failure(let rejection) = verifier.verify(header: { request.headers[$0] }, query: request.query, body: body,
+                                                              now: state.clock.wallNow) {
                 let code = rejection.failure.code
                 return envelope(code: code, message: contract.service.code(code)?.message ?? rejection.message,
                                 data: .object([.init("reason", .string(rejection.message))] + Self.members(of: rejection.details)),
                                 endpoint: endpoint, verdict: ["bad-signature", "stale", "replay"][[1001, 1003, 1004].firstIndex(of: code) ?? 0])
             }
         }
+
+        if endpoint.requiresAuth, let refused = authenticate(request, endpoint: endpoint, trace: &trace) { return refused }
 
         let violations = validator.validate(request, endpoint: endpoint, parameters: parameters, body: body)
         guard violations.isEmpty else {
@@ -104,18 +127,33 @@ public struct MockEngine: Sendable {
             return refusal(status: nil, kind: "invalid_request", message, extra: [.init("violations", list)],
                            endpoint: endpoint, verdict: "invalid")
         }
-        return answer(request, endpoint: endpoint, parameters: parameters, body: body, now: now)
+        let injection: Injection?
+        do {
+            injection = try self.injection(for: request, endpoint: endpoint, trace: &trace)
+        } catch {
+            return refusal(status: 400, kind: "invalid_injection", error.message, endpoint: endpoint, verdict: "invalid")
+        }
+        var latency = 0
+        switch injection {
+        case .fault(.latency(let range))?: latency = state.random(in: range)
+        case let injection?: return inject(injection, request: request, endpoint: endpoint, parameters: parameters, body: body)
+        case nil: break
+        }
+        var response = answer(request, endpoint: endpoint, parameters: parameters, body: body)
+        response = completeAuthFlow(response, request: request, endpoint: endpoint, body: body, trace: &trace)
+        response.delayMilliseconds += latency
+        return response
     }
 
     // MARK: Answers
 
-    private func answer(_ request: MockRequest, endpoint: Endpoint, parameters: [String: String], body: JSONValue?, now: Int64) -> MockResponse {
+    func answer(_ request: MockRequest, endpoint: Endpoint, parameters: [String: String], body: JSONValue?) -> MockResponse {
         guard let candidates = answers[endpoint.id] else {
             return refusal(status: 500, kind: "internal", "no answers compiled for '\(endpoint.id)'", verdict: "error")
         }
         let wantsStream = endpoint.stream.map { body?[$0.toggle] == .bool(true) } ?? false
         let chosen: Answer
-        if let name = Self.preferredExample(request.header("prefer")) {
+        if let name = Self.preferredExample(request.headers["prefer"]) {
             guard let named = candidates.named.first(where: { $0.name == name }) else {
                 let names = candidates.named.map(\.name)
                 return refusal(status: 400, kind: "unknown_example",
@@ -132,7 +170,7 @@ public struct MockEngine: Sendable {
                 ?? candidates.examples.first { fits($0) && $0.code == 0 }
                 ?? candidates.generated
         }
-        let context = TemplateContext(request: request, parameters: parameters, body: body, now: now, state: state)
+        let context = TemplateContext(request: request, parameters: parameters, body: body, now: state.clock.now, state: state)
         let summary = MockResponse.Summary(endpoint: endpoint.id, source: chosen.label, code: chosen.code, verdict: "ok")
         if let events = chosen.events {
             return MockResponse(
@@ -162,9 +200,7 @@ public struct MockEngine: Sendable {
     }
 
     private func isExempt(_ endpoint: Endpoint) -> Bool {
-        contract.service.signing.exempt.contains { pattern in
-            pattern.hasSuffix(".*") ? endpoint.id.hasPrefix(pattern.dropLast()) : endpoint.id == pattern
-        }
+        contract.service.signing.exempt.contains { EndpointPattern.matches($0, endpoint.id) }
     }
 
     // MARK: Refusals
@@ -191,7 +227,7 @@ public struct MockEngine: Sendable {
     }
 
     /// A refusal in the envelope with the contract's violation code and `data.error`.
-    private func refusal(status: Int?, kind: String, _ message: String, extra: [JSONValue.Member] = [],
+    func refusal(status: Int?, kind: String, _ message: String, extra: [JSONValue.Member] = [],
                          endpoint: Endpoint? = nil, verdict: String) -> MockResponse {
         let code = contract.service.validation.violationCode
         var response = envelope(code: code, message: message, data: .object([.init("error", .string(kind))] + extra),
@@ -201,7 +237,7 @@ public struct MockEngine: Sendable {
     }
 
     /// An envelope answer for `code`, with the code table's HTTP status.
-    private func envelope(code: Int, message: String, data: JSONValue, endpoint: Endpoint?, verdict: String) -> MockResponse {
+    func envelope(code: Int, message: String, data: JSONValue, endpoint: Endpoint?, verdict: String) -> MockResponse {
         let names = contract.service.envelope
         let bytes = JSONWriter.bytes(.object([.init(names.code, .int(code)), .init(names.message, .string(message)), .init(names.data, data)]))
         return MockResponse(status: contract.service.code(code)?.httpStatus ?? 200,

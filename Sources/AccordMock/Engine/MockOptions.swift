@@ -6,10 +6,18 @@ public struct MockOptions: Sendable {
     public var maxBodyBytes: Int
     /// The `Access-Control-Allow-Origin` answered, or nil to leave CORS off.
     public var corsAllowOrigin: String?
+    /// The scenario every session runs unless its `X-Accord-Scenario` names another (`--scenario`).
+    public var scenario: String?
+    /// The token the control API requires in `X-Accord-Admin-Token`; without one, it
+    /// answers loopback peers only.
+    public var adminToken: String?
 
-    public init(verifiesSignatures: Bool = true, maxBodyBytes: Int = 1 << 20, corsAllowOrigin: String? = "*") {
+    public init(verifiesSignatures: Bool = true, maxBodyBytes: Int = 1 << 20, corsAllowOrigin: String? = "*",
+                scenario: String? = nil, adminToken: String? = nil) {
         self.verifiesSignatures = verifiesSignatures
         self.maxBodyBytes = maxBodyBytes
         self.corsAllowOrigin = corsAllowOrigin
+        self.scenario = scenario
+        self.adminToken = adminToken
     }
 }

@@ -1,16 +1,29 @@
 import AccordSigning
 import Synchronization
 
-/// State shared by every request and kept across hot reloads: the nonce cache, the
-/// `{{seq}}` counter and the seeded random generator.
+/// State shared by every request and kept across hot reloads: the clocks, tokens,
+/// nonces, injection rules, scenario progress, the journal, `{{seq}}` and the seeded
+/// random generator.
 public final class MockState: Sendable {
+    public let clock: MockClock
     public let nonces: NonceCache
+    public let tokens: TokenStore
+    public let rules: InjectionRules
+    public let scenarios: ScenarioProgress
+    public let journal: Journal
     private let sequence = Atomic<Int>(0)
-    private let generator: Mutex<SplitMix64>
+    private let generator: SeededRandom
 
-    public init(nonceTTLSeconds: Int, seed: UInt64 = 0) {
+    public init(clock: MockClock = MockClock(), nonceTTLSeconds: Int, accessTTL: Int = 7_200, refreshTTL: Int = 2_592_000,
+                seed: UInt64 = 0, journal: Journal = Journal()) {
+        self.clock = clock
+        let generator = SeededRandom(seed: seed)
+        self.generator = generator
         nonces = NonceCache(ttlSeconds: nonceTTLSeconds)
-        generator = Mutex(SplitMix64(seed: seed))
+        tokens = TokenStore(clock: clock, accessTTL: accessTTL, refreshTTL: refreshTTL)
+        rules = InjectionRules(random: { generator.unit() })
+        scenarios = ScenarioProgress()
+        self.journal = journal
     }
 
     /// 1, 2, 3, … across the server's life.
@@ -20,23 +33,49 @@ public final class MockState: Sendable {
 
     /// A number in `range` from the seeded generator: the same seed gives the same sequence.
     public func random(in range: ClosedRange<Int>) -> Int {
-        generator.withLock { Int.random(in: range, using: &$0) }
+        generator.next(in: range)
+    }
+
+    /// Forgets tokens, bans, rules, scenario progress and the journal, and returns to the wall clock.
+    public func reset() {
+        tokens.reset()
+        rules.removeAll()
+        scenarios.reset()
+        journal.clear()
+        clock.reset()
     }
 }
 
-/// A small, fast, seedable generator (Vigna's SplitMix64).
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
+/// A seeded generator shared across threads (Vigna's SplitMix64).
+final class SeededRandom: Sendable {
+    private let state: Mutex<UInt64>
 
     init(seed: UInt64) {
-        state = seed
+        state = Mutex(seed)
     }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+    func next(in range: ClosedRange<Int>) -> Int {
+        var generator = Generator(source: self)
+        return Int.random(in: range, using: &generator)
+    }
+
+    /// A number in 0..<1.
+    func unit() -> Double {
+        Double(nextBits() >> 11) / Double(1 << 53)
+    }
+
+    private func nextBits() -> UInt64 {
+        state.withLock { state in
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    private struct Generator: RandomNumberGenerator {
+        let source: SeededRandom
+        mutating func next() -> UInt64 { source.nextBits() }
     }
 }

@@ -11,6 +11,8 @@ public struct MockRequest: Sendable {
     public var body: [UInt8]
     /// The body was longer than the server's limit and was not kept.
     public var bodyLimitExceeded: Bool
+    /// Whether the client connected from a loopback address (true in-process).
+    public var isFromLoopback = true
 
     /// - Parameter target: the request target as sent, such as `/api/v1/signals/inbox?limit=20`.
     public init(method: String, target: String, headers: [(String, String)] = [], body: [UInt8] = [], bodyLimitExceeded: Bool = false) {

@@ -5,6 +5,27 @@ public struct MockResponse: Sendable {
     public enum Body: Sendable, Equatable {
         case bytes([UInt8])
         case events([StreamEvent])
+        /// Raw pieces of a body sent with pauses between them (the slow-body fault).
+        case chunks([Chunk])
+    }
+
+    /// A raw piece of a body and how long to wait before sending it.
+    public struct Chunk: Sendable, Equatable {
+        public var bytes: [UInt8]
+        public var delayMilliseconds: Int
+
+        public init(bytes: [UInt8], delayMilliseconds: Int) {
+            self.bytes = bytes
+            self.delayMilliseconds = delayMilliseconds
+        }
+    }
+
+    /// How a connection ends without an answer (transport faults).
+    public enum Termination: Sendable, Equatable {
+        /// A TCP reset.
+        case reset
+        /// A clean close.
+        case close
     }
 
     /// One server-sent event and how long to wait before sending it.
@@ -45,6 +66,8 @@ public struct MockResponse: Sendable {
     public var body: Body
     /// Wait this long before answering.
     public var delayMilliseconds: Int
+    /// End the connection instead of answering.
+    public var termination: Termination?
     public var summary: Summary
 
     public init(status: Int, headers: [(name: String, value: String)] = [], body: Body = .bytes([]),
@@ -56,6 +79,15 @@ public struct MockResponse: Sendable {
         self.summary = summary
     }
 
+    /// The body as chunks with their delays, whatever its form.
+    public var chunks: [Chunk] {
+        switch body {
+        case .bytes(let bytes): [Chunk(bytes: bytes, delayMilliseconds: 0)]
+        case .events(let events): events.map { Chunk(bytes: $0.wireBytes, delayMilliseconds: $0.delayMilliseconds) }
+        case .chunks(let chunks): chunks
+        }
+    }
+
     /// The value of header `name`, case-insensitively.
     public func header(_ name: String) -> String? {
         headers.first { $0.name.lowercased() == name.lowercased() }?.value
@@ -63,9 +95,6 @@ public struct MockResponse: Sendable {
 
     /// The body bytes, or the concatenated event bytes of a stream.
     public var bodyBytes: [UInt8] {
-        switch body {
-        case .bytes(let bytes): bytes
-        case .events(let events): events.flatMap(\.wireBytes)
-        }
+        chunks.flatMap(\.bytes)
     }
 }

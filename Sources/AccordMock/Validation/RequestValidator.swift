@@ -76,17 +76,6 @@ public struct RequestValidator: Sendable {
         for field in plan.headers {
             check(field, values: request.headers[field.lowercasedName].map { [$0] } ?? [], into: &violations)
         }
-        if endpoint.requiresAuth {
-            let auth = contract.service.auth
-            let value = request.header(auth.header) ?? ""
-            if !value.hasPrefix(auth.scheme + " ") || value.count <= auth.scheme.count + 1 {
-                violations.append(Violation(
-                    pointer: "/headers/\(auth.header)", expected: "\(auth.scheme) <access_token>",
-                    actual: value.isEmpty ? "absent" : "'\(value.prefix(20))'",
-                    message: value.isEmpty ? "missing required header '\(auth.header)'" : "expected '\(auth.scheme) <access_token>'"
-                ))
-            }
-        }
         if let schema = endpoint.body {
             if let body {
                 violations += validator.validate(body, against: schema, at: "/body")

@@ -33,6 +33,9 @@ def sorted_params(query, body):
     return "&".join(f"{k}={v}" for k, v in pairs)
 
 
+TOKEN = {"access": None}
+
+
 def call(port, method, path, query=(), body=None, tamper=None):
     timestamp, nonce = str(int(time.time())), uuid.uuid4().hex
     signed = sorted_params(query, body)
@@ -44,7 +47,8 @@ def call(port, method, path, query=(), body=None, tamper=None):
     request = urllib.request.Request(url, data=data, method=method, headers={
         "X-App-Key": APP_KEY, "X-Timestamp": timestamp, "X-Nonce": nonce, "X-Sign": sign,
         "X-Device-Id": "py-client", "X-OS": "android", "X-App-Version": "2.0.0",
-        "Authorization": "Bearer at_python", "Content-Type": "application/json",
+        "Content-Type": "application/json",
+        **({"Authorization": "Bearer " + TOKEN["access"]} if TOKEN["access"] else {}),
     })
     with urllib.request.urlopen(request) as response:
         return response.status, json.loads(response.read())
@@ -59,13 +63,14 @@ def main():
         failures += 0 if condition else 1
         print(("ok   " if condition else "FAIL ") + name + ("" if condition else f": {detail}"))
 
-    status, reply = call(port, "GET", "/api/v1/signals/inbox", query=[("limit", "20"), ("cursor", "abc")])
-    check("signed GET with query", status == 200 and reply["code"] == 0, reply)
-
     login = {"phone": "13800138000", "code": "123456",
              "device_info": {"os": "android", "device_id": "D-1", "os_version": "15", "model": "Pixel 9", "app_version": "2.0.0"}}
     status, reply = call(port, "POST", "/api/v1/auth/login/phone", body=login)
     check("signed POST with a nested object", status == 200 and reply["code"] == 0, reply)
+    TOKEN["access"] = reply.get("data", {}).get("access_token")
+
+    status, reply = call(port, "GET", "/api/v1/signals/inbox", query=[("limit", "20"), ("cursor", "abc")])
+    check("signed GET with query", status == 200 and reply["code"] == 0, reply)
 
     signal = {"content": "你好，同路人 👋", "is_flash": True, "tags": ["旅行", "摄影"], "media": None}
     status, reply = call(port, "POST", "/api/v1/signals", body=signal)

@@ -1,0 +1,148 @@
+import AccordContract
+
+/// What an injection answers instead of the normal response.
+public enum Injection: Sendable, Hashable {
+    /// A business code in the envelope (`msg` and `data` default to the code table's and nothing).
+    case business(code: Int, message: String?, data: JSONValue?)
+    case fault(Fault)
+
+    /// A transport-level failure, as WireMock offers them.
+    public enum Fault: Sendable, Hashable {
+        /// Answer normally, after a fixed or random delay in milliseconds.
+        case latency(ClosedRange<Int>)
+        /// 500, 502, 503 (with `Retry-After`) or 504, with a short text body.
+        case httpStatus(Int)
+        /// Close the connection with a TCP reset, answering nothing.
+        case connectionReset
+        /// Close the connection cleanly, answering nothing.
+        case emptyReply
+        /// A 200 whose JSON body is cut short.
+        case malformedJSON
+        /// The normal body, sent in small chunks with a delay between them.
+        case slowBody(chunkDelayMilliseconds: Int)
+    }
+
+    /// Why an injection could not be read.
+    public struct SyntaxError: Error, Sendable, Equatable {
+        public var message: String
+    }
+
+    /// The names a tester can write, besides code numbers and code names.
+    static let faultNames = ["reset", "empty", "malformed", "slow", "slow:300ms", "latency:300ms", "latency:100ms-2s", "500", "502", "503", "504"]
+
+    /// Reads `1005`, a code's name (`token-invalid`, `quota`), or a fault
+    /// (`reset`, `empty`, `malformed`, `slow[:300ms]`, `latency:300ms`, `latency:100ms-2s`, `500`…`504`).
+    public init(parsing text: String, codes: [BusinessCode]) throws(SyntaxError) {
+        let word = text.trimmingCharacters(in: .whitespaces)
+        if let number = Int(word) {
+            if (500...504).contains(number) {
+                self = .fault(.httpStatus(number))
+            } else if codes.contains(where: { $0.code == number }) {
+                self = .business(code: number, message: nil, data: nil)
+            } else {
+                throw SyntaxError(message: "\(number) is neither a business code of the contract nor an HTTP status from 500 to 504")
+            }
+            return
+        }
+        if let code = codes.first(where: { $0.name == word }) {
+            self = .business(code: code.code, message: nil, data: nil)
+            return
+        }
+        switch word {
+        case "reset": self = .fault(.connectionReset); return
+        case "empty": self = .fault(.emptyReply); return
+        case "malformed": self = .fault(.malformedJSON); return
+        case "slow": self = .fault(.slowBody(chunkDelayMilliseconds: 200)); return
+        default: break
+        }
+        if word.hasPrefix("slow:"), let delay = Self.milliseconds(String(word.dropFirst(5))) {
+            self = .fault(.slowBody(chunkDelayMilliseconds: delay))
+            return
+        }
+        if word.hasPrefix("latency:") {
+            let range = word.dropFirst(8).split(separator: "-").map { Self.milliseconds(String($0)) }
+            if range.count == 1, let fixed = range[0] { self = .fault(.latency(fixed...fixed)); return }
+            if range.count == 2, let low = range[0], let high = range[1], low <= high { self = .fault(.latency(low...high)); return }
+        }
+        let names = codes.map(\.name) + Self.faultNames
+        throw SyntaxError(message: "unknown injection '\(word)'\(NameSuggestion.hint(for: word, in: names)); "
+                          + "give a business code (\(codes.map { String($0.code) }.joined(separator: ", "))), its name, or a fault: "
+                          + Self.faultNames.joined(separator: ", "))
+    }
+
+    /// `300ms`, `2s`, or a bare number of milliseconds.
+    static func milliseconds(_ text: String) -> Int? {
+        if text.hasSuffix("ms") { return Int(text.dropLast(2)).flatMap { $0 >= 0 ? $0 : nil } }
+        if text.hasSuffix("s") { return Double(text.dropLast()).flatMap { $0 >= 0 ? Int($0 * 1_000) : nil } }
+        return Int(text).flatMap { $0 >= 0 ? $0 : nil }
+    }
+}
+
+extension Injection.Fault: CustomStringConvertible {
+    /// The fault as it is written: `reset`, `latency:100ms-2000ms`, `503`.
+    public var description: String {
+        switch self {
+        case .latency(let range): range.lowerBound == range.upperBound ? "latency:\(range.lowerBound)ms" : "latency:\(range.lowerBound)ms-\(range.upperBound)ms"
+        case .httpStatus(let status): String(status)
+        case .connectionReset: "reset"
+        case .emptyReply: "empty"
+        case .malformedJSON: "malformed"
+        case .slowBody(let delay): "slow:\(delay)ms"
+        }
+    }
+}
+
+/// A standing injection: which requests it hits, what it answers, and how often.
+public struct InjectionRule: Sendable {
+    public var id: Int
+    /// An endpoint id, a prefix pattern such as `signal.*`, or `*`.
+    public var endpoint: String
+    public var user: Int?
+    public var session: String?
+    public var action: Injection
+    /// How many more times it fires; nil for always.
+    public var remaining: Int?
+    /// The chance it fires on a matching request, drawn from the server's seeded generator.
+    public var probability: Double?
+    /// How many matching requests pass untouched before it starts firing.
+    public var after: Int
+    /// Matching requests seen so far.
+    public var seen = 0
+
+    public init(id: Int = 0, endpoint: String, user: Int? = nil, session: String? = nil, action: Injection,
+                times: Int? = nil, probability: Double? = nil, after: Int = 0) {
+        self.id = id
+        self.endpoint = endpoint
+        self.user = user
+        self.session = session
+        self.action = action
+        self.remaining = times
+        self.probability = probability
+        self.after = after
+    }
+
+    /// Whether the rule concerns this request.
+    func matches(endpoint id: String, user: Int?, session: String) -> Bool {
+        EndpointPattern.matches(endpoint, id) && (self.user == nil || self.user == user) && (self.session == nil || self.session == session)
+    }
+
+    /// `ENDPOINT=WHAT[@once|@N|@p0.3|@afterN]`, as `accord serve --inject` takes it.
+    public init(parsing text: String, codes: [BusinessCode]) throws(Injection.SyntaxError) {
+        let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2, !parts[0].isEmpty else {
+            throw Injection.SyntaxError(message: "expected ENDPOINT=WHAT such as 'signal.publish=3008' or 'auth.*=1005@once', found '\(text)'")
+        }
+        var pieces = parts[1].split(separator: "@").map(String.init)
+        let what = pieces.isEmpty ? "" : pieces.removeFirst()
+        self.init(endpoint: parts[0], action: try Injection(parsing: what, codes: codes))
+        for modifier in pieces {
+            if modifier == "once" { remaining = 1 }
+            else if let count = Int(modifier), count > 0 { remaining = count }
+            else if modifier.hasPrefix("p"), let chance = Double(modifier.dropFirst()), (0...1).contains(chance) { probability = chance }
+            else if modifier.hasPrefix("after"), let count = Int(modifier.dropFirst(5)), count >= 0 { after = count }
+            else {
+                throw Injection.SyntaxError(message: "unknown modifier '@\(modifier)'; use @once, @N (times), @p0.3 (probability) or @afterN")
+            }
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import AccordContract
+import AccordDiagnostics
+import AccordYAML
+import Foundation
+import Synchronization
+
+/// An ordered script of answers for one session: each step waits for a request to
+/// its endpoint and answers it (or lets it through); requests to other endpoints
+/// pass untouched. `mocks/scenarios/NAME.yaml`.
+public struct Scenario: Sendable {
+    /// One step.
+    public struct Step: Sendable {
+        /// An endpoint id, `prefix.*` or `*`.
+        public var endpoint: String
+        /// What to answer; nil lets the request through to the normal answer.
+        public var action: Injection?
+    }
+
+    public var name: String
+    public var description: String?
+    public var steps: [Step]
+}
+
+/// Loads `scenarios/*.yaml` under a fixtures directory.
+public struct ScenarioLoader: Sendable {
+    public let contract: Contract
+
+    public init(contract: Contract) {
+        self.contract = contract
+    }
+
+    /// Every scenario in `directory`, by name, with the problems found.
+    public func load(directory: String) -> ([String: Scenario], [Diagnostic]) {
+        guard let (sources, unreadable) = ContractLoader.Source.yamlFiles(in: directory) else { return ([:], []) }
+        var scenarios: [String: Scenario] = [:]
+        var diagnostics = unreadable
+        for source in sources {
+            let document = YAMLParser.parse(source.bytes, file: source.path)
+            diagnostics += document.diagnostics
+            guard let root = document.root else { continue }
+            var reader = NodeReader(document: document)
+            let name = ((source.path as NSString).lastPathComponent as NSString).deletingPathExtension
+            if let pairs = reader.mapping(root, "a scenario") {
+                reader.checkKeys(pairs, allowed: ["description", "steps"], in: "a scenario")
+                let steps = (root["steps"].flatMap { reader.sequence($0, "'steps'") } ?? []).compactMap { step($0, reader: &reader) }
+                if steps.isEmpty { reader.error("scenario '\(name)' has no steps", at: root) }
+                scenarios[name] = Scenario(name: name, description: root["description"].flatMap { reader.text($0, "'description'") }, steps: steps)
+            }
+            diagnostics += reader.diagnostics
+        }
+        return (scenarios, diagnostics.sortedByLocation())
+    }
+
+    private func step(_ node: Node, reader: inout NodeReader) -> Scenario.Step? {
+        guard let pairs = reader.mapping(node, "a step") else { return nil }
+        reader.checkKeys(pairs, allowed: ["endpoint", "respond"], in: "a step")
+        guard let endpointNode = node["endpoint"], let endpoint = reader.text(endpointNode, "'endpoint'") else {
+            reader.error("a step needs 'endpoint'", at: node)
+            return nil
+        }
+        let ids = contract.endpoints.map(\.id)
+        let known = ids.contains { EndpointPattern.matches(endpoint, $0) }
+        if !known { reader.error("'\(endpoint)' matches no endpoint\(NameSuggestion.hint(for: endpoint, in: ids))", at: endpointNode) }
+        var action: Injection?
+        if let respond = node["respond"] {
+            do {
+                action = try Injection(parsing: reader.text(respond, "'respond'") ?? "", codes: contract.service.codes)
+            } catch {
+                reader.error(error.message, at: respond)
+            }
+        }
+        return Scenario.Step(endpoint: endpoint, action: action)
+    }
+}
+
+/// Where each session is in its scenario.
+public final class ScenarioProgress: Sendable {
+    private let positions = Mutex<[String: (scenario: String, step: Int)]>([:])
+
+    public init() {}
+
+    /// The step `request` meets in `scenario` for `session`, advancing past it; nil when
+    /// the request does not concern the current step or the scenario is over.
+    func step(for endpoint: String, session: String, scenario: Scenario) -> (index: Int, step: Scenario.Step)? {
+        positions.withLock { positions in
+            var position = positions[session] ?? (scenario.name, 0)
+            if position.scenario != scenario.name { position = (scenario.name, 0) }
+            defer { positions[session] = position }
+            guard position.step < scenario.steps.count else { return nil }
+            let step = scenario.steps[position.step]
+            guard EndpointPattern.matches(step.endpoint, endpoint) else { return nil }
+            position.step += 1
+            return (position.step - 1, step)
+        }
+    }
+
+    public func reset() {
+        positions.withLock { $0.removeAll() }
+    }
+}

@@ -1,0 +1,173 @@
+import AccordContract
+import AccordSigning
+import Synchronization
+
+/// Real token state: opaque random tokens with lifetimes on the mock clock, rotation,
+/// revocation and bans, so that 1002, 1005, 1006, 1007 and 1008 happen the way a real
+/// backend would produce them.
+public final class TokenStore: Sendable {
+    /// A freshly issued pair.
+    public struct Pair: Sendable, Equatable {
+        public var accessToken: String
+        public var refreshToken: String
+        public var accessExpiresIn: Int
+        public var refreshExpiresIn: Int
+    }
+
+    /// What an access token is worth now.
+    public enum Verdict: Sendable, Equatable {
+        case valid(uid: Int)
+        /// 1002: expired by time.
+        case expired(uid: Int)
+        /// 1005: invalidated on the server (unknown to it, or invalidated by a tester).
+        case invalidated
+        /// 1006: revoked by logout or a forced logout.
+        case revoked(uid: Int)
+        /// 1006: no bearer token at all.
+        case missing
+    }
+
+    /// Why an account is banned, as `data.ban_info` carries it.
+    public struct Ban: Sendable, Equatable {
+        public var reason: String
+        public var until: String?
+        public var appealURL: String?
+
+        public init(reason: String, until: String? = nil, appealURL: String? = nil) {
+            self.reason = reason
+            self.until = until
+            self.appealURL = appealURL
+        }
+
+        /// `{reason, until?, appeal_url?}`.
+        public var json: JSONValue {
+            var members: [JSONValue.Member] = [.init("reason", .string(reason))]
+            if let until { members.append(.init("until", .string(until))) }
+            if let appealURL { members.append(.init("appeal_url", .string(appealURL))) }
+            return .object(members)
+        }
+    }
+
+    private struct Grant {
+        var uid: Int
+        var expiresAt: Int64
+        /// The other token of the pair.
+        var partner: String
+        var revoked = false
+        var invalidated = false
+    }
+
+    private struct State {
+        var access: [String: Grant] = [:]
+        var refresh: [String: Grant] = [:]
+        var bans: [Int: Ban] = [:]
+    }
+
+    private let state = Mutex(State())
+    public let clock: MockClock
+    public let accessTTL: Int
+    public let refreshTTL: Int
+
+    public init(clock: MockClock, accessTTL: Int, refreshTTL: Int) {
+        self.clock = clock
+        self.accessTTL = accessTTL
+        self.refreshTTL = refreshTTL
+    }
+
+    /// Issues a new pair for `uid`.
+    public func issue(uid: Int) -> Pair {
+        let pair = Pair(accessToken: "at_" + Self.randomToken(), refreshToken: "rt_" + Self.randomToken(),
+                        accessExpiresIn: accessTTL, refreshExpiresIn: refreshTTL)
+        let now = clock.now
+        state.withLock { state in
+            state.access[pair.accessToken] = Grant(uid: uid, expiresAt: now + Int64(accessTTL), partner: pair.refreshToken)
+            state.refresh[pair.refreshToken] = Grant(uid: uid, expiresAt: now + Int64(refreshTTL), partner: pair.accessToken)
+        }
+        return pair
+    }
+
+    /// Checks `Authorization` (`Bearer <token>`).
+    public func verdict(authorization: String?, scheme: String) -> Verdict {
+        guard let authorization, authorization.hasPrefix(scheme + " "), authorization.count > scheme.count + 1 else { return .missing }
+        let token = String(authorization.dropFirst(scheme.count + 1))
+        let now = clock.now
+        return state.withLock { state in
+            guard let grant = state.access[token] else { return .invalidated }
+            if grant.revoked { return .revoked(uid: grant.uid) }
+            if grant.invalidated { return .invalidated }
+            if grant.expiresAt <= now { return .expired(uid: grant.uid) }
+            return .valid(uid: grant.uid)
+        }
+    }
+
+    /// Rotates a refresh token: a new pair, and the old refresh token (and its access
+    /// token) stop working. Nil when the refresh token is unknown, rotated, revoked or expired (1007).
+    public func refresh(_ token: String) -> (uid: Int, pair: Pair)? {
+        let now = clock.now
+        let uid: Int? = state.withLock { state in
+            guard let grant = state.refresh[token], !grant.revoked, grant.expiresAt > now else { return nil }
+            state.refresh[token]?.revoked = true
+            state.access[grant.partner]?.revoked = true
+            return grant.uid
+        }
+        return uid.map { ($0, issue(uid: $0)) }
+    }
+
+    /// Revokes the pair an access token belongs to (logout).
+    public func revoke(accessToken: String) {
+        state.withLock { state in
+            guard let grant = state.access[accessToken] else { return }
+            state.access[accessToken]?.revoked = true
+            state.refresh[grant.partner]?.revoked = true
+        }
+    }
+
+    /// Expires every access token (of `uid`, if given) now; their refresh tokens still work.
+    /// Returns how many were expired.
+    @discardableResult
+    public func expireAccessTokens(uid: Int? = nil) -> Int {
+        let now = clock.now
+        return state.withLock { state in
+            var count = 0
+            for (token, grant) in state.access where uid == nil || grant.uid == uid {
+                if grant.expiresAt > now { count += 1 }
+                state.access[token]?.expiresAt = min(grant.expiresAt, now)
+            }
+            return count
+        }
+    }
+
+    /// Revokes every token of `uid`: its next request answers 1006, its refresh 1007.
+    @discardableResult
+    public func forceLogout(uid: Int) -> Int {
+        state.withLock { state in
+            var count = 0
+            for (token, grant) in state.access where grant.uid == uid && !grant.revoked {
+                state.access[token]?.revoked = true
+                state.refresh[grant.partner]?.revoked = true
+                count += 1
+            }
+            return count
+        }
+    }
+
+    /// Bans `uid` (every later request of it answers 1008), or lifts the ban with nil.
+    public func setBan(_ ban: Ban?, uid: Int) {
+        state.withLock { $0.bans[uid] = ban }
+    }
+
+    /// The ban on `uid`, if any.
+    public func ban(uid: Int) -> Ban? {
+        state.withLock { $0.bans[uid] }
+    }
+
+    /// Forgets every token and ban.
+    public func reset() {
+        state.withLock { $0 = State() }
+    }
+
+    /// 32 hex characters from OpenSSL's generator (a UUID if it ever fails).
+    static func randomToken() -> String {
+        Digest.randomBytes(16).map(Digest.hex) ?? UInt64.random(in: .min ... .max).description
+    }
+}
