@@ -42,6 +42,13 @@ final class RawConnection {
         return String(decoding: received, as: UTF8.self)
     }
 
+    /// The first read: its bytes, or the error number when it failed (ECONNRESET for a reset).
+    func firstRead() -> (text: String, error: Int32) {
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        let count = recv(socket, &buffer, buffer.count, 0)
+        return count < 0 ? ("", errno) : (String(decoding: buffer[0..<count], as: UTF8.self), 0)
+    }
+
     /// Reads chunks as they arrive, noting when each came.
     func receiveTimed(until done: (String) -> Bool) -> [(Date, String)] {
         var chunks: [(Date, String)] = []

@@ -25,6 +25,10 @@ public enum Injection: Sendable, Hashable {
     /// Why an injection could not be read.
     public struct SyntaxError: Error, Sendable, Equatable {
         public var message: String
+
+        public init(message: String) {
+            self.message = message
+        }
     }
 
     /// The names a tester can write, besides code numbers and code names.
@@ -65,8 +69,9 @@ public enum Injection: Sendable, Hashable {
             if range.count == 2, let low = range[0], let high = range[1], low <= high { self = .fault(.latency(low...high)); return }
         }
         let names = codes.map(\.name) + Self.faultNames
-        throw SyntaxError(message: "unknown injection '\(word)'\(NameSuggestion.hint(for: word, in: names)); "
-                          + "give a business code (\(codes.map { String($0.code) }.joined(separator: ", "))), its name, or a fault: "
+        let suggestion = NameSuggestion.nearest(to: word, in: names).map { " (did you mean '\($0)'?)" } ?? ""
+        throw SyntaxError(message: "unknown injection '\(word)'\(suggestion); expected a business code "
+                          + "(\(codes.map { String($0.code) }.joined(separator: ", "))), its name, or a fault: "
                           + Self.faultNames.joined(separator: ", "))
     }
 

@@ -1,0 +1,92 @@
+import AccordContract
+import AccordMock
+import Testing
+
+@Suite struct FlowTests {
+    let codes = EngineFixture.contract.service.codes
+
+    @Test func injectionsReadCodesNamesAndFaults() throws {
+        #expect(try Injection(parsing: "1005", codes: codes) == .business(code: 1005, message: nil, data: nil))
+        #expect(try Injection(parsing: "token-invalid", codes: codes) == .business(code: 1005, message: nil, data: nil))
+        #expect(try Injection(parsing: "quota", codes: codes) == .business(code: 3008, message: nil, data: nil))
+        #expect(try Injection(parsing: "503", codes: codes) == .fault(.httpStatus(503)))
+        #expect(try Injection(parsing: "reset", codes: codes) == .fault(.connectionReset))
+        #expect(try Injection(parsing: "slow", codes: codes) == .fault(.slowBody(chunkDelayMilliseconds: 200)))
+        #expect(try Injection(parsing: "latency:100ms-2s", codes: codes) == .fault(.latency(100...2_000)))
+        #expect(throws: Injection.SyntaxError(message: "unknown injection 'banend' (did you mean 'banned'?); expected a business code (1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008, 2001, 2002, 2003, 3001, 3002, 3008, 4001, 4002, 5001, 5002), its name, or a fault: reset, empty, malformed, slow, slow:300ms, latency:300ms, latency:100ms-2s, 500, 502, 503, 504")) {
+            try Injection(parsing: "banend", codes: codes)
+        }
+        #expect(throws: Injection.SyntaxError.self) { try Injection(parsing: "4040", codes: codes) }
+    }
+
+    @Test func commandLineRulesTakeModifiers() throws {
+        let once = try InjectionRule(parsing: "auth.*=1005@once", codes: codes)
+        #expect(once.endpoint == "auth.*")
+        #expect(once.remaining == 1)
+        let chance = try InjectionRule(parsing: "signal.publish=quota@p0.5@after2", codes: codes)
+        #expect(chance.probability == 0.5)
+        #expect(chance.after == 2)
+        #expect(throws: Injection.SyntaxError(message: "unknown modifier '@twice'; use @once, @N (times), @p0.3 (probability) or @afterN")) {
+            try InjectionRule(parsing: "signal.publish=3008@twice", codes: codes)
+        }
+        #expect(throws: Injection.SyntaxError.self) { try InjectionRule(parsing: "3008", codes: codes) }
+    }
+
+    @Test func rulesFireAfterTheirSkipAndStopAfterTheirTimes() {
+        let rules = InjectionRules(random: { 0.5 })
+        let rule = rules.add(InjectionRule(endpoint: "signal.*", session: "a", action: .fault(.emptyReply), times: 2, after: 1))
+        #expect(rules.fire(endpoint: "signal.inbox", user: nil, session: "b") == nil)          // other session
+        #expect(rules.fire(endpoint: "auth.refresh", user: nil, session: "a") == nil)          // other endpoint
+        #expect(rules.fire(endpoint: "signal.inbox", user: nil, session: "a") == nil)          // skipped by after: 1
+        #expect(rules.fire(endpoint: "signal.inbox", user: nil, session: "a")?.id == rule.id)
+        #expect(rules.fire(endpoint: "signal.quota", user: nil, session: "a")?.id == rule.id)
+        #expect(rules.fire(endpoint: "signal.inbox", user: nil, session: "a") == nil)          // used up
+        #expect(rules.all.isEmpty)
+        rules.add(InjectionRule(endpoint: "*", action: .fault(.emptyReply), probability: 0.4))
+        #expect(rules.fire(endpoint: "x.y", user: nil, session: "a") == nil)                   // drew 0.5 >= 0.4
+    }
+
+    @Test func refreshRotatesAndRetiresTheOldPair() {
+        let clock = MockClock(wall: 1_000)
+        let tokens = TokenStore(clock: clock, accessTTL: 60, refreshTTL: 600)
+        let first = tokens.issue(uid: 7)
+        #expect(first.accessToken.hasPrefix("at_") && first.accessToken.count == 35)
+        #expect(tokens.verdict(authorization: "Bearer \(first.accessToken)", scheme: "Bearer") == .valid(uid: 7))
+        clock.advance(by: 60)
+        #expect(tokens.verdict(authorization: "Bearer \(first.accessToken)", scheme: "Bearer") == .expired(uid: 7))
+        let rotated = tokens.refresh(first.refreshToken)
+        #expect(rotated?.uid == 7)
+        #expect(tokens.refresh(first.refreshToken) == nil)                                   // rotated: 1007
+        #expect(tokens.verdict(authorization: "Bearer \(first.accessToken)", scheme: "Bearer") == .revoked(uid: 7))
+        #expect(tokens.verdict(authorization: "Bearer at_unknown", scheme: "Bearer") == .invalidated)
+        #expect(tokens.verdict(authorization: nil, scheme: "Bearer") == .missing)
+        clock.advance(by: 601)
+        #expect(tokens.refresh(rotated!.pair.refreshToken) == nil)                           // expired: 1007
+    }
+
+    @Test func controlAPIAnswersLoopbackPeersOnly() throws {
+        let fixture = try EngineFixture()
+        var remote = MockRequest(method: "GET", target: "/__accord/rules")
+        remote.isFromLoopback = false
+        let refused = fixture.handle(remote)
+        #expect(refused.status == 403)
+        #expect(refused.text == #"{"error":"loopback_only","message":"the control API answers loopback clients only; start the server with --admin-token to allow others"}"#)
+        #expect(fixture.handle(MockRequest(method: "GET", target: "/__accord/rules")).text == #"{"rules":[]}"#)
+        let unknown = fixture.handle(MockRequest(method: "GET", target: "/__accord/nothing"))
+        #expect(unknown.status == 404)
+    }
+
+    @Test func loginIssuesRealTokensOverTheFixturesOnes() throws {
+        var fixture = try EngineFixture()
+        let body = #"{"phone":"13800138000","code":"123456","device_info":{"device_id":"D","os":"ios","os_version":"26","model":"m","app_version":"1"}}"#
+        let login = fixture.handle(fixture.signed("POST", "/api/v1/auth/login/phone", body: body, bearer: .none))
+        guard case .string(let access)? = login.json?.value(at: "/data/access_token") else {
+            Issue.record("no token: \(login.text)")
+            return
+        }
+        #expect(access != "at_3f9c2e7a51d04b8e")   // the example's
+        #expect(fixture.state.tokens.verdict(authorization: "Bearer \(access)", scheme: "Bearer") == .valid(uid: 10086))
+        let me = fixture.handle(fixture.signed("GET", "/api/v1/users/me", bearer: .token(access)))
+        #expect(me.code == .int(0))
+    }
+}
