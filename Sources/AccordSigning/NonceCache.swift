@@ -22,7 +22,7 @@ public final class NonceCache: Sendable {
     /// - Parameters:
     ///   - ttlSeconds: how long a nonce is remembered.
     ///   - capacity: the most nonces held at once.
-    public init(ttlSeconds: Int, capacity: Int = 200_000) {
+    public init(ttlSeconds: Int, capacity: Int = 100_000) {
         self.ttl = Int64(ttlSeconds)
         self.capacity = max(1, capacity)
         self.seed = UInt64.random(in: .min ... .max)

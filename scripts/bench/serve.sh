@@ -150,7 +150,29 @@ for name, path, nginx_path, method, body, sorted_params in [
     reference = wrk(f"http://127.0.0.1:{nginx_port}{nginx_path}", method, nginx_path, body, sorted_params)
     results[name] = (ours, reference)
 
-# Soak: keep going to `total` requests and watch the RSS.
+# (c) the same GET on a second server recording every request to a JSONL file, with 10
+# injection rules that every request is checked against (same endpoints, other sessions,
+# so none fires and the answers stay comparable).
+recorded_port = free_port()
+recorded = subprocess.Popen([accord, "serve", "--port", str(recorded_port), "--mocks", f"{work}/mocks", "--no-reload", "--quiet",
+                             "--record", f"{work}/journal.jsonl"], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+open(f"{work}/recorded.pid", "w").write(str(recorded.pid))
+time.sleep(0.5)
+for index in range(10):
+    rule = json.dumps({"match": {"endpoint": "signal.*", "session": f"other-{index}"}, "respond": "quota"}).encode()
+    urllib.request.urlopen(urllib.request.Request(f"http://127.0.0.1:{recorded_port}/__accord/rules", data=rule, method="POST")).read()
+base_recorded = f"http://127.0.0.1:{recorded_port}"
+saved = base, token
+base = base_recorded
+token = json.loads(signed("/api/v1/auth/login/phone", login.encode(), login_sorted))["data"]["access_token"]
+with_rules = wrk(base_recorded + "/api/v1/signals/inbox?limit=20", "GET", "/api/v1/signals/inbox?limit=20", "", "limit=20")
+base, token = saved
+recorded.send_signal(signal.SIGTERM); recorded.wait(timeout=5)
+recorded_lines = sum(1 for _ in open(f"{work}/journal.jsonl"))
+
+# Soak: keep going to `total` requests and watch the RSS. The logins of b) have pushed the
+# first token out of the server's bounded token store, so log in again first.
+token = json.loads(signed("/api/v1/auth/login/phone", login.encode(), login_sorted))["data"]["access_token"]
 while served < total:
     soak = wrk(base + "/api/v1/signals/inbox?limit=20", "GET", "/api/v1/signals/inbox?limit=20", "", "limit=20")
     served += soak["requests"]
@@ -171,6 +193,9 @@ print(f"{'run':<48}{'accord rps':>12}{'nginx rps':>12}{'ratio':>8}{'p50 ms':>9}{
 for name, (ours, reference) in results.items():
     print(f"{name:<48}{ours['rps']:>12,.0f}{reference['rps']:>12,.0f}{ours['rps'] / reference['rps']:>8.2f}"
           f"{ours['p50']:>9.2f}{ours['p99']:>9.2f}{reference['p99']:>11.2f}")
+plain = results["a) GET /signals/inbox, signed"][0]
+print(f"{'c) as a), 10 injection rules, --record journal':<48}{with_rules['rps']:>12,.0f}{'':>12}{with_rules['rps'] / plain['rps']:>8.2f}"
+      f"{with_rules['p50']:>9.2f}{with_rules['p99']:>9.2f}   (ratio to a); {recorded_lines:,} journal lines for {with_rules['requests'] + 1:,} requests)")
 print(f"first response after launch: {first_response_ms:.1f} ms")
 print("RSS: " + ", ".join(f"{label} {mb:.1f} MB" for label, mb in rss))
 print(f"access log verdicts: {verdicts}")

@@ -21,6 +21,11 @@ struct Answer: Sendable {
     var envelope: CompiledJSON?
     /// The events of a stream, each with its delay.
     var events: [(data: CompiledJSON, delayMilliseconds: Int)]?
+    /// For a login answer: the user the tokens are issued to, when the answer states it
+    /// literally (`data.user.uid`); nil when it is templated or absent.
+    var loginUID: Int?
+    /// The issued tokens are holes in `envelope`, filled while rendering.
+    var hasTokenHoles = false
 }
 
 /// Everything one endpoint can answer, in the order they are tried.

@@ -1,10 +1,20 @@
 import AccordContract
 
-/// Compiles an endpoint's fixtures, examples and generated fallback into ``Answer``s.
+/// Compiles one endpoint's fixtures, examples and generated fallback into ``Answer``s.
 struct AnswerCompiler {
     let contract: Contract
+    let endpoint: Endpoint
+    /// Whether the endpoint hands out tokens (login, refresh): its answers get `{{issued.…}}` holes.
+    private let issuesTokens: Bool
 
-    func answers(for endpoint: Endpoint, fixtures: [Fixture]) -> EndpointAnswers {
+    init(contract: Contract, endpoint: Endpoint) {
+        self.contract = contract
+        self.endpoint = endpoint
+        let auth = contract.service.auth
+        issuesTokens = auth.loginEndpoints.contains(endpoint.id) || endpoint.id == auth.refreshEndpoint
+    }
+
+    func answers(fixtures: [Fixture]) -> EndpointAnswers {
         let generator = ResponseGenerator(types: contract.types)
         let generatedData = generator.value(for: endpoint.response)
         var answers = EndpointAnswers(generated: literal(name: "generated", origin: .generated, code: 0, data: generatedData))
@@ -39,17 +49,52 @@ struct AnswerCompiler {
         return answers
     }
 
-    /// A contract example or generated value: served as written, never templated.
+    /// A contract example or generated value: served as written, never templated
+    /// (except the issued tokens of a login or refresh answer).
     private func literal(name: String, origin: Answer.Origin, code: Int, data: JSONValue?) -> Answer {
-        answer(name: name, origin: origin, code: code, envelope: CompiledJSON(literal: envelope(code: code, message: nil, data: data)))
+        guard issuesTokens, code == 0, let data else {
+            return answer(name: name, origin: origin, code: code, envelope: CompiledJSON(literal: envelope(code: code, message: nil, data: data)))
+        }
+        // An example that itself holds "{{" cannot take holes; the engine then patches its tokens.
+        guard let compiled = try? CompiledJSON(envelope(code: code, message: nil, data: tokenHoles(in: data))) else {
+            return answer(name: name, origin: origin, code: code, envelope: CompiledJSON(literal: envelope(code: code, message: nil, data: data)))
+        }
+        var compiledAnswer = answer(name: name, origin: origin, code: code, envelope: compiled)
+        compiledAnswer.hasTokenHoles = true
+        compiledAnswer.loginUID = Self.literalUID(in: data)
+        return compiledAnswer
+    }
+
+    /// `data` with the token members replaced by `{{issued.…}}` holes.
+    private func tokenHoles(in data: JSONValue) -> JSONValue {
+        guard case .object(var members) = data else { return data }
+        for index in members.indices {
+            if let field = TemplateExpression.IssuedField(rawValue: members[index].key) {
+                members[index].value = .string("{{issued.\(field.rawValue)}}")
+            }
+        }
+        return .object(members)
+    }
+
+    /// `user.uid` when written as a number.
+    private static func literalUID(in data: JSONValue) -> Int? {
+        if case .int(let uid)? = data.value(at: "/user/uid") { return uid }
+        return nil
     }
 
     /// A fixture's envelope with its templates; nil if they do not compile (the loader has reported it).
     private func templated(_ fixture: Fixture, fallback: JSONValue?) -> Answer? {
-        guard let compiled = try? CompiledJSON(envelope(code: fixture.code, message: fixture.message, data: fixture.data ?? fallback)) else {
+        var data = fixture.data ?? fallback
+        if issuesTokens, fixture.code == 0, let plain = data { data = tokenHoles(in: plain) }
+        guard let compiled = try? CompiledJSON(envelope(code: fixture.code, message: fixture.message, data: data)) else {
             return nil
         }
-        return answer(name: fixture.name, origin: .fixture, code: fixture.code, envelope: compiled)
+        var compiledAnswer = answer(name: fixture.name, origin: .fixture, code: fixture.code, envelope: compiled)
+        if issuesTokens && fixture.code == 0 {
+            compiledAnswer.hasTokenHoles = true
+            compiledAnswer.loginUID = fixture.data.flatMap(Self.literalUID)
+        }
+        return compiledAnswer
     }
 
     private func envelope(code: Int, message: String?, data: JSONValue?) -> JSONValue {

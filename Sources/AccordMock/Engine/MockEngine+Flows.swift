@@ -18,9 +18,7 @@ extension MockEngine {
         case .valid(let uid):
             trace.user = uid
             if request.headers["x-accord-session"] == nil { trace.session = "user:\(uid)" }
-            guard let ban = state.tokens.ban(uid: uid) else { return nil }
-            return envelope(code: 1008, message: contract.service.code(1008)?.message ?? "banned",
-                            data: .object([.init("ban_info", ban.json)]), endpoint: endpoint, verdict: "banned")
+            return state.tokens.ban(uid: uid).map { banned($0, endpoint) }
         case .expired(let uid):
             trace.user = uid
             refusal = (1002, "the access token expired")
@@ -36,28 +34,39 @@ extension MockEngine {
                         data: .object([.init("reason", .string(refusal.reason))]), endpoint: endpoint, verdict: "unauthorized")
     }
 
+    /// 1008 with the ban's `ban_info`.
+    func banned(_ ban: TokenStore.Ban, _ endpoint: Endpoint) -> MockResponse {
+        envelope(code: 1008, message: contract.service.code(1008)?.message ?? "banned",
+                 data: .object([.init("ban_info", ban.json)]), endpoint: endpoint, verdict: "banned")
+    }
+
+    /// 1007: the refresh token cannot be used.
+    func refreshRefused(_ endpoint: Endpoint) -> MockResponse {
+        envelope(code: 1007, message: contract.service.code(1007)?.message ?? "refresh token invalid",
+                 data: .object([.init("reason", .string("the refresh token is unknown, rotated, revoked or expired"))]),
+                 endpoint: endpoint, verdict: "unauthorized")
+    }
+
     /// Login issues real tokens, refresh rotates them (or answers 1007), logout revokes them.
+    /// Answers with token holes were completed while rendering; the others (a templated
+    /// uid, an example holding `{{`) are parsed and patched here.
     func completeAuthFlow(_ response: MockResponse, request: MockRequest, endpoint: Endpoint, body: JSONValue?,
                           trace: inout Trace) -> MockResponse {
-        guard response.summary.code == 0 else { return response }
+        guard response.summary.code == 0, !trace.tokensIssued else { return response }
         let auth = contract.service.auth
         if auth.loginEndpoints.contains(endpoint.id) {
-            let uid = Self.uid(in: response) ?? 0
+            guard let answer = response.json else { return response }
+            let uid: Int = if case .int(let uid)? = answer.value(at: "/\(contract.service.envelope.data)/user/uid") { uid } else { 0 }
             trace.user = uid
-            if let ban = state.tokens.ban(uid: uid) {
-                return envelope(code: 1008, message: contract.service.code(1008)?.message ?? "banned",
-                                data: .object([.init("ban_info", ban.json)]), endpoint: endpoint, verdict: "banned")
-            }
-            return withTokens(state.tokens.issue(uid: uid), in: response)
+            if let ban = state.tokens.ban(uid: uid) { return banned(ban, endpoint) }
+            return withTokens(state.tokens.issue(uid: uid), in: answer, response)
         }
         if endpoint.id == auth.refreshEndpoint {
             guard case .string(let token)? = body?["refresh_token"], let (uid, pair) = state.tokens.refresh(token) else {
-                return envelope(code: 1007, message: contract.service.code(1007)?.message ?? "refresh token invalid",
-                                data: .object([.init("reason", .string("the refresh token is unknown, rotated, revoked or expired"))]),
-                                endpoint: endpoint, verdict: "unauthorized")
+                return refreshRefused(endpoint)
             }
             trace.user = uid
-            return withTokens(pair, in: response)
+            return response.json.map { withTokens(pair, in: $0, response) } ?? response
         }
         if endpoint.id == auth.logoutEndpoint, let authorization = request.headers[authHeader] {
             state.tokens.revoke(accessToken: String(authorization.dropFirst(auth.scheme.count + 1)))
@@ -65,15 +74,9 @@ extension MockEngine {
         return response
     }
 
-    /// `data.user.uid` of a login answer.
-    private static func uid(in response: MockResponse) -> Int? {
-        guard case .int(let uid)? = response.json?.value(at: "/data/user/uid") else { return nil }
-        return uid
-    }
-
-    /// The answer with the issued tokens written over the fixture's.
-    private func withTokens(_ pair: TokenStore.Pair, in response: MockResponse) -> MockResponse {
-        guard case .object(var envelope)? = response.json,
+    /// The answer (parsed as `answer`) with the issued tokens written over the fixture's.
+    private func withTokens(_ pair: TokenStore.Pair, in answer: JSONValue, _ response: MockResponse) -> MockResponse {
+        guard case .object(var envelope) = answer,
               let index = envelope.firstIndex(where: { $0.key == contract.service.envelope.data }),
               case .object(var data) = envelope[index].value else { return response }
         let values: [String: JSONValue] = [
@@ -121,7 +124,8 @@ extension MockEngine {
             response.summary.source = "injected"
             return response
         case .fault(let fault):
-            var response = answer(request, endpoint: endpoint, parameters: parameters, body: body)
+            var unused = Trace(session: "")
+            var response = answer(request, endpoint: endpoint, parameters: parameters, body: body, trace: &unused)
             response.summary.verdict = "fault"
             switch fault {
             case .latency(let range):

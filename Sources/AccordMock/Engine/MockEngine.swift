@@ -37,9 +37,8 @@ public struct MockEngine: Sendable {
         validator = RequestValidator(contract: contract)
         verifier = options.verifiesSignatures && contract.service.signing.isEnabled
             ? SignatureVerifier(settings: contract.service.signing, nonces: state.nonces) : nil
-        let compiler = AnswerCompiler(contract: contract)
         answers = Dictionary(uniqueKeysWithValues: contract.endpoints.map { endpoint in
-            (endpoint.id, compiler.answers(for: endpoint, fixtures: fixtures.fixtures(for: endpoint.id)))
+            (endpoint.id, AnswerCompiler(contract: contract, endpoint: endpoint).answers(fixtures: fixtures.fixtures(for: endpoint.id)))
         })
     }
 
@@ -65,6 +64,8 @@ public struct MockEngine: Sendable {
         var session: String
         var user: Int?
         var injected: String?
+        /// Tokens were issued while rendering (login or refresh answers with holes).
+        var tokensIssued = false
     }
 
     private func route(_ request: MockRequest, trace: inout Trace) -> MockResponse {
@@ -139,7 +140,7 @@ public struct MockEngine: Sendable {
         case let injection?: return inject(injection, request: request, endpoint: endpoint, parameters: parameters, body: body)
         case nil: break
         }
-        var response = answer(request, endpoint: endpoint, parameters: parameters, body: body)
+        var response = answer(request, endpoint: endpoint, parameters: parameters, body: body, trace: &trace)
         response = completeAuthFlow(response, request: request, endpoint: endpoint, body: body, trace: &trace)
         response.delayMilliseconds += latency
         return response
@@ -147,7 +148,8 @@ public struct MockEngine: Sendable {
 
     // MARK: Answers
 
-    func answer(_ request: MockRequest, endpoint: Endpoint, parameters: [String: String], body: JSONValue?) -> MockResponse {
+    func answer(_ request: MockRequest, endpoint: Endpoint, parameters: [String: String], body: JSONValue?,
+                trace: inout Trace) -> MockResponse {
         guard let candidates = answers[endpoint.id] else {
             return refusal(status: 500, kind: "internal", "no answers compiled for '\(endpoint.id)'", verdict: "error")
         }
@@ -170,7 +172,18 @@ public struct MockEngine: Sendable {
                 ?? candidates.examples.first { fits($0) && $0.code == 0 }
                 ?? candidates.generated
         }
-        let context = TemplateContext(request: request, parameters: parameters, body: body, now: state.clock.now, state: state)
+        var context = TemplateContext(request: request, parameters: parameters, body: body, now: state.clock.now, state: state)
+        if chosen.hasTokenHoles {
+            if endpoint.id == contract.service.auth.refreshEndpoint {
+                guard case .string(let token)? = body?["refresh_token"], let (uid, pair) = state.tokens.refresh(token) else {
+                    return refreshRefused(endpoint)
+                }
+                (trace.user, context.issued, trace.tokensIssued) = (uid, pair, true)
+            } else if let uid = chosen.loginUID {
+                if let ban = state.tokens.ban(uid: uid) { return banned(ban, endpoint) }
+                (trace.user, context.issued, trace.tokensIssued) = (uid, state.tokens.issue(uid: uid), true)
+            }
+        }
         let summary = MockResponse.Summary(endpoint: endpoint.id, source: chosen.label, code: chosen.code, verdict: "ok")
         if let events = chosen.events {
             return MockResponse(

@@ -128,7 +128,8 @@ public struct InjectionRule: Sendable {
 
     /// Whether the rule concerns this request.
     func matches(endpoint id: String, user: Int?, session: String) -> Bool {
-        EndpointPattern.matches(endpoint, id) && (self.user == nil || self.user == user) && (self.session == nil || self.session == session)
+        // The cheap comparisons first: most rules are scoped to another session or user.
+        (self.session == nil || self.session == session) && (self.user == nil || self.user == user) && EndpointPattern.matches(endpoint, id)
     }
 
     /// `ENDPOINT=WHAT[@once|@N|@p0.3|@afterN]`, as `accord serve --inject` takes it.

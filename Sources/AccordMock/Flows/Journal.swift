@@ -74,7 +74,9 @@ public final class Journal: Sendable {
             return numbered
         }
         if let record {
-            record.write(Data(JSONWriter.bytes(numbered.json) + [0x0A]))
+            // One write(2) per line: the kernel has it even if the process dies right after.
+            let line = JSONWriter.bytes(numbered.json) + [0x0A]
+            _ = line.withUnsafeBytes { Foundation.write(record.fileDescriptor, $0.baseAddress, $0.count) }
         }
     }
 

@@ -5,6 +5,10 @@ import Synchronization
 /// Real token state: opaque random tokens with lifetimes on the mock clock, rotation,
 /// revocation and bans, so that 1002, 1005, 1006, 1007 and 1008 happen the way a real
 /// backend would produce them.
+///
+/// At most `capacity` pairs are remembered; past that the oldest are forgotten (their
+/// tokens then answer 1005, their refresh 1007), so memory stays flat under any number
+/// of logins.
 public final class TokenStore: Sendable {
     /// A freshly issued pair.
     public struct Pair: Sendable, Equatable {
@@ -61,18 +65,26 @@ public final class TokenStore: Sendable {
         var access: [String: Grant] = [:]
         var refresh: [String: Grant] = [:]
         var bans: [Int: Ban] = [:]
+        /// Access tokens in the order issued, for forgetting the oldest.
+        var issued: [String] = []
+        var oldest = 0
     }
 
     private let state = Mutex(State())
     public let clock: MockClock
     public let accessTTL: Int
     public let refreshTTL: Int
+    public let capacity: Int
 
-    public init(clock: MockClock, accessTTL: Int, refreshTTL: Int) {
+    public init(clock: MockClock, accessTTL: Int, refreshTTL: Int, capacity: Int = 10_000) {
         self.clock = clock
         self.accessTTL = accessTTL
         self.refreshTTL = refreshTTL
+        self.capacity = max(1, capacity)
     }
+
+    /// How many pairs are remembered.
+    public var count: Int { state.withLock { $0.access.count } }
 
     /// Issues a new pair for `uid`.
     public func issue(uid: Int) -> Pair {
@@ -82,6 +94,16 @@ public final class TokenStore: Sendable {
         state.withLock { state in
             state.access[pair.accessToken] = Grant(uid: uid, expiresAt: now + Int64(accessTTL), partner: pair.refreshToken)
             state.refresh[pair.refreshToken] = Grant(uid: uid, expiresAt: now + Int64(refreshTTL), partner: pair.accessToken)
+            state.issued.append(pair.accessToken)
+            while state.issued.count - state.oldest > capacity {
+                let token = state.issued[state.oldest]
+                state.oldest += 1
+                if let grant = state.access.removeValue(forKey: token) { state.refresh.removeValue(forKey: grant.partner) }
+            }
+            if state.oldest > 4_096 && state.oldest * 2 > state.issued.count {
+                state.issued.removeFirst(state.oldest)
+                state.oldest = 0
+            }
         }
         return pair
     }

@@ -9,6 +9,8 @@ public struct TemplateContext {
     /// The mock clock, in Unix seconds.
     public var now: Int64
     public var state: MockState
+    /// The token pair issued with this answer, if it is a login or refresh.
+    public var issued: TokenStore.Pair?
 
     public init(request: MockRequest, parameters: [String: String], body: JSONValue?, now: Int64, state: MockState) {
         self.request = request
@@ -30,6 +32,14 @@ public struct TemplateContext {
         case .timestamp: .int(Int(now))
         case .sequence: .int(state.nextSequence())
         case .random(let range): .int(state.random(in: range))
+        case .issued(let field):
+            switch (field, issued) {
+            case (.accessToken, let pair?): .string(pair.accessToken)
+            case (.refreshToken, let pair?): .string(pair.refreshToken)
+            case (.accessExpiresIn, let pair?): .int(pair.accessExpiresIn)
+            case (.refreshExpiresIn, let pair?): .int(pair.refreshExpiresIn)
+            case (_, nil): .null
+            }
         }
     }
 }

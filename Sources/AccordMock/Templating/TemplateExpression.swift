@@ -11,7 +11,14 @@ import AccordContract
 /// | `timestamp` | the mock clock in Unix seconds |
 /// | `seq` | 1, 2, 3, … across the server |
 /// | `random 1 100` | an integer in the range, from the server's seeded generator |
+/// | `issued.access_token`, `issued.refresh_token`, `issued.access_expires_in`, `issued.refresh_expires_in` | the tokens the server issued with this answer (login and refresh; written in automatically) |
 public enum TemplateExpression: Sendable, Hashable {
+    /// A member of the token pair issued with a login or refresh answer.
+    public enum IssuedField: String, Sendable, Hashable, CaseIterable {
+        case accessToken = "access_token", refreshToken = "refresh_token"
+        case accessExpiresIn = "access_expires_in", refreshExpiresIn = "refresh_expires_in"
+    }
+
     case pathParameter(String)
     case query(String)
     case header(String)
@@ -21,6 +28,7 @@ public enum TemplateExpression: Sendable, Hashable {
     case timestamp
     case sequence
     case random(ClosedRange<Int>)
+    case issued(IssuedField)
 
     /// Why an expression cannot be read.
     public struct SyntaxError: Error, Sendable {
@@ -28,6 +36,7 @@ public enum TemplateExpression: Sendable, Hashable {
     }
 
     static let names = ["request.path.", "request.query.", "request.header.", "request.body.", "uuid", "now", "timestamp", "seq", "random"]
+        + IssuedField.allCases.map { "issued.\($0.rawValue)" }
 
     /// Reads the text between `{{` and `}}`.
     public init(parsing source: String) throws(SyntaxError) {
@@ -45,6 +54,7 @@ public enum TemplateExpression: Sendable, Hashable {
         }
         if let pointer = suffix(after: "request.body"), pointer.hasPrefix("/") { self = .body(pointer: pointer); return }
         if text == "request.body" { self = .body(pointer: ""); return }
+        if let name = suffix(after: "issued."), let field = IssuedField(rawValue: name) { self = .issued(field); return }
         switch words.first {
         case "uuid" where words.count == 1: self = .uuid
         case "timestamp" where words.count == 1: self = .timestamp
