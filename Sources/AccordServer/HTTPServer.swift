@@ -265,7 +265,8 @@ private final class ChunkStream {
         let bytes = chunk.bytes
         let count = min(max, bytes.count - offset)
         bytes.withUnsafeBufferPointer { source in
-            buffer.withMemoryRebound(to: UInt8.self, capacity: count) { $0.update(from: source.baseAddress! + offset, count: count) }
+            guard let start = source.baseAddress, count > 0 else { return }
+            buffer.withMemoryRebound(to: UInt8.self, capacity: count) { $0.update(from: start + offset, count: count) }
         }
         offset += count
         if offset == bytes.count {

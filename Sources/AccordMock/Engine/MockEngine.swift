@@ -15,8 +15,6 @@ public struct MockEngine: Sendable {
     public let contract: Contract
     public let options: MockOptions
     public let state: MockState
-    /// How many fixtures are being served.
-    public let fixtureCount: Int
     private let router: Router
     private let validator: RequestValidator
     private let verifier: SignatureVerifier?
@@ -31,7 +29,6 @@ public struct MockEngine: Sendable {
         self.options = options
         self.state = state
         self.scenarios = scenarios
-        self.fixtureCount = fixtures.count
         authHeader = contract.service.auth.header.lowercased()
         router = Router(contract: contract)
         validator = RequestValidator(contract: contract)

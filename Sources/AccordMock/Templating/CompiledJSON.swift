@@ -19,11 +19,6 @@ public struct CompiledJSON: Sendable {
 
     private(set) var pieces: [Piece] = []
 
-    /// Whether the document has no holes (its bytes never change).
-    public var isStatic: Bool {
-        pieces.allSatisfy { if case .bytes = $0 { true } else { false } }
-    }
-
     /// Compiles `value`; a template that cannot be read throws with the JSON pointer of its string.
     public init(_ value: JSONValue) throws(TemplateError) {
         var buffer: [UInt8] = []
