@@ -40,16 +40,28 @@ import Testing
         let control = Control(server: server)
         let client = SeedClient(server: server, session: "silent")
         try await client.login()
-        let (status, rule) = try await control.call("POST", "rules",
-            #"{"match": {"endpoint": "signal.inbox", "session": "silent"}, "respond": "token-invalid", "times": 10}"#)
-        #expect(status == 201)
-        #expect(rule?["times_left"] == .int(10))
+        #expect(try await control.call("POST", "tokens/invalidate", #"{"uid": 10086}"#).1?["invalidated"] == .int(1))
 
         #expect(await concurrentInboxCalls(client, 10) == 10)
         let journal = try await control.journal(session: "silent")
         #expect(count(journal, endpoint: "signal.inbox", code: 1005) == 10)
         #expect(count(journal, endpoint: "auth.refresh", code: 0) == 1)
         #expect(count(journal, endpoint: "signal.inbox", code: 0) == 10)
+    }
+
+    @Test func injectionRulesCountAndExpire() async throws {
+        let server = try ServerProcess(arguments: ["--quiet"])
+        let control = Control(server: server)
+        let client = SeedClient(server: server, session: "rule")
+        try await client.login()
+        let (status, rule) = try await control.call("POST", "rules",
+            #"{"match": {"endpoint": "signal.inbox", "session": "rule"}, "respond": "token-invalid", "times": 1}"#)
+        #expect(status == 201)
+        #expect(rule?["times_left"] == .int(1))
+        #expect(try await client.call("GET", "/api/v1/signals/inbox") != nil)   // 1005, one refresh, retry
+        let journal = try await control.journal(session: "rule")
+        #expect(journal.compactMap { $0["code"] } == [0, 1005, 0, 0].map(JSONValue.int))
+        #expect(journal[1]["injected"] == .string("rule:1"))
         #expect(try await control.call("GET", "rules").1?["rules"] == .array([]))
     }
 

@@ -57,7 +57,11 @@ import Testing
         let rotated = tokens.refresh(first.refreshToken)
         #expect(rotated?.uid == 7)
         #expect(tokens.refresh(first.refreshToken) == nil)                                   // rotated: 1007
-        #expect(tokens.verdict(authorization: "Bearer \(first.accessToken)", scheme: "Bearer") == .revoked(uid: 7))
+        // A request still in flight with the old token is told to refresh, not to log out.
+        #expect(tokens.verdict(authorization: "Bearer \(first.accessToken)", scheme: "Bearer") == .expired(uid: 7))
+        let fresh = tokens.issue(uid: 8)
+        _ = tokens.refresh(fresh.refreshToken)
+        #expect(tokens.verdict(authorization: "Bearer \(fresh.accessToken)", scheme: "Bearer") == .invalidated)
         #expect(tokens.verdict(authorization: "Bearer at_unknown", scheme: "Bearer") == .invalidated)
         #expect(tokens.verdict(authorization: nil, scheme: "Bearer") == .missing)
         clock.advance(by: 601)

@@ -6,7 +6,8 @@ import AccordSigning
 /// | call | effect |
 /// |---|---|
 /// | `GET/POST/DELETE /__accord/rules`, `DELETE /__accord/rules/{id}` | list, add, clear, remove injection rules |
-/// | `POST /__accord/tokens/expire` `{uid?}` | expire access tokens now (refresh then works) |
+/// | `POST /__accord/tokens/expire` `{uid?}` | expire access tokens now (1002; refresh then works) |
+/// | `POST /__accord/tokens/invalidate` `{uid?}` | invalidate access tokens on the server (1005; refresh then works) |
 /// | `POST/DELETE /__accord/users/{uid}/ban` `{reason, until?, appeal_url?}` | ban (1008) or lift the ban |
 /// | `POST /__accord/users/{uid}/force-logout` | revoke the user's tokens (1006, then 1007) |
 /// | `GET/POST /__accord/clock` `{advance: "2h"}` or `{set: …}` | read or move the mock clock |
@@ -45,6 +46,9 @@ extension MockEngine {
         case ("POST", ["tokens", "expire"]):
             let uid: Int? = if case .int(let value)? = body["uid"] { value } else { nil }
             return controlAnswer(.object([.init("expired", .int(state.tokens.expireAccessTokens(uid: uid)))]))
+        case ("POST", ["tokens", "invalidate"]):
+            let uid: Int? = if case .int(let value)? = body["uid"] { value } else { nil }
+            return controlAnswer(.object([.init("invalidated", .int(state.tokens.invalidateAccessTokens(uid: uid)))]))
         case ("POST", let path) where path.count == 3 && path[0] == "users" && path[2] == "ban":
             guard let uid = Int(path[1]) else { return controlError(400, "invalid_uid", "'\(path[1])' is not a user id") }
             guard case .string(let reason)? = body["reason"] else { return controlError(400, "invalid_ban", "a ban needs {\"reason\": …}") }

@@ -116,20 +116,22 @@ public final class TokenStore: Sendable {
         return state.withLock { state in
             guard let grant = state.access[token] else { return .invalidated }
             if grant.revoked { return .revoked(uid: grant.uid) }
-            if grant.invalidated { return .invalidated }
             if grant.expiresAt <= now { return .expired(uid: grant.uid) }
+            if grant.invalidated { return .invalidated }
             return .valid(uid: grant.uid)
         }
     }
 
-    /// Rotates a refresh token: a new pair, and the old refresh token (and its access
-    /// token) stop working. Nil when the refresh token is unknown, rotated, revoked or expired (1007).
+    /// Rotates a refresh token: a new pair; the old refresh token stops working (1007)
+    /// and the old access token answers 1002 if expired, else 1005, so requests still in
+    /// flight with it are retried with the new one rather than logged out.
+    /// Nil when the refresh token is unknown, rotated, revoked or expired (1007).
     public func refresh(_ token: String) -> (uid: Int, pair: Pair)? {
         let now = clock.now
         let uid: Int? = state.withLock { state in
             guard let grant = state.refresh[token], !grant.revoked, grant.expiresAt > now else { return nil }
             state.refresh[token]?.revoked = true
-            state.access[grant.partner]?.revoked = true
+            state.access[grant.partner]?.invalidated = true
             return grant.uid
         }
         return uid.map { ($0, issue(uid: $0)) }
@@ -154,6 +156,20 @@ public final class TokenStore: Sendable {
             for (token, grant) in state.access where uid == nil || grant.uid == uid {
                 if grant.expiresAt > now { count += 1 }
                 state.access[token]?.expiresAt = min(grant.expiresAt, now)
+            }
+            return count
+        }
+    }
+
+    /// Invalidates every live access token (of `uid`, if given) on the server: they answer
+    /// 1005 and their refresh tokens still work. Returns how many were invalidated.
+    @discardableResult
+    public func invalidateAccessTokens(uid: Int? = nil) -> Int {
+        state.withLock { state in
+            var count = 0
+            for (token, grant) in state.access where (uid == nil || grant.uid == uid) && !grant.invalidated && !grant.revoked {
+                state.access[token]?.invalidated = true
+                count += 1
             }
             return count
         }
