@@ -27,10 +27,16 @@ let package = Package(
         .target(name: "AccordMock", dependencies: ["AccordContract", "AccordValidation", "AccordSigning", "AccordYAML", "AccordDiagnostics"]),
         // HTTP/1.1 over libmicrohttpd: moves bytes between sockets and the engine.
         .target(name: "AccordServer", dependencies: ["CMicroHTTPD", "AccordMock"]),
+        // Swift code from contracts: models, typed endpoints, runtime support.
+        .target(name: "AccordGenerator", dependencies: ["AccordContract"]),
         // The `accord` commands, as a library so tests run them in-process.
-        .target(name: "AccordCLI", dependencies: ["AccordContract", "AccordValidation", "AccordDiagnostics", "AccordMock", "AccordServer"]),
+        .target(name: "AccordCLI", dependencies: ["AccordContract", "AccordValidation", "AccordDiagnostics", "AccordMock", "AccordServer", "AccordGenerator"]),
         .executableTarget(name: "accord", dependencies: ["AccordCLI"]),
 
+        // The generated client of the repository's contracts, compiled as a consumer would;
+        // AccordGeneratorTests fails when it drifts from what `accord generate` writes.
+        .target(name: "TongbanAPI", path: "Tests/TongbanAPI"),
+        .testTarget(name: "AccordGeneratorTests", dependencies: ["TongbanAPI", "AccordGenerator", "AccordMock", "AccordContract", "AccordValidation"]),
         .testTarget(name: "AccordYAMLTests", dependencies: ["AccordYAML"]),
         .testTarget(name: "AccordSigningTests", dependencies: ["AccordSigning", "AccordContract"]),
         .testTarget(name: "AccordEndToEndTests", dependencies: ["accord", "AccordContract", "AccordSigning"], exclude: ["Clients"]),

@@ -1,0 +1,49 @@
+import AccordContract
+
+/// A Swift type to emit, with the nested types it owns.
+indirect enum Declaration {
+    /// A struct with stored properties.
+    case structure(Structure)
+    /// An open enum: known cases plus `unknown(raw)`.
+    case enumeration(Enumeration)
+    /// `typealias Name = Target`.
+    case alias(name: String, target: String, documentation: Documentation)
+
+    struct Structure {
+        var name: String
+        var properties: [Property]
+        var nested: [Declaration]
+        var documentation: Documentation
+    }
+
+    struct Property {
+        var wireName: String
+        var swiftName: String
+        var type: String
+        var isOptional: Bool
+        var documentation: String?
+        var isDeprecated: Bool
+    }
+
+    struct Enumeration {
+        var name: String
+        /// (Swift case name, wire value)
+        var cases: [(name: String, value: EnumCases.Value)]
+        var isIntegral: Bool
+        var documentation: Documentation
+    }
+
+    /// A doc comment: the contract's description and where the type comes from.
+    struct Documentation {
+        var summary: String?
+        var remark: String
+    }
+
+    var name: String {
+        switch self {
+        case .structure(let structure): structure.name
+        case .enumeration(let enumeration): enumeration.name
+        case .alias(let name, _, _): name
+        }
+    }
+}

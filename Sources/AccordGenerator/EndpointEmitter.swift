@@ -1,0 +1,127 @@
+import AccordContract
+
+/// Writes one domain's endpoints: `extension API { static let signal = SignalEndpoints() }`
+/// and a struct whose methods build typed ``Endpoint`` descriptions.
+struct EndpointEmitter {
+    let contract: Contract
+    let access: String
+    let translator: TypeTranslator
+
+    /// The names of the body and response types of `endpoint`, and the models they need.
+    func messageTypes(for endpoint: Endpoint, models: inout [Declaration]) -> (body: String?, response: String) {
+        let base = Naming.type(endpoint.id)
+        let file = TypeTranslator.fileName(endpoint.location.file)
+        let body = endpoint.body.map { translator.type(for: $0, suggestedName: base + "Request", file: file, nested: &models) }
+        let response = translator.type(for: endpoint.response, suggestedName: base + "Response", file: file, nested: &models)
+        return (body, response)
+    }
+
+    func write(domain: Domain, endpoints: [Endpoint], messageTypes: [String: (body: String?, response: String)], into writer: inout SwiftWriter) {
+        let structName = Naming.type(domain.name) + "Endpoints"
+        writer.block("extension API") { writer in
+            writer.documentation(domain.description, remark: "The `\(domain.name)` domain, \(TypeTranslator.fileName(domain.file))")
+            writer.line("\(access)static let \(Naming.property(domain.name)) = \(structName)()")
+        }
+        writer.line()
+        writer.line("/// The endpoints of the `\(domain.name)` domain.")
+        writer.block("\(access)struct \(structName): Sendable") { writer in
+            writer.line("\(access)init() {}")
+            var nested: [Declaration] = []
+            for endpoint in endpoints {
+                writer.line()
+                write(endpoint, types: messageTypes[endpoint.id] ?? (nil, "AccordEmpty"), nested: &nested, into: &writer)
+            }
+            let models = ModelEmitter(access: access)
+            for declaration in nested {
+                writer.line()
+                models.write(declaration, into: &writer)
+            }
+        }
+    }
+
+    private func write(_ endpoint: Endpoint, types: (body: String?, response: String), nested: inout [Declaration], into writer: inout SwiftWriter) {
+        let function = Naming.endpointFunction(endpoint.id, domain: endpoint.domain)
+        let file = TypeTranslator.fileName(endpoint.location.file)
+        var summary = endpoint.summary ?? ""
+        if let description = endpoint.description { summary += summary.isEmpty ? description : "\n\n" + description }
+        writer.documentation(summary.isEmpty ? nil : summary,
+                             remark: "HTTP `\(endpoint.method.rawValue) \(endpoint.path)`, `\(endpoint.id)` in \(file):\(endpoint.location.line)")
+        if endpoint.isDeprecated { writer.line("@available(*, deprecated)") }
+
+        var parameters: [String] = []
+        func parameter(_ field: Field) -> (swift: String, type: String, isOptional: Bool) {
+            let swift = Naming.property(field.name)
+            let type = translator.type(for: field.schema, suggestedName: Naming.type(function) + Naming.type(field.name), file: file, nested: &nested)
+            return (swift, type, field.isOptional)
+        }
+        let path = endpoint.parameters.map(parameter)
+        let query = endpoint.query.map(parameter)
+        let headers = endpoint.headers.map(parameter)
+        parameters += path.map { "\($0.swift): \($0.type)" }
+        if let body = types.body { parameters.append((path.isEmpty ? "_ body" : "body") + ": \(body)") }
+        parameters += (query + headers).map { "\($0.swift): \($0.type)\($0.isOptional ? "? = nil" : "")" }
+
+        writer.block("\(access)func \(function)(\(parameters.joined(separator: ", "))) -> Endpoint<\(types.response)>") { writer in
+            let pathExpression = endpoint.path.segments.map { segment -> String in
+                switch segment {
+                case .literal(let text):
+                    return text
+                case .parameter(let name):
+                    let field = endpoint.parameters.first { $0.name == name }
+                    let value = field.map { stringExpression(Naming.property($0.name), schema: $0.schema) } ?? "\"\""
+                    return "\\(Endpoint<\(types.response)>.segment(\(value)))"
+                }
+            }
+            writer.line("\(endpoint.query.isEmpty ? "let" : "var") query: [QueryItem] = []")
+            appendItems(endpoint.query, to: "query", into: &writer)
+            writer.line("\(endpoint.headers.isEmpty ? "let" : "var") headers: [QueryItem] = []")
+            appendItems(endpoint.headers, to: "headers", into: &writer)
+            writer.line("return Endpoint(")
+            writer.line("    id: \(endpoint.id.swiftLiteral), method: .\(endpoint.method.rawValue.lowercased()),")
+            writer.line("    path: \"/\(pathExpression.joined(separator: "/"))\", query: query, headers: headers,")
+            writer.line("    body: \(types.body == nil ? "nil" : "body"), requiresAuth: \(endpoint.requiresAuth)")
+            writer.line(")")
+        }
+    }
+
+    private func appendItems(_ fields: [Field], to list: String, into writer: inout SwiftWriter) {
+        for field in fields {
+            let name = Naming.property(field.name)
+            let item = Naming.bare(name) + "Value"
+            let resolved = resolvedKind(field.schema)
+            let isArray: Bool = if case .array = resolved { true } else { false }
+            let element: Schema = if case .array(let itemSchema) = resolved { itemSchema } else { field.schema }
+            let append = "\(list).append(QueryItem(name: \(field.name.swiftLiteral), value: \(stringExpression(item, schema: element))))"
+            switch (field.isOptional, isArray) {
+            case (true, true): writer.line("for \(item) in \(name) ?? [] { \(append) }")
+            case (false, true): writer.line("for \(item) in \(name) { \(append) }")
+            case (true, false): writer.line("if let \(item) = \(name) { \(append) }")
+            case (false, false): writer.line("do { let \(item) = \(name); \(append) }")
+            }
+        }
+    }
+
+    /// Swift that turns `variable` (of `schema`'s type) into the text sent.
+    private func stringExpression(_ variable: String, schema: Schema) -> String {
+        switch resolvedKind(schema) {
+        case .primitive(.string): variable
+        case .primitive(.url): "\(variable).absoluteString"
+        case .primitive(.bool): "(\(variable) ? \"true\" : \"false\")"
+        case .primitive(.int), .primitive(.double): "String(\(variable))"
+        case .primitive(.decimal), .primitive(.dateTime): "\(variable).text"
+        case .primitive(.date): "\(variable).description"
+        case .enumeration(let cases): cases.isIntegral ? "String(\(variable).rawValue)" : "\(variable).rawValue"
+        default: "String(describing: \(variable))"
+        }
+    }
+
+    private func resolvedKind(_ schema: Schema) -> Schema.Kind {
+        var kind = schema.kind
+        var hops = 0
+        while case .reference(let name) = kind, let declaration = contract.types[name], hops < 32 {
+            kind = declaration.schema.kind
+            hops += 1
+        }
+        return kind
+    }
+}

@@ -1,0 +1,91 @@
+import AccordContract
+
+/// Writes model declarations: `Codable, Hashable, Sendable` structs with explicit
+/// `CodingKeys` and a memberwise initializer, and open enums that keep unknown values.
+struct ModelEmitter {
+    /// `public ` or the empty string (internal).
+    let access: String
+
+    func write(_ declaration: Declaration, into writer: inout SwiftWriter) {
+        switch declaration {
+        case .structure(let structure): write(structure, into: &writer)
+        case .enumeration(let enumeration): write(enumeration, into: &writer)
+        case .alias(let name, let target, let documentation):
+            writer.documentation(documentation.summary, remark: documentation.remark)
+            writer.line("\(access)typealias \(name) = \(target)")
+        }
+    }
+
+    private func write(_ structure: Declaration.Structure, into writer: inout SwiftWriter) {
+        writer.documentation(structure.documentation.summary, remark: structure.documentation.remark)
+        writer.block("\(access)struct \(structure.name): Codable, Hashable, Sendable") { writer in
+            for property in structure.properties {
+                writer.documentation(property.documentation, remark: nil)
+                if property.isDeprecated { writer.line("@available(*, deprecated)") }
+                writer.line("\(access)var \(property.swiftName): \(property.type)\(property.isOptional ? "?" : "")")
+            }
+            if !structure.properties.isEmpty { writer.line() }
+            let parameters = structure.properties.map { property in
+                "\(property.swiftName): \(property.type)\(property.isOptional ? "? = nil" : "")"
+            }
+            writer.block("\(access)init(\(parameters.joined(separator: ", ")))") { writer in
+                for property in structure.properties {
+                    let name = Naming.bare(property.swiftName)
+                    writer.line("self.\(name) = \(property.swiftName)")
+                }
+            }
+            writer.line()
+            writer.block("enum CodingKeys: String, CodingKey") { writer in
+                for property in structure.properties {
+                    let name = property.swiftName
+                    writer.line(Naming.bare(name) == property.wireName ? "case \(name)" : "case \(name) = \(property.wireName.swiftLiteral)")
+                }
+            }
+            for nested in structure.nested {
+                writer.line()
+                write(nested, into: &writer)
+            }
+        }
+    }
+
+    private func write(_ enumeration: Declaration.Enumeration, into writer: inout SwiftWriter) {
+        let raw = enumeration.isIntegral ? "Int" : "String"
+        writer.documentation(enumeration.documentation.summary, remark: enumeration.documentation.remark
+                             + ". Values this version does not know decode as `unknown` and encode back unchanged.")
+        writer.block("\(access)enum \(enumeration.name): RawRepresentable, Codable, Hashable, Sendable") { writer in
+            for item in enumeration.cases { writer.line("case \(item.name)") }
+            writer.line("/// A value this version of the contract does not know.")
+            writer.line("case unknown(\(raw))")
+            writer.line()
+            writer.block("\(access)init(rawValue: \(raw))") { writer in
+                writer.switchBlock("rawValue") { writer in
+                    for item in enumeration.cases { writer.line("case \(literal(item.value)): self = .\(item.name)") }
+                    writer.line("default: self = .unknown(rawValue)")
+                }
+            }
+            writer.line()
+            writer.block("\(access)var rawValue: \(raw)") { writer in
+                writer.switchBlock("self") { writer in
+                    for item in enumeration.cases { writer.line("case .\(Naming.bare(item.name)): \(literal(item.value))") }
+                    writer.line("case .unknown(let value): value")
+                }
+            }
+            writer.line()
+            writer.block("\(access)init(from decoder: any Decoder) throws") { writer in
+                writer.line("self.init(rawValue: try decoder.singleValueContainer().decode(\(raw).self))")
+            }
+            writer.line()
+            writer.block("\(access)func encode(to encoder: any Encoder) throws") { writer in
+                writer.line("var container = encoder.singleValueContainer()")
+                writer.line("try container.encode(rawValue)")
+            }
+        }
+    }
+
+    private func literal(_ value: EnumCases.Value) -> String {
+        switch value {
+        case .string(let text): text.swiftLiteral
+        case .int(let number): String(number)
+        }
+    }
+}

@@ -1,0 +1,45 @@
+/// Swift names from wire names: `snake_case` → `lowerCamelCase`, types in
+/// `UpperCamelCase`, keywords escaped.
+enum Naming {
+    /// `expires_at` → `expiresAt`; `weak_point` → `weakPoint`; `2fa` → `_2fa`.
+    static func property(_ wire: String) -> String {
+        let words = wire.split(whereSeparator: { $0 == "_" || $0 == "-" || $0 == "." || $0 == " " }).map(String.init)
+        guard let first = words.first else { return "_" }
+        let joined = first.prefix(1).lowercased() + first.dropFirst() + words.dropFirst().map(capitalized).joined()
+        return escaped(joined.first?.isNumber == true ? "_" + joined : joined)
+    }
+
+    /// `login-phone` → `LoginPhone`; `signal` → `Signal`.
+    static func type(_ wire: String) -> String {
+        let name = wire.split(whereSeparator: { $0 == "_" || $0 == "-" || $0 == "." || $0 == " " }).map { capitalized(String($0)) }.joined()
+        return name.first?.isNumber == true ? "_" + name : name
+    }
+
+    /// `signal.publish` → `publish`; `auth.login-phone` → `loginPhone`.
+    static func endpointFunction(_ id: String, domain: String) -> String {
+        let local = id.hasPrefix(domain + ".") ? String(id.dropFirst(domain.count + 1)) : id
+        return property(local)
+    }
+
+    private static func capitalized(_ word: String) -> String {
+        word.prefix(1).uppercased() + word.dropFirst()
+    }
+
+    static let keywords: Set<String> = [
+        "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout", "internal",
+        "let", "open", "operator", "private", "protocol", "public", "rethrows", "static", "struct", "subscript", "typealias",
+        "var", "break", "case", "continue", "default", "defer", "do", "else", "fallthrough", "for", "guard", "if", "in",
+        "repeat", "return", "switch", "where", "while", "as", "catch", "false", "is", "nil", "super", "self", "Self", "throw",
+        "throws", "true", "try", "Type", "Any", "Protocol",
+    ]
+
+    /// A name usable as an identifier: keywords in backticks.
+    static func escaped(_ name: String) -> String {
+        keywords.contains(name) ? "`\(name)`" : name
+    }
+
+    /// The name without backticks, for composing other names.
+    static func bare(_ name: String) -> String {
+        name.replacingOccurrences(of: "`", with: "")
+    }
+}

@@ -1,0 +1,60 @@
+/// Builds Swift source text with indentation.
+struct SwiftWriter {
+    private(set) var text = ""
+    private var depth = 0
+
+    mutating func line(_ content: String = "") {
+        text += content.isEmpty ? "\n" : String(repeating: "    ", count: depth) + content + "\n"
+    }
+
+    /// `///` lines for a description (several lines kept as such).
+    mutating func documentation(_ summary: String?, remark: String?) {
+        let lines = (summary ?? "").split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        let described = summary.map { !$0.isEmpty } ?? false
+        if described { lines.forEach { line("/// \($0)".trimmingTrailingWhitespace) } }
+        if let remark {
+            if described { line("///") }
+            line("/// - Remark: \(remark)")
+        }
+    }
+
+    /// Writes `switch subject {`, the cases at the same depth (Swift style), then `}`.
+    mutating func switchBlock(_ subject: String, _ body: (inout SwiftWriter) -> Void) {
+        line("switch \(subject) {")
+        body(&self)
+        line("}")
+    }
+
+    /// Writes `header {`, the body one level deeper, then `}`.
+    mutating func block(_ header: String, _ body: (inout SwiftWriter) -> Void) {
+        line(header + " {")
+        depth += 1
+        body(&self)
+        depth -= 1
+        line("}")
+    }
+}
+
+extension String {
+    var trimmingTrailingWhitespace: String {
+        var result = self
+        while result.last == " " { result.removeLast() }
+        return result
+    }
+
+    /// A Swift string literal of this text.
+    var swiftLiteral: String {
+        var escaped = "\""
+        for scalar in unicodeScalars {
+            switch scalar {
+            case "\"": escaped += "\\\""
+            case "\\": escaped += "\\\\"
+            case "\n": escaped += "\\n"
+            case "\r": escaped += "\\r"
+            case "\t": escaped += "\\t"
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped + "\""
+    }
+}

@@ -1,0 +1,94 @@
+import AccordContract
+
+/// Translates contract schemas into Swift type names, collecting the inline objects and
+/// enums they need as nested declarations.
+struct TypeTranslator {
+    let contract: Contract
+
+    /// The Swift type for `schema`; inline objects and enums become declarations named
+    /// `suggestedName` and are appended to `nested`.
+    func type(for schema: Schema, suggestedName: String, file: String, nested: inout [Declaration]) -> String {
+        switch schema.kind {
+        case .primitive(let primitive):
+            return Self.swiftName(primitive)
+        case .reference(let name):
+            return name
+        case .array(let item):
+            return "[" + type(for: item, suggestedName: Self.singular(suggestedName), file: file, nested: &nested) + "]"
+        case .map(let value):
+            return "[String: " + type(for: value, suggestedName: suggestedName + "Value", file: file, nested: &nested) + "]"
+        case .object(let fields):
+            if fields.isEmpty { return "AccordEmpty" }
+            nested.append(.structure(structure(named: suggestedName, fields: fields, documentation: documentation(for: schema, file: file), file: file)))
+            return suggestedName
+        case .enumeration(let cases):
+            nested.append(.enumeration(enumeration(named: suggestedName, cases: cases, documentation: documentation(for: schema, file: file))))
+            return suggestedName
+        }
+    }
+
+    /// The declaration of a named contract type.
+    func declaration(for declaration: TypeDeclaration) -> Declaration {
+        let file = Self.fileName(declaration.location.file)
+        let docs = Declaration.Documentation(summary: declaration.schema.description,
+                                             remark: "`\(declaration.name)` in \(file):\(declaration.location.line)")
+        switch declaration.schema.kind {
+        case .object(let fields):
+            return .structure(structure(named: declaration.name, fields: fields, documentation: docs, file: file))
+        case .enumeration(let cases):
+            return .enumeration(enumeration(named: declaration.name, cases: cases, documentation: docs))
+        default:
+            var nested: [Declaration] = []
+            let target = type(for: declaration.schema, suggestedName: declaration.name + "Value", file: file, nested: &nested)
+            return nested.first ?? .alias(name: declaration.name, target: target, documentation: docs)
+        }
+    }
+
+    func structure(named name: String, fields: [Field], documentation: Declaration.Documentation, file: String) -> Declaration.Structure {
+        var nested: [Declaration] = []
+        let properties = fields.map { field -> Declaration.Property in
+            var nestedName = Naming.type(field.name)
+            if Naming.keywords.contains(nestedName) || nestedName == name { nestedName = name + nestedName }
+            let swiftType = type(for: field.schema, suggestedName: nestedName, file: file, nested: &nested)
+            return Declaration.Property(wireName: field.name, swiftName: Naming.property(field.name), type: swiftType,
+                                        isOptional: field.isOptional || field.isNullable, documentation: field.schema.description,
+                                        isDeprecated: field.schema.isDeprecated)
+        }
+        return Declaration.Structure(name: name, properties: properties, nested: nested, documentation: documentation)
+    }
+
+    func enumeration(named name: String, cases: EnumCases, documentation: Declaration.Documentation) -> Declaration.Enumeration {
+        Declaration.Enumeration(name: name, cases: cases.cases.map { (Naming.property($0.name), $0.value) },
+                                isIntegral: cases.isIntegral, documentation: documentation)
+    }
+
+    private func documentation(for schema: Schema, file: String) -> Declaration.Documentation {
+        Declaration.Documentation(summary: schema.description, remark: "inline in \(file):\(schema.location.line)")
+    }
+
+    static func swiftName(_ primitive: Primitive) -> String {
+        switch primitive {
+        case .string: "String"
+        case .int: "Int"
+        case .bool: "Bool"
+        case .double: "Double"
+        case .decimal: "AccordDecimal"
+        case .dateTime: "AccordDateTime"
+        case .date: "AccordDate"
+        case .url: "URL"
+        case .any: "AccordJSON"
+        }
+    }
+
+    /// `items` → `Item`, `Replies` → `Reply`: the name of one element of an array.
+    static func singular(_ name: String) -> String {
+        if name.hasSuffix("ies") { return String(name.dropLast(3)) + "y" }
+        if name.hasSuffix("s") && !name.hasSuffix("ss") { return String(name.dropLast()) }
+        return name + "Item"
+    }
+
+    /// The contract file's name, without directories, so output is the same on every machine.
+    static func fileName(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+}
