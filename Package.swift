@@ -39,7 +39,7 @@ let package = Package(
         .testTarget(name: "AccordGeneratorTests", dependencies: ["TongbanAPI", "AccordGenerator", "AccordMock", "AccordContract", "AccordValidation"]),
         .testTarget(name: "AccordYAMLTests", dependencies: ["AccordYAML"]),
         .testTarget(name: "AccordSigningTests", dependencies: ["AccordSigning", "AccordContract"]),
-        .testTarget(name: "AccordEndToEndTests", dependencies: ["accord", "AccordContract", "AccordSigning"], exclude: ["Clients"]),
+        .testTarget(name: "AccordEndToEndTests", dependencies: ["accord", "AccordContract", "AccordSigning", "TongbanAPI"], exclude: ["Clients"]),
         .testTarget(name: "AccordMockTests", dependencies: ["AccordMock", "AccordSigning", "AccordContract", "AccordValidation"]),
         .testTarget(
             name: "AccordContractTests",

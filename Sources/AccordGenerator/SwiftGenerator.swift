@@ -61,6 +61,12 @@ public struct SwiftGenerator: Sendable {
                               contents: header(TypeTranslator.fileName(domain.file)) + "import Foundation\n\n" + writer.text))
         }
 
+        let refreshTypes = messageTypes[contract.service.auth.refreshEndpoint]
+        files.append(File(path: "Support/Service.swift", contents: header("service.yaml") + "import Foundation\n\n"
+                          + ServiceEmitter(contract: contract, access: accessKeyword).source(refreshTypes: refreshTypes)))
+        files.append(File(path: "Support/AccordClient.swift", contents: header("the Accord runtime") + RuntimeClient.source(access: accessKeyword)))
+        files.append(File(path: "Support/AccordSigning.swift", contents: header("the Accord runtime") + RuntimeSigning.source(access: accessKeyword)))
+
         var catalog = SwiftWriter()
         catalog.block("extension API") { writer in
             writer.line("/// The response type of every endpoint, by id, for generic tooling and tests.")

@@ -106,8 +106,8 @@ extension MockEngine {
         case (.string(let text)?, nil), (nil, .string(let text)?):
             action = try Injection(parsing: text, codes: contract.service.codes)
         case (.object?, nil):
-            guard case .int(let code)? = body.value(at: "/respond/code"), contract.service.code(code) != nil else {
-                throw Injection.SyntaxError(message: "'respond' needs a 'code' from the contract's table")
+            guard case .int(let code)? = body.value(at: "/respond/code"), code == 0 || contract.service.code(code) != nil else {
+                throw Injection.SyntaxError(message: "'respond' needs a 'code': 0 (with 'data') or one from the contract's table")
             }
             action = .business(code: code, message: body.value(at: "/respond/msg").flatMap(Self.string), data: body.value(at: "/respond/data"))
         default:

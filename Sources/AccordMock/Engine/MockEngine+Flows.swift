@@ -21,11 +21,13 @@ extension MockEngine {
             return state.tokens.ban(uid: uid).map { banned($0, endpoint) }
         case .expired(let uid):
             trace.user = uid
+            if request.headers["x-accord-session"] == nil { trace.session = "user:\(uid)" }
             refusal = (1002, "the access token expired")
         case .invalidated:
             refusal = (1005, "the access token is not valid on this server")
         case .revoked(let uid):
             trace.user = uid
+            if request.headers["x-accord-session"] == nil { trace.session = "user:\(uid)" }
             refusal = (1006, "the access token was revoked")
         case .missing:
             refusal = (1006, "missing '\(contract.service.auth.header): \(contract.service.auth.scheme) <access_token>'")
@@ -119,7 +121,7 @@ extension MockEngine {
         case .business(let code, let message, let data):
             let defaultData: JSONValue? = code == 1008
                 ? .object([.init("ban_info", TokenStore.Ban(reason: "banned by an injected answer").json)]) : nil
-            var response = envelope(code: code, message: message ?? contract.service.code(code)?.message ?? "injected",
+            var response = envelope(code: code, message: message ?? contract.service.code(code)?.message ?? (code == 0 ? "ok" : "injected"),
                                     data: data ?? defaultData ?? .object([]), endpoint: endpoint, verdict: "injected")
             response.summary.source = "injected"
             return response

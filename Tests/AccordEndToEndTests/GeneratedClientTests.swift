@@ -1,0 +1,154 @@
+import AccordContract
+import Foundation
+import Testing
+import TongbanAPI
+
+/// The generated client (`Tests/TongbanAPI`) against the real `accord serve`.
+@Suite(.serialized) struct GeneratedClientTests {
+    private func client(_ server: ServerProcess, storage: InMemoryTokenStorage = InMemoryTokenStorage()) -> APIClient {
+        APIClient(configuration: ClientConfiguration(serverURL: URL(string: server.baseURL)!, appKey: "dev_app_key", appSecret: "dev_app_secret",
+                                                     deviceID: "generated-client", appVersion: "1.2.0"), storage: storage)
+    }
+
+    private let login = AuthLoginPhoneRequest(phone: "13800138000", code: "123456",
+                                             deviceInfo: DeviceInfo(deviceId: "D-1", os: .ios, osVersion: "26.1", model: "iPhone", appVersion: "1.2.0"))
+
+    /// The first event the client emitted.
+    private func firstEvent(_ client: APIClient) async -> ClientEvent? {
+        for await event in client.events { return event }
+        return nil
+    }
+
+    @Test func signedCallsAreAcceptedAndLoginStoresTheTokens() async throws {
+        let server = try ServerProcess(arguments: ["--quiet"])
+        let storage = InMemoryTokenStorage()
+        let api = client(server, storage: storage)
+        let session = try await api.send(API.auth.loginPhone(login))
+        #expect(session.user.uid == 10086)
+        #expect(await storage.load()?.accessToken == session.accessToken)
+        let inbox = try await api.send(API.signal.inbox(limit: 20, filter: .flash))
+        #expect(inbox.items.first?.id == "sg_flash_1")
+        let published = try await api.send(API.signal.publish(SignalPublishRequest(content: "你好，同路人 👋", tags: ["旅行"], isFlash: true)))
+        #expect(published.content == "你好，同路人 👋")
+        #expect(published.isFlash)
+        let quota = try await api.send(API.signal.quota())
+        #expect(quota.dailyLimit == 20)
+    }
+
+    @Test func tenConcurrentCallsThroughAnExpiredTokenRefreshOnce() async throws {
+        let server = try ServerProcess(arguments: ["--quiet"])
+        let api = client(server)
+        _ = try await api.send(API.auth.loginPhone(login))
+        try await Control(server: server).call("POST", "tokens/expire", "{}")
+        let succeeded = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<10 { group.addTask { (try? await api.send(API.signal.inbox())) != nil } }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(succeeded == 10)
+        guard case .array(let journal)? = try await Control(server: server).call("GET", "requests").1?["requests"] else {
+            Issue.record("no journal")
+            return
+        }
+        #expect(journal.filter { $0["endpoint"] == .string("auth.refresh") }.count == 1)
+        #expect(journal.filter { $0["code"] == .int(1002) }.count == 10)
+    }
+
+    @Test func silentRefreshOn1005() async throws {
+        let server = try ServerProcess(arguments: ["--quiet"])
+        let api = client(server)
+        _ = try await api.send(API.auth.loginPhone(login))
+        try await Control(server: server).call("POST", "tokens/invalidate", "{}")
+        #expect(try await api.send(API.auth.userMe()).nickname == "林间小鹿")
+    }
+
+    @Test func forcedLogoutEndsTheSessionWithAnEvent() async throws {
+        let server = try ServerProcess(arguments: ["--quiet"])
+        let storage = InMemoryTokenStorage()
+        let api = client(server, storage: storage)
+        _ = try await api.send(API.auth.loginPhone(login))
+        try await Control(server: server).call("POST", "users/10086/force-logout")
+        await #expect(throws: APIError.self) { try await api.send(API.auth.userMe()) }
+        #expect(await firstEvent(api) == .loggedOut(.forceLogout))
+        #expect(await storage.load() == nil)
+    }
+
+    @Test func aFailedRefreshEndsTheSessionWith1007() async throws {
+        let server = try ServerProcess(arguments: ["--quiet", "--refresh-ttl", "1h"])
+        let api = client(server)
+        _ = try await api.send(API.auth.loginPhone(login))
+        try await Control(server: server).call("POST", "clock", #"{"advance": "2h"}"#)
+        do {
+            _ = try await api.send(API.signal.quota())
+            Issue.record("the call succeeded")
+        } catch {
+            guard case .sessionEnded(let code) = error else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(code == .refreshInvalid)
+        }
+        #expect(await firstEvent(api) == .loggedOut(.refreshInvalid))
+    }
+
+    @Test func banSurfacesBanInfo() async throws {
+        let server = try ServerProcess(arguments: ["--quiet"])
+        let api = client(server)
+        _ = try await api.send(API.auth.loginPhone(login))
+        try await Control(server: server).call("POST", "users/10086/ban", #"{"reason": "多次发布违规内容", "until": "2026-12-07T00:00:00Z"}"#)
+        do {
+            _ = try await api.send(API.signal.inbox())
+            Issue.record("the call succeeded")
+        } catch {
+            guard case .banned(let info) = error else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(info == BanInfo(reason: "多次发布违规内容", until: "2026-12-07T00:00:00Z", appealURL: nil))
+        }
+        #expect(await firstEvent(api) == .banned(BanInfo(reason: "多次发布违规内容", until: "2026-12-07T00:00:00Z", appealURL: nil)))
+    }
+
+    @Test func quotaIsATypedErrorWithAnAlert() async throws {
+        let server = try ServerProcess(arguments: ["--quiet", "--inject", "signal.publish=quota"])
+        let api = client(server)
+        _ = try await api.send(API.auth.loginPhone(login))
+        do {
+            _ = try await api.send(API.signal.publish(SignalPublishRequest(content: "第 21 条", isFlash: false)))
+            Issue.record("the call succeeded")
+        } catch {
+            guard case .business(let code, let message, _) = error else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(code == .quota)
+            #expect(message == "今日信号已达上限")
+        }
+        #expect(await firstEvent(api) == .alert(.quota, "今日信号已达上限"))
+    }
+
+    @Test func anUnknownEnumValueFromTheServerDecodesAsUnknown() async throws {
+        let server = try ServerProcess(arguments: ["--quiet"])
+        let api = client(server)
+        _ = try await api.send(API.auth.loginPhone(login))
+        try await Control(server: server).call("POST", "rules", #"""
+            {"match": {"endpoint": "subscriptions.me"}, "respond": {"code": 0, "data": {"is_active": true, "will_renew": false, "platform": "harmonyos"}}}
+            """#)
+        let entitlement = try await api.send(API.subscriptions.me())
+        #expect(entitlement.platform == .unknown("harmonyos"))
+        #expect(entitlement.isActive)
+    }
+
+    @Test func transportFailuresAreToldApart() async throws {
+        let api = APIClient(configuration: ClientConfiguration(serverURL: URL(string: "http://127.0.0.1:9")!, appKey: "k", appSecret: "s",
+                                                               deviceID: "d", appVersion: "1.0.0"))
+        do {
+            _ = try await api.send(API.auth.appStartConfig())
+            Issue.record("a closed port answered")
+        } catch {
+            guard case .offline = error else {
+                Issue.record("\(error)")
+                return
+            }
+        }
+    }
+}
