@@ -5,6 +5,7 @@ let package = Package(
     name: "Accord",
     products: [
         .executable(name: "accord", targets: ["accord"]),
+        .plugin(name: "AccordGenerate", targets: ["AccordGenerate"]),
         .library(name: "AccordContract", targets: ["AccordContract"]),
     ],
     targets: [
@@ -28,10 +29,19 @@ let package = Package(
         // HTTP/1.1 over libmicrohttpd: moves bytes between sockets and the engine.
         .target(name: "AccordServer", dependencies: ["CMicroHTTPD", "AccordMock"]),
         // Swift code from contracts: models, typed endpoints, runtime support.
-        .target(name: "AccordGenerator", dependencies: ["AccordContract"]),
+        .target(name: "AccordGenerator", dependencies: ["AccordContract", "AccordDiagnostics"]),
         // The `accord` commands, as a library so tests run them in-process.
         .target(name: "AccordCLI", dependencies: ["AccordContract", "AccordValidation", "AccordDiagnostics", "AccordMock", "AccordServer", "AccordGenerator"]),
         .executableTarget(name: "accord", dependencies: ["AccordCLI"]),
+        // `swift package accord-generate --output DIR`: the generator for app packages.
+        .plugin(
+            name: "AccordGenerate",
+            capability: .command(
+                intent: .custom(verb: "accord-generate", description: "Generate Swift models, endpoints and a client from contracts/"),
+                permissions: [.writeToPackageDirectory(reason: "writes the generated Swift files into the package")]
+            ),
+            dependencies: ["accord"]
+        ),
 
         // The generated client of the repository's contracts, compiled as a consumer would;
         // AccordGeneratorTests fails when it drifts from what `accord generate` writes.

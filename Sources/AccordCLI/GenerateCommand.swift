@@ -34,7 +34,9 @@ struct GenerateCommand: Subcommand {
             console.printError("error: not generating: the contracts have errors")
             return 1
         }
-        let files = SwiftGenerator(contract: contract, access: access).files()
+        let generator = SwiftGenerator(contract: contract, access: access)
+        for diagnostic in generator.diagnostics() { console.writeError(renderer.render(diagnostic)) }
+        let files = generator.files()
         let wanted = Set(files.map(\.path))
         let existing = Self.generatedFiles(in: output)
         let changed = files.filter { (try? String(contentsOfFile: path(output, $0.path), encoding: .utf8)) != $0.contents }.map(\.path)

@@ -82,6 +82,26 @@ struct EndpointEmitter {
             writer.line("    body: \(types.body == nil ? "nil" : "body"), requiresAuth: \(endpoint.requiresAuth)")
             writer.line(")")
         }
+        if let stream = endpoint.stream, let body = types.body, endpoint.parameters.isEmpty {
+            let eventType = translator.type(for: stream.event, suggestedName: Naming.type(endpoint.id) + "Event", file: file, nested: &nested)
+            writeStream(endpoint, function: function, bodyType: body, eventType: eventType, into: &writer)
+        }
+    }
+
+    /// `<function>Stream(_ body:)`: the same call asking for server-sent events.
+    private func writeStream(_ endpoint: Endpoint, function: String, bodyType: String, eventType: String, into writer: inout SwiftWriter) {
+        guard let stream = endpoint.stream else { return }
+        writer.line()
+        writer.documentation("\(endpoint.summary ?? endpoint.id), streamed: one `\(eventType)` per event.",
+                             remark: "HTTP `\(endpoint.method.rawValue) \(endpoint.path)` with `\(stream.toggle): true`, `\(endpoint.id)`")
+        writer.block("\(access)func \(Naming.bare(function))Stream(_ body: \(bodyType)) -> StreamEndpoint<\(eventType)>") { writer in
+            writer.line("var body = body")
+            writer.line("body.\(Naming.property(stream.toggle)) = true")
+            writer.line("return StreamEndpoint(request: Endpoint(")
+            writer.line("    id: \(endpoint.id.swiftLiteral), method: .\(endpoint.method.rawValue.lowercased()),")
+            writer.line("    path: \(endpoint.path.description.swiftLiteral), body: body, requiresAuth: \(endpoint.requiresAuth)")
+            writer.line("))")
+        }
     }
 
     private func appendItems(_ fields: [Field], to list: String, into writer: inout SwiftWriter) {

@@ -31,6 +31,10 @@ enum RuntimeClient {
         var issuedTokens: Tokens { get }
     }
 
+    extension Tokens: TokenIssuing {
+        ACCESS var issuedTokens: Tokens { self }
+    }
+
     /// Where tokens live between requests and launches.
     ACCESS protocol TokenStorage: Sendable {
         func load() async -> Tokens?
@@ -222,6 +226,53 @@ enum RuntimeClient {
             }
         }
 
+        /// The events of a streamed answer, as they arrive (on platforms without
+        /// `URLSession.bytes`, such as Linux, once the answer is complete). An expired
+        /// token is refreshed and the stream retried once, as for `send`.
+        ACCESS nonisolated func stream<Event>(_ endpoint: StreamEndpoint<Event>) -> AsyncThrowingStream<Event, any Error> {
+            AsyncThrowingStream { continuation in
+                let task = Task {
+                    do {
+                        try await self.deliver(endpoint, to: continuation)
+                        continuation.finish()
+                    } catch {
+                        continuation.finish(throwing: error)
+                    }
+                }
+                continuation.onTermination = { _ in task.cancel() }
+            }
+        }
+
+        private func deliver<Event>(_ endpoint: StreamEndpoint<Event>, to continuation: AsyncThrowingStream<Event, any Error>.Continuation) async throws(APIError) {
+            var tokens = await storage.load()
+            for attempt in 0..<2 {
+                let (data, status) = try await exchange(endpoint.request, tokens: tokens, on: session)
+                if let head = try? JSONDecoder().decode(Envelope<AccordEmpty>.self, from: data) {
+                    let code = BusinessCode(rawValue: head.code)
+                    lastMessage = head.message
+                    lastData = data
+                    if attempt == 0, Service.refreshesAndRetries(code) {
+                        switch await refreshOnce() {
+                        case .refreshed(let refreshed): tokens = refreshed; continue
+                        case .failed(let failure): throw APIError.sessionEnded(failure)
+                        }
+                    }
+                    throw await failure(code)
+                }
+                guard (200..<300).contains(status) else { throw APIError.http(status: status, body: String(decoding: data, as: UTF8.self)) }
+                for line in String(decoding: data, as: UTF8.self).split(separator: "\n") where line.hasPrefix("data: ") {
+                    let payload = line.dropFirst(6)
+                    if payload == "[DONE]" { return }
+                    do {
+                        continuation.yield(try JSONDecoder().decode(Event.self, from: Data(payload.utf8)))
+                    } catch {
+                        throw APIError.undecodable("event: \(error)")
+                    }
+                }
+                return
+            }
+        }
+
         /// Clears the tokens (after a logout call, say).
         ACCESS func signOut() async {
             await storage.save(nil)
@@ -310,8 +361,11 @@ enum RuntimeClient {
         private func refreshOnce() async -> Refresh {
             if let refreshing { return await refreshing.value }
             let task = Task { () -> Refresh in
-                guard let refreshToken = await storage.load()?.refreshToken else { return .failed(Service.refreshFailedCode) }
-                switch try? await perform(Service.refresh(refreshToken), tokens: nil, on: refreshSession) {
+                guard let refreshToken = await storage.load()?.refreshToken, let call = Service.refresh(refreshToken) else {
+                    await endSession(Service.refreshFailedCode)
+                    return .failed(Service.refreshFailedCode)
+                }
+                switch try? await perform(call, tokens: nil, on: refreshSession) {
                 case .success(let issued)?:
                     await storage.save(issued.issuedTokens)
                     return .refreshed(issued.issuedTokens)

@@ -61,6 +61,17 @@ enum RuntimeSupport {
         }
     }
 
+    /// An endpoint answered with server-sent events (`text/event-stream`), each event's
+    /// data one `Event`, ending with `[DONE]`.
+    ACCESS struct StreamEndpoint<Event: Decodable & Sendable>: Sendable {
+        /// The request; its body asks for streaming.
+        ACCESS var request: Endpoint<AccordEmpty>
+
+        ACCESS init(request: Endpoint<AccordEmpty>) {
+            self.request = request
+        }
+    }
+
     /// An object with no members: `data: {}`.
     ACCESS struct AccordEmpty: Codable, Hashable, Sendable {
         ACCESS init() {}

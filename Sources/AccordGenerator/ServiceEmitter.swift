@@ -57,21 +57,56 @@ struct ServiceEmitter {
                     writer.line(members.isEmpty ? "false" : "[\(members.joined(separator: ", "))].contains(code.rawValue)")
                 }
             }
-            if let refreshTypes, let body = refreshTypes.body, let endpoint = contract.endpoint(service.auth.refreshEndpoint) {
-                writer.line()
+            writer.line()
+            if let refreshTypes, let body = refreshTypes.body, let endpoint = contract.endpoint(service.auth.refreshEndpoint),
+               Self.refreshUnsupportedReason(contract) == nil {
                 writer.line("/// The token refresh call.")
-                writer.block("static func refresh(_ refreshToken: String) -> Endpoint<\(refreshTypes.response)>") { writer in
+                writer.block("static func refresh(_ refreshToken: String) -> Endpoint<\(refreshTypes.response)>?") { writer in
                     writer.line("API.\(Naming.property(endpoint.domain)).\(Naming.endpointFunction(endpoint.id, domain: endpoint.domain))(\(body)(refreshToken: refreshToken))")
+                }
+            } else {
+                writer.line("/// The contract's refresh endpoint does not take `{refresh_token}` and answer tokens,")
+                writer.line("/// so the client cannot refresh on its own: an expired token ends the session.")
+                writer.block("static func refresh(_ refreshToken: String) -> Endpoint<Tokens>?") { writer in
+                    writer.line("nil")
                 }
             }
         }
-        for declaration in contract.types.values.sorted(by: { $0.name < $1.name }) where Self.carriesTokens(declaration.schema) {
+        var issuing = contract.types.values.filter { Self.carriesTokens($0.schema) }.map(\.name)
+        issuing += inlineResponses.filter { Self.carriesTokens($0.schema) }.map(\.name)
+        for name in Set(issuing).sorted() {
             writer.line()
-            writer.block("extension \(declaration.name): TokenIssuing") { writer in
+            writer.block("extension \(name): TokenIssuing") { writer in
                 writer.line("\(access)var issuedTokens: Tokens { Tokens(accessToken: accessToken, refreshToken: refreshToken) }")
             }
         }
         return writer.text
+    }
+
+    /// Endpoints' inline response objects, with the names the generator gave them.
+    var inlineResponses: [(name: String, schema: Schema)] = []
+
+    /// Why the client cannot refresh tokens by itself, or nil when it can: the refresh
+    /// endpoint must take a body whose only required member is the `refresh_token`
+    /// string, have no path parameters, and answer `access_token` and `refresh_token`.
+    static func refreshUnsupportedReason(_ contract: Contract) -> String? {
+        guard let endpoint = contract.endpoint(contract.service.auth.refreshEndpoint) else { return "there is no refresh endpoint" }
+        func fields(_ schema: Schema?) -> [Field]? {
+            var kind = schema?.kind
+            var hops = 0
+            while case .reference(let name)? = kind, hops < 32 { kind = contract.types[name]?.schema.kind; hops += 1 }
+            if case .object(let fields)? = kind { return fields }
+            return nil
+        }
+        guard endpoint.parameters.isEmpty else { return "'\(endpoint.id)' has path parameters" }
+        guard let body = fields(endpoint.body), body.contains(where: { $0.name == "refresh_token" && $0.schema.kind == .primitive(.string) }),
+              body.allSatisfy({ $0.name == "refresh_token" || $0.isOptional }) else {
+            return "the body of '\(endpoint.id)' is not {refresh_token: string}"
+        }
+        guard let response = fields(endpoint.response), carriesTokens(Schema(.object(response), location: endpoint.location)) else {
+            return "'\(endpoint.id)' does not answer access_token and refresh_token"
+        }
+        return nil
     }
 
     /// An object with `access_token` and `refresh_token` strings.

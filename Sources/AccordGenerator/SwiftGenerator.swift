@@ -1,4 +1,5 @@
 import AccordContract
+import AccordDiagnostics
 
 /// Generates the Swift for a contract: one file per model type, one per domain for
 /// endpoints, a catalog, and the runtime support. Deterministic: the same contract
@@ -62,8 +63,13 @@ public struct SwiftGenerator: Sendable {
         }
 
         let refreshTypes = messageTypes[contract.service.auth.refreshEndpoint]
+        var serviceEmitter = ServiceEmitter(contract: contract, access: accessKeyword)
+        serviceEmitter.inlineResponses = contract.endpoints.compactMap { endpoint in
+            guard case .object = endpoint.response.kind, let name = messageTypes[endpoint.id]?.response else { return nil }
+            return (name, endpoint.response)
+        }
         files.append(File(path: "Support/Service.swift", contents: header("service.yaml") + "import Foundation\n\n"
-                          + ServiceEmitter(contract: contract, access: accessKeyword).source(refreshTypes: refreshTypes)))
+                          + serviceEmitter.source(refreshTypes: refreshTypes)))
         files.append(File(path: "Support/AccordClient.swift", contents: header("the Accord runtime") + RuntimeClient.source(access: accessKeyword)))
         files.append(File(path: "Support/AccordSigning.swift", contents: header("the Accord runtime") + RuntimeSigning.source(access: accessKeyword)))
 
@@ -80,6 +86,13 @@ public struct SwiftGenerator: Sendable {
         }
         files.append(File(path: "Endpoints/API+Catalog.swift", contents: header("every contract file") + "import Foundation\n\n" + catalog.text))
         return files.sorted { $0.path < $1.path }
+    }
+
+    /// What the generated code cannot do for this contract, as warnings at the place to fix.
+    public func diagnostics() -> [Diagnostic] {
+        guard let reason = ServiceEmitter.refreshUnsupportedReason(contract) else { return [] }
+        let location = contract.endpoint(contract.service.auth.refreshEndpoint)?.location ?? contract.service.location
+        return [.warning("the generated client will not refresh tokens by itself: \(reason)", at: location)]
     }
 
     private func header(_ source: String) -> String {

@@ -138,6 +138,18 @@ import TongbanAPI
         #expect(entitlement.isActive)
     }
 
+    @Test func theStreamedChatReplyIsAnAsyncSequenceOfEvents() async throws {
+        let server = try ServerProcess(arguments: ["--quiet"])
+        let api = client(server)
+        _ = try await api.send(API.auth.loginPhone(login))
+        let request = AiChatRequest(messages: [ChatMessage(role: .user, content: "什么是 actor 重入？")], stream: false)
+        var deltas: [String] = []
+        for try await event in api.stream(API.learning.aiChatStream(request)) { deltas.append(event.delta) }
+        #expect(deltas == ["actor 的方法", "在 await 处可能被挂起，", "此时其他任务可以进入同一个 actor。"])
+        let plain = try await api.send(API.learning.aiChat(request))
+        #expect(plain.reply.hasPrefix("actor 的方法"))
+    }
+
     @Test func transportFailuresAreToldApart() async throws {
         let api = APIClient(configuration: ClientConfiguration(serverURL: URL(string: "http://127.0.0.1:9")!, appKey: "k", appSecret: "s",
                                                                deviceID: "d", appVersion: "1.0.0"))

@@ -120,6 +120,19 @@ import TongbanAPI
         """)
     }
 
+    @Test func aRefreshEndpointTheClientCannotDriveIsReportedNotMiscompiled() throws {
+        let service = "service:\n  name: s\nauth:\n  refresh: shop.refresh\ncodes:\n  1000: {name: invalid, msg: bad, http: 400}\n"
+        let shop = "domain: shop\nendpoints:\n  shop.refresh:\n    route: POST /refresh/{id}\n    params: {id: string}\n    body: {token: string}\n"
+        let outcome = ContractLoader().load([.init(path: "service.yaml", bytes: Array(service.utf8)), .init(path: "shop.yaml", bytes: Array(shop.utf8))],
+                                            directory: "contracts")
+        let generator = SwiftGenerator(contract: try #require(outcome.contract))
+        #expect(generator.diagnostics().map(\.description) == [
+            "shop.yaml:3:3: warning: the generated client will not refresh tokens by itself: 'shop.refresh' has path parameters",
+        ])
+        let serviceFile = try #require(generator.files().first { $0.path == "Support/Service.swift" })
+        #expect(serviceFile.contents.contains("static func refresh(_ refreshToken: String) -> Endpoint<Tokens>? {\n        nil\n    }"))
+    }
+
     /// Every fixture and example of every endpoint, as the mock server renders it,
     /// decodes into the generated response type and encodes back to the same JSON.
     @Test func everyServedFixtureAndExampleRoundTripsThroughTheGeneratedTypes() throws {

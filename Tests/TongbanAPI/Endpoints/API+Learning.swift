@@ -121,6 +121,18 @@ public struct LearningEndpoints: Sendable {
         )
     }
 
+    /// 与 AI 导师对话, streamed: one `ChatDelta` per event.
+    ///
+    /// - Remark: HTTP `POST /ai/chat` with `stream: true`, `ai.chat`
+    public func aiChatStream(_ body: AiChatRequest) -> StreamEndpoint<ChatDelta> {
+        var body = body
+        body.stream = true
+        return StreamEndpoint(request: Endpoint(
+            id: "ai.chat", method: .post,
+            path: "/ai/chat", body: body, requiresAuth: true
+        ))
+    }
+
     /// 复习任务
     ///
     /// - Remark: HTTP `GET /review/tasks`, `review.tasks` in learning.yaml:231

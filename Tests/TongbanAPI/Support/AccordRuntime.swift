@@ -54,6 +54,17 @@ public struct Endpoint<Response: Decodable & Sendable>: Sendable {
     }
 }
 
+/// An endpoint answered with server-sent events (`text/event-stream`), each event's
+/// data one `Event`, ending with `[DONE]`.
+public struct StreamEndpoint<Event: Decodable & Sendable>: Sendable {
+    /// The request; its body asks for streaming.
+    public var request: Endpoint<AccordEmpty>
+
+    public init(request: Endpoint<AccordEmpty>) {
+        self.request = request
+    }
+}
+
 /// An object with no members: `data: {}`.
 public struct AccordEmpty: Codable, Hashable, Sendable {
     public init() {}

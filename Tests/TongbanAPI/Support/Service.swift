@@ -148,7 +148,7 @@ enum Service {
     }
 
     /// The token refresh call.
-    static func refresh(_ refreshToken: String) -> Endpoint<TokenPair> {
+    static func refresh(_ refreshToken: String) -> Endpoint<TokenPair>? {
         API.auth.refresh(AuthRefreshRequest(refreshToken: refreshToken))
     }
 }
