@@ -120,6 +120,58 @@ import TongbanAPI
         """)
     }
 
+    /// One contract line per type form, and the Swift it becomes.
+    @Test(arguments: [
+        ("count: int", "var count: Int"),
+        ("ratio: double", "var ratio: Double"),
+        ("flag: bool", "var flag: Bool"),
+        ("price: decimal", "var price: AccordDecimal"),
+        ("at: date-time", "var at: AccordDateTime"),
+        ("birth_date: date", "var birthDate: AccordDate"),
+        ("home: url", "var home: URL"),
+        ("extra: any", "var extra: AccordJSON"),
+        ("note: string?", "var note: String?"),
+        ("tags: [string]", "var tags: [String]"),
+        ("maybe_tags: '[string]?'", "var maybeTags: [String]?"),
+        ("scores: '{string: int}'", "var scores: [String: Int]"),
+        ("gender: Gender", "var gender: Gender"),
+        ("children: [Child]", "var children: [Child]"),
+        ("nothing: {}", "var nothing: AccordEmpty"),
+        ("point: {x: int, y: int}", "var point: Point"),
+        ("mode: fast | slow", "var mode: Mode"),
+        ("old: {type: string, optional: true, deprecated: true}", "@available(*, deprecated)\n    var old: String?"),
+        ("maybe: {type: string, nullable: true}", "var maybe: String?"),
+    ])
+    func everyTypeForm(_ line: String, _ swift: String) throws {
+        let service = "service:\n  name: s\nauth:\n  refresh: f.get\ncodes:\n  1000: {name: invalid, msg: bad, http: 400}\n"
+        let domain = """
+        domain: f
+        types:
+          Holder:
+            fields:
+              \(line)
+          Gender:
+            enum: {0: unset, 1: male}
+          Child:
+            fields: {id: string}
+          Phone: {type: string, pattern: '1\\d{10}'}
+        endpoints:
+          f.get:
+            route: GET /holder
+            response: {holder: Holder, gender: Gender, child: Child, phone: Phone}
+        """
+        let outcome = ContractLoader().load([.init(path: "service.yaml", bytes: Array(service.utf8)), .init(path: "f.yaml", bytes: Array(domain.utf8))],
+                                            directory: "contracts")
+        #expect(!outcome.diagnostics.contains { $0.severity == .error }, "\(outcome.diagnostics)")
+        let files = SwiftGenerator(contract: try #require(outcome.contract), access: .internal).files()
+        let holder = try #require(files.first { $0.path == "Models/Holder.swift" }).contents
+        #expect(holder.contains("    " + swift + "\n"), "\(holder)")
+        let phone = try #require(files.first { $0.path == "Models/Phone.swift" }).contents
+        #expect(phone.contains("typealias Phone = String"))
+        let gender = try #require(files.first { $0.path == "Models/Gender.swift" }).contents
+        #expect(gender.contains("case 0: self = .unset") && gender.contains("case unknown(Int)"))
+    }
+
     @Test func aRefreshEndpointTheClientCannotDriveIsReportedNotMiscompiled() throws {
         let service = "service:\n  name: s\nauth:\n  refresh: shop.refresh\ncodes:\n  1000: {name: invalid, msg: bad, http: 400}\n"
         let shop = "domain: shop\nendpoints:\n  shop.refresh:\n    route: POST /refresh/{id}\n    params: {id: string}\n    body: {token: string}\n"
