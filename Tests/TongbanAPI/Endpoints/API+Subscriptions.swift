@@ -15,7 +15,7 @@ public struct SubscriptionsEndpoints: Sendable {
 
     /// 商品列表
     ///
-    /// - Remark: HTTP `GET /subscriptions/products`, `subscriptions.products` in subscriptions.yaml:26
+    /// - Remark: HTTP `GET /subscriptions/products`, `subscriptions.products` in subscriptions.yaml:30
     public func products() -> Endpoint<SubscriptionsProductsResponse> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -28,7 +28,7 @@ public struct SubscriptionsEndpoints: Sendable {
 
     /// 当前权益
     ///
-    /// - Remark: HTTP `GET /subscriptions/me`, `subscriptions.me` in subscriptions.yaml:39
+    /// - Remark: HTTP `GET /subscriptions/me`, `subscriptions.me` in subscriptions.yaml:43
     public func me() -> Endpoint<Entitlement> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -41,7 +41,7 @@ public struct SubscriptionsEndpoints: Sendable {
 
     /// 校验 App Store 交易并发放权益
     ///
-    /// - Remark: HTTP `POST /subscriptions/verify`, `subscriptions.verify` in subscriptions.yaml:49
+    /// - Remark: HTTP `POST /subscriptions/verify`, `subscriptions.verify` in subscriptions.yaml:53
     public func verify(_ body: SubscriptionsVerifyRequest) -> Endpoint<Entitlement> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -54,7 +54,7 @@ public struct SubscriptionsEndpoints: Sendable {
 
     /// 恢复购买
     ///
-    /// - Remark: HTTP `POST /subscriptions/restore`, `subscriptions.restore` in subscriptions.yaml:67
+    /// - Remark: HTTP `POST /subscriptions/restore`, `subscriptions.restore` in subscriptions.yaml:71
     public func restore() -> Endpoint<Entitlement> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []

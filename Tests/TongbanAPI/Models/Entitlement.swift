@@ -4,7 +4,7 @@ import Foundation
 
 /// 账号的订阅权益。
 ///
-/// - Remark: `Entitlement` in subscriptions.yaml:15
+/// - Remark: `Entitlement` in subscriptions.yaml:19
 public struct Entitlement: Codable, Hashable, Sendable {
     public var isActive: Bool
     public var productId: String?
@@ -31,43 +31,7 @@ public struct Entitlement: Codable, Hashable, Sendable {
         case platform
     }
 
-    /// - Remark: inline in subscriptions.yaml:20. Values this version does not know decode as `unknown` and encode back unchanged.
-    public enum Period: RawRepresentable, Codable, Hashable, Sendable {
-        case monthly
-        case yearly
-        case lifetime
-        /// A value this version of the contract does not know.
-        case unknown(String)
-
-        public init(rawValue: String) {
-            switch rawValue {
-            case "monthly": self = .monthly
-            case "yearly": self = .yearly
-            case "lifetime": self = .lifetime
-            default: self = .unknown(rawValue)
-            }
-        }
-
-        public var rawValue: String {
-            switch self {
-            case .monthly: "monthly"
-            case .yearly: "yearly"
-            case .lifetime: "lifetime"
-            case .unknown(let value): value
-            }
-        }
-
-        public init(from decoder: any Decoder) throws {
-            self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(rawValue)
-        }
-    }
-
-    /// - Remark: inline in subscriptions.yaml:23. Values this version does not know decode as `unknown` and encode back unchanged.
+    /// - Remark: inline in subscriptions.yaml:27. Values this version does not know decode as `unknown` and encode back unchanged.
     public enum Platform: RawRepresentable, Codable, Hashable, Sendable {
         case ios
         case android

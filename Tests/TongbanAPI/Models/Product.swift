@@ -4,7 +4,7 @@ import Foundation
 
 /// 可购买的订阅商品。
 ///
-/// - Remark: `Product` in subscriptions.yaml:5
+/// - Remark: `Product` in subscriptions.yaml:9
 public struct Product: Codable, Hashable, Sendable {
     public var id: String
     public var period: Period
@@ -30,41 +30,5 @@ public struct Product: Codable, Hashable, Sendable {
         case currency
         case title
         case trialDays = "trial_days"
-    }
-
-    /// - Remark: inline in subscriptions.yaml:9. Values this version does not know decode as `unknown` and encode back unchanged.
-    public enum Period: RawRepresentable, Codable, Hashable, Sendable {
-        case monthly
-        case yearly
-        case lifetime
-        /// A value this version of the contract does not know.
-        case unknown(String)
-
-        public init(rawValue: String) {
-            switch rawValue {
-            case "monthly": self = .monthly
-            case "yearly": self = .yearly
-            case "lifetime": self = .lifetime
-            default: self = .unknown(rawValue)
-            }
-        }
-
-        public var rawValue: String {
-            switch self {
-            case .monthly: "monthly"
-            case .yearly: "yearly"
-            case .lifetime: "lifetime"
-            case .unknown(let value): value
-            }
-        }
-
-        public init(from decoder: any Decoder) throws {
-            self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(rawValue)
-        }
     }
 }

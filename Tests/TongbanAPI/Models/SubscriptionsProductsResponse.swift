@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// - Remark: inline in subscriptions.yaml:30
+/// - Remark: inline in subscriptions.yaml:34
 public struct SubscriptionsProductsResponse: Codable, Hashable, Sendable {
     public var products: [Product]
 

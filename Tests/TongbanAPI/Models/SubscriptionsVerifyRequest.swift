@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// - Remark: inline in subscriptions.yaml:53
+/// - Remark: inline in subscriptions.yaml:57
 public struct SubscriptionsVerifyRequest: Codable, Hashable, Sendable {
     public var productId: String
     public var transactionId: String
@@ -23,7 +23,7 @@ public struct SubscriptionsVerifyRequest: Codable, Hashable, Sendable {
         case environment
     }
 
-    /// - Remark: inline in subscriptions.yaml:56. Values this version does not know decode as `unknown` and encode back unchanged.
+    /// - Remark: inline in subscriptions.yaml:60. Values this version does not know decode as `unknown` and encode back unchanged.
     public enum Environment: RawRepresentable, Codable, Hashable, Sendable {
         case sandbox
         case production
