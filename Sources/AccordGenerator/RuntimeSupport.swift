@@ -77,10 +77,36 @@ enum RuntimeSupport {
         ACCESS init() {}
     }
 
+    /// A value carried as a JSON string: decoded with `init?(text:)`, encoded as `text`.
+    ACCESS protocol StringCodable: Codable {
+        init?(text: String)
+        var text: String { get }
+        /// What the string should have been, for the decoding error.
+        static var expectation: String { get }
+    }
+
+    extension StringCodable {
+        ACCESS init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let value = Self(text: text) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected \(Self.expectation), found \"\(text)\"")
+            }
+            self = value
+        }
+
+        ACCESS func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(text)
+        }
+    }
+
     /// An RFC 3339 time, with or without fractional seconds (`2026-11-30T08:00:00Z`,
     /// `2026-11-30T08:00:00.250+08:00`). Keeps the text it was decoded from, so it
     /// encodes back unchanged; equal when it names the same instant.
-    ACCESS struct AccordDateTime: Codable, Hashable, Sendable, CustomStringConvertible {
+    ACCESS struct AccordDateTime: StringCodable, Hashable, Sendable, CustomStringConvertible {
+        ACCESS static let expectation = "an RFC 3339 date-time"
+
         /// The text on the wire.
         ACCESS let text: String
         ACCESS let date: Date
@@ -105,20 +131,6 @@ enum RuntimeSupport {
             if fraction != 0 { text += "." + String(String(fraction + 1_000).dropFirst()) }
             self.text = text + "Z"
             self.date = Date(timeIntervalSince1970: Double(milliseconds) / 1_000)
-        }
-
-        ACCESS init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            let text = try container.decode(String.self)
-            guard let value = AccordDateTime(text: text) else {
-                throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected an RFC 3339 date-time, found \"\(text)\"")
-            }
-            self = value
-        }
-
-        ACCESS func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(text)
         }
 
         ACCESS static func == (lhs: AccordDateTime, rhs: AccordDateTime) -> Bool { lhs.date == rhs.date }
@@ -165,7 +177,9 @@ enum RuntimeSupport {
     }
 
     /// A calendar date, `yyyy-MM-dd`, with no time or zone.
-    ACCESS struct AccordDate: Codable, Hashable, Sendable, CustomStringConvertible {
+    ACCESS struct AccordDate: StringCodable, Hashable, Sendable, CustomStringConvertible {
+        ACCESS static let expectation = "a date yyyy-MM-dd"
+
         ACCESS let year: Int
         ACCESS let month: Int
         ACCESS let day: Int
@@ -186,19 +200,7 @@ enum RuntimeSupport {
             self.init(year: year, month: month, day: day)
         }
 
-        ACCESS init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            let text = try container.decode(String.self)
-            guard let value = AccordDate(text: text) else {
-                throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected a date yyyy-MM-dd, found \"\(text)\"")
-            }
-            self = value
-        }
-
-        ACCESS func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(description)
-        }
+        ACCESS var text: String { description }
 
         ACCESS var description: String {
             func pad(_ value: Int, _ width: Int) -> String { String(repeating: "0", count: max(0, width - String(value).count)) + String(value) }
@@ -237,7 +239,8 @@ enum RuntimeSupport {
 
     /// A decimal number carried as a string on the wire (`"68.00"`), so no float
     /// rounding touches prices; encodes back exactly as received.
-    ACCESS struct AccordDecimal: Codable, Hashable, Sendable, CustomStringConvertible {
+    ACCESS struct AccordDecimal: StringCodable, Hashable, Sendable, CustomStringConvertible {
+        ACCESS static let expectation = "a decimal string such as \"9.99\""
         ACCESS let text: String
 
         ACCESS init?(text: String) {
@@ -251,20 +254,6 @@ enum RuntimeSupport {
 
         /// The value, for arithmetic.
         ACCESS var decimal: Decimal { Decimal(string: text) ?? 0 }
-
-        ACCESS init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            let text = try container.decode(String.self)
-            guard let value = AccordDecimal(text: text) else {
-                throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected a decimal string such as \"9.99\", found \"\(text)\"")
-            }
-            self = value
-        }
-
-        ACCESS func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(text)
-        }
 
         ACCESS var description: String { text }
     }

@@ -70,10 +70,36 @@ public struct AccordEmpty: Codable, Hashable, Sendable {
     public init() {}
 }
 
+/// A value carried as a JSON string: decoded with `init?(text:)`, encoded as `text`.
+public protocol StringCodable: Codable {
+    init?(text: String)
+    var text: String { get }
+    /// What the string should have been, for the decoding error.
+    static var expectation: String { get }
+}
+
+extension StringCodable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let value = Self(text: text) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected \(Self.expectation), found \"\(text)\"")
+        }
+        self = value
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(text)
+    }
+}
+
 /// An RFC 3339 time, with or without fractional seconds (`2026-11-30T08:00:00Z`,
 /// `2026-11-30T08:00:00.250+08:00`). Keeps the text it was decoded from, so it
 /// encodes back unchanged; equal when it names the same instant.
-public struct AccordDateTime: Codable, Hashable, Sendable, CustomStringConvertible {
+public struct AccordDateTime: StringCodable, Hashable, Sendable, CustomStringConvertible {
+    public static let expectation = "an RFC 3339 date-time"
+
     /// The text on the wire.
     public let text: String
     public let date: Date
@@ -98,20 +124,6 @@ public struct AccordDateTime: Codable, Hashable, Sendable, CustomStringConvertib
         if fraction != 0 { text += "." + String(String(fraction + 1_000).dropFirst()) }
         self.text = text + "Z"
         self.date = Date(timeIntervalSince1970: Double(milliseconds) / 1_000)
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        guard let value = AccordDateTime(text: text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected an RFC 3339 date-time, found \"\(text)\"")
-        }
-        self = value
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(text)
     }
 
     public static func == (lhs: AccordDateTime, rhs: AccordDateTime) -> Bool { lhs.date == rhs.date }
@@ -158,7 +170,9 @@ public struct AccordDateTime: Codable, Hashable, Sendable, CustomStringConvertib
 }
 
 /// A calendar date, `yyyy-MM-dd`, with no time or zone.
-public struct AccordDate: Codable, Hashable, Sendable, CustomStringConvertible {
+public struct AccordDate: StringCodable, Hashable, Sendable, CustomStringConvertible {
+    public static let expectation = "a date yyyy-MM-dd"
+
     public let year: Int
     public let month: Int
     public let day: Int
@@ -179,19 +193,7 @@ public struct AccordDate: Codable, Hashable, Sendable, CustomStringConvertible {
         self.init(year: year, month: month, day: day)
     }
 
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        guard let value = AccordDate(text: text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected a date yyyy-MM-dd, found \"\(text)\"")
-        }
-        self = value
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
-    }
+    public var text: String { description }
 
     public var description: String {
         func pad(_ value: Int, _ width: Int) -> String { String(repeating: "0", count: max(0, width - String(value).count)) + String(value) }
@@ -230,7 +232,8 @@ public struct AccordDate: Codable, Hashable, Sendable, CustomStringConvertible {
 
 /// A decimal number carried as a string on the wire (`"68.00"`), so no float
 /// rounding touches prices; encodes back exactly as received.
-public struct AccordDecimal: Codable, Hashable, Sendable, CustomStringConvertible {
+public struct AccordDecimal: StringCodable, Hashable, Sendable, CustomStringConvertible {
+    public static let expectation = "a decimal string such as \"9.99\""
     public let text: String
 
     public init?(text: String) {
@@ -244,20 +247,6 @@ public struct AccordDecimal: Codable, Hashable, Sendable, CustomStringConvertibl
 
     /// The value, for arithmetic.
     public var decimal: Decimal { Decimal(string: text) ?? 0 }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        guard let value = AccordDecimal(text: text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected a decimal string such as \"9.99\", found \"\(text)\"")
-        }
-        self = value
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(text)
-    }
 
     public var description: String { text }
 }
