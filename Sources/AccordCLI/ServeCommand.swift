@@ -192,9 +192,7 @@ extension ServeCommand {
         /// `30s`, `10m`, `2h`, `30d` or seconds.
         static func seconds(_ text: String?, option: String) throws(UsageError) -> Int? {
             guard let text else { return nil }
-            let units: [Character: Int] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400]
-            if let value = Int(text), value > 0 { return value }
-            if let unit = text.last.flatMap({ units[$0] }), let amount = Int(text.dropLast()), amount > 0 { return amount * unit }
+            if let value = Int(text) ?? DurationText.seconds(text), value > 0 { return value }
             throw UsageError("'--\(option)' takes a duration such as 30s, 10m or 2h, found '\(text)'")
         }
 

@@ -89,11 +89,7 @@ public struct NodeReader {
     /// A duration such as `300s`, `10m`, `2h`, `30d` or a bare number of seconds.
     public mutating func seconds(_ node: Node, _ what: String) -> Int? {
         if case .int(let value)? = node.scalar?.resolved, value >= 0 { return value }
-        let units: [Character: Int] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400]
-        if let text = node.scalar?.value, let unit = text.last.flatMap({ units[$0] }),
-           let amount = Int(text.dropLast()), amount >= 0 {
-            return amount * unit
-        }
+        if let text = node.scalar?.value, let value = DurationText.seconds(text), value >= 0 { return value }
         error("expected a duration for \(what) such as 300s, 10m, 2h or 30d, found \(node.kindDescription) '\(node.scalar?.value ?? "")'", at: node)
         return nil
     }

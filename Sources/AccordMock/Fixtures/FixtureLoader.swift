@@ -245,10 +245,7 @@ extension NodeReader {
     /// A delay such as `150ms`, `2s` or a bare number of milliseconds.
     mutating func milliseconds(_ node: Node, _ what: String) -> Int? {
         if case .int(let value)? = node.scalar?.resolved, value >= 0 { return value }
-        if let text = node.scalar?.value {
-            if text.hasSuffix("ms"), let value = Int(text.dropLast(2)), value >= 0 { return value }
-            if text.hasSuffix("s"), let value = Double(text.dropLast()), value >= 0 { return Int(value * 1_000) }
-        }
+        if let text = node.scalar?.value, let value = DurationText.milliseconds(text) { return value }
         error("expected a delay for \(what) such as 150ms or 2s, found \(node.kindDescription) '\(node.scalar?.value ?? "")'", at: node)
         return nil
     }

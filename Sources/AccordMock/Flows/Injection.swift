@@ -59,12 +59,12 @@ public enum Injection: Sendable, Hashable {
         case "slow": self = .fault(.slowBody(chunkDelayMilliseconds: 200)); return
         default: break
         }
-        if word.hasPrefix("slow:"), let delay = Self.milliseconds(String(word.dropFirst(5))) {
+        if word.hasPrefix("slow:"), let delay = DurationText.milliseconds(String(word.dropFirst(5))) {
             self = .fault(.slowBody(chunkDelayMilliseconds: delay))
             return
         }
         if word.hasPrefix("latency:") {
-            let range = word.dropFirst(8).split(separator: "-").map { Self.milliseconds(String($0)) }
+            let range = word.dropFirst(8).split(separator: "-").map { DurationText.milliseconds(String($0)) }
             if range.count == 1, let fixed = range[0] { self = .fault(.latency(fixed...fixed)); return }
             if range.count == 2, let low = range[0], let high = range[1], low <= high { self = .fault(.latency(low...high)); return }
         }
@@ -73,13 +73,6 @@ public enum Injection: Sendable, Hashable {
         throw SyntaxError(message: "unknown injection '\(word)'\(suggestion); expected a business code "
                           + "(\(codes.map { String($0.code) }.joined(separator: ", "))), its name, or a fault: "
                           + Self.faultNames.joined(separator: ", "))
-    }
-
-    /// `300ms`, `2s`, or a bare number of milliseconds.
-    static func milliseconds(_ text: String) -> Int? {
-        if text.hasSuffix("ms") { return Int(text.dropLast(2)).flatMap { $0 >= 0 ? $0 : nil } }
-        if text.hasSuffix("s") { return Double(text.dropLast()).flatMap { $0 >= 0 ? Int($0 * 1_000) : nil } }
-        return Int(text).flatMap { $0 >= 0 ? $0 : nil }
     }
 }
 

@@ -78,8 +78,6 @@ public enum TemplateExpression: Sendable, Hashable {
 
     /// `90s`, `10m`, `2h`, `1d`.
     static func seconds(_ text: String) -> Int64? {
-        let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400]
-        guard let unit = text.last.flatMap({ units[$0] }), let amount = Int64(text.dropLast()) else { return nil }
-        return amount * unit
+        DurationText.seconds(text).map(Int64.init)
     }
 }
