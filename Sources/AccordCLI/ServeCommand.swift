@@ -17,6 +17,10 @@ struct ServeCommand: Subcommand {
         Arguments.Option(name: "port", valueName: "N", help: "The port; 0 picks a free one (default: 8080)."),
         Arguments.Option(name: "threads", valueName: "N", help: "Worker threads (default: the number of cores)."),
         Arguments.Option(name: "max-body", valueName: "SIZE", help: "The largest request body, such as 512KiB or 2MiB (default: 1MiB)."),
+        Arguments.Option(name: "header-timeout", valueName: "DURATION",
+                         help: "How long a connection has to send each request head, such as 10s (default: 10s, at most 1h)."),
+        Arguments.Option(name: "max-connections", valueName: "N", help: "The most open connections (default: 4096, at most 65536)."),
+        Arguments.Option(name: "max-connections-per-ip", valueName: "N", help: "The most open connections from one address (default: half of --max-connections)."),
         Arguments.Option(name: "cors", valueName: "ORIGIN", help: "Access-Control-Allow-Origin to answer, or 'off' (default: *)."),
         Arguments.Option(name: "seed", valueName: "N", help: "Seed of {{random}} in fixtures (default: 0)."),
         Arguments.Option(name: "access-ttl", valueName: "DURATION", help: "Access token lifetime, such as 30s or 2h (default: the contract's)."),
@@ -25,6 +29,8 @@ struct ServeCommand: Subcommand {
         Arguments.Option(name: "scenario", valueName: "NAME", help: "Run mocks/scenarios/NAME.yaml for every session."),
         Arguments.Option(name: "admin-token", valueName: "TOKEN", help: "Require X-Accord-Admin-Token on /__accord/ (needed to bind beyond loopback)."),
         Arguments.Option(name: "record", valueName: "FILE", help: "Append every request to FILE as a JSON line."),
+        Arguments.Option(name: "allow-remote-steering", valueName: nil,
+                         help: "Accept X-Accord-Inject, X-Accord-Scenario and X-Accord-Session from beyond loopback without the admin token."),
         Arguments.Option(name: "no-sign", valueName: nil, help: "Do not check X-Sign (for quick poking with curl)."),
         Arguments.Option(name: "no-reload", valueName: nil, help: "Do not watch the directories for changes."),
         Arguments.Option(name: "quiet", valueName: nil, help: "No access log."),
@@ -51,20 +57,27 @@ struct ServeCommand: Subcommand {
         let auth = project.contract.service.auth
         var journal = Journal()
         if let path = settings.record {
-            guard FileManager.default.fileExists(atPath: path) || FileManager.default.createFile(atPath: path, contents: nil),
-                  let handle = FileHandle(forWritingAtPath: path) else {
-                console.printError("error: cannot write to '\(path)'")
+            // A file-size limit must fail the write (which the recorder handles), not kill the server.
+            signal(SIGXFSZ, SIG_IGN)
+            do {
+                journal = Journal(recorder: try JournalRecorder(path: path, report: { console.printError($0) }))
+            } catch {
+                console.printError("error: \(error)")
                 return 1
             }
-            handle.seekToEndOfFile()
-            journal = Journal(recordingTo: handle)
         }
         let state = MockState(nonceTTLSeconds: project.contract.service.signing.nonceTTLSeconds,
                               accessTTL: settings.accessTTL ?? auth.accessTTLSeconds, refreshTTL: settings.refreshTTL ?? auth.refreshTTLSeconds,
                               seed: settings.seed, journal: journal)
+        guard settings.injections.count <= state.rules.capacity else {
+            console.printError("error: \(settings.injections.count) --inject rules; the server keeps at most \(state.rules.capacity)")
+            return 2
+        }
         for text in settings.injections {
             do {
-                state.rules.add(try InjectionRule(parsing: text, codes: project.contract.service.codes))
+                let rule = try InjectionRule(parsing: text, codes: project.contract.service.codes)
+                // Within the capacity checked above, adding cannot fail.
+                _ = try? state.rules.add(rule)
             } catch {
                 console.printError("error: --inject '\(text)': \(error.message)")
                 return 2
@@ -85,7 +98,8 @@ struct ServeCommand: Subcommand {
         let server = HTTPServer(
             configuration: settings.server,
             handler: { request in current.handle(request) },
-            observer: observer
+            observer: observer,
+            log: { console.printError($0) }
         )
         do {
             try server.start()
@@ -93,7 +107,7 @@ struct ServeCommand: Subcommand {
             console.printError("error: \(error)")
             return 1
         }
-        console.print(banner(project, port: server.port, settings: settings))
+        console.print(banner(project, port: server.port, settings: settings, state: state))
 
         let watcher = settings.reloads ? Watcher(settings: settings, current: current, state: state, console: console) : nil
         waitForTerminationSignal()
@@ -104,7 +118,7 @@ struct ServeCommand: Subcommand {
         return 0
     }
 
-    private func banner(_ project: MockProject, port: UInt16, settings: Settings) -> String {
+    private func banner(_ project: MockProject, port: UInt16, settings: Settings, state: MockState) -> String {
         let contract = project.contract
         let signing = contract.service.signing
         let signingText = settings.mockOptions.verifiesSignatures && signing.isEnabled
@@ -113,6 +127,8 @@ struct ServeCommand: Subcommand {
         accord serve: http://\(settings.server.host):\(port)\(contract.service.basePath)
           \(contract.endpoints.count) endpoints, \(project.fixtures.count) fixtures, \(signingText), \
         CORS \(settings.mockOptions.corsAllowOrigin ?? "off"), body limit \(settings.server.maxBodyBytes) bytes
+          limits: \(settings.server.connectionLimit) connections (\(settings.server.perIPConnectionLimit) per address), \
+        \(settings.server.headerTimeoutSeconds) s per request head, \(state.rules.capacity) rules, \(state.nonces.capacity) nonces
           contracts: \(settings.contracts)  mocks: \(settings.mocks)\(settings.reloads ? "  (reloading on change)" : "")
         """
     }
@@ -162,8 +178,29 @@ extension ServeCommand {
                 server.threads = value
             }
             if let size = arguments["max-body"] {
-                guard let bytes = Self.bytes(size) else { throw UsageError("'--max-body' takes a size such as 512KiB, 2MiB or 1048576, found '\(size)'") }
+                guard let bytes = Self.bytes(size) else {
+                    throw UsageError("'--max-body' takes a size up to 1GiB such as 512KiB, 2MiB or 1048576, found '\(size)'")
+                }
                 server.maxBodyBytes = bytes
+            }
+            if let text = arguments["header-timeout"] {
+                guard let seconds = DurationText.seconds(text) ?? Int(text), (1...3_600).contains(seconds) else {
+                    throw UsageError("'--header-timeout' takes a duration from 1s to 1h such as 10s, found '\(text)'")
+                }
+                server.headerTimeoutSeconds = seconds
+            }
+            if let text = arguments["max-connections"] {
+                guard let value = Int(text), (16...65_536).contains(value) else {
+                    throw UsageError("'--max-connections' takes a number from 16 to 65536, found '\(text)'")
+                }
+                server.connectionLimit = value
+                server.perIPConnectionLimit = value / 2
+            }
+            if let text = arguments["max-connections-per-ip"] {
+                guard let value = Int(text), (1...server.connectionLimit).contains(value) else {
+                    throw UsageError("'--max-connections-per-ip' takes a number from 1 to \(server.connectionLimit), found '\(text)'")
+                }
+                server.perIPConnectionLimit = value
             }
             mockOptions = MockOptions(verifiesSignatures: !arguments.has("no-sign"), maxBodyBytes: server.maxBodyBytes)
             if let cors = arguments["cors"] { mockOptions.corsAllowOrigin = cors == "off" ? nil : cors }
@@ -184,6 +221,7 @@ extension ServeCommand {
             record = arguments["record"]
             mockOptions.scenario = arguments["scenario"]
             mockOptions.adminToken = arguments["admin-token"]
+            mockOptions.allowsRemoteSteering = arguments.has("allow-remote-steering")
             if !server.host.hasPrefix("127.") && mockOptions.adminToken == nil {
                 throw UsageError("binding \(server.host) exposes the control API beyond this machine; give --admin-token TOKEN")
             }
@@ -196,13 +234,17 @@ extension ServeCommand {
             throw UsageError("'--\(option)' takes a duration such as 30s, 10m or 2h, found '\(text)'")
         }
 
-        /// `1048576`, `512KiB`, `512k`, `2MiB`, `2m`.
+        /// The largest `--max-body`: 1 GiB.
+        static let maxBodyLimit = 1 << 30
+
+        /// `1048576`, `512KiB`, `512k`, `2MiB`, `2m`; nil past ``maxBodyLimit`` or below 0.
         static func bytes(_ text: String) -> Int? {
             let lower = text.lowercased()
-            for (suffix, factor) in [("kib", 1_024), ("mib", 1_048_576), ("k", 1_024), ("m", 1_048_576), ("b", 1)] where lower.hasSuffix(suffix) {
-                return Int(lower.dropLast(suffix.count)).map { $0 * factor }
-            }
-            return Int(lower)
+            let (digits, factor) = [("kib", 1_024), ("mib", 1_048_576), ("k", 1_024), ("m", 1_048_576), ("b", 1)]
+                .first { lower.hasSuffix($0.0) }.map { (lower.dropLast($0.0.count), $0.1) } ?? (Substring(lower), 1)
+            guard let amount = Int(digits), amount >= 0 else { return nil }
+            let (bytes, overflow) = amount.multipliedReportingOverflow(by: factor)
+            return !overflow && bytes <= maxBodyLimit ? bytes : nil
         }
     }
 
@@ -242,13 +284,20 @@ extension ServeCommand {
             let directories = [settings.contracts, settings.mocks]
             let initial = MockProject.fingerprint(of: directories)
             let thread = Thread { [self] in
-                var last = initial
+                var served = initial
+                // A change is read only once two polls in a row see the same files, and
+                // kept only if they did not move while being read: an editor or `cp`
+                // half-way through a file is never served.
+                var settling: [String]?
                 while self.running.load(ordering: .relaxed) {
                     Thread.sleep(forTimeInterval: 0.25)
                     let now = MockProject.fingerprint(of: directories)
-                    guard now != last else { continue }
-                    last = now
+                    guard now != served else { settling = nil; continue }
+                    guard now == settling else { settling = now; continue }
                     let outcome = MockProject.load(contracts: settings.contracts, mocks: settings.mocks)
+                    guard MockProject.fingerprint(of: directories) == now else { settling = nil; continue }
+                    served = now
+                    settling = nil
                     var renderer = DiagnosticRenderer()
                     for diagnostic in outcome.diagnostics { console.writeError(renderer.render(diagnostic)) }
                     guard let project = outcome.project else {

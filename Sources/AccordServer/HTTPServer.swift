@@ -10,6 +10,14 @@ import Synchronization
 /// Keep-alive, an epoll worker pool, delays and server-sent events without blocking a
 /// worker (the connection is suspended and resumed by a timer), a body limit, and a
 /// graceful stop that lets requests in flight finish.
+///
+/// Hostile peers meet these bounds: a request whose framing is ambiguous (two
+/// `Content-Length`s, `Content-Length` with `Transfer-Encoding`, a coding other than
+/// `chunked`) is answered 400 and the connection closed before any body is read; a
+/// declared body over the limit is answered 413 at once, without `100 Continue`;
+/// every connection has ``Configuration/headerTimeoutSeconds`` to send each request
+/// head; and at most ``Configuration/connectionLimit`` connections are open, at most
+/// ``Configuration/perIPConnectionLimit`` from one address.
 public final class HTTPServer: @unchecked Sendable {
     /// Where and how to listen.
     public struct Configuration: Sendable {
@@ -19,15 +27,26 @@ public final class HTTPServer: @unchecked Sendable {
         public var port: UInt16
         public var threads: Int
         public var maxBodyBytes: Int
+        /// How long a connection may stay silent.
         public var connectionTimeoutSeconds: Int
+        /// How long a connection has to send a whole request head, from its accept or the end of its previous request.
+        public var headerTimeoutSeconds: Int
+        /// The most connections open at once.
+        public var connectionLimit: Int
+        /// The most connections open at once from one IP address.
+        public var perIPConnectionLimit: Int
 
         public init(host: String = "127.0.0.1", port: UInt16 = 8080, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
-                    maxBodyBytes: Int = 1 << 20, connectionTimeoutSeconds: Int = 30) {
+                    maxBodyBytes: Int = 1 << 20, connectionTimeoutSeconds: Int = 30, headerTimeoutSeconds: Int = 10,
+                    connectionLimit: Int = 4_096, perIPConnectionLimit: Int = 2_048) {
             self.host = host
             self.port = port
             self.threads = max(1, threads)
             self.maxBodyBytes = maxBodyBytes
             self.connectionTimeoutSeconds = connectionTimeoutSeconds
+            self.headerTimeoutSeconds = headerTimeoutSeconds
+            self.connectionLimit = connectionLimit
+            self.perIPConnectionLimit = perIPConnectionLimit
         }
     }
 
@@ -44,18 +63,27 @@ public final class HTTPServer: @unchecked Sendable {
     public let configuration: Configuration
     private let handler: Handler
     private let observer: Observer?
+    /// Where the server's own notices go (limits reached, deadlines enforced).
+    let notices: NoticeLog
+    let connections: ConnectionRegistry
     private var daemon: OpaquePointer?
+    private var sweeper: DispatchSourceTimer?
     private let inFlight = Atomic<Int>(0)
     private let suspended = Mutex<Set<ConnectionHandle>>([])
     private let timers = DispatchQueue(label: "accord.http.timers")
 
-    public init(configuration: Configuration, handler: @escaping Handler, observer: Observer? = nil) {
+    /// - Parameter log: receives the server's own notices, one line each (standard error by default).
+    public init(configuration: Configuration, handler: @escaping Handler, observer: Observer? = nil,
+                log: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }) {
         self.configuration = configuration
         self.handler = handler
         self.observer = observer
+        notices = NoticeLog(write: log)
+        connections = ConnectionRegistry(headerTimeoutSeconds: configuration.headerTimeoutSeconds)
     }
 
     deinit {
+        sweeper?.cancel()
         if let daemon { MHD_stop_daemon(daemon) }
     }
 
@@ -64,15 +92,40 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Starts listening; returns when the socket is bound.
     public func start() throws(StartError) {
+        try Self.allowDescriptors(configuration.connectionLimit + 64)
         let context = Unmanaged.passUnretained(self).toOpaque()
-        guard let daemon = accord_start_daemon(
-            configuration.host, configuration.port, UInt32(configuration.threads), UInt32(configuration.connectionTimeoutSeconds),
-            accessHandler, context, completedHandler, context
-        ) else {
+        let started: OpaquePointer? = configuration.host.withCString { host in
+            var settings = accord_daemon_settings(
+                ipv4: host, port: configuration.port, threads: UInt32(configuration.threads),
+                connection_timeout_seconds: UInt32(configuration.connectionTimeoutSeconds),
+                connection_limit: UInt32(configuration.connectionLimit), per_ip_connection_limit: UInt32(configuration.perIPConnectionLimit),
+                handler: accessHandler, completed: completedHandler, connection_notify: connectionNotifier,
+                uri_logger: requestTargetLogger, context: context)
+            return accord_start_daemon(&settings)
+        }
+        guard let started else {
             throw StartError(description: "cannot listen on \(configuration.host):\(configuration.port) (address in use, or not an IPv4 address?)")
         }
-        self.daemon = daemon
-        port = accord_daemon_port(daemon)
+        daemon = started
+        port = accord_daemon_port(started)
+        let sweeper = DispatchSource.makeTimerSource(queue: timers)
+        sweeper.schedule(deadline: .now() + .seconds(1), repeating: .seconds(1))
+        sweeper.setEventHandler { [weak self] in self?.enforceHeaderDeadline() }
+        sweeper.resume()
+        self.sweeper = sweeper
+    }
+
+    /// Raises the process's open-file limit to `needed` (within the hard limit).
+    private static func allowDescriptors(_ needed: Int) throws(StartError) {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
+        guard limit.rlim_cur < rlim_t(needed) else { return }
+        guard limit.rlim_max >= rlim_t(needed) else {
+            throw StartError(description: "\(needed - 64) connections need \(needed) open files; the hard limit is \(limit.rlim_max) "
+                             + "(lower --max-connections or raise 'ulimit -Hn')")
+        }
+        limit.rlim_cur = rlim_t(needed)
+        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
     }
 
     /// Stops accepting connections, waits up to `grace` for requests in flight, then
@@ -80,6 +133,8 @@ public final class HTTPServer: @unchecked Sendable {
     @discardableResult
     public func stop(grace: Duration = .milliseconds(1_500)) -> Int {
         guard let daemon else { return 0 }
+        sweeper?.cancel()
+        sweeper = nil
         let listener = MHD_quiesce_daemon(daemon)
         if listener >= 0 { close(listener) }
         let deadline = ContinuousClock.now + grace
@@ -94,21 +149,39 @@ public final class HTTPServer: @unchecked Sendable {
         return unfinished
     }
 
+    private func enforceHeaderDeadline() {
+        let closed = connections.closeOverdue(now: ContinuousClock.now)
+        if closed > 0 {
+            notices.write("accord serve: closed \(closed) connection(s) that sent no complete request head within \(configuration.headerTimeoutSeconds) s")
+        }
+    }
+
     // MARK: Requests
 
-    fileprivate func handle(connection: OpaquePointer, url: String, method: String, upload: UnsafePointer<CChar>?,
+    /// The raw request target arrived (before MHD decodes it): the request's state begins here.
+    fileprivate func begin(target: String) -> UnsafeMutableRawPointer {
+        inFlight.add(1, ordering: .relaxed)
+        return Unmanaged.passRetained(RequestState(target: target)).toOpaque()
+    }
+
+    fileprivate func handle(connection: OpaquePointer, method: String, upload: UnsafePointer<CChar>?,
                             uploadSize: UnsafeMutablePointer<Int>, slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
-        guard let existing = slot.pointee else {
-            // First call: headers only. Set up the request's state.
-            inFlight.add(1, ordering: .relaxed)
-            let state = RequestState(method: method, path: url)
-            if let length = Self.value(connection, .HEADER_KIND, "Content-Length").flatMap(Int.init), length > configuration.maxBodyBytes {
-                state.bodyLimitExceeded = true
+        guard let existing = slot.pointee else { return .NO }
+        let state = Unmanaged<RequestState>.fromOpaque(existing).takeUnretainedValue()
+        guard state.headers != nil else {
+            // First call: the head is complete. Refuse what must not be read further.
+            ConnectionRegistry.clock(of: connection)?.requestStarted()
+            let headers = Self.pairs(connection, .HEADER_KIND)
+            state.method = method
+            state.headers = headers
+            let framing = FramingCheck(headers: headers, maxBodyBytes: configuration.maxBodyBytes)
+            if framing.problem != nil || framing.declaresTooLargeBody {
+                state.bodyLimitExceeded = framing.declaresTooLargeBody
+                state.closesConnection = true
+                return answer(connection, state: state, framingProblem: framing.problem)
             }
-            slot.pointee = Unmanaged.passRetained(state).toOpaque()
             return .YES
         }
-        let state = Unmanaged<RequestState>.fromOpaque(existing).takeUnretainedValue()
         if uploadSize.pointee > 0 {
             if !state.bodyLimitExceeded, let upload {
                 if state.body.count + uploadSize.pointee > configuration.maxBodyBytes {
@@ -128,13 +201,18 @@ public final class HTTPServer: @unchecked Sendable {
             suspended.withLock { _ = $0.remove(ConnectionHandle(pointer: connection)) }
             return queue(pending, on: connection, state: state)
         }
-        var request = MockRequest(method: state.method, path: state.path, query: Self.pairs(connection, .GET_ARGUMENT_KIND),
-                                  headers: Self.pairs(connection, .HEADER_KIND), body: state.body,
+        return answer(connection, state: state, framingProblem: nil)
+    }
+
+    /// Builds the engine's request, asks the handler, and queues (or delays) the answer.
+    private func answer(_ connection: OpaquePointer, state: RequestState, framingProblem: String?) -> MHD_Result {
+        var request = MockRequest(method: state.method, target: state.target, headers: state.headers ?? [], body: state.body,
                                   bodyLimitExceeded: state.bodyLimitExceeded)
+        request.framingProblem = framingProblem
         request.isFromLoopback = accord_client_is_loopback(connection) != 0
         state.request = request
         let response = handler(request)
-        if response.delayMilliseconds > 0 {
+        if response.delayMilliseconds > 0 && !state.closesConnection {
             state.pending = response
             suspend(connection, for: response.delayMilliseconds)
             return .YES
@@ -166,6 +244,8 @@ public final class HTTPServer: @unchecked Sendable {
         }
         guard let mhdResponse else { return .NO }
         for header in response.headers { MHD_add_response_header(mhdResponse, header.name, header.value) }
+        // Refused before its body was read: the rest of the stream cannot be trusted as a next request.
+        if state.closesConnection { MHD_add_response_header(mhdResponse, "Connection", "close") }
         let result = MHD_queue_response(connection, UInt32(response.status), mhdResponse)
         MHD_destroy_response(mhdResponse)
         return result
@@ -182,11 +262,12 @@ public final class HTTPServer: @unchecked Sendable {
         }
     }
 
-    fileprivate func completed(_ slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
+    fileprivate func completed(_ connection: OpaquePointer?, _ slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
         guard let raw = slot?.pointee else { return }
         slot?.pointee = nil
         let state = Unmanaged<RequestState>.fromOpaque(raw).takeRetainedValue()
         inFlight.subtract(1, ordering: .relaxed)
+        if let connection { ConnectionRegistry.clock(of: connection)?.requestEnded(at: ContinuousClock.now) }
         if let observer, let request = state.request, let response = state.response {
             observer(request, response, Int((ContinuousClock.now - state.start) / .microseconds(1)))
         }
@@ -194,11 +275,7 @@ public final class HTTPServer: @unchecked Sendable {
 
     // MARK: Reading MHD values
 
-    private static func value(_ connection: OpaquePointer, _ kind: MHD_ValueKind, _ key: String) -> String? {
-        MHD_lookup_connection_value(connection, kind, key).map { String(cString: $0) }
-    }
-
-    /// Every key/value of `kind`, in order (repeated keys included), already decoded by MHD.
+    /// Every key/value of `kind`, in order (repeated keys included).
     private static func pairs(_ connection: OpaquePointer, _ kind: MHD_ValueKind) -> [(String, String)] {
         final class Collector {
             var pairs: [(String, String)] = []
@@ -223,19 +300,23 @@ struct ConnectionHandle: @unchecked Sendable, Hashable {
 
 /// One request's state across MHD's calls to the access handler.
 private final class RequestState {
-    let method: String
-    let path: String
+    /// The request target as sent (path and query, still percent-encoded).
+    let target: String
     let start = ContinuousClock.now
+    var method = ""
+    /// Set at the first call of the access handler, when the head is complete.
+    var headers: [(String, String)]?
     var body: [UInt8] = []
     var bodyLimitExceeded = false
+    /// Answered before the body was read: the connection closes after the answer.
+    var closesConnection = false
     var request: MockRequest?
     /// Waiting out its delay.
     var pending: MockResponse?
     var response: MockResponse?
 
-    init(method: String, path: String) {
-        self.method = method
-        self.path = path
+    init(target: String) {
+        self.target = target
     }
 }
 
@@ -278,16 +359,34 @@ private final class ChunkStream {
     }
 }
 
-private let accessHandler: MHD_AccessHandlerCallback = { context, connection, url, method, _, upload, uploadSize, slot in
-    guard let context, let connection, let url, let method, let uploadSize, let slot else { return .NO }
-    let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
-    return server.handle(connection: connection, url: String(cString: url), method: String(cString: method),
-                         upload: upload, uploadSize: uploadSize, slot: slot)
+// MARK: C callbacks
+
+private let requestTargetLogger: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = {
+    context, target, _ in
+    guard let context else { return nil }
+    return Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().begin(target: target.map { String(cString: $0) } ?? "/")
 }
 
-private let completedHandler: MHD_RequestCompletedCallback = { context, _, slot, _ in
+private let accessHandler: MHD_AccessHandlerCallback = { context, connection, _, method, _, upload, uploadSize, slot in
+    guard let context, let connection, let method, let uploadSize, let slot else { return .NO }
+    let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+    return server.handle(connection: connection, method: String(cString: method), upload: upload, uploadSize: uploadSize, slot: slot)
+}
+
+private let completedHandler: MHD_RequestCompletedCallback = { context, connection, slot, _ in
     guard let context else { return }
-    Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().completed(slot)
+    Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().completed(connection, slot)
+}
+
+private let connectionNotifier: MHD_NotifyConnectionCallback = { context, connection, socketContext, event in
+    guard let context, let connection, let socketContext else { return }
+    let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+    if event == .CONNECTION_NOTIFY_STARTED {
+        socketContext.pointee = server.connections.opened(descriptor: accord_connection_fd(connection), at: ContinuousClock.now)
+    } else if let clock = socketContext.pointee {
+        server.connections.closed(clock)
+        socketContext.pointee = nil
+    }
 }
 
 private let chunkReader: MHD_ContentReaderCallback = { context, _, buffer, max in
@@ -298,4 +397,12 @@ private let chunkReader: MHD_ContentReaderCallback = { context, _, buffer, max i
 private let chunkStreamFree: MHD_ContentReaderFreeCallback = { context in
     guard let context else { return }
     Unmanaged<ChunkStream>.fromOpaque(context).release()
+}
+
+/// MHD's own messages (connection limits reached, malformed requests), rate-limited.
+@_cdecl("accord_mhd_log_sink")
+func mhdLogSink(_ context: UnsafeMutableRawPointer?, _ message: UnsafePointer<CChar>?) {
+    guard let context, let message else { return }
+    let text = String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
+    Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().notices.write("accord serve: libmicrohttpd: \(text)")
 }

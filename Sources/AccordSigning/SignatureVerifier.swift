@@ -15,13 +15,16 @@ public struct SignatureVerifier: Sendable {
         case timestampOutsideWindow
         /// `X-Nonce` seen before within its TTL: 1004.
         case nonceReused
+        /// The nonce store is full, so the nonce cannot be checked: 1004, answered with
+        /// HTTP 503 and `Retry-After` by the server.
+        case nonceStoreFull
 
         /// The business code signing.md assigns.
         public var code: Int {
             switch self {
             case .signatureInvalid: 1001
             case .timestampOutsideWindow: 1003
-            case .nonceReused: 1004
+            case .nonceReused, .nonceStoreFull: 1004
             }
         }
     }
@@ -108,14 +111,22 @@ public struct SignatureVerifier: Sendable {
                 ])
             ))
         }
-        guard nonces.insert(appKey: appKey, nonce: nonce, now: now) else {
+        switch nonces.insert(appKey: appKey, nonce: nonce, now: now) {
+        case .accepted:
+            return .success(appKey)
+        case .reused:
             return .failure(Rejection(
                 failure: .nonceReused,
                 message: "\(settings.nonceHeader) '\(nonce)' was already used within \(settings.nonceTTLSeconds) s",
                 details: .object([.init("nonce", .string(nonce))])
             ))
+        case .full:
+            return .failure(Rejection(
+                failure: .nonceStoreFull,
+                message: "the server holds \(nonces.capacity) unexpired nonces, its limit; retry once older ones expire",
+                details: .object([.init("retry_after_seconds", .int(settings.nonceTTLSeconds))])
+            ))
         }
-        return .success(appKey)
     }
 
     /// `[A-Za-z0-9_-]{1,64}`. signing.md asks for 8 to 64 characters, yet its own

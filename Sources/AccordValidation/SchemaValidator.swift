@@ -172,14 +172,17 @@ public struct SchemaValidator: Sendable {
             }
         }
         if case .string(let text) = value {
-            let length = text.count
+            // Lengths count Unicode scalars (JSON Schema's code points): linear in the
+            // bytes, unlike grapheme clusters, and not fooled by combining marks.
+            let length = text.unicodeScalars.count
             if let minimum = constraints.minLength, length < minimum {
                 violations.append(violation(pointer, expected: "at least \(minimum) character\(minimum == 1 ? "" : "s")", actual: value, found: "\(length)"))
             }
             if let maximum = constraints.maxLength, length > maximum {
                 violations.append(violation(pointer, expected: "at most \(maximum) characters", actual: value, found: "\(length)"))
             }
-            if let pattern = constraints.pattern, let compiled = patterns[pattern] {
+            // A string already too long is not also run through the pattern: its cost is the client's choice.
+            if let pattern = constraints.pattern, let compiled = patterns[pattern], length <= constraints.maxLength ?? .max {
                 if !compiled.matches(text) {
                     violations.append(violation(pointer, expected: "a string matching /\(pattern)/", actual: value))
                 }

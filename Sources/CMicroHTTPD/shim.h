@@ -4,38 +4,91 @@
 #include <arpa/inet.h>
 #include <string.h>
 #include <stdint.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <microhttpd.h>
 
 /* MHD_start_daemon and MHD_get_daemon_info are C-variadic; Swift cannot call them.
  * These wrappers keep the variadic calls in C, where each argument is type-checked. */
 
+/* Defined in Swift (AccordServer, @_cdecl): receives MHD's own messages, formatted. */
+extern void accord_mhd_log_sink(void *context, const char *message);
+
+/* MHD's logger is C-variadic (a va_list); format here and hand Swift a string. */
+static inline void
+accord_mhd_logger(void *context, const char *format, va_list arguments)
+{
+    char message[512];
+    vsnprintf(message, sizeof(message), format, arguments);
+    accord_mhd_log_sink(context, message);
+}
+
+/* What accord_start_daemon needs; every callback gets `context`. */
+struct accord_daemon_settings {
+    const char *ipv4;
+    uint16_t port;
+    unsigned int threads;
+    unsigned int connection_timeout_seconds;
+    /* The most connections at once, and from one IP address. */
+    unsigned int connection_limit;
+    unsigned int per_ip_connection_limit;
+    MHD_AccessHandlerCallback handler;
+    MHD_RequestCompletedCallback completed;
+    MHD_NotifyConnectionCallback connection_notify;
+    /* Called with the raw request target, before MHD decodes it; its result becomes *con_cls. */
+    void *(*uri_logger)(void *context, const char *uri, struct MHD_Connection *connection);
+    void *context;
+};
+
 /* Starts an epoll daemon with a worker pool on an IPv4 address ("127.0.0.1").
  * Returns NULL if the address does not parse or the daemon cannot start. */
 static inline struct MHD_Daemon *
-accord_start_daemon(const char *ipv4, uint16_t port, unsigned int threads,
-                    unsigned int connection_timeout_seconds,
-                    MHD_AccessHandlerCallback handler, void *handler_context,
-                    MHD_RequestCompletedCallback completed, void *completed_context)
+accord_start_daemon(const struct accord_daemon_settings *settings)
 {
     struct sockaddr_in address;
     memset(&address, 0, sizeof(address));
     address.sin_family = AF_INET;
-    address.sin_port = htons(port);
-    if (inet_pton(AF_INET, ipv4, &address.sin_addr) != 1) {
+    address.sin_port = htons(settings->port);
+    if (inet_pton(AF_INET, settings->ipv4, &address.sin_addr) != 1) {
         return NULL;
     }
     return MHD_start_daemon(
-        MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_TURBO,
-        port, NULL, NULL, handler, handler_context,
-        MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
-        MHD_OPTION_THREAD_POOL_SIZE, threads,
-        MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout_seconds,
+        MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_TURBO | MHD_USE_ERROR_LOG,
+        settings->port, NULL, NULL, settings->handler, settings->context,
+        /* First, so that MHD's messages about the options below reach it too. */
+        MHD_OPTION_EXTERNAL_LOGGER, accord_mhd_logger, settings->context,
+        MHD_OPTION_NOTIFY_COMPLETED, settings->completed, settings->context,
+        MHD_OPTION_NOTIFY_CONNECTION, settings->connection_notify, settings->context,
+        MHD_OPTION_URI_LOG_CALLBACK, settings->uri_logger, settings->context,
+        MHD_OPTION_THREAD_POOL_SIZE, settings->threads,
+        MHD_OPTION_CONNECTION_TIMEOUT, settings->connection_timeout_seconds,
+        MHD_OPTION_CONNECTION_LIMIT, settings->connection_limit,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, settings->per_ip_connection_limit,
+        /* Refuse header lines with whitespace before the colon and other laxities a
+         * proxy in front could read differently (request smuggling). */
+        MHD_OPTION_STRICT_FOR_CLIENT, (int) 1,
         MHD_OPTION_SOCK_ADDR, (const struct sockaddr *) &address,
         MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned int) 1,
         /* MHD zeroes this pool on every request; 16 KiB holds any sane request head
          * (bodies go to the handler's own buffer) at half the default's cost. */
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t) (16 * 1024),
         MHD_OPTION_END);
+}
+
+/* The socket of a connection, or -1. */
+static inline int
+accord_connection_fd(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info ? info->connect_fd : -1;
+}
+
+/* The socket context set when the connection was accepted, or NULL. */
+static inline void *
+accord_connection_socket_context(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info ? info->socket_context : NULL;
 }
 
 /* The port the daemon is bound to (useful after asking for port 0), or 0. */
@@ -86,10 +139,10 @@ accord_client_is_loopback(struct MHD_Connection *connection)
 static inline void
 accord_reset_on_close(struct MHD_Connection *connection)
 {
-    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
-    if (info == NULL) {
+    int fd = accord_connection_fd(connection);
+    if (fd < 0) {
         return;
     }
     struct linger linger = { 1, 0 };
-    setsockopt(info->connect_fd, SOL_SOCKET, SO_LINGER, &linger, sizeof(linger));
+    setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, sizeof(linger));
 }

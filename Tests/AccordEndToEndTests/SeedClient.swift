@@ -114,6 +114,7 @@ struct Control {
         var request = URLRequest(url: URL(string: server.baseURL + "/__accord/" + path)!)
         request.httpMethod = method
         request.httpBody = body.map { Data($0.utf8) }
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         if let adminToken { request.setValue(adminToken, forHTTPHeaderField: "X-Accord-Admin-Token") }
         let (data, response) = try await URLSession.shared.data(for: request)
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, try? JSONReader.read(Array(data)))

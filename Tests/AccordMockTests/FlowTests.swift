@@ -26,15 +26,15 @@ import Testing
         let chance = try InjectionRule(parsing: "signal.publish=quota@p0.5@after2", codes: codes)
         #expect(chance.probability == 0.5)
         #expect(chance.after == 2)
-        #expect(throws: Injection.SyntaxError(message: "unknown modifier '@twice'; use @once, @N (times), @p0.3 (probability) or @afterN")) {
+        #expect(throws: Injection.SyntaxError(message: "unknown modifier '@twice'; use @once, @N (times, 1 to 1000000), @p0.3 (probability from 0 to 1) or @afterN (0 to 1000000)")) {
             try InjectionRule(parsing: "signal.publish=3008@twice", codes: codes)
         }
         #expect(throws: Injection.SyntaxError.self) { try InjectionRule(parsing: "3008", codes: codes) }
     }
 
-    @Test func rulesFireAfterTheirSkipAndStopAfterTheirTimes() {
+    @Test func rulesFireAfterTheirSkipAndStopAfterTheirTimes() throws {
         let rules = InjectionRules(random: { 0.5 })
-        let rule = rules.add(InjectionRule(endpoint: "signal.*", session: "a", action: .fault(.emptyReply), times: 2, after: 1))
+        let rule = try rules.add(InjectionRule(endpoint: "signal.*", session: "a", action: .fault(.emptyReply), times: 2, after: 1))
         #expect(rules.fire(endpoint: "signal.inbox", user: nil, session: "b") == nil)          // other session
         #expect(rules.fire(endpoint: "auth.refresh", user: nil, session: "a") == nil)          // other endpoint
         #expect(rules.fire(endpoint: "signal.inbox", user: nil, session: "a") == nil)          // skipped by after: 1
@@ -42,17 +42,17 @@ import Testing
         #expect(rules.fire(endpoint: "signal.quota", user: nil, session: "a")?.id == rule.id)
         #expect(rules.fire(endpoint: "signal.inbox", user: nil, session: "a") == nil)          // used up
         #expect(rules.all.isEmpty)
-        rules.add(InjectionRule(endpoint: "*", action: .fault(.emptyReply), probability: 0.4))
+        try rules.add(InjectionRule(endpoint: "*", action: .fault(.emptyReply), probability: 0.4))
         #expect(rules.fire(endpoint: "x.y", user: nil, session: "a") == nil)                   // drew 0.5 >= 0.4
     }
 
-    @Test func refreshRotatesAndRetiresTheOldPair() {
+    @Test func refreshRotatesAndRetiresTheOldPair() throws {
         let clock = MockClock(wall: 1_000)
         let tokens = TokenStore(clock: clock, accessTTL: 60, refreshTTL: 600)
         let first = tokens.issue(uid: 7)
         #expect(first.accessToken.hasPrefix("at_") && first.accessToken.count == 35)
         #expect(tokens.verdict(authorization: "Bearer \(first.accessToken)", scheme: "Bearer") == .valid(uid: 7))
-        clock.advance(by: 60)
+        try clock.advance(by: 60)
         #expect(tokens.verdict(authorization: "Bearer \(first.accessToken)", scheme: "Bearer") == .expired(uid: 7))
         let rotated = tokens.refresh(first.refreshToken)
         #expect(rotated?.uid == 7)
@@ -64,7 +64,7 @@ import Testing
         #expect(tokens.verdict(authorization: "Bearer \(fresh.accessToken)", scheme: "Bearer") == .invalidated)
         #expect(tokens.verdict(authorization: "Bearer at_unknown", scheme: "Bearer") == .invalidated)
         #expect(tokens.verdict(authorization: nil, scheme: "Bearer") == .missing)
-        clock.advance(by: 601)
+        try clock.advance(by: 601)
         #expect(tokens.refresh(rotated!.pair.refreshToken) == nil)                           // expired: 1007
     }
 

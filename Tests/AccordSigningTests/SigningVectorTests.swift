@@ -101,15 +101,35 @@ import Testing
         #expect(rejection.failure.code == 1001)
     }
 
-    @Test func nonceCacheStaysBoundedAndForgetsExpiredEntries() {
-        let cache = NonceCache(ttlSeconds: 600, capacity: 1_000)
-        for index in 0..<10_000 {
-            #expect(cache.insert(appKey: "k", nonce: "n\(index)", now: 0))
+    @Test func nonceCacheRefusesAReplayForTheWholeTTLWhateverTheLoad() {
+        let cache = NonceCache(ttlSeconds: 600, capacity: 1_000_000)
+        #expect(cache.insert(appKey: "k", nonce: "first", now: 1_000) == .accepted)
+        // 200,000 other nonces in the next seconds: the first is still remembered.
+        for index in 0..<200_000 {
+            #expect(cache.insert(appKey: "k", nonce: "n\(index)", now: 1_000 + Int64(index / 50_000)) == .accepted)
         }
-        #expect(cache.count == 1_000)
-        #expect(!cache.insert(appKey: "k", nonce: "n9999", now: 0))
-        #expect(cache.insert(appKey: "k", nonce: "n9999", now: 600))   // expired
-        #expect(cache.insert(appKey: "other", nonce: "n9998", now: 0)) // per app key
+        #expect(cache.insert(appKey: "k", nonce: "first", now: 1_003) == .reused)
+        #expect(cache.insert(appKey: "k", nonce: "first", now: 1_599) == .reused)     // 599 s later
+        #expect(cache.insert(appKey: "k", nonce: "first", now: 1_601) == .accepted)   // past the TTL
+        #expect(cache.insert(appKey: "other", nonce: "n5", now: 1_605) == .accepted)  // per app key
+        #expect(cache.count == 2)                                                      // the flood expired
+    }
+
+    @Test func nonceCacheFailsClosedWhenFull() {
+        let cache = NonceCache(ttlSeconds: 600, capacity: 1_000)
+        for index in 0..<1_000 { #expect(cache.insert(appKey: "k", nonce: "n\(index)", now: 0) == .accepted) }
+        #expect(cache.insert(appKey: "k", nonce: "fresh", now: 10) == .full)
+        #expect(cache.insert(appKey: "k", nonce: "n0", now: 10) == .reused)           // never forgotten early
+        #expect(cache.insert(appKey: "k", nonce: "fresh", now: 601) == .accepted)     // room again once they expire
+        #expect(cache.count == 1)
+    }
+
+    @Test func nonceCacheKeepsEntriesWhenTheClockStepsBack() {
+        let cache = NonceCache(ttlSeconds: 60)
+        #expect(cache.insert(appKey: "k", nonce: "a", now: 1_000) == .accepted)
+        #expect(cache.insert(appKey: "k", nonce: "b", now: 900) == .accepted)
+        #expect(cache.insert(appKey: "k", nonce: "b", now: 1_059) == .reused)
+        #expect(cache.insert(appKey: "k", nonce: "a", now: 1_061) == .accepted)
     }
 
     @Test func otherAlgorithms() {

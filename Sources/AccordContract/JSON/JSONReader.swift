@@ -12,12 +12,21 @@ public enum JSONReader {
         /// 1-based line and column (in characters) of the problem.
         public var line: Int
         public var column: Int
+        /// For a duplicate member: where its first occurrence is (1-based line and column).
+        public var firstOccurrence: Position?
 
-        public init(message: String, offset: Int, line: Int, column: Int) {
+        /// A 1-based line and column.
+        public struct Position: Sendable, Hashable {
+            public var line: Int
+            public var column: Int
+        }
+
+        public init(message: String, offset: Int, line: Int, column: Int, firstOccurrence: Position? = nil) {
             self.message = message
             self.offset = offset
             self.line = line
             self.column = column
+            self.firstOccurrence = firstOccurrence
         }
 
         public var description: String { "\(message) at line \(line), column \(column) (byte \(offset))" }
@@ -44,11 +53,23 @@ public enum JSONReader {
     private struct Problem: Error {
         var message: String
         var offset: Int
+        /// For a duplicate member, the offset of the first one.
+        var firstOffset: Int?
     }
 
     private static func failure(_ problem: Problem, in bytes: [UInt8]) -> Failure {
+        let at = position(of: problem.offset, in: bytes)
+        guard let firstOffset = problem.firstOffset else {
+            return Failure(message: problem.message, offset: problem.offset, line: at.line, column: at.column)
+        }
+        let first = position(of: firstOffset, in: bytes)
+        return Failure(message: "\(problem.message) (first at line \(first.line), column \(first.column))", offset: problem.offset,
+                       line: at.line, column: at.column, firstOccurrence: first)
+    }
+
+    private static func position(of offset: Int, in bytes: [UInt8]) -> Failure.Position {
         var line = 1, column = 1
-        for byte in bytes.prefix(problem.offset) {
+        for byte in bytes.prefix(offset) {
             if byte == UInt8(ascii: "\n") {
                 line += 1
                 column = 1
@@ -56,7 +77,7 @@ public enum JSONReader {
                 column += 1
             }
         }
-        return Failure(message: problem.message, offset: problem.offset, line: line, column: column)
+        return Failure.Position(line: line, column: column)
     }
 
     private struct Cursor {
@@ -107,10 +128,24 @@ public enum JSONReader {
                 position += 1
                 return .object(members)
             }
+            // Where each member's name starts, to report a duplicate with both positions.
+            var keyOffsets: [Int] = []
+            // Past a few members, names are found by hashing rather than scanning.
+            var index: [String: Int] = [:]
             while true {
                 skipWhitespace()
                 guard current == UInt8(ascii: "\"") else { throw Problem(message: "expected a member name in quotes, found \(describeCurrent())", offset: position) }
+                let keyOffset = position
                 let key = try string()
+                let earlier = members.count < 16 ? members.firstIndex { $0.key == key } : index[key]
+                if let earlier {
+                    throw Problem(message: "duplicate member '\(key)'", offset: keyOffset, firstOffset: keyOffsets[earlier])
+                }
+                if members.count == 15 {
+                    for (number, member) in members.enumerated() { index[member.key] = number }
+                }
+                if members.count >= 15 { index[key] = members.count }
+                keyOffsets.append(keyOffset)
                 skipWhitespace()
                 guard current == UInt8(ascii: ":") else { throw Problem(message: "expected ':' after member name, found \(describeCurrent())", offset: position) }
                 position += 1

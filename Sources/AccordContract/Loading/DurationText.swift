@@ -1,17 +1,41 @@
-/// Durations as contracts, fixtures, templates and the command line write them.
+/// Durations as contracts, fixtures, templates, control calls and the command line
+/// write them, parsed with checked arithmetic and a stated bound.
+///
+/// Every duration Accord reads from a file, a request, a header or a flag goes
+/// through here, so none can overflow a later addition: the magnitude is at most
+/// ``maxSeconds`` (one year), whatever the text says.
 public enum DurationText {
+    /// The longest duration accepted anywhere: 366 days, in seconds.
+    public static let maxSeconds = 366 * 86_400
+    /// ``maxSeconds`` in milliseconds.
+    public static let maxMilliseconds = maxSeconds * 1_000
+
     private static let units: [Character: Int] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400]
 
-    /// `300s`, `10m`, `2h`, `30d`, optionally negative (`-1h`), in seconds; nil without a unit.
+    /// `300s`, `10m`, `2h`, `30d`, optionally negative (`-1h`), in seconds; nil without
+    /// a unit, or beyond ±``maxSeconds``.
     public static func seconds(_ text: String) -> Int? {
         guard let unit = text.last.flatMap({ units[$0] }), let amount = Int(text.dropLast()) else { return nil }
-        return amount * unit
+        let (seconds, overflow) = amount.multipliedReportingOverflow(by: unit)
+        guard !overflow, (-maxSeconds...maxSeconds).contains(seconds) else { return nil }
+        return seconds
     }
 
-    /// `150ms`, `2s`, `1.5s` or a bare number of milliseconds; nil when negative.
+    /// `150ms`, `2s`, `1.5s` or a bare number of milliseconds; nil when negative, not
+    /// finite, or longer than ``maxMilliseconds``.
     public static func milliseconds(_ text: String) -> Int? {
-        if text.hasSuffix("ms") { return Int(text.dropLast(2)).flatMap { $0 >= 0 ? $0 : nil } }
-        if text.hasSuffix("s") { return Double(text.dropLast()).flatMap { $0 >= 0 ? Int($0 * 1_000) : nil } }
-        return Int(text).flatMap { $0 >= 0 ? $0 : nil }
+        let value: Int?
+        if text.hasSuffix("ms") {
+            value = Int(text.dropLast(2))
+        } else if text.hasSuffix("s") {
+            // Compared as a Double before converting: Int(1e308) would trap.
+            value = Double(text.dropLast()).flatMap { seconds in
+                seconds.isFinite && seconds >= 0 && seconds * 1_000 <= Double(maxMilliseconds) ? Int(seconds * 1_000) : nil
+            }
+        } else {
+            value = Int(text)
+        }
+        guard let value, (0...maxMilliseconds).contains(value) else { return nil }
+        return value
     }
 }

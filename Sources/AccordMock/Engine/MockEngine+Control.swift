@@ -17,25 +17,25 @@ extension MockEngine {
     static let controlPrefix = "/__accord/"
 
     func control(_ request: MockRequest) -> MockResponse {
-        if let token = options.adminToken {
-            guard let given = request.headers["x-accord-admin-token"], Digest.constantTimeEquals(given.utf8, token.utf8) else {
-                return controlError(401, "admin_token_required", "the control API needs the X-Accord-Admin-Token header given to --admin-token")
-            }
-        } else if !request.isFromLoopback {
-            return controlError(403, "loopback_only", "the control API answers loopback clients only; start the server with --admin-token to allow others")
-        }
+        if let refused = controlRefusal(request) { return refused }
         let parts = request.path.dropFirst(Self.controlPrefix.count).split(separator: "/").map(String.init)
         let body = request.body.isEmpty ? JSONValue.object([]) : (try? JSONReader.read(request.body))
         guard let body else { return controlError(400, "malformed_json", "the body is not JSON") }
         switch (request.method, parts) {
         case ("GET", ["rules"]):
-            return controlAnswer(.object([.init("rules", .array(state.rules.all.map(Self.json)))]))
+            return controlAnswer(.object([.init("rules", .array(state.rules.all.map(\.json)))]))
         case ("POST", ["rules"]):
+            let rule: InjectionRule
             do {
-                let rule = state.rules.add(try decodeRule(body))
-                return controlAnswer(Self.json(rule), status: 201)
+                rule = try InjectionRule(json: body, contract: contract)
             } catch {
                 return controlError(400, "invalid_rule", error.message)
+            }
+            do {
+                return controlAnswer(try state.rules.add(rule).json, status: 201)
+            } catch {
+                return controlError(429, "too_many_rules", "\(error.capacity) rules stand already, the most the server keeps; "
+                                    + "delete some (DELETE /__accord/rules/{id}) or all (DELETE /__accord/rules)")
             }
         case ("DELETE", ["rules"]):
             state.rules.removeAll()
@@ -65,21 +65,32 @@ extension MockEngine {
         case ("GET", ["clock"]):
             return controlAnswer(clockJSON)
         case ("POST", ["clock"]):
-            if case .string(let text)? = body["advance"], let seconds = TemplateExpression.seconds(text) {
-                state.clock.advance(by: seconds)
-            } else if case .int(let time)? = body["set"] {
-                state.clock.set(to: Int64(time))
-            } else {
-                return controlError(400, "invalid_clock", "give {\"advance\": \"2h\"} (units s, m, h, d) or {\"set\": UNIX_SECONDS}")
+            do {
+                if case .string(let text)? = body["advance"], let seconds = DurationText.seconds(text) {
+                    try state.clock.advance(by: Int64(seconds))
+                } else if case .int(let time)? = body["set"] {
+                    try state.clock.set(to: Int64(time))
+                } else {
+                    return controlError(400, "invalid_clock", "give {\"advance\": \"2h\"} (units s, m, h, d; at most a year, \"-1h\" goes back) "
+                                        + "or {\"set\": UNIX_SECONDS} (within 100 years of now)")
+                }
+            } catch {
+                return controlError(400, "clock_out_of_range", error.message)
             }
             return controlAnswer(clockJSON)
         case ("POST", ["reset"]):
             state.reset()
             return controlAnswer(.object([]))
         case ("GET", ["requests"]):
-            let limit = request.query.first { $0.name == "limit" }.flatMap { Int($0.value) } ?? 1_000
+            let capacity = state.journal.capacity
+            let limitText = request.query.first { $0.name == "limit" }?.value
+            guard let limit = limitText.map({ Int($0) }) ?? 1_000, (1...capacity).contains(limit) else {
+                return controlError(400, "invalid_limit", "'limit' takes a number from 1 to \(capacity), found '\(limitText ?? "")'")
+            }
             let session = request.query.first { $0.name == "session" }?.value
-            return controlAnswer(.object([.init("requests", .array(state.journal.entries(session: session, limit: limit).map(\.json)))]))
+            var members: [JSONValue.Member] = [.init("requests", .array(state.journal.entries(session: session, limit: limit).map(\.json)))]
+            if let recording = state.journal.recordingStatus { members.append(.init("recording", recording.json)) }
+            return controlAnswer(.object(members))
         case ("DELETE", ["requests"]):
             state.journal.clear()
             return controlAnswer(.object([]))
@@ -93,60 +104,6 @@ extension MockEngine {
                  .init("offset_seconds", .int(Int(state.clock.now - state.clock.wallNow)))])
     }
 
-    /// `{match: {endpoint, user?, session?}, respond: {code, msg?, data?} | "name", fault?: "reset", times?, probability?, after?}`
-    private func decodeRule(_ body: JSONValue) throws(Injection.SyntaxError) -> InjectionRule {
-        guard case .string(let endpoint)? = body.value(at: "/match/endpoint") else {
-            throw Injection.SyntaxError(message: "a rule needs {\"match\": {\"endpoint\": \"signal.*\"}}")
-        }
-        guard contract.endpoints.contains(where: { EndpointPattern.matches(endpoint, $0.id) }) else {
-            throw Injection.SyntaxError(message: "'\(endpoint)' matches no endpoint\(NameSuggestion.hint(for: endpoint, in: contract.endpoints.map(\.id)))")
-        }
-        let action: Injection
-        switch (body["respond"], body["fault"]) {
-        case (.string(let text)?, nil), (nil, .string(let text)?):
-            action = try Injection(parsing: text, codes: contract.service.codes)
-        case (.object?, nil):
-            guard case .int(let code)? = body.value(at: "/respond/code"), code == 0 || contract.service.code(code) != nil else {
-                throw Injection.SyntaxError(message: "'respond' needs a 'code': 0 (with 'data') or one from the contract's table")
-            }
-            action = .business(code: code, message: body.value(at: "/respond/msg").flatMap(Self.string), data: body.value(at: "/respond/data"))
-        default:
-            throw Injection.SyntaxError(message: "a rule needs exactly one of 'respond' ({\"code\": 1005} or a code name) and 'fault' (\"reset\", \"503\", …)")
-        }
-        var rule = InjectionRule(endpoint: endpoint, action: action)
-        if case .int(let user)? = body.value(at: "/match/user") { rule.user = user }
-        rule.session = body.value(at: "/match/session").flatMap(Self.string)
-        if case .int(let times)? = body["times"] { rule.remaining = max(1, times) }
-        switch body["probability"] {
-        case .double(let chance)?: rule.probability = chance
-        case .int(let chance)?: rule.probability = Double(chance)
-        default: break
-        }
-        if case .int(let after)? = body["after"] { rule.after = max(0, after) }
-        return rule
-    }
-
-    private static func json(_ rule: InjectionRule) -> JSONValue {
-        var match: [JSONValue.Member] = [.init("endpoint", .string(rule.endpoint))]
-        if let user = rule.user { match.append(.init("user", .int(user))) }
-        if let session = rule.session { match.append(.init("session", .string(session))) }
-        var members: [JSONValue.Member] = [.init("id", .int(rule.id)), .init("match", .object(match))]
-        switch rule.action {
-        case .business(let code, let message, let data):
-            var respond: [JSONValue.Member] = [.init("code", .int(code))]
-            if let message { respond.append(.init("msg", .string(message))) }
-            if let data { respond.append(.init("data", data)) }
-            members.append(.init("respond", .object(respond)))
-        case .fault(let fault):
-            members.append(.init("fault", .string(fault.description)))
-        }
-        if let remaining = rule.remaining { members.append(.init("times_left", .int(remaining))) }
-        if let probability = rule.probability { members.append(.init("probability", .double(probability))) }
-        members.append(.init("after", .int(rule.after)))
-        members.append(.init("seen", .int(rule.seen)))
-        return .object(members)
-    }
-
     private static func string(_ value: JSONValue) -> String? {
         if case .string(let text) = value { return text }
         return nil
@@ -157,7 +114,7 @@ extension MockEngine {
                      summary: .init(verdict: "control"))
     }
 
-    private func controlError(_ status: Int, _ kind: String, _ message: String) -> MockResponse {
+    func controlError(_ status: Int, _ kind: String, _ message: String) -> MockResponse {
         controlAnswer(.object([.init("error", .string(kind)), .init("message", .string(message))]), status: status)
     }
 }

@@ -17,17 +17,17 @@ extension MockEngine {
         switch verdict {
         case .valid(let uid):
             trace.user = uid
-            if request.headers["x-accord-session"] == nil { trace.session = "user:\(uid)" }
+            if request.headers[Self.sessionHeader] == nil { trace.session = "user:\(uid)" }
             return state.tokens.ban(uid: uid).map { banned($0, endpoint) }
         case .expired(let uid):
             trace.user = uid
-            if request.headers["x-accord-session"] == nil { trace.session = "user:\(uid)" }
+            if request.headers[Self.sessionHeader] == nil { trace.session = "user:\(uid)" }
             refusal = (1002, "the access token expired")
         case .invalidated:
             refusal = (1005, "the access token is not valid on this server")
         case .revoked(let uid):
             trace.user = uid
-            if request.headers["x-accord-session"] == nil { trace.session = "user:\(uid)" }
+            if request.headers[Self.sessionHeader] == nil { trace.session = "user:\(uid)" }
             refusal = (1006, "the access token was revoked")
         case .missing:
             refusal = (1006, "missing '\(contract.service.auth.header): \(contract.service.auth.scheme) <access_token>'")

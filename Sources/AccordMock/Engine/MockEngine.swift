@@ -42,9 +42,11 @@ public struct MockEngine: Sendable {
     /// Answers one request.
     public func handle(_ request: MockRequest) -> MockResponse {
         if request.path.hasPrefix(Self.controlPrefix) { return control(request) }
-        var trace = Trace(session: request.headers["x-accord-session"] ?? "anonymous")
-        var response = route(request, trace: &trace)
-        if let origin = options.corsAllowOrigin, request.headers["origin"] != nil {
+        var trace = Trace(session: request.headers[Self.sessionHeader] ?? "anonymous")
+        var response = steeringRefusal(request) ?? sessionRefusal(trace.session) ?? route(request, trace: &trace)
+        // A preflight answer carries its own Access-Control-Allow-Origin: never two.
+        if let origin = options.corsAllowOrigin, request.headers["origin"] != nil,
+           !response.headers.contains(where: { $0.0 == "Access-Control-Allow-Origin" }) {
             response.headers.append(("Access-Control-Allow-Origin", origin))
             if origin != "*" { response.headers.append(("Vary", "Origin")) }
         }
@@ -66,6 +68,12 @@ public struct MockEngine: Sendable {
     }
 
     private func route(_ request: MockRequest, trace: inout Trace) -> MockResponse {
+        if let problem = request.framingProblem {
+            return refusal(status: 400, kind: "bad_framing", problem, verdict: "malformed")
+        }
+        if request.containsEncodedNUL {
+            return refusal(status: 400, kind: "nul_in_target", "the path or query holds an encoded NUL (%00)", verdict: "malformed")
+        }
         if request.method == "OPTIONS" { return preflight(request) }
         if request.bodyLimitExceeded {
             return refusal(status: 413, kind: "body_too_large", "the body is larger than the limit of \(options.maxBodyBytes) bytes",
@@ -97,8 +105,12 @@ public struct MockEngine: Sendable {
             do {
                 body = try JSONReader.read(request.body)
             } catch {
-                return refusal(status: 400, kind: "malformed_json", "the body is not JSON: \(error)",
-                               extra: [.init("offset", .int(error.offset)), .init("line", .int(error.line)), .init("column", .int(error.column))],
+                var position: [JSONValue.Member] = [.init("offset", .int(error.offset)), .init("line", .int(error.line)),
+                                                    .init("column", .int(error.column))]
+                if let first = error.firstOccurrence {
+                    position.append(.init("first", .object([.init("line", .int(first.line)), .init("column", .int(first.column))])))
+                }
+                return refusal(status: 400, kind: "malformed_json", "the body is not JSON: \(error)", extra: position,
                                endpoint: endpoint, verdict: "malformed")
             }
         }
@@ -107,9 +119,20 @@ public struct MockEngine: Sendable {
             if case .failure(let rejection) = verifier.verify(header: { request.headers[$0] }, query: request.query, body: body,
                                                               now: state.clock.wallNow) {
                 let code = rejection.failure.code
-                return envelope(code: code, message: contract.service.code(code)?.message ?? rejection.message,
-                                data: .object([.init("reason", .string(rejection.message))] + Self.members(of: rejection.details)),
-                                endpoint: endpoint, verdict: ["bad-signature", "stale", "replay"][[1001, 1003, 1004].firstIndex(of: code) ?? 0])
+                let verdict = switch rejection.failure {
+                case .signatureInvalid: "bad-signature"
+                case .timestampOutsideWindow: "stale"
+                case .nonceReused: "replay"
+                case .nonceStoreFull: "overloaded"
+                }
+                var response = envelope(code: code, message: contract.service.code(code)?.message ?? rejection.message,
+                                        data: .object([.init("reason", .string(rejection.message))] + Self.members(of: rejection.details)),
+                                        endpoint: endpoint, verdict: verdict)
+                if rejection.failure == .nonceStoreFull {
+                    response.status = 503
+                    response.headers.append(("Retry-After", String(contract.service.signing.nonceTTLSeconds)))
+                }
+                return response
             }
         }
 
@@ -207,6 +230,13 @@ public struct MockEngine: Sendable {
             }
         }
         return nil
+    }
+
+    /// A session name longer than rules and the journal keep is refused, not cut.
+    private func sessionRefusal(_ session: String) -> MockResponse? {
+        guard session.utf8.count > InjectionRule.maxSessionLength else { return nil }
+        return refusal(status: 400, kind: "invalid_session",
+                       "X-Accord-Session is longer than \(InjectionRule.maxSessionLength) bytes", verdict: "invalid")
     }
 
     private func isExempt(_ endpoint: Endpoint) -> Bool {

@@ -11,6 +11,9 @@ public struct MockOptions: Sendable {
     /// The token the control API requires in `X-Accord-Admin-Token`; without one, it
     /// answers loopback peers only.
     public var adminToken: String?
+    /// Accept `X-Accord-Inject`, `X-Accord-Scenario` and `X-Accord-Session` from peers
+    /// beyond loopback without the admin token (`--allow-remote-steering`).
+    public var allowsRemoteSteering = false
 
     public init(verifiesSignatures: Bool = true, maxBodyBytes: Int = 1 << 20, corsAllowOrigin: String? = "*",
                 scenario: String? = nil, adminToken: String? = nil) {

@@ -15,7 +15,10 @@ struct ResponseGenerator {
             case .string:
                 let minimum = constraints.minLength ?? 0
                 return .string(name.count >= minimum ? name : name + String(repeating: "x", count: minimum - name.count))
-            case .int: return .int(Int(constraints.minimum ?? 0))
+            case .int:
+                // A contract's minimum is a Double; one beyond Int's range (1e300) must not trap here.
+                let minimum = (constraints.minimum ?? 0).rounded(.up)
+                return .int(minimum.isFinite && abs(minimum) < 9.0e18 ? Int(minimum) : 0)
             case .double: return .double(constraints.minimum ?? 0)
             case .bool: return .bool(false)
             case .decimal: return .string("0.00")

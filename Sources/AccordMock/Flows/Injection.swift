@@ -107,6 +107,9 @@ public struct InjectionRule: Sendable {
     /// Matching requests seen so far.
     public var seen = 0
 
+    /// The largest `times` and `after` a rule takes.
+    public static let maxCount = 1_000_000
+
     public init(id: Int = 0, endpoint: String, user: Int? = nil, session: String? = nil, action: Injection,
                 times: Int? = nil, probability: Double? = nil, after: Int = 0) {
         self.id = id
@@ -119,10 +122,9 @@ public struct InjectionRule: Sendable {
         self.after = after
     }
 
-    /// Whether the rule concerns this request.
-    func matches(endpoint id: String, user: Int?, session: String) -> Bool {
-        // The cheap comparisons first: most rules are scoped to another session or user.
-        (self.session == nil || self.session == session) && (self.user == nil || self.user == user) && EndpointPattern.matches(endpoint, id)
+    /// Whether the rule concerns a request of this user and session (its endpoint already matched).
+    func concerns(user: Int?, session: String) -> Bool {
+        (self.session == nil || self.session == session) && (self.user == nil || self.user == user)
     }
 
     /// `ENDPOINT=WHAT[@once|@N|@p0.3|@afterN]`, as `accord serve --inject` takes it.
@@ -136,11 +138,12 @@ public struct InjectionRule: Sendable {
         self.init(endpoint: parts[0], action: try Injection(parsing: what, codes: codes))
         for modifier in pieces {
             if modifier == "once" { remaining = 1 }
-            else if let count = Int(modifier), count > 0 { remaining = count }
+            else if let count = Int(modifier), (1...Self.maxCount).contains(count) { remaining = count }
             else if modifier.hasPrefix("p"), let chance = Double(modifier.dropFirst()), (0...1).contains(chance) { probability = chance }
-            else if modifier.hasPrefix("after"), let count = Int(modifier.dropFirst(5)), count >= 0 { after = count }
+            else if modifier.hasPrefix("after"), let count = Int(modifier.dropFirst(5)), (0...Self.maxCount).contains(count) { after = count }
             else {
-                throw Injection.SyntaxError(message: "unknown modifier '@\(modifier)'; use @once, @N (times), @p0.3 (probability) or @afterN")
+                throw Injection.SyntaxError(message: "unknown modifier '@\(modifier)'; use @once, @N (times, 1 to \(Self.maxCount)), "
+                                            + "@p0.3 (probability from 0 to 1) or @afterN (0 to \(Self.maxCount))")
             }
         }
     }

@@ -39,7 +39,7 @@ public struct JournalEntry: Sendable, Equatable {
 }
 
 /// The last requests the server answered, for `GET /__accord/requests`, optionally
-/// also appended to a JSONL file one written line per request.
+/// also appended to a JSONL file, one whole line per request.
 public final class Journal: Sendable {
     private struct State {
         var entries: [JournalEntry] = []
@@ -48,16 +48,20 @@ public final class Journal: Sendable {
     }
 
     private let state = Mutex(State())
+    /// How many entries are kept in memory; also the largest `limit` a reader may ask for.
     public let capacity: Int
-    private let record: FileHandle?
+    private let recorder: JournalRecorder?
 
     /// - Parameters:
     ///   - capacity: how many entries are kept in memory.
-    ///   - recordingTo: a file each entry is appended to as one line, written at once.
-    public init(capacity: Int = 10_000, recordingTo record: FileHandle? = nil) {
+    ///   - recorder: the file each entry is appended to as one line.
+    public init(capacity: Int = 10_000, recorder: JournalRecorder? = nil) {
         self.capacity = max(1, capacity)
-        self.record = record
+        self.recorder = recorder
     }
+
+    /// What the recorder wrote and lost, when recording.
+    public var recordingStatus: JournalRecorder.Status? { recorder?.status }
 
     /// Keeps `entry`, numbering it.
     public func add(_ entry: JournalEntry) {
@@ -73,18 +77,14 @@ public final class Journal: Sendable {
             }
             return numbered
         }
-        if let record {
-            // One write(2) per line: the kernel has it even if the process dies right after.
-            let line = JSONWriter.bytes(numbered.json) + [0x0A]
-            _ = line.withUnsafeBytes { Foundation.write(record.fileDescriptor, $0.baseAddress, $0.count) }
-        }
+        recorder?.append(JSONWriter.bytes(numbered.json) + [0x0A])
     }
 
     /// The kept entries, oldest first, of `session` if given, the last `limit` of them.
     public func entries(session: String? = nil, limit: Int = .max) -> [JournalEntry] {
         let all = state.withLock { Array($0.entries[$0.head...] + $0.entries[..<$0.head]) }
         let filtered = session.map { session in all.filter { $0.session == session } } ?? all
-        return Array(filtered.suffix(limit))
+        return Array(filtered.suffix(max(0, limit)))
     }
 
     public func clear() {

@@ -7,7 +7,18 @@ import Synchronization
 /// Token expiry and `{{now}}` follow the mock clock. Signature timestamps are checked
 /// against the wall clock, because a client signs with its own device clock, which
 /// does not move when a tester advances the mock server's.
+///
+/// The offset stays within ±``maxOffsetSeconds`` (100 years), so every later sum of
+/// the clock and a bounded duration fits in `Int64`.
 public final class MockClock: Sendable {
+    /// How far the mock clock may be from the wall clock: 100 years.
+    public static let maxOffsetSeconds: Int64 = 100 * 366 * 86_400
+
+    /// A move the clock refused because it would leave the allowed range.
+    public struct OutOfRange: Error, Sendable, Equatable {
+        public var message: String
+    }
+
     private let frozenWall: Int64?
     private let offset = Atomic<Int64>(0)
 
@@ -23,17 +34,34 @@ public final class MockClock: Sendable {
     public var now: Int64 { wallNow + offset.load(ordering: .relaxed) }
 
     /// Moves the mock clock forward (or back) by `seconds`.
-    public func advance(by seconds: Int64) {
-        offset.add(seconds, ordering: .relaxed)
+    public func advance(by seconds: Int64) throws(OutOfRange) {
+        var current = offset.load(ordering: .relaxed)
+        while true {
+            let (moved, overflow) = current.addingReportingOverflow(seconds)
+            guard !overflow, Self.isAllowed(offset: moved) else {
+                throw OutOfRange(message: "advancing by \(seconds) s would put the mock clock more than 100 years from the wall clock")
+            }
+            let (exchanged, original) = offset.compareExchange(expected: current, desired: moved, ordering: .relaxed)
+            if exchanged { return }
+            current = original
+        }
     }
 
     /// Sets the mock clock to `time` (Unix seconds).
-    public func set(to time: Int64) {
-        offset.store(time - wallNow, ordering: .relaxed)
+    public func set(to time: Int64) throws(OutOfRange) {
+        let (moved, overflow) = time.subtractingReportingOverflow(wallNow)
+        guard !overflow, Self.isAllowed(offset: moved) else {
+            throw OutOfRange(message: "\(time) is more than 100 years from the wall clock")
+        }
+        offset.store(moved, ordering: .relaxed)
     }
 
     /// Back to the wall clock.
     public func reset() {
         offset.store(0, ordering: .relaxed)
+    }
+
+    private static func isAllowed(offset: Int64) -> Bool {
+        (-maxOffsetSeconds...maxOffsetSeconds).contains(offset)
     }
 }

@@ -74,18 +74,35 @@ public struct ScenarioLoader: Sendable {
 }
 
 /// Where each session is in its scenario.
+///
+/// At most ``capacity`` sessions are followed; a new one past that replaces the one
+/// that started longest ago, so clients inventing session names cannot grow it.
 public final class ScenarioProgress: Sendable {
-    private let positions = Mutex<[String: (scenario: String, step: Int)]>([:])
+    /// The default number of sessions followed.
+    public static let defaultCapacity = 10_000
 
-    public init() {}
+    private struct State {
+        var positions: [String: (scenario: String, step: Int)] = [:]
+        /// Sessions in the order they started; `head` is the oldest.
+        var order: [String] = []
+        var head = 0
+    }
+
+    private let state = Mutex(State())
+    public let capacity: Int
+
+    public init(capacity: Int = ScenarioProgress.defaultCapacity) {
+        self.capacity = max(1, capacity)
+    }
 
     /// The step `request` meets in `scenario` for `session`, advancing past it; nil when
     /// the request does not concern the current step or the scenario is over.
     func step(for endpoint: String, session: String, scenario: Scenario) -> (index: Int, step: Scenario.Step)? {
-        positions.withLock { positions in
-            var position = positions[session] ?? (scenario.name, 0)
+        state.withLock { state in
+            var position = state.positions[session] ?? (scenario.name, 0)
+            if state.positions[session] == nil { Self.follow(session, in: &state, capacity: capacity) }
             if position.scenario != scenario.name { position = (scenario.name, 0) }
-            defer { positions[session] = position }
+            defer { state.positions[session] = position }
             guard position.step < scenario.steps.count else { return nil }
             let step = scenario.steps[position.step]
             guard EndpointPattern.matches(step.endpoint, endpoint) else { return nil }
@@ -94,7 +111,21 @@ public final class ScenarioProgress: Sendable {
         }
     }
 
+    /// Starts following `session`, forgetting the oldest one when full.
+    private static func follow(_ session: String, in state: inout State, capacity: Int) {
+        if state.order.count < capacity {
+            state.order.append(session)
+        } else {
+            state.positions[state.order[state.head]] = nil
+            state.order[state.head] = session
+            state.head = (state.head + 1) % capacity
+        }
+    }
+
+    /// How many sessions are followed.
+    public var count: Int { state.withLock { $0.positions.count } }
+
     public func reset() {
-        positions.withLock { $0.removeAll() }
+        state.withLock { $0 = State() }
     }
 }

@@ -1,8 +1,8 @@
 /// ASCII-only text helpers for HTTP tokens (header names, media types), which avoid
 /// the cost of Unicode case mapping on every request.
-enum ASCII {
+public enum ASCII {
     /// `text` with A–Z lowered; returns `text` itself when there is nothing to lower.
-    static func lowercased(_ text: String) -> String {
+    public static func lowercased(_ text: String) -> String {
         guard text.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { return text }
         return String(unsafeUninitializedCapacity: text.utf8.count) { buffer in
             var index = 0

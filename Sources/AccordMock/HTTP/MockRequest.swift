@@ -2,7 +2,8 @@
 /// runs behind libmicrohttpd or directly in a test.
 public struct MockRequest: Sendable {
     public var method: String
-    /// The path, percent-decoded, without the query.
+    /// The path as sent, still percent-encoded, without the query. The router splits
+    /// it into segments and only then decodes each, so `%2F` stays inside its segment.
     public var path: String
     /// Query parameters, percent-decoded (`+` as space), in request order.
     public var query: [(name: String, value: String)]
@@ -11,6 +12,9 @@ public struct MockRequest: Sendable {
     public var body: [UInt8]
     /// The body was longer than the server's limit and was not kept.
     public var bodyLimitExceeded: Bool
+    /// Why the transport refused the message framing (two `Content-Length`s, both
+    /// `Content-Length` and `Transfer-Encoding`, an unknown transfer coding), if it did.
+    public var framingProblem: String?
     /// Whether the client connected from a loopback address (true in-process).
     public var isFromLoopback = true
 
@@ -18,22 +22,17 @@ public struct MockRequest: Sendable {
     public init(method: String, target: String, headers: [(String, String)] = [], body: [UInt8] = [], bodyLimitExceeded: Bool = false) {
         self.method = method.uppercased()
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        self.path = PercentDecoding.decode(parts.first.map(String.init) ?? "/", plusAsSpace: false)
+        self.path = parts.first.map(String.init) ?? "/"
         self.query = parts.count > 1 ? PercentDecoding.query(String(parts[1])) : []
         self.headers = HTTPHeaders(headers)
         self.body = body
         self.bodyLimitExceeded = bodyLimitExceeded
     }
 
-    /// A request whose path and query a server has already split and decoded.
-    public init(method: String, path: String, query: [(String, String)], headers: [(String, String)], body: [UInt8],
-                bodyLimitExceeded: Bool = false) {
-        self.method = method
-        self.path = path
-        self.query = query.map { (name: $0.0, value: $0.1) }
-        self.headers = HTTPHeaders(headers)
-        self.body = body
-        self.bodyLimitExceeded = bodyLimitExceeded
+    /// Whether the path or a query name or value holds a NUL once decoded (`%00`),
+    /// which would cut the value short wherever it meets C.
+    public var containsEncodedNUL: Bool {
+        path.contains("%00") || query.contains { $0.name.utf8.contains(0) || $0.value.utf8.contains(0) }
     }
 
     /// The header named `name`, case-insensitively.

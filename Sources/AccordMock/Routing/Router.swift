@@ -34,13 +34,17 @@ public struct Router: Sendable {
                            uniquingKeysWith: { first, _ in first })
     }
 
-    /// Routes `path` (percent-decoded, with the base path) for `method`.
+    /// Routes `path` (as sent, percent-encoded, with the base path) for `method`.
+    ///
+    /// The path is split at `/` first and each segment decoded afterwards, so an
+    /// encoded slash (`x%2Freply`) is one parameter value, never two segments.
     public func match(method requestMethod: String, path: String) -> Match {
         if let endpoint = exact["\(requestMethod) \(path)"] { return .endpoint(endpoint, parameters: [:]) }
         guard path == basePath || path.hasPrefix(basePath + "/") || basePath.isEmpty else {
             return .notFound(nearest: nearest(to: path))
         }
         let pieces = path.dropFirst(basePath.count).split(separator: "/", omittingEmptySubsequences: true)
+            .map { PercentDecoding.decode(String($0), plusAsSpace: false) }
         // The most specific route wins: `/signals/quota` before `/signals/{signal_id}`,
         // whatever order the contract declares them in.
         var best: Route?
@@ -54,7 +58,7 @@ public struct Router: Sendable {
         if let best {
             var parameters: [String: String] = [:]
             for (segment, piece) in zip(best.segments, pieces) {
-                if case .parameter(let name) = segment { parameters[name] = String(piece) }
+                if case .parameter(let name) = segment { parameters[name] = piece }
             }
             return .endpoint(best.endpoint, parameters: parameters)
         }
@@ -68,18 +72,28 @@ public struct Router: Sendable {
         return []
     }
 
-    private func fits(_ segments: [PathTemplate.Segment], _ pieces: [Substring]) -> Bool {
+    private func fits(_ segments: [PathTemplate.Segment], _ pieces: [String]) -> Bool {
         for (segment, piece) in zip(segments, pieces) {
             if case .literal(let text) = segment, text != piece { return false }
         }
         return true
     }
 
-    /// Up to three declared routes closest to `path`, as `METHOD /full/path`.
+    /// The longest path for which nearest routes are suggested: the edit distance costs
+    /// the product of the two lengths, and a client controls one of them.
+    static let maxSuggestedPathLength = 256
+
+    /// Up to three declared routes closest to `path`, as `METHOD /full/path`; none for a
+    /// path longer than ``maxSuggestedPathLength``, and only routes within that many
+    /// bytes of its length are compared.
     private func nearest(to path: String) -> [String] {
-        let scored = routes.map { route -> (String, Int) in
+        let length = path.utf8.count
+        guard length <= Self.maxSuggestedPathLength else { return [] }
+        let bytes = Array(path.utf8)
+        let scored = routes.compactMap { route -> (String, Int)? in
             let full = basePath + route.endpoint.path.description
-            return ("\(route.endpoint.method.rawValue) \(full)", NameSuggestion.editDistance(Array(path.utf8), Array(full.utf8)))
+            guard abs(full.utf8.count - length) <= Self.maxSuggestedPathLength / 4 else { return nil }
+            return ("\(route.endpoint.method.rawValue) \(full)", NameSuggestion.editDistance(bytes, Array(full.utf8)))
         }
         return scored.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.prefix(3).map(\.0)
     }

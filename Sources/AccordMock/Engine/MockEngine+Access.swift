@@ -1,0 +1,84 @@
+import AccordContract
+import AccordSigning
+
+/// Who may steer the server: the control API under `/__accord/` and the headers that
+/// inject answers, run scenarios or pick a session.
+///
+/// - Control API: with `--admin-token`, every call carries it; without one, only
+///   loopback peers are answered, and only when `Host` names this machine's loopback
+///   (a DNS-rebinding page reaches `127.0.0.1` under its own name). Everywhere, an
+///   `Origin` must be the page's own server (the web console), and a state-changing
+///   call must say `Content-Type: application/json`, which a cross-site page can send
+///   only after a CORS preflight that the control API never grants.
+/// - Steering headers (`X-Accord-Inject`, `X-Accord-Scenario`, `X-Accord-Session`)
+///   from a peer beyond loopback need the admin token too, unless
+///   ``MockOptions/allowsRemoteSteering`` is set.
+extension MockEngine {
+    static let sessionHeader = "x-accord-session"
+    static let adminTokenHeader = "x-accord-admin-token"
+
+    /// Why a control call is refused, or nil when it may run.
+    func controlRefusal(_ request: MockRequest) -> MockResponse? {
+        if options.adminToken != nil {
+            guard hasAdminToken(request) else {
+                return controlError(401, "admin_token_required", "the control API needs the X-Accord-Admin-Token header given to --admin-token")
+            }
+        } else {
+            guard request.isFromLoopback else {
+                return controlError(403, "loopback_only", "the control API answers loopback clients only; start the server with --admin-token to allow others")
+            }
+            if let host = request.headers["host"], !ServerName.isLoopback(host) {
+                return controlError(403, "foreign_host", "the control API answers requests for localhost, 127.0.0.1 or [::1] only, not for '\(host)'")
+            }
+        }
+        if let origin = request.headers["origin"], !ServerName.isSameOrigin(origin, host: request.headers["host"]) {
+            return controlError(403, "foreign_origin", "the control API refuses calls from pages of another origin ('\(origin)')")
+        }
+        if !["GET", "HEAD"].contains(request.method), !RequestValidator.isJSON(request.headers["content-type"] ?? "") {
+            return controlError(415, "json_required", "a control call that changes state must send 'Content-Type: application/json' (even with no body)")
+        }
+        return nil
+    }
+
+    /// Why a request's steering headers are refused, or nil when they may act.
+    func steeringRefusal(_ request: MockRequest) -> MockResponse? {
+        guard !request.isFromLoopback, !options.allowsRemoteSteering else { return nil }
+        let steering = [Self.injectHeader, Self.scenarioHeader, Self.sessionHeader].filter { request.headers[$0] != nil }
+        guard !steering.isEmpty, !hasAdminToken(request) else { return nil }
+        return refusal(status: 403, kind: "steering_not_allowed",
+                       "\(steering.joined(separator: ", ")) from beyond this machine need X-Accord-Admin-Token (or start the server with --allow-remote-steering)",
+                       verdict: "forbidden")
+    }
+
+    private func hasAdminToken(_ request: MockRequest) -> Bool {
+        guard let token = options.adminToken, let given = request.headers[Self.adminTokenHeader] else { return false }
+        return Digest.constantTimeEquals(given.utf8, token.utf8)
+    }
+}
+
+/// Host names and origins, compared the way a DNS-rebinding or cross-site check needs.
+enum ServerName {
+    /// Whether a `Host` header names a loopback address: `localhost`, `127.x.x.x`, `[::1]`, with or without a port.
+    static func isLoopback(_ host: String) -> Bool {
+        let name = hostName(host).lowercased()
+        if name == "localhost" || name == "::1" { return true }
+        let octets = name.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
+    }
+
+    /// Whether `origin` (`http://host:port`) is the server the request was sent to (`Host`).
+    static func isSameOrigin(_ origin: String, host: String?) -> Bool {
+        guard let host, let separator = origin.range(of: "://") else { return false }
+        let scheme = origin[..<separator.lowerBound].lowercased()
+        guard scheme == "http" || scheme == "https" else { return false }
+        return origin[separator.upperBound...].lowercased() == host.lowercased()
+    }
+
+    /// `example.com:8080` → `example.com`; `[::1]:8080` → `::1`.
+    private static func hostName(_ host: String) -> Substring {
+        if host.hasPrefix("["), let close = host.firstIndex(of: "]") {
+            return host[host.index(after: host.startIndex)..<close]
+        }
+        return host.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+    }
+}

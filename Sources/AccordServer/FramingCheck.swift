@@ -1,0 +1,39 @@
+import AccordMock
+
+/// The message framing of a request head, checked before any body byte is read
+/// (RFC 9112 §6.3): a body whose length two parties could read differently lets a
+/// second request hide inside the first (request smuggling), so it is refused, not
+/// guessed.
+struct FramingCheck {
+    /// Why the framing is refused, if it is.
+    private(set) var problem: String?
+    /// `Content-Length` declares more than the body limit: answer 413 before reading it.
+    private(set) var declaresTooLargeBody = false
+
+    init(headers: [(String, String)], maxBodyBytes: Int) {
+        var lengths: [String] = []
+        var codings: [String] = []
+        for (name, value) in headers {
+            switch ASCII.lowercased(name) {
+            case "content-length": lengths.append(value.trimmingCharacters(in: .whitespaces))
+            case "transfer-encoding": codings.append(value.trimmingCharacters(in: .whitespaces))
+            default: break
+            }
+        }
+        if !lengths.isEmpty && !codings.isEmpty {
+            problem = "the request has both Content-Length and Transfer-Encoding, so its length is ambiguous"
+        } else if lengths.count > 1 {
+            problem = "the request has \(lengths.count) Content-Length headers (\(lengths.joined(separator: ", "))), so its length is ambiguous"
+        } else if !codings.isEmpty {
+            let coding = ASCII.lowercased(codings.joined(separator: ", "))
+            if coding != "chunked" { problem = "Transfer-Encoding '\(coding)' is not supported; only 'chunked' is" }
+        } else if let length = lengths.first {
+            guard !length.isEmpty, length.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+                problem = "Content-Length '\(length)' is not a decimal number"
+                return
+            }
+            // Digits beyond Int's range are larger than any limit.
+            declaresTooLargeBody = Int(length).map { $0 > maxBodyBytes } ?? true
+        }
+    }
+}
