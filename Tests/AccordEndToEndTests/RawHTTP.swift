@@ -7,13 +7,24 @@ import Glibc
 final class RawConnection {
     private let socket: Int32
 
-    init(port: UInt16) throws {
+    /// - Parameters:
+    ///   - source: the loopback address to connect from (127.0.0.2 is another peer to the server).
+    ///   - timeout: how long a read waits.
+    init(port: UInt16, from source: String = "127.0.0.1", timeout: Int = 5) throws {
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if source != "127.0.0.1" {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            _ = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        var timeout = timeval(tv_sec: timeout, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
@@ -22,6 +33,9 @@ final class RawConnection {
     }
 
     deinit { close(socket) }
+
+    /// Stops sending (a half-close): the server sees the end of the request stream.
+    func closeWriting() { shutdown(socket, Int32(SHUT_WR)) }
 
     func send(_ text: String) { send(Array(text.utf8)) }
 
@@ -40,6 +54,17 @@ final class RawConnection {
             if done(String(decoding: received, as: UTF8.self)) { break }
         }
         return String(decoding: received, as: UTF8.self)
+    }
+
+    /// Reads one whole response framed by Content-Length (or until the peer closes or the read times out).
+    func receiveResponse() -> String {
+        receive { text in
+            guard let end = text.range(of: "\r\n\r\n") else { return false }
+            let head = text[..<end.lowerBound].lowercased()
+            guard let field = head.range(of: "content-length: ") else { return false }
+            let length = Int(head[field.upperBound...].prefix { $0.isNumber }) ?? 0
+            return text.utf8.count - text[..<end.upperBound].utf8.count >= length
+        }
     }
 
     /// The first read: its bytes, or the error number when it failed (ECONNRESET for a reset).

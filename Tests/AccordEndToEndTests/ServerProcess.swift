@@ -23,11 +23,18 @@ final class ServerProcess: @unchecked Sendable {
     }
 
     /// Starts the server and waits for its banner.
-    init(arguments: [String] = [], mocks: String? = nil, contracts: String? = nil) throws {
-        process.executableURL = Self.executable
-        process.arguments = ["serve", "--port", "0",
-                             "--contracts", contracts ?? Self.repository.appendingPathComponent("contracts").path,
-                             "--mocks", mocks ?? Self.repository.appendingPathComponent("mocks").path] + arguments
+    /// - Parameter fileSizeLimitKiB: runs the server under `ulimit -f` (bash's 1 KiB blocks), to fill its "disk".
+    init(arguments: [String] = [], mocks: String? = nil, contracts: String? = nil, fileSizeLimitKiB: Int? = nil) throws {
+        let serve = ["serve", "--port", "0",
+                     "--contracts", contracts ?? Self.repository.appendingPathComponent("contracts").path,
+                     "--mocks", mocks ?? Self.repository.appendingPathComponent("mocks").path] + arguments
+        if let fileSizeLimitKiB {
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments = ["-c", "ulimit -f \(fileSizeLimitKiB) && exec \"$0\" \"$@\"", Self.executable.path] + serve
+        } else {
+            process.executableURL = Self.executable
+            process.arguments = serve
+        }
         let stdout = Pipe(), stderr = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr
@@ -58,6 +65,13 @@ final class ServerProcess: @unchecked Sendable {
     var standardOutput: String { output.text }
     var standardError: String { errors.text }
     var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    /// The server's resident memory in KiB, from /proc.
+    var residentKiB: Int {
+        let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
 
     /// Polls the output until `condition(stdout, stderr)` holds; returns stdout.
     @discardableResult
