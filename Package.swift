@@ -7,6 +7,10 @@ let package = Package(
         .executable(name: "accord", targets: ["accord"]),
         .plugin(name: "AccordGenerate", targets: ["AccordGenerate"]),
         .library(name: "AccordContract", targets: ["AccordContract"]),
+        // For the libFuzzer targets in Fuzz/, a package of its own (scripts/fuzz).
+        .library(name: "AccordYAML", targets: ["AccordYAML"]),
+        .library(name: "AccordValidation", targets: ["AccordValidation"]),
+        .library(name: "AccordMock", targets: ["AccordMock"]),
     ],
     targets: [
         // C libraries from Debian, reached through pkg-config.
@@ -16,6 +20,8 @@ let package = Package(
 
         // Diagnostics shared by every stage: `path:line:col: error: message`.
         .target(name: "AccordDiagnostics"),
+        // The lock around shared state, one ThreadSanitizer understands.
+        .target(name: "AccordSync"),
         // libyaml events → a node tree with 1-based positions.
         .target(name: "AccordYAML", dependencies: ["CYAML", "AccordDiagnostics"]),
         // The contract model, its loader from YAML and the structural checks.
@@ -23,15 +29,15 @@ let package = Package(
         // JSON values checked against contract schemas (examples, later requests).
         .target(name: "AccordValidation", dependencies: ["AccordContract", "AccordYAML", "AccordDiagnostics"]),
         // X-Sign: sorted params, digests, verification and the nonce cache.
-        .target(name: "AccordSigning", dependencies: ["CCrypto", "AccordContract"]),
+        .target(name: "AccordSigning", dependencies: ["CCrypto", "AccordContract", "AccordSync"]),
         // The mock backend as a pure function: routing, validation, fixtures, templating.
-        .target(name: "AccordMock", dependencies: ["AccordContract", "AccordValidation", "AccordSigning", "AccordYAML", "AccordDiagnostics"]),
+        .target(name: "AccordMock", dependencies: ["AccordContract", "AccordValidation", "AccordSigning", "AccordYAML", "AccordDiagnostics", "AccordSync"]),
         // HTTP/1.1 over libmicrohttpd: moves bytes between sockets and the engine.
-        .target(name: "AccordServer", dependencies: ["CMicroHTTPD", "AccordMock"]),
+        .target(name: "AccordServer", dependencies: ["CMicroHTTPD", "AccordMock", "AccordContract", "AccordSync"]),
         // Swift code from contracts: models, typed endpoints, runtime support.
         .target(name: "AccordGenerator", dependencies: ["AccordContract", "AccordDiagnostics"]),
         // The `accord` commands, as a library so tests run them in-process.
-        .target(name: "AccordCLI", dependencies: ["AccordContract", "AccordValidation", "AccordDiagnostics", "AccordMock", "AccordServer", "AccordGenerator"]),
+        .target(name: "AccordCLI", dependencies: ["AccordContract", "AccordValidation", "AccordDiagnostics", "AccordMock", "AccordServer", "AccordGenerator", "AccordSync"]),
         .executableTarget(name: "accord", dependencies: ["AccordCLI"]),
         // `swift package accord-generate --output DIR`: the generator for app packages.
         .plugin(
@@ -49,11 +55,11 @@ let package = Package(
         .testTarget(name: "AccordGeneratorTests", dependencies: ["TongbanAPI", "AccordGenerator", "AccordMock", "AccordContract", "AccordValidation"]),
         .testTarget(name: "AccordYAMLTests", dependencies: ["AccordYAML"]),
         .testTarget(name: "AccordSigningTests", dependencies: ["AccordSigning", "AccordContract"]),
-        .testTarget(name: "AccordEndToEndTests", dependencies: ["accord", "AccordContract", "AccordSigning", "TongbanAPI"], exclude: ["Clients"]),
+        .testTarget(name: "AccordEndToEndTests", dependencies: ["accord", "AccordContract", "AccordSigning", "AccordSync", "TongbanAPI"], exclude: ["Clients"]),
         .testTarget(name: "AccordMockTests", dependencies: ["AccordMock", "AccordSigning", "AccordContract", "AccordValidation"]),
         .testTarget(
             name: "AccordContractTests",
-            dependencies: ["AccordContract", "AccordValidation", "AccordCLI"],
+            dependencies: ["AccordContract", "AccordValidation", "AccordCLI", "AccordSync"],
             exclude: ["Corpus"]
         ),
     ],

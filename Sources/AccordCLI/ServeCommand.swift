@@ -4,6 +4,7 @@ import AccordMock
 import AccordServer
 import Dispatch
 import Foundation
+import AccordSync
 import Synchronization
 
 /// `accord serve`: the mock backend on a contracts and a fixtures directory.
@@ -259,10 +260,10 @@ extension ServeCommand {
             }
         }
 
-        private let storage: Mutex<Box>
+        private let storage: Locked<Box>
 
         init(_ engine: MockEngine) {
-            storage = Mutex(Box(engine))
+            storage = Locked(Box(engine))
         }
 
         func handle(_ request: MockRequest) -> MockResponse {

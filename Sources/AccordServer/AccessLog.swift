@@ -1,6 +1,7 @@
 import AccordContract
 import AccordMock
 import Foundation
+import AccordSync
 import Synchronization
 
 /// One line per request — method, path, status, business code, latency, verdict —
@@ -16,7 +17,7 @@ public final class AccessLog: Sendable {
     }
 
     private let format: Format
-    private let buffer = Mutex<[UInt8]>([])
+    private let buffer = Locked<[UInt8]>([])
     private let output: @Sendable ([UInt8]) -> Void
     private let running = Atomic<Bool>(true)
 

@@ -1,5 +1,6 @@
 internal import CMicroHTTPD
 import Foundation
+import AccordSync
 import Synchronization
 
 /// The open connections and, for each, when it began waiting for its next request
@@ -43,7 +44,7 @@ final class ConnectionRegistry: Sendable {
 
     private let origin = ContinuousClock.now
     private let deadlineMilliseconds: Int
-    private let open = Mutex<[ObjectIdentifier: Clock]>([:])
+    private let open = Locked<[ObjectIdentifier: Clock]>([:])
 
     init(headerTimeoutSeconds: Int) {
         deadlineMilliseconds = max(1, headerTimeoutSeconds) * 1_000
@@ -97,7 +98,7 @@ final class NoticeLog: Sendable {
         var heldBack = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let output: @Sendable (String) -> Void
 
     init(write: @escaping @Sendable (String) -> Void) {

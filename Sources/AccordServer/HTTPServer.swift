@@ -2,6 +2,7 @@ internal import CMicroHTTPD
 import AccordMock
 import Dispatch
 import Foundation
+import AccordSync
 import Synchronization
 
 /// An HTTP/1.1 server on libmicrohttpd that hands every request to a handler and
@@ -69,7 +70,7 @@ public final class HTTPServer: @unchecked Sendable {
     private var daemon: OpaquePointer?
     private var sweeper: DispatchSourceTimer?
     private let inFlight = Atomic<Int>(0)
-    private let suspended = Mutex<Set<ConnectionHandle>>([])
+    private let suspended = Locked<Set<ConnectionHandle>>([])
     private let timers = DispatchQueue(label: "accord.http.timers")
 
     /// - Parameter log: receives the server's own notices, one line each (standard error by default).

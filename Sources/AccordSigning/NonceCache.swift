@@ -1,4 +1,4 @@
-import Synchronization
+import AccordSync
 
 /// Remembers the nonces seen per app key for their whole time to live, whatever the
 /// load, in memory sized to the traffic of that time.
@@ -37,7 +37,7 @@ public final class NonceCache: Sendable {
         var latest: Int64?
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let ttl: Int64
     /// Seconds per bucket.
     private let width: Int64
@@ -52,7 +52,7 @@ public final class NonceCache: Sendable {
         width = max(1, (ttl + Int64(Self.maxBuckets) - 1) / Int64(Self.maxBuckets))
         // Buckets for the TTL plus the one being filled.
         let count = Int((ttl + width - 1) / width) + 1
-        state = Mutex(State(buckets: Array(repeating: [], count: count)))
+        state = Locked(State(buckets: Array(repeating: [], count: count)))
         self.capacity = max(1, capacity)
         seed = UInt64.random(in: .min ... .max)
     }

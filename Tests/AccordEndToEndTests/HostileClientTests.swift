@@ -133,11 +133,9 @@ import Glibc
         // One flow mapping on one line: any cut of it is a YAML error.
         let note = String(repeating: "慢慢写 ", count: 400)
         let text = "signal.quota: [{name: q, default: true, description: '\(note)', data: {daily_limit: 20, used: 3, resets_at: '2026-12-01T00:00:00Z'}}]\n"
-        let handle = try FileHandle(forWritingTo: { () -> URL in
-            let url = mocks.appendingPathComponent("quota.yaml")
-            FileManager.default.createFile(atPath: url.path, contents: nil)
-            return url
-        }())
+        let file = mocks.appendingPathComponent("quota.yaml")
+        try Data().write(to: file)
+        let handle = try FileHandle(forWritingTo: file)
         let bytes = Array(text.utf8)
         let piece = bytes.count / 12 + 1
         for start in stride(from: 0, to: bytes.count, by: piece) {

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import AccordSync
 
 /// A real `accord serve` process on a free loopback port, for end-to-end tests.
 final class ServerProcess: @unchecked Sendable {
@@ -97,7 +97,7 @@ final class ServerProcess: @unchecked Sendable {
 
 /// Text collected from a pipe on another thread.
 final class TextBuffer: Sendable {
-    private let storage = Mutex("")
+    private let storage = Locked("")
 
     func append(_ data: Data) {
         storage.withLock { $0 += String(decoding: data, as: UTF8.self) }

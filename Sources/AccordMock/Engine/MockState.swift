@@ -1,4 +1,5 @@
 import AccordSigning
+import AccordSync
 import Synchronization
 
 /// State shared by every request and kept across hot reloads: the clocks, tokens,
@@ -48,10 +49,10 @@ public final class MockState: Sendable {
 
 /// A seeded generator shared across threads (Vigna's SplitMix64).
 final class SeededRandom: Sendable {
-    private let state: Mutex<UInt64>
+    private let state: Locked<UInt64>
 
     init(seed: UInt64) {
-        state = Mutex(seed)
+        state = Locked(seed)
     }
 
     func next(in range: ClosedRange<Int>) -> Int {

@@ -1,5 +1,5 @@
 import AccordContract
-import Synchronization
+import AccordSync
 
 /// The standing injection rules, shared by every request.
 ///
@@ -34,7 +34,7 @@ public final class InjectionRules: Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let random: @Sendable () -> Double
     /// The most rules that stand at once.
     public let capacity: Int

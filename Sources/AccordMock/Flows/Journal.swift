@@ -1,6 +1,6 @@
 import AccordContract
 import Foundation
-import Synchronization
+import AccordSync
 
 /// One request as the journal keeps it.
 public struct JournalEntry: Sendable, Equatable {
@@ -47,7 +47,7 @@ public final class Journal: Sendable {
         var sequence = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// How many entries are kept in memory; also the largest `limit` a reader may ask for.
     public let capacity: Int
     private let recorder: JournalRecorder?

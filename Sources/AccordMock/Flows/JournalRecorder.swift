@@ -1,6 +1,6 @@
 import AccordContract
 import Foundation
-import Synchronization
+import AccordSync
 
 /// The JSONL file `--record` appends the journal to: one whole line per request, or
 /// none.
@@ -39,7 +39,7 @@ public final class JournalRecorder: Sendable {
     }
 
     private let descriptor: Int32
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let report: @Sendable (String) -> Void
 
     /// Opens `path` for appending, creating it when missing.
@@ -48,7 +48,7 @@ public final class JournalRecorder: Sendable {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw OpenError(description: "cannot write to '\(path)': \(String(cString: strerror(errno)))") }
         self.descriptor = descriptor
-        state = Mutex(State(status: Status(path: path, written: 0, lost: 0), size: Int64(lseek(descriptor, 0, SEEK_END))))
+        state = Locked(State(status: Status(path: path, written: 0, lost: 0), size: Int64(lseek(descriptor, 0, SEEK_END))))
         self.report = report
     }
 

@@ -2,7 +2,7 @@ import AccordContract
 import AccordDiagnostics
 import AccordYAML
 import Foundation
-import Synchronization
+import AccordSync
 
 /// An ordered script of answers for one session: each step waits for a request to
 /// its endpoint and answers it (or lets it through); requests to other endpoints
@@ -88,7 +88,7 @@ public final class ScenarioProgress: Sendable {
         var head = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     public let capacity: Int
 
     public init(capacity: Int = ScenarioProgress.defaultCapacity) {

@@ -1,6 +1,6 @@
 import AccordContract
 import AccordSigning
-import Synchronization
+import AccordSync
 
 /// Real token state: opaque random tokens with lifetimes on the mock clock, rotation,
 /// revocation and bans, so that 1002, 1005, 1006, 1007 and 1008 happen the way a real
@@ -70,7 +70,7 @@ public final class TokenStore: Sendable {
         var oldest = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     public let clock: MockClock
     public let accessTTL: Int
     public let refreshTTL: Int

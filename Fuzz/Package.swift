@@ -1,0 +1,26 @@
+// swift-tools-version: 6.0
+// libFuzzer targets for Accord, kept out of the main build: each links libFuzzer's own
+// `main`. Build and run them with `scripts/fuzz TARGET [SECONDS]`.
+import PackageDescription
+
+let accord = "Accord"
+
+let package = Package(
+    name: "AccordFuzz",
+    dependencies: [.package(name: accord, path: "..")],
+    targets: [
+        // libyaml's events into the node tree, with its limits.
+        .executableTarget(name: "FuzzYAML", dependencies: [.product(name: "AccordYAML", package: accord)]),
+        // A contract domain file through the loader, the checks and the diagnostic renderer.
+        .executableTarget(name: "FuzzContract", dependencies: [.product(name: "AccordValidation", package: accord)]),
+        // The JSON reader, and the writer's round trip of what it accepts.
+        .executableTarget(name: "FuzzJSON", dependencies: [.product(name: "AccordContract", package: accord)]),
+        // Whole requests (method, target, headers, body) through the mock engine.
+        .executableTarget(name: "FuzzEngine", dependencies: [.product(name: "AccordMock", package: accord)]),
+        // Template expressions and the JSON templates that hold them, rendered.
+        .executableTarget(name: "FuzzTemplate", dependencies: [.product(name: "AccordMock", package: accord)]),
+        // Durations, injections, command-line and control-API rules.
+        .executableTarget(name: "FuzzNumbers", dependencies: [.product(name: "AccordMock", package: accord)]),
+    ],
+    swiftLanguageModes: [.v6]
+)
