@@ -160,7 +160,8 @@ open(f"{work}/recorded.pid", "w").write(str(recorded.pid))
 time.sleep(0.5)
 for index in range(10):
     rule = json.dumps({"match": {"endpoint": "signal.*", "session": f"other-{index}"}, "respond": "quota"}).encode()
-    urllib.request.urlopen(urllib.request.Request(f"http://127.0.0.1:{recorded_port}/__accord/rules", data=rule, method="POST")).read()
+    urllib.request.urlopen(urllib.request.Request(f"http://127.0.0.1:{recorded_port}/__accord/rules", data=rule, method="POST",
+                                                  headers={"Content-Type": "application/json"})).read()
 base_recorded = f"http://127.0.0.1:{recorded_port}"
 saved = base, token
 base = base_recorded

@@ -23,6 +23,8 @@ public struct Router: Sendable {
     private let bySegmentCount: [Int: [Int]]
     /// Routes without parameters by "METHOD /full/path": the most specific match, found in one lookup.
     private let exact: [String: Endpoint]
+    /// Every route as a 404 names it (`METHOD /full/path`) and its full path's bytes, made once.
+    private let suggestions: [(label: String, path: [UInt8])]
 
     public init(contract: Contract) {
         basePath = contract.service.basePath
@@ -30,6 +32,10 @@ public struct Router: Sendable {
         self.routes = routes
         bySegmentCount = Dictionary(grouping: routes.indices, by: { routes[$0].segments.count })
         let basePath = contract.service.basePath
+        suggestions = routes.map { route in
+            let full = basePath + route.endpoint.path.description
+            return ("\(route.endpoint.method.rawValue) \(full)", Array(full.utf8))
+        }
         exact = Dictionary(routes.filter { $0.parameterCount == 0 }.map { ("\($0.endpoint.method.rawValue) \(basePath)\($0.endpoint.path)", $0.endpoint) },
                            uniquingKeysWith: { first, _ in first })
     }
@@ -90,10 +96,9 @@ public struct Router: Sendable {
         let length = path.utf8.count
         guard length <= Self.maxSuggestedPathLength else { return [] }
         let bytes = Array(path.utf8)
-        let scored = routes.compactMap { route -> (String, Int)? in
-            let full = basePath + route.endpoint.path.description
-            guard abs(full.utf8.count - length) <= Self.maxSuggestedPathLength / 4 else { return nil }
-            return ("\(route.endpoint.method.rawValue) \(full)", NameSuggestion.editDistance(bytes, Array(full.utf8)))
+        let scored = suggestions.compactMap { suggestion -> (String, Int)? in
+            guard abs(suggestion.path.count - length) <= Self.maxSuggestedPathLength / 4 else { return nil }
+            return (suggestion.label, NameSuggestion.editDistance(bytes, suggestion.path))
         }
         return scored.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.prefix(3).map(\.0)
     }
