@@ -160,12 +160,12 @@ public final class HTTPServer: @unchecked Sendable {
     // MARK: Requests
 
     /// The raw request target arrived (before MHD decodes it): the request's state begins here.
-    fileprivate func begin(target: String) -> UnsafeMutableRawPointer {
+    func begin(target: String) -> UnsafeMutableRawPointer {
         inFlight.add(1, ordering: .relaxed)
         return Unmanaged.passRetained(RequestState(target: target)).toOpaque()
     }
 
-    fileprivate func handle(connection: OpaquePointer, method: String, upload: UnsafePointer<CChar>?,
+    func handle(connection: OpaquePointer, method: String, upload: UnsafePointer<CChar>?,
                             uploadSize: UnsafeMutablePointer<Int>, slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
         guard let existing = slot.pointee else { return .NO }
         let state = Unmanaged<RequestState>.fromOpaque(existing).takeUnretainedValue()
@@ -253,7 +253,7 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     /// Parks the connection and wakes it after `milliseconds`, without holding a worker.
-    fileprivate func suspend(_ connection: OpaquePointer, for milliseconds: Int) {
+    func suspend(_ connection: OpaquePointer, for milliseconds: Int) {
         let handle = ConnectionHandle(pointer: connection)
         suspended.withLock { _ = $0.insert(handle) }
         MHD_suspend_connection(connection)
@@ -263,7 +263,7 @@ public final class HTTPServer: @unchecked Sendable {
         }
     }
 
-    fileprivate func completed(_ connection: OpaquePointer?, _ slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
+    func completed(_ connection: OpaquePointer?, _ slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
         guard let raw = slot?.pointee else { return }
         slot?.pointee = nil
         let state = Unmanaged<RequestState>.fromOpaque(raw).takeRetainedValue()
@@ -292,118 +292,4 @@ public final class HTTPServer: @unchecked Sendable {
         }
         return collector.pairs
     }
-}
-
-/// A connection pointer that can cross threads; MHD owns it.
-struct ConnectionHandle: @unchecked Sendable, Hashable {
-    let pointer: OpaquePointer
-}
-
-/// One request's state across MHD's calls to the access handler.
-private final class RequestState {
-    /// The request target as sent (path and query, still percent-encoded).
-    let target: String
-    let start = ContinuousClock.now
-    var method = ""
-    /// Set at the first call of the access handler, when the head is complete.
-    var headers: [(String, String)]?
-    var body: [UInt8] = []
-    var bodyLimitExceeded = false
-    /// Answered before the body was read: the connection closes after the answer.
-    var closesConnection = false
-    var request: MockRequest?
-    /// Waiting out its delay.
-    var pending: MockResponse?
-    var response: MockResponse?
-
-    init(target: String) {
-        self.target = target
-    }
-}
-
-/// A body sent in pieces with pauses (server-sent events, slow bodies), fed to MHD as it asks.
-private final class ChunkStream {
-    unowned let server: HTTPServer
-    let connection: OpaquePointer
-    let chunks: [MockResponse.Chunk]
-    var index = 0
-    var offset = 0
-    var waited = false
-
-    init(server: HTTPServer, connection: OpaquePointer, chunks: [MockResponse.Chunk]) {
-        self.server = server
-        self.connection = connection
-        self.chunks = chunks
-    }
-
-    func read(into buffer: UnsafeMutablePointer<CChar>, max: Int) -> Int {
-        guard index < chunks.count else { return accord_end_of_stream() }
-        let chunk = chunks[index]
-        if offset == 0, chunk.delayMilliseconds > 0, !waited {
-            waited = true
-            server.suspend(connection, for: chunk.delayMilliseconds)
-            return 0
-        }
-        let bytes = chunk.bytes
-        let count = min(max, bytes.count - offset)
-        bytes.withUnsafeBufferPointer { source in
-            guard let start = source.baseAddress, count > 0 else { return }
-            buffer.withMemoryRebound(to: UInt8.self, capacity: count) { $0.update(from: start + offset, count: count) }
-        }
-        offset += count
-        if offset == bytes.count {
-            index += 1
-            offset = 0
-            waited = false
-        }
-        return count
-    }
-}
-
-// MARK: C callbacks
-
-private let requestTargetLogger: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = {
-    context, target, _ in
-    guard let context else { return nil }
-    return Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().begin(target: target.map { String(cString: $0) } ?? "/")
-}
-
-private let accessHandler: MHD_AccessHandlerCallback = { context, connection, _, method, _, upload, uploadSize, slot in
-    guard let context, let connection, let method, let uploadSize, let slot else { return .NO }
-    let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
-    return server.handle(connection: connection, method: String(cString: method), upload: upload, uploadSize: uploadSize, slot: slot)
-}
-
-private let completedHandler: MHD_RequestCompletedCallback = { context, connection, slot, _ in
-    guard let context else { return }
-    Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().completed(connection, slot)
-}
-
-private let connectionNotifier: MHD_NotifyConnectionCallback = { context, connection, socketContext, event in
-    guard let context, let connection, let socketContext else { return }
-    let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
-    if event == .CONNECTION_NOTIFY_STARTED {
-        socketContext.pointee = server.connections.opened(descriptor: accord_connection_fd(connection), at: ContinuousClock.now)
-    } else if let clock = socketContext.pointee {
-        server.connections.closed(clock)
-        socketContext.pointee = nil
-    }
-}
-
-private let chunkReader: MHD_ContentReaderCallback = { context, _, buffer, max in
-    guard let context, let buffer else { return accord_end_of_stream() }
-    return Unmanaged<ChunkStream>.fromOpaque(context).takeUnretainedValue().read(into: buffer, max: max)
-}
-
-private let chunkStreamFree: MHD_ContentReaderFreeCallback = { context in
-    guard let context else { return }
-    Unmanaged<ChunkStream>.fromOpaque(context).release()
-}
-
-/// MHD's own messages (connection limits reached, malformed requests), rate-limited.
-@_cdecl("accord_mhd_log_sink")
-func mhdLogSink(_ context: UnsafeMutableRawPointer?, _ message: UnsafePointer<CChar>?) {
-    guard let context, let message else { return }
-    let text = String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
-    Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().notices.write("accord serve: libmicrohttpd: \(text)")
 }

@@ -83,12 +83,13 @@ import Glibc
         let trickle = try RawConnection(port: server.port, timeout: 1)
         trickle.send("GET /api/v1/app/start-config HTTP/1.1\r\n")
         var closed = false
-        for _ in 0..<12 {
+        // About one byte a second, for up to 30 s: the deadline is 1 s, swept every second (slower on a loaded machine).
+        for _ in 0..<30 {
             trickle.send("X")
             if case (let text, let error) = trickle.firstRead(), text.isEmpty, error == 0 { closed = true; break }
         }
         #expect(closed, "the trickling connection was not closed")
-        try server.waitFor(timeout: 3) { _, err in err.contains("that sent no complete request head within 1 s") }
+        try server.waitFor(timeout: 10) { _, err in err.contains("that sent no complete request head within 1 s") }
         #expect(server.standardError.contains("accord serve: closed 1 connection(s) that sent no complete request head within 1 s"))
         #expect(try Self.answersProbe(server))
     }
@@ -106,7 +107,10 @@ import Glibc
         #expect(server.standardError.contains("accord serve: libmicrohttpd: "))
     }
 
-    @Test func recordingOnAFullDiskKeepsWholeLinesAndSaysSo() async throws {
+    /// ThreadSanitizer's own runtime cannot start under a 4 KiB file-size limit (it
+    /// dies with SIGBUS before `main`), so `scripts/test --tsan` leaves this one out.
+    @Test(.disabled(if: ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil, "ThreadSanitizer cannot run under ulimit -f"))
+    func recordingOnAFullDiskKeepsWholeLinesAndSaysSo() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("accord-record-\(UUID().uuidString).jsonl")
         defer { try? FileManager.default.removeItem(at: file) }
         let server = try ServerProcess(arguments: ["--quiet", "--record", file.path], fileSizeLimitKiB: 4)

@@ -1,0 +1,68 @@
+internal import CMicroHTTPD
+import AccordMock
+
+/// A connection pointer that can cross threads; MHD owns it.
+struct ConnectionHandle: @unchecked Sendable, Hashable {
+    let pointer: OpaquePointer
+}
+
+/// One request's state across MHD's calls to the access handler.
+final class RequestState {
+    /// The request target as sent (path and query, still percent-encoded).
+    let target: String
+    let start = ContinuousClock.now
+    var method = ""
+    /// Set at the first call of the access handler, when the head is complete.
+    var headers: [(String, String)]?
+    var body: [UInt8] = []
+    var bodyLimitExceeded = false
+    /// Answered before the body was read: the connection closes after the answer.
+    var closesConnection = false
+    var request: MockRequest?
+    /// Waiting out its delay.
+    var pending: MockResponse?
+    var response: MockResponse?
+
+    init(target: String) {
+        self.target = target
+    }
+}
+
+/// A body sent in pieces with pauses (server-sent events, slow bodies), fed to MHD as it asks.
+final class ChunkStream {
+    unowned let server: HTTPServer
+    let connection: OpaquePointer
+    let chunks: [MockResponse.Chunk]
+    var index = 0
+    var offset = 0
+    var waited = false
+
+    init(server: HTTPServer, connection: OpaquePointer, chunks: [MockResponse.Chunk]) {
+        self.server = server
+        self.connection = connection
+        self.chunks = chunks
+    }
+
+    func read(into buffer: UnsafeMutablePointer<CChar>, max: Int) -> Int {
+        guard index < chunks.count else { return accord_end_of_stream() }
+        let chunk = chunks[index]
+        if offset == 0, chunk.delayMilliseconds > 0, !waited {
+            waited = true
+            server.suspend(connection, for: chunk.delayMilliseconds)
+            return 0
+        }
+        let bytes = chunk.bytes
+        let count = min(max, bytes.count - offset)
+        bytes.withUnsafeBufferPointer { source in
+            guard let start = source.baseAddress, count > 0 else { return }
+            buffer.withMemoryRebound(to: UInt8.self, capacity: count) { $0.update(from: start + offset, count: count) }
+        }
+        offset += count
+        if offset == bytes.count {
+            index += 1
+            offset = 0
+            waited = false
+        }
+        return count
+    }
+}
