@@ -14,10 +14,10 @@ struct FramingCheck {
         var lengths: [String] = []
         var codings: [String] = []
         for (name, value) in headers {
-            switch ASCII.lowercased(name) {
-            case "content-length": lengths.append(value.trimmingCharacters(in: .whitespaces))
-            case "transfer-encoding": codings.append(value.trimmingCharacters(in: .whitespaces))
-            default: break
+            if Self.named(name, "content-length") {
+                lengths.append(value.trimmingCharacters(in: .whitespaces))
+            } else if Self.named(name, "transfer-encoding") {
+                codings.append(value.trimmingCharacters(in: .whitespaces))
             }
         }
         if !lengths.isEmpty && !codings.isEmpty {
@@ -35,5 +35,18 @@ struct FramingCheck {
             // Digits beyond Int's range are larger than any limit.
             declaresTooLargeBody = Int(length).map { $0 > maxBodyBytes } ?? true
         }
+    }
+
+    /// Whether `name` is `lowercased` in any ASCII case, without allocating: every
+    /// request's every header passes here.
+    private static func named(_ name: String, _ lowercased: StaticString) -> Bool {
+        guard name.utf8.count == lowercased.utf8CodeUnitCount else { return false }
+        var expected = lowercased.utf8Start
+        for byte in name.utf8 {
+            let folded: UInt8 = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+            guard folded == expected.pointee else { return false }
+            expected += 1
+        }
+        return true
     }
 }
