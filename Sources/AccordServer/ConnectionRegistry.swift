@@ -38,7 +38,7 @@ final class ConnectionRegistry: Sendable {
         }
 
         fileprivate static func milliseconds(from origin: ContinuousClock.Instant, to now: ContinuousClock.Instant) -> Int {
-            max(0, Int((now - origin) / .milliseconds(1)))
+            max(0, (now - origin).wholeMicroseconds / 1_000)
         }
     }
 
@@ -117,5 +117,17 @@ final class NoticeLog: Sendable {
         }
         guard let heldBack else { return }
         output(heldBack > 0 ? "\(line) (and \(heldBack) more notice(s) in the last second)" : line)
+    }
+}
+
+extension Duration {
+    /// The duration in whole microseconds, in integer arithmetic (a `Double` quotient
+    /// would need a checked conversion), saturating at `Int`'s range.
+    var wholeMicroseconds: Int {
+        let (seconds, attoseconds) = components
+        let (micros, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000)
+        guard !overflow else { return seconds < 0 ? .min : .max }
+        let (total, carried) = micros.addingReportingOverflow(attoseconds / 1_000_000_000_000)
+        return carried ? (seconds < 0 ? .min : .max) : Int(total)
     }
 }

@@ -270,7 +270,7 @@ public final class HTTPServer: @unchecked Sendable {
         inFlight.subtract(1, ordering: .relaxed)
         if let connection { ConnectionRegistry.clock(of: connection)?.requestEnded(at: ContinuousClock.now) }
         if let observer, let request = state.request, let response = state.response {
-            observer(request, response, Int((ContinuousClock.now - state.start) / .microseconds(1)))
+            observer(request, response, (ContinuousClock.now - state.start).wholeMicroseconds)
         }
     }
 

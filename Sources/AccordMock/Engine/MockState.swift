@@ -65,6 +65,7 @@ final class SeededRandom: Sendable {
         Double(nextBits() >> 11) / Double(1 << 53)
     }
 
+    /// SplitMix64: its arithmetic wraps by design (`&+`, `&*`).
     private func nextBits() -> UInt64 {
         state.withLock { state in
             state &+= 0x9E37_79B9_7F4A_7C15
