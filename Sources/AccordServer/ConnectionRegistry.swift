@@ -90,7 +90,7 @@ final class ConnectionRegistry: Sendable {
     var count: Int { open.withLock { $0.count } }
 }
 
-/// The server's own notices, at most one line a second; the ones held back are counted
+/// Notices that a flood can multiply (libmicrohttpd's), at most one line a second; the ones held back are counted
 /// in the next line, so a flood of refused connections cannot flood the terminal.
 final class NoticeLog: Sendable {
     private struct State {

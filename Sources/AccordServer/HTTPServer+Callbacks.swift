@@ -47,5 +47,5 @@ let chunkStreamFree: MHD_ContentReaderFreeCallback = { context in
 func mhdLogSink(_ context: UnsafeMutableRawPointer?, _ message: UnsafePointer<CChar>?) {
     guard let context, let message else { return }
     let text = String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
-    Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().notices.write("accord serve: libmicrohttpd: \(text)")
+    Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().libraryNotices.write("accord serve: libmicrohttpd: \(text)")
 }

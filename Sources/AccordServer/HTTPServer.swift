@@ -64,8 +64,10 @@ public final class HTTPServer: @unchecked Sendable {
     public let configuration: Configuration
     private let handler: Handler
     private let observer: Observer?
-    /// Where the server's own notices go (limits reached, deadlines enforced).
-    let notices: NoticeLog
+    /// Where the server's own notices go (deadlines enforced): one line a second at most, by the sweep itself.
+    private let log: @Sendable (String) -> Void
+    /// libmicrohttpd's messages (limits reached, malformed requests), which a flood can produce by the thousand.
+    let libraryNotices: NoticeLog
     let connections: ConnectionRegistry
     private var daemon: OpaquePointer?
     private var sweeper: DispatchSourceTimer?
@@ -79,7 +81,8 @@ public final class HTTPServer: @unchecked Sendable {
         self.configuration = configuration
         self.handler = handler
         self.observer = observer
-        notices = NoticeLog(write: log)
+        self.log = log
+        libraryNotices = NoticeLog(write: log)
         connections = ConnectionRegistry(headerTimeoutSeconds: configuration.headerTimeoutSeconds)
     }
 
@@ -153,7 +156,7 @@ public final class HTTPServer: @unchecked Sendable {
     private func enforceHeaderDeadline() {
         let closed = connections.closeOverdue(now: ContinuousClock.now)
         if closed > 0 {
-            notices.write("accord serve: closed \(closed) connection(s) that sent no complete request head within \(configuration.headerTimeoutSeconds) s")
+            log("accord serve: closed \(closed) connection(s) that sent no complete request head within \(configuration.headerTimeoutSeconds) s")
         }
     }
 
@@ -166,7 +169,7 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     func handle(connection: OpaquePointer, method: String, upload: UnsafePointer<CChar>?,
-                            uploadSize: UnsafeMutablePointer<Int>, slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
+                uploadSize: UnsafeMutablePointer<Int>, slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
         guard let existing = slot.pointee else { return .NO }
         let state = Unmanaged<RequestState>.fromOpaque(existing).takeUnretainedValue()
         guard state.headers != nil else {
