@@ -56,10 +56,13 @@ final class ServerProcess: @unchecked Sendable {
     }
 
     deinit {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
+        guard process.isRunning else { return }
+        process.terminate()
+        // A server that does not stop within 10 s is killed, so one stuck stop cannot hang the suite.
+        let deadline = Date().addingTimeInterval(10)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
     }
 
     var standardOutput: String { output.text }
