@@ -85,9 +85,6 @@ final class ConnectionRegistry: Sendable {
             return closed
         }
     }
-
-    /// How many connections are open.
-    var count: Int { open.withLock { $0.count } }
 }
 
 /// Notices that a flood can multiply (libmicrohttpd's), at most one line a second; the ones held back are counted

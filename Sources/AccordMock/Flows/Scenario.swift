@@ -99,8 +99,9 @@ public final class ScenarioProgress: Sendable {
     /// the request does not concern the current step or the scenario is over.
     func step(for endpoint: String, session: String, scenario: Scenario) -> (index: Int, step: Scenario.Step)? {
         state.withLock { state in
-            var position = state.positions[session] ?? (scenario.name, 0)
-            if state.positions[session] == nil { Self.follow(session, in: &state, capacity: capacity) }
+            let known = state.positions[session]
+            if known == nil { Self.follow(session, in: &state, capacity: capacity) }
+            var position = known ?? (scenario.name, 0)
             if position.scenario != scenario.name { position = (scenario.name, 0) }
             defer { state.positions[session] = position }
             guard position.step < scenario.steps.count else { return nil }
