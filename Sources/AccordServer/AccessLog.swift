@@ -67,7 +67,7 @@ public final class AccessLog: Sendable {
             line += request.path.utf8
             line += " \(response.status)".utf8
             if let code = summary.code { line += " code=\(code)".utf8 }
-            line += " \(micros / 1_000).\(micros % 1_000 / 100)ms \(summary.verdict)".utf8
+            line += " \(micros / 1_000).\(micros % 1_000 / 100)ms \(summary.verdict.rawValue)".utf8
             if let endpoint = summary.endpoint { line.append(0x20); line += endpoint.utf8 }
             if let source = summary.source { line.append(0x20); line += source.utf8 }
             line.append(0x0A)
@@ -80,7 +80,7 @@ public final class AccessLog: Sendable {
             ]
             if let code = summary.code { members.append(.init("code", .int(code))) }
             members.append(.init("latency_ms", .double(Double(micros) / 1_000)))
-            members.append(.init("verdict", .string(summary.verdict)))
+            members.append(.init("verdict", .string(summary.verdict.rawValue)))
             if let endpoint = summary.endpoint { members.append(.init("endpoint", .string(endpoint))) }
             if let source = summary.source { members.append(.init("source", .string(source))) }
             return JSONWriter.bytes(.object(members)) + [0x0A]

@@ -11,7 +11,7 @@ import Testing
         #expect(response.status == 200)
         #expect(response.header("content-type") == "application/json; charset=utf-8")
         #expect(response.text == #"{"code":0,"msg":"ok","data":{"daily_limit":20,"used":3,"resets_at":"2026-12-01T00:00:00+08:00"}}"#)
-        #expect(response.summary == .init(endpoint: "signal.quota", source: "example:default", code: 0, verdict: "ok"))
+        #expect(response.summary == .init(endpoint: "signal.quota", source: "example:default", code: 0, verdict: .ok))
     }
 
     @Test func preferPicksANamedExampleAndRefusesUnknownNames() throws {
@@ -178,7 +178,7 @@ import Testing
                                     .init("actual", .string("a string \"windows\"")),
                                     .init("message", .string("expected one of ios, android, found a string \"windows\""))]))
         #expect(response.json?["msg"] == .string("7 problems in the request"))
-        #expect(response.summary.verdict == "invalid")
+        #expect(response.summary.verdict == .invalid)
     }
 
     @Test func typedQueryParametersAreCoerced() throws {
@@ -236,7 +236,7 @@ import Testing
         #expect(fixture.handle(request).code == .int(0))
         let replay = fixture.handle(request)
         #expect(replay.code == .int(1004))
-        #expect(replay.summary.verdict == "replay")
+        #expect(replay.summary.verdict == .replay)
 
         let unsigned = fixture.handle(MockRequest(method: "GET", target: "/api/v1/signals/quota"))
         #expect(unsigned.json?["data"]?["missing_headers"] == .array(["X-App-Key", "X-Timestamp", "X-Nonce", "X-Sign"].map { .string($0) }))

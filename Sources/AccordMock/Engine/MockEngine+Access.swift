@@ -1,8 +1,8 @@
 import AccordContract
 import AccordSigning
 
-/// Who may steer the server: the control API under `/__accord/` and the headers that
-/// inject answers, run scenarios or pick a session.
+/// Who may steer the server through the control API under `/__accord/` (the
+/// steering headers are checked by ``SteeringStage``).
 ///
 /// - Control API: with `--admin-token`, every call carries it; without one, only
 ///   loopback peers are answered, and only when `Host` names this machine's loopback
@@ -14,13 +14,12 @@ import AccordSigning
 ///   from a peer beyond loopback need the admin token too, unless
 ///   ``MockOptions/allowsRemoteSteering`` is set.
 extension MockEngine {
-    static let sessionHeader = "x-accord-session"
     static let adminTokenHeader = "x-accord-admin-token"
 
     /// Why a control call is refused, or nil when it may run.
     func controlRefusal(_ request: MockRequest) -> MockResponse? {
         if options.adminToken != nil {
-            guard hasAdminToken(request) else {
+            guard request.carriesAdminToken(options.adminToken) else {
                 return controlError(401, "admin_token_required", "the control API needs the X-Accord-Admin-Token header given to --admin-token")
             }
         } else {
@@ -40,18 +39,12 @@ extension MockEngine {
         return nil
     }
 
-    /// Why a request's steering headers are refused, or nil when they may act.
-    func steeringRefusal(_ request: MockRequest) -> MockResponse? {
-        guard !request.isFromLoopback, !options.allowsRemoteSteering else { return nil }
-        let steering = [Self.injectHeader, Self.scenarioHeader, Self.sessionHeader].filter { request.headers[$0] != nil }
-        guard !steering.isEmpty, !hasAdminToken(request) else { return nil }
-        return refusal(status: 403, kind: "steering_not_allowed",
-                       "\(steering.joined(separator: ", ")) from beyond this machine need X-Accord-Admin-Token (or start the server with --allow-remote-steering)",
-                       verdict: "forbidden")
-    }
+}
 
-    private func hasAdminToken(_ request: MockRequest) -> Bool {
-        guard let token = options.adminToken, let given = request.headers[Self.adminTokenHeader] else { return false }
+extension MockRequest {
+    /// Whether the request carries `token` in `X-Accord-Admin-Token` (compared in constant time).
+    func carriesAdminToken(_ token: String?) -> Bool {
+        guard let token, let given = headers[MockEngine.adminTokenHeader] else { return false }
         return Digest.constantTimeEquals(given.utf8, token.utf8)
     }
 }

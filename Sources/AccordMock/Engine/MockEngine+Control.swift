@@ -111,7 +111,7 @@ extension MockEngine {
 
     private func controlAnswer(_ value: JSONValue, status: Int = 200) -> MockResponse {
         MockResponse(status: status, headers: [("Content-Type", "application/json; charset=utf-8")], body: .bytes(JSONWriter.bytes(value)),
-                     summary: .init(verdict: "control"))
+                     summary: .init(verdict: .control))
     }
 
     func controlError(_ status: Int, _ kind: String, _ message: String) -> MockResponse {

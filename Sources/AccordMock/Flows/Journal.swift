@@ -18,7 +18,7 @@ public struct JournalEntry: Sendable, Equatable {
     public var answer: String?
     /// What injected the answer: `header`, `rule:3`, `scenario:token-expiry#1`.
     public var injected: String?
-    public var verdict: String
+    public var verdict: Verdict
 
     /// The entry as a JSON object.
     public var json: JSONValue {
@@ -33,7 +33,7 @@ public struct JournalEntry: Sendable, Equatable {
         if let code { members.append(.init("code", .int(code))) }
         if let answer { members.append(.init("answer", .string(answer))) }
         if let injected { members.append(.init("injected", .string(injected))) }
-        members.append(.init("verdict", .string(verdict)))
+        members.append(.init("verdict", .string(verdict.rawValue)))
         return .object(members)
     }
 }

@@ -50,10 +50,10 @@ public struct MockResponse: Sendable {
         public var source: String?
         /// The envelope's business code, if the body is an envelope.
         public var code: Int?
-        /// One word: `ok`, `invalid`, `bad-signature`, `stale`, `replay`, `no-route`, …
-        public var verdict: String
+        /// How the engine judged the request.
+        public var verdict: Verdict
 
-        public init(endpoint: String? = nil, source: String? = nil, code: Int? = nil, verdict: String) {
+        public init(endpoint: String? = nil, source: String? = nil, code: Int? = nil, verdict: Verdict) {
             self.endpoint = endpoint
             self.source = source
             self.code = code

@@ -1,0 +1,52 @@
+/// The business codes the built-in flows answer with, resolved once from the code table.
+///
+/// The mock and the generated client never spell 1002 or 1008: they ask for the code
+/// of a role (``Role/tokenExpired``, ``Role/banned``…) and get the number the contract
+/// gives the code of that name, so a service that numbers its codes differently works
+/// unchanged. A role the table does not name keeps the number `domain.md` gives it.
+public struct FlowCodes: Sendable, Hashable {
+    /// What a code means to the server's own flows, by the code's name in the table.
+    public enum Role: String, Sendable, Hashable, CaseIterable {
+        case signatureInvalid = "signature-invalid"
+        case tokenExpired = "token-expired"
+        case timestampInvalid = "timestamp-invalid"
+        case nonceReused = "nonce-reused"
+        case tokenInvalid = "token-invalid"
+        case forceLogout = "force-logout"
+        case refreshInvalid = "refresh-invalid"
+        case banned
+
+        /// The number `domain.md` gives the role, used when the table does not name it.
+        public var conventionalCode: Int {
+            switch self {
+            case .signatureInvalid: 1001
+            case .tokenExpired: 1002
+            case .timestampInvalid: 1003
+            case .nonceReused: 1004
+            case .tokenInvalid: 1005
+            case .forceLogout: 1006
+            case .refreshInvalid: 1007
+            case .banned: 1008
+            }
+        }
+    }
+
+    /// The code of a request that breaks the contract (`validation.violation_code`).
+    public let invalidRequest: Int
+    private let codes: [Role: Int]
+
+    /// Resolves every role from `service`'s code table.
+    public init(service: Service) {
+        invalidRequest = service.validation.violationCode
+        var codes: [Role: Int] = [:]
+        for role in Role.allCases {
+            codes[role] = service.codes.first { $0.name == role.rawValue }?.code ?? role.conventionalCode
+        }
+        self.codes = codes
+    }
+
+    /// The code the contract gives `role`.
+    public subscript(role: Role) -> Int {
+        codes[role] ?? role.conventionalCode
+    }
+}

@@ -1,0 +1,39 @@
+import AccordContract
+
+/// The one place tokens are granted: a login issues a pair unless its user is banned,
+/// a refresh rotates the pair its refresh token belongs to or is refused.
+struct TokenGrant: Sendable {
+    enum Outcome: Sendable {
+        case issued(uid: Int, pair: TokenStore.Pair)
+        /// The ban answer, or the refresh-invalid answer.
+        case refused(MockResponse)
+    }
+
+    let tokens: TokenStore
+    let auth: Service.Auth
+    let envelopes: Envelopes
+
+    /// Whether `endpoint` rotates tokens.
+    func isRefresh(_ endpoint: String) -> Bool {
+        endpoint == auth.refreshEndpoint
+    }
+
+    /// Whether `endpoint` issues tokens.
+    func isLogin(_ endpoint: String) -> Bool {
+        auth.loginEndpoints.contains(endpoint)
+    }
+
+    /// Rotates the pair of the request's `refresh_token`.
+    func refresh(endpoint: String, body: JSONValue?) -> Outcome {
+        guard case .string(let token)? = body?["refresh_token"], let (uid, pair) = tokens.refresh(token) else {
+            return .refused(envelopes.refreshRefused(endpoint: endpoint))
+        }
+        return .issued(uid: uid, pair: pair)
+    }
+
+    /// Issues a pair to `uid`, unless it is banned.
+    func login(endpoint: String, uid: Int) -> Outcome {
+        if let ban = tokens.ban(uid: uid) { return .refused(envelopes.banned(ban, endpoint: endpoint)) }
+        return .issued(uid: uid, pair: tokens.issue(uid: uid))
+    }
+}

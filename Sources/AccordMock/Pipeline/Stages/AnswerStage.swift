@@ -1,0 +1,94 @@
+import AccordContract
+import Foundation
+
+/// Picks and renders the answer: the one a `Prefer: example=NAME` names, else the first
+/// fixture whose matchers fit, the default fixture, the contract's example, or a value
+/// generated from the schema (a stream when the body asks for one). A login or refresh
+/// answer with token holes gets its tokens here.
+struct AnswerStage: RoutedStage {
+    let answers: [String: EndpointAnswers]
+    let state: MockState
+    let grant: TokenGrant
+    let envelopes: Envelopes
+
+    func run(_ exchange: inout Exchange, route: Route) -> StageResult {
+        let endpoint = route.endpoint
+        guard let candidates = answers[endpoint.id] else {
+            return .answer(envelopes.refusal(status: 500, kind: "internal", "no answers compiled for '\(endpoint.id)'", verdict: .error))
+        }
+        let chosen: Answer
+        switch choose(from: candidates, exchange: exchange, route: route) {
+        case .success(let answer): chosen = answer
+        case .failure(let unknown):
+            let names = candidates.named.map(\.name)
+            return .answer(envelopes.refusal(
+                status: 400, kind: "unknown_example",
+                "no fixture or example named '\(unknown.name)' for '\(endpoint.id)'; available: \(names.joined(separator: ", "))",
+                extra: [.init("available", .array(names.map(JSONValue.string)))], endpoint: endpoint.id, verdict: .noExample))
+        }
+        var context = TemplateContext(request: exchange.request, parameters: route.parameters, body: exchange.body,
+                                      now: state.clock.now, state: state)
+        if chosen.hasTokenHoles {
+            let outcome: TokenGrant.Outcome? = if grant.isRefresh(endpoint.id) {
+                grant.refresh(endpoint: endpoint.id, body: exchange.body)
+            } else {
+                chosen.loginUID.map { grant.login(endpoint: endpoint.id, uid: $0) }
+            }
+            switch outcome {
+            case .refused(let response)?: return .answer(response)
+            case .issued(let uid, let pair)?: (exchange.user, context.issued, exchange.tokensIssued) = (uid, pair, true)
+            case nil: break
+            }
+        }
+        exchange.response = render(chosen, endpoint: endpoint.id, context: context)
+        return .proceed
+    }
+
+    /// `Prefer: example=NAME` named an answer the endpoint does not have.
+    struct UnknownExample: Error {
+        var name: String
+    }
+
+    private func choose(from candidates: EndpointAnswers, exchange: Exchange, route: Route) -> Result<Answer, UnknownExample> {
+        if let name = Self.preferredExample(exchange.request.headers["prefer"]) {
+            return candidates.named.first { $0.name == name }.map { .success($0) } ?? .failure(UnknownExample(name: name))
+        }
+        let wantsStream = route.endpoint.stream.map { exchange.body?[$0.toggle] == .bool(true) } ?? false
+        let context = MatchContext(request: exchange.request, parameters: route.parameters, body: exchange.body)
+        let fits = { (answer: Answer) in (answer.events != nil) == wantsStream }
+        return .success(candidates.fixtures.first { fits($0) && context.matches($0.matchers) }
+            ?? candidates.defaultFixture.flatMap { fits($0) ? $0 : nil }
+            ?? (wantsStream ? candidates.generatedStream : nil)
+            ?? candidates.examples.first { fits($0) && $0.code == 0 }
+            ?? candidates.generated)
+    }
+
+    private func render(_ chosen: Answer, endpoint: String, context: TemplateContext) -> MockResponse {
+        let summary = MockResponse.Summary(endpoint: endpoint, source: chosen.label, code: chosen.code, verdict: .ok)
+        if let events = chosen.events {
+            return MockResponse(
+                status: chosen.status,
+                headers: [("Content-Type", "text/event-stream; charset=utf-8"), ("Cache-Control", "no-cache")] + chosen.headers,
+                body: .events(events.map { .init(data: $0.data.render(context), delayMilliseconds: $0.delayMilliseconds) }
+                              + [.init(data: Array("[DONE]".utf8))]),
+                delayMilliseconds: chosen.delayMilliseconds, summary: summary
+            )
+        }
+        return MockResponse(
+            status: chosen.status, headers: [("Content-Type", "application/json; charset=utf-8")] + chosen.headers,
+            body: .bytes(chosen.envelope?.render(context) ?? []), delayMilliseconds: chosen.delayMilliseconds, summary: summary
+        )
+    }
+
+    /// `example=NAME` in a `Prefer` header (RFC 7240), quoted or not.
+    static func preferredExample(_ header: String?) -> String? {
+        guard let header else { return nil }
+        for preference in header.split(whereSeparator: { $0 == "," || $0 == ";" }) {
+            let parts = preference.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if parts.count == 2, parts[0].lowercased() == "example" {
+                return parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,46 @@
+import AccordContract
+
+/// Checks the bearer token of an endpoint that needs one against the token store:
+/// expired, invalidated, revoked, missing or banned each answer with the contract's
+/// code for that flow. A valid token names the request's user (and its session, when
+/// the request names none).
+struct AuthenticationStage: RoutedStage {
+    let tokens: TokenStore
+    /// The lowercased name of the header carrying the token.
+    let header: String
+    let auth: Service.Auth
+    let envelopes: Envelopes
+
+    init(tokens: TokenStore, auth: Service.Auth, envelopes: Envelopes) {
+        self.tokens = tokens
+        self.auth = auth
+        header = auth.header.lowercased()
+        self.envelopes = envelopes
+    }
+
+    func run(_ exchange: inout Exchange, route: Route) -> StageResult {
+        guard route.endpoint.requiresAuth else { return .proceed }
+        let (role, reason): (FlowCodes.Role, String)
+        switch tokens.verdict(authorization: exchange.request.headers[header], scheme: auth.scheme) {
+        case .valid(let uid):
+            identify(uid, in: &exchange)
+            return tokens.ban(uid: uid).map { .answer(envelopes.banned($0, endpoint: route.endpoint.id)) } ?? .proceed
+        case .expired(let uid):
+            identify(uid, in: &exchange)
+            (role, reason) = (.tokenExpired, "the access token expired")
+        case .invalidated:
+            (role, reason) = (.tokenInvalid, "the access token is not valid on this server")
+        case .revoked(let uid):
+            identify(uid, in: &exchange)
+            (role, reason) = (.forceLogout, "the access token was revoked")
+        case .missing:
+            (role, reason) = (.forceLogout, "missing '\(auth.header): \(auth.scheme) <access_token>'")
+        }
+        return .answer(envelopes.answer(role, reason: reason, endpoint: route.endpoint.id, verdict: .unauthorized))
+    }
+
+    private func identify(_ uid: Int, in exchange: inout Exchange) {
+        exchange.user = uid
+        if exchange.request.headers[MockEngine.sessionHeader] == nil { exchange.session = "user:\(uid)" }
+    }
+}

@@ -1,0 +1,31 @@
+import AccordContract
+
+/// Decodes the JSON body of an endpoint that takes one: 415 for another media type,
+/// 400 with the line and column of the first problem for a body that is not JSON.
+struct BodyStage: RoutedStage {
+    let envelopes: Envelopes
+
+    func run(_ exchange: inout Exchange, route: Route) -> StageResult {
+        let request = exchange.request
+        guard !request.body.isEmpty, route.endpoint.body != nil else { return .proceed }
+        let contentType = request.headers["content-type"] ?? ""
+        guard RequestValidator.isJSON(contentType) else {
+            return .answer(envelopes.refusal(
+                status: 415, kind: "unsupported_media_type",
+                "'\(route.endpoint.id)' takes application/json, found '\(contentType.isEmpty ? "no Content-Type" : contentType)'",
+                endpoint: route.endpoint.id, verdict: .mediaType))
+        }
+        do {
+            exchange.body = try JSONReader.read(request.body)
+            return .proceed
+        } catch {
+            var position: [JSONValue.Member] = [.init("offset", .int(error.offset)), .init("line", .int(error.line)),
+                                                .init("column", .int(error.column))]
+            if let first = error.firstOccurrence {
+                position.append(.init("first", .object([.init("line", .int(first.line)), .init("column", .int(first.column))])))
+            }
+            return .answer(envelopes.refusal(status: 400, kind: "malformed_json", "the body is not JSON: \(error)", extra: position,
+                                             endpoint: route.endpoint.id, verdict: .malformed))
+        }
+    }
+}

@@ -1,0 +1,40 @@
+/// Applies an injected fault to the answer: added latency, an HTTP error with a text
+/// body, a reset or empty reply, a JSON body cut short, or a body sent slowly.
+struct FaultStage: RoutedStage {
+    let state: MockState
+
+    func run(_ exchange: inout Exchange, route: Route) -> StageResult {
+        guard var response = exchange.response else { return .proceed }
+        response.delayMilliseconds += exchange.addedDelay
+        if let fault = exchange.fault { apply(fault, to: &response) }
+        exchange.response = response
+        return .proceed
+    }
+
+    private func apply(_ fault: Injection.Fault, to response: inout MockResponse) {
+        response.summary.verdict = .fault
+        switch fault {
+        case .latency(let range):
+            response.delayMilliseconds += state.random(in: range)
+        case .httpStatus(let status):
+            let reasons = [500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout"]
+            response.status = status
+            response.headers = [("Content-Type", "text/plain; charset=utf-8")] + (status == 503 ? [("Retry-After", "5")] : [])
+            response.body = .bytes(Array((reasons[status] ?? "Server Error").utf8))
+            response.summary.code = nil
+        case .connectionReset:
+            response.termination = .reset
+        case .emptyReply:
+            response.termination = .close
+        case .malformedJSON:
+            let bytes = response.bodyBytes
+            response.body = .bytes(Array(bytes.prefix(max(1, bytes.count / 2))))
+        case .slowBody(let delay):
+            let bytes = response.bodyBytes
+            let size = max(16, bytes.count / 8)
+            response.body = .chunks(stride(from: 0, to: bytes.count, by: size).map {
+                MockResponse.Chunk(bytes: Array(bytes[$0..<min($0 + size, bytes.count)]), delayMilliseconds: delay)
+            })
+        }
+    }
+}

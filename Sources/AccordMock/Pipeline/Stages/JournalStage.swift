@@ -1,0 +1,14 @@
+/// Files every answered request in the journal: who sent it, what answered and why.
+struct JournalStage: ResponseStage {
+    let journal: Journal
+    let clock: MockClock
+
+    func finish(_ response: inout MockResponse, for exchange: Exchange) {
+        let request = exchange.request
+        journal.add(JournalEntry(
+            time: clock.now, method: request.method, path: request.path, endpoint: response.summary.endpoint,
+            session: exchange.session, user: exchange.user, status: response.status, code: response.summary.code,
+            answer: response.summary.source, injected: exchange.injected, verdict: response.summary.verdict
+        ))
+    }
+}

@@ -1,0 +1,28 @@
+import AccordContract
+
+/// Refuses steering headers (`X-Accord-Inject`, `X-Accord-Scenario`,
+/// `X-Accord-Session`) from beyond loopback without the admin token, unless
+/// ``MockOptions/allowsRemoteSteering`` is set, and a session name longer than rules
+/// and the journal keep.
+struct SteeringStage: RequestStage {
+    let options: MockOptions
+    let envelopes: Envelopes
+
+    func run(_ exchange: inout Exchange) -> StageResult {
+        let request = exchange.request
+        if !request.isFromLoopback, !options.allowsRemoteSteering, !request.carriesAdminToken(options.adminToken) {
+            let steering = [MockEngine.injectHeader, MockEngine.scenarioHeader, MockEngine.sessionHeader].filter { request.headers[$0] != nil }
+            if !steering.isEmpty {
+                return .answer(envelopes.refusal(
+                    status: 403, kind: "steering_not_allowed",
+                    "\(steering.joined(separator: ", ")) from beyond this machine need X-Accord-Admin-Token (or start the server with --allow-remote-steering)",
+                    verdict: .forbidden))
+            }
+        }
+        if exchange.session.utf8.count > InjectionRule.maxSessionLength {
+            return .answer(envelopes.refusal(status: 400, kind: "invalid_session",
+                                             "X-Accord-Session is longer than \(InjectionRule.maxSessionLength) bytes", verdict: .invalid))
+        }
+        return .proceed
+    }
+}
