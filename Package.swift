@@ -52,14 +52,19 @@ let package = Package(
         // The generated client of the repository's contracts, compiled as a consumer would;
         // AccordGeneratorTests fails when it drifts from what `accord generate` writes.
         .target(name: "TongbanAPI", path: "Tests/TongbanAPI"),
-        .testTarget(name: "AccordGeneratorTests", dependencies: ["TongbanAPI", "AccordGenerator", "AccordMock", "AccordContract", "AccordValidation"]),
+        // What the test targets share: the repository's contracts and variants of them, an
+        // in-process engine with a signing client, a real server process, raw connections.
+        .target(name: "AccordTesting", dependencies: ["AccordMock", "AccordSigning", "AccordContract", "AccordValidation",
+                                                      "AccordDiagnostics", "AccordSync"], path: "Tests/AccordTesting"),
+        .testTarget(name: "AccordGeneratorTests", dependencies: ["TongbanAPI", "AccordGenerator", "AccordMock", "AccordContract", "AccordValidation", "AccordTesting"]),
         .testTarget(name: "AccordYAMLTests", dependencies: ["AccordYAML"]),
         .testTarget(name: "AccordSigningTests", dependencies: ["AccordSigning", "AccordContract"]),
-        .testTarget(name: "AccordEndToEndTests", dependencies: ["accord", "AccordContract", "AccordSigning", "AccordSync", "TongbanAPI"], exclude: ["Clients"]),
-        .testTarget(name: "AccordMockTests", dependencies: ["AccordMock", "AccordSigning", "AccordContract", "AccordValidation"]),
+        .testTarget(name: "AccordEndToEndTests", dependencies: ["accord", "AccordContract", "AccordSigning", "AccordSync", "TongbanAPI", "AccordTesting"],
+                    exclude: ["Clients"]),
+        .testTarget(name: "AccordMockTests", dependencies: ["AccordMock", "AccordSigning", "AccordContract", "AccordValidation", "AccordSync", "AccordTesting"]),
         .testTarget(
             name: "AccordContractTests",
-            dependencies: ["AccordContract", "AccordValidation", "AccordCLI", "AccordSync"],
+            dependencies: ["AccordContract", "AccordValidation", "AccordCLI", "AccordSync", "AccordTesting"],
             exclude: ["Corpus"]
         ),
     ],

@@ -46,10 +46,8 @@ struct ServiceEmitter {
             writer.line("static let signatureHeader = \(service.signing.signatureHeader.swiftLiteral)")
             writer.line("static let authHeader = \(service.auth.header.swiftLiteral)")
             writer.line("static let authScheme = \(service.auth.scheme.swiftLiteral)")
-            let refreshCodes = contract.endpoint(service.auth.refreshEndpoint)?.codes ?? []
-            let logout = codes.first { $0.flow == .logout && refreshCodes.contains($0.code) } ?? codes.first { $0.flow == .logout }
             writer.line("/// What a refresh that fails without an answer ends the session with.")
-            writer.line("static let refreshFailedCode = BusinessCode(rawValue: \(logout?.code ?? 0))")
+            writer.line("static let refreshFailedCode = BusinessCode(rawValue: \(FlowCodes(service: service)[.refreshInvalid]))")
             for (name, flow) in [("refreshesAndRetries", BusinessCode.Flow.refreshAndRetry), ("endsSession", .logout), ("bans", .ban), ("alerts", .alert)] {
                 let members = codes.filter { $0.flow == flow }.map { String($0.code) }
                 writer.line()

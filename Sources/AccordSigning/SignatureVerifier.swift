@@ -7,26 +7,18 @@ import AccordContract
 /// and the `string_to_sign` the server computed, the secret written `<app_secret>`,
 /// so a client author can diff them against their own.
 public struct SignatureVerifier: Sendable {
-    /// Why a request was refused; the contract's codes 1001, 1003 and 1004.
+    /// Why a request was refused. The mock answers each with the code the contract
+    /// names `signature-invalid`, `timestamp-invalid` or `nonce-reused` (see `FlowCodes`).
     public enum Failure: Sendable, Hashable {
-        /// Headers missing or malformed, unknown app key, or the signature differs: 1001.
+        /// Headers missing or malformed, unknown app key, or the signature differs.
         case signatureInvalid
-        /// `X-Timestamp` outside the window: 1003.
+        /// `X-Timestamp` outside the window.
         case timestampOutsideWindow
-        /// `X-Nonce` seen before within its TTL: 1004.
+        /// `X-Nonce` seen before within its TTL.
         case nonceReused
-        /// The nonce store is full, so the nonce cannot be checked: 1004, answered with
-        /// HTTP 503 and `Retry-After` by the server.
+        /// The nonce store is full, so the nonce cannot be checked; the server answers
+        /// HTTP 503 with `Retry-After`.
         case nonceStoreFull
-
-        /// The business code signing.md assigns.
-        public var code: Int {
-            switch self {
-            case .signatureInvalid: 1001
-            case .timestampOutsideWindow: 1003
-            case .nonceReused, .nonceStoreFull: 1004
-            }
-        }
     }
 
     /// A refusal: its kind, a sentence, and machine-readable details for `data`.

@@ -1,6 +1,7 @@
 import AccordCLI
-import Foundation
 import AccordSync
+import AccordTesting
+import Foundation
 import Testing
 
 /// `accord lint` run in-process: output, rendering and exit status.
@@ -41,8 +42,7 @@ import Testing
     }
 
     @Test func cleanContractsExitZeroWithASummary() {
-        let mocks = URL(fileURLWithPath: RepositoryContractTests.directory).deletingLastPathComponent().appendingPathComponent("mocks").path
-        let (status, output, _) = run(["lint", "--contracts=\(RepositoryContractTests.directory)", "--mocks", mocks])
+        let (status, output, _) = run(["lint", "--contracts=\(Repository.contracts)", "--mocks", Repository.mocks])
         #expect(status == 0)
         #expect(output == "0 errors, 0 warnings; 32 endpoints, 28 types in 4 domains, 57 fixtures, 6 scenarios\n")
     }

@@ -1,15 +1,12 @@
 import AccordContract
+import AccordTesting
 import AccordValidation
 import Foundation
 import Testing
 
 /// The repository's own `contracts/` load cleanly into the model the other tools use.
 @Suite struct RepositoryContractTests {
-    static let directory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("contracts").path
-
-    let outcome = ContractLint.run(directory: Self.directory)
+    let outcome = ContractLint.run(directory: Repository.contracts)
 
     @Test func lintsWithoutAnyDiagnostic() {
         #expect(outcome.diagnostics.map(\.description) == [])

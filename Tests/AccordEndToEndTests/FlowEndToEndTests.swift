@@ -1,4 +1,5 @@
 import AccordContract
+import AccordTesting
 import Foundation
 #if canImport(Glibc)
 import Glibc

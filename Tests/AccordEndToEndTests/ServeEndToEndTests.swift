@@ -1,5 +1,6 @@
 import AccordContract
 import AccordSigning
+import AccordTesting
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -10,14 +11,9 @@ import Testing
 @Suite(.serialized) struct ServeEndToEndTests {
     /// Headers every request of the contract needs, signed for `target` and `body`.
     static func signedHeaders(_ target: String, body: String? = nil, token: String? = nil) -> [String: String] {
-        let query = URLComponents(string: "http://h" + target)?.queryItems?.map { (name: $0.name, value: $0.value ?? "") } ?? []
-        let parsed = body.flatMap { try? JSONReader.read(Array($0.utf8)) }
-        let timestamp = String(Int(Date().timeIntervalSince1970)), nonce = UUID().uuidString
-        let input = RequestSigner.Input(appKey: "dev_app_key", timestamp: timestamp, nonce: nonce,
-                                        sortedParams: SortedParams.make(query: query, body: parsed))
-        let sign = RequestSigner(settings: Service.Signing(apps: ["dev_app_key": "dev_app_secret"])).signature(input, secret: "dev_app_secret")
-        var headers = ["X-App-Key": "dev_app_key", "X-Timestamp": timestamp, "X-Nonce": nonce, "X-Sign": sign,
-                       "X-Device-Id": "e2e", "X-OS": "ios", "X-App-Version": "1.2.0", "Content-Type": "application/json"]
+        let signing = TestSigner.headers(target: target, body: body, timestamp: Int64(Date().timeIntervalSince1970), nonce: UUID().uuidString)
+        var headers = Dictionary(uniqueKeysWithValues: signing)
+        headers.merge(["X-Device-Id": "e2e", "X-OS": "ios", "X-App-Version": "1.2.0", "Content-Type": "application/json"]) { $1 }
         if let token { headers["Authorization"] = "Bearer \(token)" }
         return headers
     }
@@ -142,7 +138,7 @@ import Testing
         let server = try ServerProcess(arguments: ["--quiet"])
         let python = Process()
         python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", ServerProcess.repository.appendingPathComponent("Tests/AccordEndToEndTests/Clients/signed_client.py").path,
+        python.arguments = ["python3", Repository.root.appendingPathComponent("Tests/AccordEndToEndTests/Clients/signed_client.py").path,
                             String(server.port)]
         let pipe = Pipe()
         python.standardOutput = pipe

@@ -1,6 +1,7 @@
 import AccordContract
 import AccordGenerator
 import AccordMock
+import AccordTesting
 import AccordValidation
 import Foundation
 import Testing
@@ -9,13 +10,26 @@ import TongbanAPI
 /// The generator against the repository's contracts, and the generated code
 /// (`Tests/TongbanAPI`, compiled as a consumer would) against what the mock serves.
 @Suite struct GeneratedCodeTests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let contract: Contract = {
-        guard let contract = ContractLint.run(directory: repository.appendingPathComponent("contracts").path).contract else {
-            preconditionFailure("the repository's contracts do not load")
+    static let repository = Repository.root
+    static let contract = Repository.contract
+
+    @Test func aContractThatRenumbersItsCodesGetsAClientOfItsOwnNumbers() throws {
+        let files = SwiftGenerator(contract: try Repository.renumberedContracts(by: 40_000).contract).files()
+        let service = try #require(files.first { $0.path == "Support/Service.swift" }).contents
+        #expect(service.contains("static let refreshFailedCode = BusinessCode(rawValue: 41007)"))
+        #expect(service.contains("[41002, 41005].contains(code.rawValue)"))
+        #expect(service.contains("[41006, 41007].contains(code.rawValue)"))
+        #expect(service.contains("[41008].contains(code.rawValue)"))
+        #expect(service.contains("[43008].contains(code.rawValue)"))
+        // No flow of the client is tied to the conventional numbers: outside comments,
+        // none of them is left in any emitted file.
+        let stale = files.flatMap { file in
+            file.contents.split(separator: "\n").filter { line in
+                !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") && line.contains(/\b100[0-8]\b/)
+            }.map { "\(file.path): \($0)" }
         }
-        return contract
-    }()
+        #expect(stale == [])
+    }
 
     @Test func checkedInOutputIsWhatTheGeneratorWritesToday() throws {
         let output = Self.repository.appendingPathComponent("Tests/TongbanAPI")

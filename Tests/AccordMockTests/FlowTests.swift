@@ -1,9 +1,10 @@
 import AccordContract
 import AccordMock
+import AccordTesting
 import Testing
 
 @Suite struct FlowTests {
-    let codes = EngineFixture.contract.service.codes
+    let codes = Repository.contract.service.codes
 
     @Test func injectionsReadCodesNamesAndFaults() throws {
         #expect(try Injection(parsing: "1005", codes: codes) == .business(code: 1005, message: nil, data: nil))

@@ -1,7 +1,8 @@
 import AccordContract
-@testable import AccordMock
+import AccordTesting
 import Foundation
 import Testing
+@testable import AccordMock
 
 /// Single requests that used to crash, mislead or exhaust the engine (issue 8), each
 /// answered now with a precise refusal.

@@ -1,5 +1,6 @@
 import AccordContract
 import AccordMock
+import AccordTesting
 import Testing
 
 @Suite struct MockEngineTests {

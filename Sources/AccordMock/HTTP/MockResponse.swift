@@ -1,3 +1,5 @@
+import AccordContract
+
 /// What the engine answers: status, headers, a body or an event stream, an optional
 /// delay, and a summary for the access log and the journal.
 public struct MockResponse: Sendable {
@@ -97,4 +99,7 @@ public struct MockResponse: Sendable {
     public var bodyBytes: [UInt8] {
         chunks.flatMap(\.bytes)
     }
+
+    /// The body parsed as JSON, if it is JSON.
+    public var json: JSONValue? { try? JSONReader.read(bodyBytes) }
 }

@@ -54,8 +54,3 @@ struct TokenFlowStage: RoutedStage {
         return patched
     }
 }
-
-extension MockResponse {
-    /// The body parsed as JSON, if it is JSON.
-    var json: JSONValue? { try? JSONReader.read(bodyBytes) }
-}

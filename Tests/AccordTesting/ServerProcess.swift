@@ -2,12 +2,9 @@ import Foundation
 import AccordSync
 
 /// A real `accord serve` process on a free loopback port, for end-to-end tests.
-final class ServerProcess: @unchecked Sendable {
-    static let repository = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
+public final class ServerProcess: @unchecked Sendable {
     /// The `accord` built beside this test binary.
-    static var executable: URL {
+    public static var executable: URL {
         let directory = Bundle.main.executableURL?.deletingLastPathComponent()
             ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         return directory.appendingPathComponent("accord")
@@ -16,18 +13,22 @@ final class ServerProcess: @unchecked Sendable {
     private let process = Process()
     private let output = TextBuffer()
     private let errors = TextBuffer()
-    private(set) var port: UInt16 = 0
+    public private(set) var port: UInt16 = 0
 
-    struct LaunchError: Error, CustomStringConvertible {
-        var description: String
+    public struct LaunchError: Error, CustomStringConvertible {
+        public var description: String
+
+        public init(description: String) {
+            self.description = description
+        }
     }
 
     /// Starts the server and waits for its banner.
     /// - Parameter fileSizeLimitKiB: runs the server under `ulimit -f` (bash's 1 KiB blocks), to fill its "disk".
-    init(arguments: [String] = [], mocks: String? = nil, contracts: String? = nil, fileSizeLimitKiB: Int? = nil) throws {
+    public init(arguments: [String] = [], mocks: String? = nil, contracts: String? = nil, fileSizeLimitKiB: Int? = nil) throws {
         let serve = ["serve", "--port", "0",
-                     "--contracts", contracts ?? Self.repository.appendingPathComponent("contracts").path,
-                     "--mocks", mocks ?? Self.repository.appendingPathComponent("mocks").path] + arguments
+                     "--contracts", contracts ?? Repository.contracts,
+                     "--mocks", mocks ?? Repository.mocks] + arguments
         if let fileSizeLimitKiB {
             process.executableURL = URL(fileURLWithPath: "/bin/bash")
             process.arguments = ["-c", "ulimit -f \(fileSizeLimitKiB) && exec \"$0\" \"$@\"", Self.executable.path] + serve
@@ -65,12 +66,12 @@ final class ServerProcess: @unchecked Sendable {
         process.waitUntilExit()
     }
 
-    var standardOutput: String { output.text }
-    var standardError: String { errors.text }
-    var baseURL: String { "http://127.0.0.1:\(port)" }
+    public var standardOutput: String { output.text }
+    public var standardError: String { errors.text }
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
 
     /// The server's resident memory in KiB, from /proc.
-    var residentKiB: Int {
+    public var residentKiB: Int {
         let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
         let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
         return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
@@ -78,7 +79,7 @@ final class ServerProcess: @unchecked Sendable {
 
     /// Polls the output until `condition(stdout, stderr)` holds; returns stdout.
     @discardableResult
-    func waitFor(timeout: Double, _ condition: (String, String) -> Bool) throws -> String {
+    public func waitFor(timeout: Double, _ condition: (String, String) -> Bool) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             let (out, err) = (standardOutput, standardError)
@@ -90,7 +91,7 @@ final class ServerProcess: @unchecked Sendable {
     }
 
     /// Sends SIGTERM and waits for the process; returns its exit status and how long it took.
-    func terminate() -> (status: Int32, seconds: Double) {
+    public func terminate() -> (status: Int32, seconds: Double) {
         let start = Date()
         process.terminate()
         process.waitUntilExit()
@@ -99,12 +100,14 @@ final class ServerProcess: @unchecked Sendable {
 }
 
 /// Text collected from a pipe on another thread.
-final class TextBuffer: Sendable {
+public final class TextBuffer: Sendable {
     private let storage = Locked("")
 
-    func append(_ data: Data) {
+    public init() {}
+
+    public func append(_ data: Data) {
         storage.withLock { $0 += String(decoding: data, as: UTF8.self) }
     }
 
-    var text: String { storage.withLock { $0 } }
+    public var text: String { storage.withLock { $0 } }
 }

@@ -4,13 +4,13 @@ import Glibc
 #endif
 
 /// A plain TCP connection to the server, for bytes URLSession would never send.
-final class RawConnection {
+public final class RawConnection {
     private let socket: Int32
 
     /// - Parameters:
     ///   - source: the loopback address to connect from (127.0.0.2 is another peer to the server).
     ///   - timeout: how long a read waits.
-    init(port: UInt16, from source: String = "127.0.0.1", timeout: Int = 5) throws {
+    public init(port: UInt16, from source: String = "127.0.0.1", timeout: Int = 5) throws {
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         if source != "127.0.0.1" {
             var local = sockaddr_in()
@@ -35,16 +35,16 @@ final class RawConnection {
     deinit { close(socket) }
 
     /// Stops sending (a half-close): the server sees the end of the request stream.
-    func closeWriting() { shutdown(socket, Int32(SHUT_WR)) }
+    public func closeWriting() { shutdown(socket, Int32(SHUT_WR)) }
 
-    func send(_ text: String) { send(Array(text.utf8)) }
+    public func send(_ text: String) { send(Array(text.utf8)) }
 
-    func send(_ bytes: [UInt8]) {
+    public func send(_ bytes: [UInt8]) {
         _ = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
     /// Reads what arrives until the peer closes, `until` holds, or the read times out.
-    func receive(until done: (String) -> Bool = { _ in false }) -> String {
+    public func receive(until done: (String) -> Bool = { _ in false }) -> String {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
@@ -57,7 +57,7 @@ final class RawConnection {
     }
 
     /// Reads one whole response framed by Content-Length (or until the peer closes or the read times out).
-    func receiveResponse() -> String {
+    public func receiveResponse() -> String {
         receive { text in
             guard let end = text.range(of: "\r\n\r\n") else { return false }
             let head = text[..<end.lowerBound].lowercased()
@@ -68,14 +68,14 @@ final class RawConnection {
     }
 
     /// The first read: its bytes, or the error number when it failed (ECONNRESET for a reset).
-    func firstRead() -> (text: String, error: Int32) {
+    public func firstRead() -> (text: String, error: Int32) {
         var buffer = [UInt8](repeating: 0, count: 65_536)
         let count = recv(socket, &buffer, buffer.count, 0)
         return count < 0 ? ("", errno) : (String(decoding: buffer[0..<count], as: UTF8.self), 0)
     }
 
     /// Reads chunks as they arrive, noting when each came.
-    func receiveTimed(until done: (String) -> Bool) -> [(Date, String)] {
+    public func receiveTimed(until done: (String) -> Bool) -> [(Date, String)] {
         var chunks: [(Date, String)] = []
         var all = ""
         var buffer = [UInt8](repeating: 0, count: 65_536)

@@ -1,0 +1,124 @@
+import AccordContract
+import AccordSync
+import AccordTesting
+import Testing
+@testable import AccordMock
+
+/// The same engine, each stage made to fail in turn: the request ends at that stage,
+/// no later stage runs, and every response stage (the journal) still does.
+@Suite struct PipelineTests {
+    /// The names of the stages that ran, in order.
+    final class StageLog: Sendable {
+        private let names = Locked<[String]>([])
+        func append(_ name: String) { names.withLock { $0.append(name) } }
+        var all: [String] { names.withLock { $0 } }
+    }
+
+    struct RecordedRequestStage: RequestStage {
+        let stage: any RequestStage
+        let log: StageLog
+        func run(_ exchange: inout Exchange) -> StageResult {
+            log.append(String(describing: type(of: stage)))
+            return stage.run(&exchange)
+        }
+    }
+
+    struct RecordedRoutedStage: RoutedStage {
+        let stage: any RoutedStage
+        let log: StageLog
+        func run(_ exchange: inout Exchange, route: Route) -> StageResult {
+            log.append(String(describing: type(of: stage)))
+            return stage.run(&exchange, route: route)
+        }
+    }
+
+    struct RecordedResponseStage: ResponseStage {
+        let stage: any ResponseStage
+        let log: StageLog
+        func finish(_ response: inout MockResponse, for exchange: Exchange) {
+            log.append(String(describing: type(of: stage)))
+            stage.finish(&response, for: exchange)
+        }
+    }
+
+    /// Runs `request` through the fixture's pipeline with every stage recorded.
+    func stages(_ fixture: EngineFixture, _ request: MockRequest) -> (response: MockResponse, ran: [String]) {
+        let log = StageLog()
+        var pipeline = fixture.engine.pipeline
+        pipeline.screening = pipeline.screening.map { RecordedRequestStage(stage: $0, log: log) }
+        pipeline.routed = pipeline.routed.map { RecordedRoutedStage(stage: $0, log: log) }
+        pipeline.finishing = pipeline.finishing.map { RecordedResponseStage(stage: $0, log: log) }
+        return (pipeline.run(request), log.all)
+    }
+
+    static let order = ["SteeringStage", "FramingStage", "PreflightStage", "BodyLimitStage",
+                        "BodyStage", "SignatureStage", "AuthenticationStage", "ValidationStage", "InjectionStage",
+                        "AnswerStage", "TokenFlowStage", "FaultStage"]
+
+    /// The stages every answer passes on its way out (CORS is on by default).
+    static let finishing = ["CORSStage", "JournalStage"]
+
+    /// The stages up to and including `last`, then the finishing ones.
+    static func through(_ last: String) -> [String] {
+        Array(order.prefix { $0 != last }) + [last] + finishing
+    }
+
+    /// Up to the router (which is no recorded stage), then the finishing ones.
+    static let throughRouting = Array(order.prefix(4)) + finishing
+
+    @Test func aRequestThatPassesEveryStageRunsThemAllInOrder() throws {
+        var fixture = try EngineFixture()
+        let (response, ran) = stages(fixture, fixture.signed("GET", "/api/v1/signals/quota"))
+        #expect(response.status == 200)
+        #expect(ran == Self.order + Self.finishing)
+    }
+
+    @Test func eachFailingStageEndsTheRequestBeforeTheNext() throws {
+        var fixture = try EngineFixture()
+        var remote = fixture.signed("GET", "/api/v1/signals/quota", headers: [("X-Accord-Inject", "3008")])
+        remote.isFromLoopback = false
+        var framed = fixture.signed("GET", "/api/v1/signals/quota")
+        framed.framingProblem = "both Content-Length and Transfer-Encoding"
+        let large = MockRequest(method: "POST", target: "/api/v1/signals", bodyLimitExceeded: true)
+        let cases: [(request: MockRequest, status: Int, verdict: Verdict, ran: [String])] = [
+            (remote, 403, .forbidden, Self.through("SteeringStage")),
+            (framed, 400, .malformed, Self.through("FramingStage")),
+            (MockRequest(method: "OPTIONS", target: "/api/v1/signals/quota"), 204, .options, Self.through("PreflightStage")),
+            (large, 413, .tooLarge, Self.through("BodyLimitStage")),
+            (fixture.signed("GET", "/api/v1/signals/nope/nope"), 404, .noRoute, Self.throughRouting),
+            (fixture.signed("POST", "/api/v1/signals", body: #"{"content":"#), 400, .malformed, Self.through("BodyStage")),
+            (MockRequest(method: "GET", target: "/api/v1/signals/quota"), 200, .badSignature, Self.through("SignatureStage")),
+            (fixture.signed("GET", "/api/v1/signals/quota", bearer: .none), 200, .unauthorized, Self.through("AuthenticationStage")),
+            (fixture.signed("GET", "/api/v1/signals/inbox?limit=x"), 400, .invalid, Self.through("ValidationStage")),
+            (fixture.signed("GET", "/api/v1/signals/quota", headers: [("X-Accord-Inject", "3008")]), 200, .injected,
+             Self.through("InjectionStage")),
+            (fixture.signed("GET", "/api/v1/signals/quota", headers: [("Prefer", "example=nope")]), 400, .noExample,
+             Self.through("AnswerStage")),
+            (fixture.signed("POST", "/api/v1/auth/token/refresh", body: #"{"refresh_token":"rt_unknown"}"#, bearer: .none), 200,
+             .unauthorized, Self.through("AnswerStage")),
+        ]
+        for (request, status, verdict, expected) in cases {
+            let (response, ran) = stages(fixture, request)
+            #expect(response.status == status, "\(request.method) \(request.path): \(response.text)")
+            #expect(response.summary.verdict == verdict, "\(request.method) \(request.path)")
+            #expect(ran == expected, "\(request.method) \(request.path)")
+        }
+        #expect(fixture.state.journal.entries().count == cases.count)
+    }
+
+    @Test func aStageThatEndsTheRequestLeavesTheStateOfLaterStagesUntouched() throws {
+        var fixture = try EngineFixture()
+        _ = try fixture.state.rules.add(InjectionRule(endpoint: "signal.inbox", action: .business(code: 3008, message: nil, data: nil), times: 1))
+        // Validation fails: the rule of the injection stage is not spent.
+        let invalid = fixture.handle(fixture.signed("GET", "/api/v1/signals/inbox?limit=x"))
+        #expect(invalid.summary.verdict == .invalid)
+        #expect(fixture.state.rules.all.count == 1)
+        // A replayed nonce fails the signature stage: nothing is authenticated or answered.
+        let signed = fixture.signed("GET", "/api/v1/signals/inbox")
+        #expect(fixture.handle(signed).summary.verdict == .injected)
+        #expect(fixture.state.rules.all.isEmpty)
+        let replay = fixture.handle(signed)
+        #expect(replay.summary.verdict == .replay)
+        #expect(fixture.state.journal.entries().last?.user == nil)
+    }
+}

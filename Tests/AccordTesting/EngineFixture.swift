@@ -1,0 +1,69 @@
+import AccordContract
+import AccordMock
+import AccordSigning
+import AccordValidation
+import Foundation
+
+/// An engine on a contract (the repository's by default) with fixtures given inline,
+/// a frozen clock, a real access token, and a client that signs requests the way
+/// signing.md says.
+public struct EngineFixture {
+    public let engine: MockEngine
+    /// The wall clock, frozen for signing and answering: 2026-11-30T08:00:00Z.
+    public let now: Int64 = 1_796_025_600
+    /// A real access token of user 10086.
+    public let token: String
+    private var nonce = 0
+
+    public var state: MockState { engine.state }
+
+    public init(contract: Contract = Repository.contract, fixtures yaml: String = "", scenarios: [String: Scenario] = [:],
+                options: MockOptions = MockOptions(), seed: UInt64 = 0) throws {
+        let loader = FixtureLoader(contract: contract)
+        let (fixtures, diagnostics) = loader.load([ContractLoader.Source(path: "mocks/test.yaml", bytes: Array(yaml.utf8))])
+        if diagnostics.containsErrors { throw FixtureProblems(diagnostics: diagnostics.map(\.description)) }
+        let state = MockState(clock: MockClock(wall: now), nonceTTLSeconds: 600, seed: seed)
+        token = state.tokens.issue(uid: 10086).accessToken
+        engine = MockEngine(contract: contract, fixtures: fixtures, scenarios: scenarios, options: options, state: state)
+    }
+
+    /// The inline fixtures do not load.
+    public struct FixtureProblems: Error {
+        public var diagnostics: [String]
+    }
+
+    /// Which bearer token a request carries.
+    public enum Bearer {
+        /// The fixture's user 10086.
+        case fixtureUser
+        case none
+        case token(String)
+    }
+
+    /// A request signed with `dev_app_key`, carrying the service's required headers.
+    public mutating func signed(_ method: String, _ target: String, body: String? = nil, headers: [(String, String)] = [],
+                                bearer: Bearer = .fixtureUser, timestamp: Int64? = nil) -> MockRequest {
+        let token: String? = switch bearer {
+        case .fixtureUser: self.token
+        case .none: nil
+        case .token(let value): value
+        }
+        nonce += 1
+        var all = TestSigner.headers(target: target, body: body, timestamp: timestamp ?? now,
+                                     nonce: "nonce-\(nonce)-\(UUID().uuidString.prefix(8))") + TestSigner.serviceHeaders
+        if let token { all.append(("Authorization", "Bearer \(token)")) }
+        if body != nil { all.append(("Content-Type", "application/json")) }
+        all += headers
+        return MockRequest(method: method, target: target, headers: all, body: Array((body ?? "").utf8))
+    }
+
+    public func handle(_ request: MockRequest) -> MockResponse {
+        engine.handle(request)
+    }
+}
+
+extension MockResponse {
+    public var text: String { String(decoding: bodyBytes, as: UTF8.self) }
+    /// The envelope's `code`.
+    public var code: JSONValue? { json?["code"] }
+}

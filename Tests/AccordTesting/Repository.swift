@@ -1,0 +1,50 @@
+import AccordContract
+import AccordDiagnostics
+import AccordValidation
+import Foundation
+
+/// The repository the tests run in: its `contracts/` and `mocks/`, and variants of them.
+public enum Repository {
+    public static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    public static let contracts = root.appendingPathComponent("contracts").path
+    public static let mocks = root.appendingPathComponent("mocks").path
+
+    /// The repository's contract, loaded once.
+    public static let contract: Contract = {
+        guard let contract = ContractLint.run(directory: contracts).contract else {
+            preconditionFailure("the repository's contracts do not load")
+        }
+        return contract
+    }()
+
+    /// Why a variant of the contracts could not be written or read.
+    public struct VariantError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// The repository's contracts with every business code moved by `offset` (1002 →
+    /// 41002 for 40,000), in the table, the violation code, every endpoint's `codes` and examples' `code`,
+    /// written to a fresh directory; the names and flows stay.
+    public static func renumberedContracts(by offset: Int) throws -> (directory: String, contract: Contract) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("accord-renumbered-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        for name in try FileManager.default.contentsOfDirectory(atPath: contracts) where name.hasSuffix(".yaml") {
+            let text = try String(contentsOfFile: contracts + "/" + name, encoding: .utf8)
+            let moved = text
+                .replacing(/(?m)^(  )(\d{4})(: \{name:)/) { "\($0.1)\((Int($0.2) ?? 0) + offset)\($0.3)" }
+                .replacing(/(?m)^(\s+code: )(\d{4})$/) { "\($0.1)\((Int($0.2) ?? 0) + offset)" }
+                .replacing(/violation_code: (\d+)/) { "violation_code: \((Int($0.1) ?? 0) + offset)" }
+                .replacing(/codes: \[([0-9, ]+)\]/) { match in
+                    "codes: [" + match.1.split(separator: ",").map { String((Int($0.trimmingCharacters(in: .whitespaces)) ?? 0) + offset) }
+                        .joined(separator: ", ") + "]"
+                }
+            try moved.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        let outcome = ContractLint.run(directory: directory.path)
+        guard let contract = outcome.contract, !outcome.diagnostics.containsErrors else {
+            throw VariantError(description: "the renumbered contracts do not load: \(outcome.diagnostics.map(\.description))")
+        }
+        return (directory.path, contract)
+    }
+}
