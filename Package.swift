@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 let package = Package(
@@ -35,7 +35,11 @@ let package = Package(
         // HTTP/1.1 over libmicrohttpd: moves bytes between sockets and the engine.
         .target(name: "AccordServer", dependencies: ["CMicroHTTPD", "AccordMock", "AccordContract", "AccordSync"]),
         // Swift code from contracts: models, typed endpoints, runtime support.
-        .target(name: "AccordGenerator", dependencies: ["AccordContract", "AccordDiagnostics"]),
+        // Its runtime is ordinary Swift in Runtime/, embedded at build time by EmbedRuntime.
+        .target(name: "AccordGenerator", dependencies: ["AccordContract", "AccordDiagnostics"], exclude: ["Runtime"],
+                plugins: ["EmbedRuntime"]),
+        .executableTarget(name: "accord-embed"),
+        .plugin(name: "EmbedRuntime", capability: .buildTool(), dependencies: ["accord-embed"]),
         // The `accord` commands, as a library so tests run them in-process.
         .target(name: "AccordCLI", dependencies: ["AccordContract", "AccordValidation", "AccordDiagnostics", "AccordMock", "AccordServer", "AccordGenerator", "AccordSync"]),
         .executableTarget(name: "accord", dependencies: ["AccordCLI"]),

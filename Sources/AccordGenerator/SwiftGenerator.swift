@@ -33,7 +33,7 @@ public struct SwiftGenerator: Sendable {
         let translator = TypeTranslator(contract: contract)
         let models = ModelEmitter(access: accessKeyword)
         let endpoints = EndpointEmitter(contract: contract, access: accessKeyword, translator: translator)
-        var files: [File] = [File(path: "Support/AccordRuntime.swift", contents: header("the Accord runtime") + RuntimeSupport.source(access: accessKeyword))]
+        var files = Runtime.files(access: accessKeyword).map { File(path: $0.path, contents: header("the Accord runtime") + $0.source) }
 
         for declaration in contract.types.values.sorted(by: { $0.name < $1.name }) {
             var writer = SwiftWriter()
@@ -70,8 +70,6 @@ public struct SwiftGenerator: Sendable {
         }
         files.append(File(path: "Support/Service.swift", contents: header("service.yaml") + "import Foundation\n\n"
                           + serviceEmitter.source(refreshTypes: refreshTypes)))
-        files.append(File(path: "Support/AccordClient.swift", contents: header("the Accord runtime") + RuntimeClient.source(access: accessKeyword)))
-        files.append(File(path: "Support/AccordSigning.swift", contents: header("the Accord runtime") + RuntimeSigning.source(access: accessKeyword)))
 
         var catalog = SwiftWriter()
         catalog.block("extension API") { writer in

@@ -1,0 +1,292 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Who the client is, and where it calls.
+public struct ClientConfiguration: Sendable {
+    /// The server, such as `https://api.example.com` (the base path is added).
+    public var serverURL: URL
+    public var appKey: String
+    public var appSecret: String
+    public var deviceID: String
+    public var os: String
+    public var appVersion: String
+    public var language: String?
+    public var timeout: TimeInterval
+
+    public init(serverURL: URL, appKey: String, appSecret: String, deviceID: String, os: String = "ios",
+                appVersion: String, language: String? = nil, timeout: TimeInterval = 30) {
+        self.serverURL = serverURL
+        self.appKey = appKey
+        self.appSecret = appSecret
+        self.deviceID = deviceID
+        self.os = os
+        self.appVersion = appVersion
+        self.language = language
+        self.timeout = timeout
+    }
+}
+
+/// Calls the API: signs every request, unwraps the envelope, refreshes an expired
+/// token once for all waiting calls and retries them, and ends the session when the
+/// server says so.
+///
+/// ```swift
+/// let client = APIClient(configuration: configuration, storage: KeychainTokenStorage(service: "app"))
+/// let inbox = try await client.send(API.signal.inbox(limit: 20))
+/// ```
+public actor APIClient {
+    public let configuration: ClientConfiguration
+    private let storage: any TokenStorage
+    private let session: URLSession
+    private let refreshSession: URLSession
+    private var refreshing: Task<Refresh, Never>?
+    private let signer: RequestSigner
+    /// Events for the app: logout, ban, alerts.
+    public nonisolated let events: AsyncStream<ClientEvent>
+    private let emit: AsyncStream<ClientEvent>.Continuation
+
+    /// - Parameters:
+    ///   - session: for API calls.
+    ///   - refreshSession: for token refresh only, so no other behaviour wraps it.
+    public init(configuration: ClientConfiguration, storage: any TokenStorage = InMemoryTokenStorage(),
+                session: URLSession = URLSession(configuration: .default),
+                refreshSession: URLSession = URLSession(configuration: .ephemeral)) {
+        self.configuration = configuration
+        self.storage = storage
+        self.session = session
+        self.refreshSession = refreshSession
+        self.signer = RequestSigner(appKey: configuration.appKey, appSecret: configuration.appSecret)
+        (events, emit) = AsyncStream.makeStream(of: ClientEvent.self)
+    }
+
+    /// Calls `endpoint` and returns its data.
+    public func send<Response>(_ endpoint: Endpoint<Response>) async throws(APIError) -> Response {
+        let used = await storage.load()
+        var answer = try await perform(endpoint, tokens: used, on: session)
+        if case .failure(let code) = answer, Service.refreshesAndRetries(code) {
+            // Requests that failed after another call refreshed just retry with the new token.
+            let current = await storage.load()
+            let tokens: Tokens
+            if let current, current != used {
+                tokens = current
+            } else {
+                switch await refreshOnce() {
+                case .refreshed(let refreshed): tokens = refreshed
+                case .failed(let failure): throw APIError.sessionEnded(failure)
+                }
+            }
+            answer = try await perform(endpoint, tokens: tokens, on: session)
+        }
+        switch answer {
+        case .success(let response):
+            if let issuing = response as? TokenIssuing { await storage.save(issuing.issuedTokens) }
+            return response
+        case .failure(let code):
+            throw await failure(code)
+        }
+    }
+
+    /// The events of a streamed answer, as they arrive (on platforms without
+    /// `URLSession.bytes`, such as Linux, once the answer is complete). An expired
+    /// token is refreshed and the stream retried once, as for `send`.
+    public nonisolated func stream<Event>(_ endpoint: StreamEndpoint<Event>) -> AsyncThrowingStream<Event, any Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    try await self.deliver(endpoint, to: continuation)
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    private func deliver<Event>(_ endpoint: StreamEndpoint<Event>, to continuation: AsyncThrowingStream<Event, any Error>.Continuation) async throws(APIError) {
+        var tokens = await storage.load()
+        for attempt in 0..<2 {
+            let (data, status) = try await exchange(endpoint.request, tokens: tokens, on: session)
+            if let head = try? JSONDecoder().decode(Envelope<AccordEmpty>.self, from: data) {
+                let code = BusinessCode(rawValue: head.code)
+                lastMessage = head.message
+                lastData = data
+                if attempt == 0, Service.refreshesAndRetries(code) {
+                    switch await refreshOnce() {
+                    case .refreshed(let refreshed): tokens = refreshed; continue
+                    case .failed(let failure): throw APIError.sessionEnded(failure)
+                    }
+                }
+                throw await failure(code)
+            }
+            guard (200..<300).contains(status) else { throw APIError.http(status: status, body: String(decoding: data, as: UTF8.self)) }
+            for line in String(decoding: data, as: UTF8.self).split(separator: "\n") where line.hasPrefix("data: ") {
+                let payload = line.dropFirst(6)
+                if payload == "[DONE]" { return }
+                do {
+                    continuation.yield(try JSONDecoder().decode(Event.self, from: Data(payload.utf8)))
+                } catch {
+                    throw APIError.undecodable("event: \(error)")
+                }
+            }
+            return
+        }
+    }
+
+    /// Clears the tokens (after a logout call, say).
+    public func signOut() async {
+        await storage.save(nil)
+    }
+
+    // MARK: One exchange
+
+    private enum Answer<Response> {
+        case success(Response)
+        case failure(BusinessCode)
+    }
+
+    /// The last envelope's message and data, for the error of a failed call.
+    private var lastMessage = ""
+    private var lastData: Data?
+
+    private func perform<Response>(_ endpoint: Endpoint<Response>, tokens: Tokens?, on session: URLSession) async throws(APIError) -> Answer<Response> {
+        let (data, status) = try await exchange(endpoint, tokens: tokens, on: session)
+        guard let head = try? JSONDecoder().decode(Envelope<AccordEmpty>.self, from: data) else {
+            if (400..<600).contains(status) { throw APIError.http(status: status, body: String(decoding: data, as: UTF8.self)) }
+            throw APIError.undecodable("not the {\(Service.envelopeCode), \(Service.envelopeMessage), \(Service.envelopeData)} envelope")
+        }
+        guard head.code == 0 else {
+            lastMessage = head.message
+            lastData = data
+            return .failure(BusinessCode(rawValue: head.code))
+        }
+        do {
+            let envelope = try JSONDecoder().decode(Envelope<Response>.self, from: data)
+            if let value = envelope.data { return .success(value) }
+            return .success(try JSONDecoder().decode(Response.self, from: Data("{}".utf8)))
+        } catch {
+            throw APIError.undecodable(String(describing: error))
+        }
+    }
+
+    private func exchange<Response>(_ endpoint: Endpoint<Response>, tokens: Tokens?, on session: URLSession) async throws(APIError) -> (Data, Int) {
+        var components = URLComponents(url: configuration.serverURL.appendingPathComponent(Service.basePath + endpoint.path),
+                                       resolvingAgainstBaseURL: false)
+        if !endpoint.query.isEmpty { components?.queryItems = endpoint.query.map { URLQueryItem(name: $0.name, value: $0.value) } }
+        guard let url = components?.url else { throw APIError.transport("bad URL for \(endpoint.path)") }
+        var request = URLRequest(url: url, timeoutInterval: configuration.timeout)
+        request.httpMethod = endpoint.method.rawValue
+        var body: Data?
+        if let value = endpoint.body {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            do { body = try encoder.encode(value) } catch { throw APIError.undecodable("cannot encode the body: \(error)") }
+            request.httpBody = body
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        let timestamp = String(Int(Date().timeIntervalSince1970))
+        let nonce = UUID().uuidString.replacingOccurrences(of: "-", with: "")
+        let headers: [(String, String)] = [
+            (Service.appKeyHeader, configuration.appKey), (Service.timestampHeader, timestamp), (Service.nonceHeader, nonce),
+            (Service.signatureHeader, signer.signature(timestamp: timestamp, nonce: nonce,
+                                                       sortedParams: RequestSigner.sortedParams(query: endpoint.query, body: body))),
+            ("X-Device-Id", configuration.deviceID), ("X-OS", configuration.os), ("X-App-Version", configuration.appVersion),
+        ] + (configuration.language.map { [("X-Language", $0)] } ?? []) + endpoint.headers.map { ($0.name, $0.value) }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        if endpoint.requiresAuth, let tokens { request.setValue("\(Service.authScheme) \(tokens.accessToken)", forHTTPHeaderField: Service.authHeader) }
+        do {
+            let (data, response) = try await session.data(for: request)
+            return (data, (response as? HTTPURLResponse)?.statusCode ?? 0)
+        } catch let error as URLError {
+            switch error.code {
+            case .notConnectedToInternet, .networkConnectionLost, .cannotConnectToHost: throw APIError.offline
+            case .timedOut: throw APIError.timeout
+            default: throw APIError.transport(error.localizedDescription)
+            }
+        } catch {
+            throw APIError.transport(String(describing: error))
+        }
+    }
+
+    // MARK: Flows
+
+    /// How a refresh ended.
+    private enum Refresh {
+        case refreshed(Tokens)
+        /// The session is over, with this code.
+        case failed(BusinessCode)
+    }
+
+    /// One refresh for every caller; on failure the tokens are cleared.
+    private func refreshOnce() async -> Refresh {
+        if let refreshing { return await refreshing.value }
+        let task = Task { () -> Refresh in
+            guard let refreshToken = await storage.load()?.refreshToken, let call = Service.refresh(refreshToken) else {
+                await endSession(Service.refreshFailedCode)
+                return .failed(Service.refreshFailedCode)
+            }
+            switch try? await perform(call, tokens: nil, on: refreshSession) {
+            case .success(let issued)?:
+                await storage.save(issued.issuedTokens)
+                return .refreshed(issued.issuedTokens)
+            case .failure(let code)?:
+                await endSession(code)
+                return .failed(code)
+            case nil:
+                await endSession(Service.refreshFailedCode)
+                return .failed(Service.refreshFailedCode)
+            }
+        }
+        refreshing = task
+        let outcome = await task.value
+        refreshing = nil
+        return outcome
+    }
+
+    private func endSession(_ code: BusinessCode) async {
+        guard await storage.load() != nil else { return }
+        await storage.save(nil)
+        emit.yield(.loggedOut(code))
+    }
+
+    private func failure(_ code: BusinessCode) async -> APIError {
+        if Service.endsSession(code) {
+            await endSession(code)
+            return .sessionEnded(code)
+        }
+        if Service.bans(code), let data = lastData, let info = try? JSONDecoder().decode(Envelope<BanData>.self, from: data).data {
+            emit.yield(.banned(info.banInfo))
+            return .banned(info.banInfo)
+        }
+        if Service.alerts(code) { emit.yield(.alert(code, lastMessage)) }
+        return .business(code, message: lastMessage, envelope: lastData)
+    }
+
+    private struct BanData: Decodable {
+        var banInfo: BanInfo
+        enum CodingKeys: String, CodingKey { case banInfo = "ban_info" }
+    }
+}
+
+/// The envelope, with the member names the contract gives it.
+struct Envelope<Payload: Decodable>: Decodable {
+    var code: Int
+    var message: String
+    var data: Payload?
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        code = try container.decode(Int.self, forKey: Key(stringValue: Service.envelopeCode))
+        message = try container.decodeIfPresent(String.self, forKey: Key(stringValue: Service.envelopeMessage)) ?? ""
+        data = try container.decodeIfPresent(Payload.self, forKey: Key(stringValue: Service.envelopeData))
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// Why a call failed, told apart so the app can react to each.
+public enum APIError: Error, Sendable, CustomStringConvertible {
+    /// A business code of the contract (`code != 0`), with its message and the whole envelope.
+    case business(BusinessCode, message: String, envelope: Data?)
+    /// 1008: the account is banned.
+    case banned(BanInfo)
+    /// 1006, 1007 or a failed refresh: the tokens are cleared; show the login.
+    case sessionEnded(BusinessCode)
+    /// No network.
+    case offline
+    case timeout
+    /// A 4xx or 5xx answer without the envelope.
+    case http(status: Int, body: String)
+    /// The answer could not be read as the contract says.
+    case undecodable(String)
+    /// Another transport failure.
+    case transport(String)
+
+    public var description: String {
+        switch self {
+        case .business(let code, let message, _): "\(message) (\(code.rawValue))"
+        case .banned(let info): "banned: \(info.reason)"
+        case .sessionEnded(let code): "session ended (\(code.rawValue)); log in again"
+        case .offline: "offline"
+        case .timeout: "the request timed out"
+        case .http(let status, let body): "HTTP \(status): \(body.prefix(200))"
+        case .undecodable(let reason): "unreadable answer: \(reason)"
+        case .transport(let reason): "network error: \(reason)"
+        }
+    }
+}
+
+/// Why the account is banned (`data.ban_info` of 1008).
+public struct BanInfo: Codable, Hashable, Sendable {
+    public var reason: String
+    public var until: String?
+    public var appealURL: String?
+
+    public init(reason: String, until: String? = nil, appealURL: String? = nil) {
+        self.reason = reason
+        self.until = until
+        self.appealURL = appealURL
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case reason, until
+        case appealURL = "appeal_url"
+    }
+}
+
+/// What the app should be told, outside any one call.
+public enum ClientEvent: Sendable, Equatable {
+    /// The tokens were cleared (1006, 1007, a failed refresh): go to login.
+    case loggedOut(BusinessCode)
+    case banned(BanInfo)
+    /// A code whose flow is a global alert (3008 …), with its message.
+    case alert(BusinessCode, String)
+}
