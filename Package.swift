@@ -7,6 +7,7 @@ let package = Package(
         .executable(name: "accord", targets: ["accord"]),
         .plugin(name: "AccordGenerate", targets: ["AccordGenerate"]),
         .library(name: "AccordContract", targets: ["AccordContract"]),
+        .library(name: "AccordJSON", targets: ["AccordJSON"]),
         // For the libFuzzer targets in Fuzz/, a package of its own (scripts/fuzz).
         .library(name: "AccordYAML", targets: ["AccordYAML"]),
         .library(name: "AccordValidation", targets: ["AccordValidation"]),
@@ -24,16 +25,18 @@ let package = Package(
         .target(name: "AccordSync"),
         // libyaml events → a node tree with 1-based positions.
         .target(name: "AccordYAML", dependencies: ["CYAML", "AccordDiagnostics"]),
+        // JSON values: a strict reader with positions, a compact writer, pointers.
+        .target(name: "AccordJSON"),
         // The contract model, its loader from YAML and the structural checks.
-        .target(name: "AccordContract", dependencies: ["AccordYAML", "AccordDiagnostics"]),
+        .target(name: "AccordContract", dependencies: ["AccordYAML", "AccordDiagnostics", "AccordJSON", "AccordSigning"]),
         // JSON values checked against contract schemas (examples, later requests).
-        .target(name: "AccordValidation", dependencies: ["AccordContract", "AccordYAML", "AccordDiagnostics"]),
-        // X-Sign: sorted params, digests, verification and the nonce cache.
-        .target(name: "AccordSigning", dependencies: ["CCrypto", "AccordContract", "AccordSync"]),
+        .target(name: "AccordValidation", dependencies: ["AccordContract", "AccordJSON", "AccordDiagnostics"]),
+        // X-Sign: the signing rule, sorted params, digests, verification and the nonce cache.
+        .target(name: "AccordSigning", dependencies: ["CCrypto", "AccordJSON", "AccordSync"]),
         // The mock backend as a pure function: routing, validation, fixtures, templating.
-        .target(name: "AccordMock", dependencies: ["AccordContract", "AccordValidation", "AccordSigning", "AccordYAML", "AccordDiagnostics", "AccordSync"]),
+        .target(name: "AccordMock", dependencies: ["AccordContract", "AccordDiagnostics", "AccordJSON", "AccordSigning", "AccordSync", "AccordValidation", "AccordYAML"]),
         // HTTP/1.1 over libmicrohttpd: moves bytes between sockets and the engine.
-        .target(name: "AccordServer", dependencies: ["CMicroHTTPD", "AccordMock", "AccordContract", "AccordSync"]),
+        .target(name: "AccordServer", dependencies: ["CMicroHTTPD", "AccordJSON", "AccordMock", "AccordSync"]),
         // Swift code from contracts: models, typed endpoints, runtime support.
         // Its runtime is ordinary Swift in Runtime/, embedded at build time by EmbedRuntime.
         .target(name: "AccordGenerator", dependencies: ["AccordContract", "AccordDiagnostics"], exclude: ["Runtime"],
@@ -41,7 +44,7 @@ let package = Package(
         .executableTarget(name: "accord-embed"),
         .plugin(name: "EmbedRuntime", capability: .buildTool(), dependencies: ["accord-embed"]),
         // The `accord` commands, as a library so tests run them in-process.
-        .target(name: "AccordCLI", dependencies: ["AccordContract", "AccordValidation", "AccordDiagnostics", "AccordMock", "AccordServer", "AccordGenerator", "AccordSync"]),
+        .target(name: "AccordCLI", dependencies: ["AccordContract", "AccordDiagnostics", "AccordGenerator", "AccordMock", "AccordServer", "AccordSync", "AccordValidation"]),
         .executableTarget(name: "accord", dependencies: ["AccordCLI"]),
         // `swift package accord-generate --output DIR`: the generator for app packages.
         .plugin(
@@ -58,17 +61,17 @@ let package = Package(
         .target(name: "TongbanAPI", path: "Tests/TongbanAPI"),
         // What the test targets share: the repository's contracts and variants of them, an
         // in-process engine with a signing client, a real server process, raw connections.
-        .target(name: "AccordTesting", dependencies: ["AccordMock", "AccordSigning", "AccordContract", "AccordValidation",
-                                                      "AccordDiagnostics", "AccordSync"], path: "Tests/AccordTesting"),
-        .testTarget(name: "AccordGeneratorTests", dependencies: ["TongbanAPI", "AccordGenerator", "AccordMock", "AccordContract", "AccordValidation", "AccordTesting"]),
+        .target(name: "AccordTesting", dependencies: ["AccordContract", "AccordDiagnostics", "AccordJSON", "AccordMock", "AccordSigning",
+                                                      "AccordSync", "AccordValidation"], path: "Tests/AccordTesting"),
+        .testTarget(name: "AccordGeneratorTests", dependencies: ["AccordContract", "AccordGenerator", "AccordJSON", "AccordMock", "AccordTesting", "AccordValidation", "TongbanAPI"]),
         .testTarget(name: "AccordYAMLTests", dependencies: ["AccordYAML"]),
-        .testTarget(name: "AccordSigningTests", dependencies: ["AccordSigning", "AccordContract"]),
-        .testTarget(name: "AccordEndToEndTests", dependencies: ["accord", "AccordContract", "AccordSigning", "AccordSync", "TongbanAPI", "AccordTesting"],
+        .testTarget(name: "AccordSigningTests", dependencies: ["AccordContract", "AccordJSON", "AccordSigning"]),
+        .testTarget(name: "AccordEndToEndTests", dependencies: ["accord", "AccordContract", "AccordJSON", "AccordSigning", "AccordTesting", "TongbanAPI"],
                     exclude: ["Clients"]),
-        .testTarget(name: "AccordMockTests", dependencies: ["AccordMock", "AccordSigning", "AccordContract", "AccordValidation", "AccordSync", "AccordTesting"]),
+        .testTarget(name: "AccordMockTests", dependencies: ["AccordContract", "AccordJSON", "AccordMock", "AccordSigning", "AccordSync", "AccordTesting"]),
         .testTarget(
             name: "AccordContractTests",
-            dependencies: ["AccordContract", "AccordValidation", "AccordCLI", "AccordSync", "AccordTesting"],
+            dependencies: ["AccordCLI", "AccordContract", "AccordDiagnostics", "AccordJSON", "AccordSync", "AccordTesting", "AccordValidation"],
             exclude: ["Corpus"]
         ),
     ],

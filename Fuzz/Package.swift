@@ -14,7 +14,7 @@ let package = Package(
         // A contract domain file through the loader, the checks and the diagnostic renderer.
         .executableTarget(name: "FuzzContract", dependencies: [.product(name: "AccordValidation", package: accord)]),
         // The JSON reader, and the writer's round trip of what it accepts.
-        .executableTarget(name: "FuzzJSON", dependencies: [.product(name: "AccordContract", package: accord)]),
+        .executableTarget(name: "FuzzJSON", dependencies: [.product(name: "AccordJSON", package: accord)]),
         // Whole requests (method, target, headers, body) through the mock engine.
         .executableTarget(name: "FuzzEngine", dependencies: [.product(name: "AccordMock", package: accord)]),
         // Template expressions and the JSON templates that hold them, rendered.

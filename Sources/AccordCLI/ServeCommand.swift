@@ -2,9 +2,9 @@ import AccordContract
 import AccordDiagnostics
 import AccordMock
 import AccordServer
+import AccordSync
 import Dispatch
 import Foundation
-import AccordSync
 import Synchronization
 
 /// `accord serve`: the mock backend on a contracts and a fixtures directory.

@@ -1,7 +1,7 @@
-import AccordContract
+import AccordJSON
 import AccordMock
-import Foundation
 import AccordSync
+import Foundation
 import Synchronization
 
 /// One line per request — method, path, status, business code, latency, verdict —

@@ -1,6 +1,6 @@
+import AccordSync
 internal import CMicroHTTPD
 import Foundation
-import AccordSync
 import Synchronization
 
 /// The open connections and, for each, when it began waiting for its next request

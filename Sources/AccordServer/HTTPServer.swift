@@ -1,8 +1,8 @@
-internal import CMicroHTTPD
 import AccordMock
+import AccordSync
+internal import CMicroHTTPD
 import Dispatch
 import Foundation
-import AccordSync
 import Synchronization
 
 /// An HTTP/1.1 server on libmicrohttpd that hands every request to a handler and

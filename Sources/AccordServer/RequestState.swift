@@ -1,5 +1,5 @@
-internal import CMicroHTTPD
 import AccordMock
+internal import CMicroHTTPD
 
 /// A connection pointer that can cross threads; MHD owns it.
 struct ConnectionHandle: @unchecked Sendable, Hashable {

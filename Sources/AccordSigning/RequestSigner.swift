@@ -1,4 +1,3 @@
-import AccordContract
 
 /// Computes `X-Sign` under a contract's signing settings.
 ///
@@ -6,9 +5,9 @@ import AccordContract
 /// `hmac-sha256` the app secret is the key and the `app_secret` part is left out of
 /// the message.
 public struct RequestSigner: Sendable {
-    public let settings: Service.Signing
+    public let settings: SigningRule
 
-    public init(settings: Service.Signing) {
+    public init(settings: SigningRule) {
         self.settings = settings
     }
 

@@ -1,4 +1,4 @@
-import AccordContract
+import AccordJSON
 
 /// Checks a request's signing headers: presence, app key, timestamp window, the
 /// signature itself (constant-time), then the nonce.
@@ -33,7 +33,7 @@ public struct SignatureVerifier: Sendable {
     /// The four signing header names, lowercased once.
     private let headerKeys: [String]
 
-    public init(settings: Service.Signing, nonces: NonceCache? = nil) {
+    public init(settings: SigningRule, nonces: NonceCache? = nil) {
         self.signer = RequestSigner(settings: settings)
         self.nonces = nonces ?? NonceCache(ttlSeconds: settings.nonceTTLSeconds)
         self.headerKeys = [settings.appKeyHeader, settings.timestampHeader, settings.nonceHeader, settings.signatureHeader]

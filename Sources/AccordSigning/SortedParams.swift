@@ -1,4 +1,4 @@
-import AccordContract
+import AccordJSON
 
 /// Builds `sorted_params` of the signing rule from a request's query and body.
 ///

@@ -1,4 +1,5 @@
 import AccordContract
+import AccordJSON
 import Foundation
 
 /// Checks JSON values against contract schemas and lists every violation, not

@@ -1,5 +1,5 @@
-internal import CYAML
 import AccordDiagnostics
+internal import CYAML
 
 /// Parses YAML with libyaml's event API into a ``Node`` tree.
 ///

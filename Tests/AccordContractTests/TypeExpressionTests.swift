@@ -1,5 +1,5 @@
-@testable import AccordContract
 import Testing
+@testable import AccordContract
 
 @Suite struct TypeExpressionTests {
     @Test func namesArraysMapsAndOptionals() throws {

@@ -1,4 +1,5 @@
 import AccordContract
+import AccordJSON
 import AccordTesting
 import Foundation
 #if canImport(FoundationNetworking)

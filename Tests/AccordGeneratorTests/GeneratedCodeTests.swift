@@ -1,5 +1,6 @@
 import AccordContract
 import AccordGenerator
+import AccordJSON
 import AccordMock
 import AccordTesting
 import AccordValidation

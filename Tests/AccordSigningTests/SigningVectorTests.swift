@@ -1,4 +1,5 @@
 import AccordContract
+import AccordJSON
 import AccordSigning
 import Foundation
 import Testing

@@ -1,5 +1,5 @@
-import Foundation
 import AccordSync
+import Foundation
 
 /// A real `accord serve` process on a free loopback port, for end-to-end tests.
 public final class ServerProcess: @unchecked Sendable {

@@ -1,4 +1,4 @@
-import AccordContract
+import AccordJSON
 
 /// Arbitrary bytes through the JSON reader; what it accepts must survive the writer
 /// and a second read unchanged.

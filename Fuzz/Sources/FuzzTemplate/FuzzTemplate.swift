@@ -1,4 +1,5 @@
 import AccordContract
+import AccordJSON
 import AccordMock
 
 private let state = MockState(clock: MockClock(wall: 1_796_025_600), nonceTTLSeconds: 600)

@@ -1,4 +1,5 @@
 import AccordDiagnostics
+import AccordJSON
 import AccordYAML
 
 /// Reads the nodes of one YAML file (a contract or a fixture file) into values,

@@ -1,4 +1,5 @@
 import AccordDiagnostics
+import AccordJSON
 
 /// A JSON value written in a contract or fixture, with where each part of it was written.
 public struct SourcedJSON: Sendable, Hashable {

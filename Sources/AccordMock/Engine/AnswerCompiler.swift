@@ -1,4 +1,5 @@
 import AccordContract
+import AccordJSON
 
 /// Compiles one endpoint's fixtures, examples and generated fallback into ``Answer``s.
 struct AnswerCompiler {

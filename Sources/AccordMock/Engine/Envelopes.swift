@@ -1,4 +1,5 @@
 import AccordContract
+import AccordJSON
 
 /// Makes the envelope answers every stage ends a request with: refusals carrying the
 /// violation code and `data.error`, and the flow codes of the contract.

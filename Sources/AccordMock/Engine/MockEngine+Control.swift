@@ -1,4 +1,5 @@
 import AccordContract
+import AccordJSON
 import AccordSigning
 
 /// The control API under `/__accord/`, for testers and test suites:

@@ -1,4 +1,5 @@
 import AccordContract
+import AccordJSON
 
 /// Makes a deterministic value for a schema, for endpoints with neither fixture nor
 /// example: the same contract always gives the same bytes.

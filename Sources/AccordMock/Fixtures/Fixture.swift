@@ -1,5 +1,6 @@
 import AccordContract
 import AccordDiagnostics
+import AccordJSON
 import AccordValidation
 
 /// A named canned answer for one endpoint, chosen when its matchers fit the request.

@@ -1,5 +1,6 @@
 import AccordContract
 import AccordDiagnostics
+import AccordJSON
 import AccordValidation
 import AccordYAML
 import Foundation

@@ -1,4 +1,5 @@
 import AccordContract
+import AccordJSON
 
 /// What an injection answers instead of the normal response.
 public enum Injection: Sendable, Hashable {

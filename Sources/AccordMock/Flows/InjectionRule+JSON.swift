@@ -1,4 +1,5 @@
 import AccordContract
+import AccordJSON
 
 /// Injection rules as the control API reads and writes them:
 /// `{match: {endpoint, user?, session?}, respond: {code, msg?, data?} | "name", fault?: "reset", times?, probability?, after?}`.

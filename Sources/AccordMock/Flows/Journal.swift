@@ -1,6 +1,7 @@
 import AccordContract
-import Foundation
+import AccordJSON
 import AccordSync
+import Foundation
 
 /// One request as the journal keeps it.
 public struct JournalEntry: Sendable, Equatable {

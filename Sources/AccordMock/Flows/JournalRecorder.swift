@@ -1,6 +1,7 @@
 import AccordContract
-import Foundation
+import AccordJSON
 import AccordSync
+import Foundation
 
 /// The JSONL file `--record` appends the journal to: one whole line per request, or
 /// none.

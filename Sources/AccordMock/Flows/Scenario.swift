@@ -1,8 +1,8 @@
 import AccordContract
 import AccordDiagnostics
+import AccordSync
 import AccordYAML
 import Foundation
-import AccordSync
 
 /// An ordered script of answers for one session: each step waits for a request to
 /// its endpoint and answers it (or lets it through); requests to other endpoints

@@ -1,4 +1,5 @@
 import AccordContract
+import AccordJSON
 
 /// The one place tokens are granted: a login issues a pair unless its user is banned,
 /// a refresh rotates the pair its refresh token belongs to or is refused.

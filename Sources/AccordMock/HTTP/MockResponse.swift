@@ -1,4 +1,5 @@
 import AccordContract
+import AccordJSON
 
 /// What the engine answers: status, headers, a body or an event stream, an optional
 /// delay, and a summary for the access log and the journal.

@@ -1,4 +1,5 @@
 import AccordContract
+import AccordJSON
 
 /// One request on its way through the stages, and what they learned of it.
 struct Exchange: Sendable {

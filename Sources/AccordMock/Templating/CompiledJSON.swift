@@ -1,4 +1,5 @@
 import AccordContract
+import AccordJSON
 
 /// A JSON document with `{{ … }}` holes, compiled once into static byte runs and
 /// holes so that rendering a response is mostly copying.

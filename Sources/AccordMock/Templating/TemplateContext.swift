@@ -1,4 +1,5 @@
 import AccordContract
+import AccordJSON
 import Foundation
 
 /// What a template can read while one response is rendered.

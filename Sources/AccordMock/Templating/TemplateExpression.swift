@@ -1,4 +1,5 @@
 import AccordContract
+import AccordJSON
 
 /// One `{{ … }}` expression of a fixture template.
 ///

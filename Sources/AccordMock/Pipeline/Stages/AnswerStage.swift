@@ -1,4 +1,5 @@
 import AccordContract
+import AccordJSON
 import Foundation
 
 /// Picks and renders the answer: the one a `Prefer: example=NAME` names, else the first

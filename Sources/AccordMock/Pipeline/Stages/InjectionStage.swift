@@ -1,4 +1,5 @@
 import AccordContract
+import AccordJSON
 
 /// Finds what a tester injected into this request, in this order: its
 /// `X-Accord-Inject` header, the first standing rule that fires, its session's

@@ -1,4 +1,5 @@
 import AccordContract
+import AccordJSON
 
 /// Finds the endpoint of a request, or answers 405 with `Allow` or 404 with the
 /// nearest declared routes.

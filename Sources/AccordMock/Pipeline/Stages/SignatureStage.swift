@@ -1,4 +1,5 @@
 import AccordContract
+import AccordJSON
 import AccordSigning
 
 /// Verifies `X-Sign`, the timestamp window and the nonce of every endpoint the

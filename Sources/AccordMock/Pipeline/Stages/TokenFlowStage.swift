@@ -1,4 +1,5 @@
 import AccordContract
+import AccordJSON
 
 /// Completes the token flows of answers whose tokens were not holes: a login issues
 /// real tokens to the user its answer names, a refresh rotates them (or is refused),

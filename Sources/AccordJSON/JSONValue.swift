@@ -78,7 +78,7 @@ extension JSONValue {
         var current = self
         for token in pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
             let key = token.contains("~")
-                ? token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+                ? String(token).replacing("~1", with: "/").replacing("~0", with: "~")
                 : String(token)
             switch current {
             case .object: guard let next = current[key] else { return nil }; current = next
