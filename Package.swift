@@ -44,7 +44,7 @@ let package = Package(
         .executableTarget(name: "accord-embed"),
         .plugin(name: "EmbedRuntime", capability: .buildTool(), dependencies: ["accord-embed"]),
         // The `accord` commands, as a library so tests run them in-process.
-        .target(name: "AccordCLI", dependencies: ["AccordContract", "AccordDiagnostics", "AccordGenerator", "AccordMock", "AccordServer", "AccordSync", "AccordValidation"]),
+        .target(name: "AccordCLI", dependencies: ["AccordContract", "AccordDiagnostics", "AccordGenerator", "AccordMock", "AccordServer", "AccordValidation"]),
         .executableTarget(name: "accord", dependencies: ["AccordCLI"]),
         // `swift package accord-generate --output DIR`: the generator for app packages.
         .plugin(

@@ -2,10 +2,8 @@ import AccordContract
 import AccordDiagnostics
 import AccordMock
 import AccordServer
-import AccordSync
 import Dispatch
 import Foundation
-import Synchronization
 
 /// `accord serve`: the mock backend on a contracts and a fixtures directory.
 struct ServeCommand: Subcommand {
@@ -89,7 +87,7 @@ struct ServeCommand: Subcommand {
             console.printError("error: --scenario '\(name)': no such scenario in \(settings.mocks)/scenarios; available: \(names.joined(separator: ", "))")
             return 2
         }
-        let current = CurrentEngine(MockEngine(contract: project.contract, fixtures: project.fixtures, scenarios: project.scenarios,
+        let live = LiveEngine(MockEngine(contract: project.contract, fixtures: project.fixtures, scenarios: project.scenarios,
                                                options: settings.mockOptions, state: state))
         let log = settings.quiet ? nil : AccessLog(format: settings.logFormat)
         var observer: HTTPServer.Observer?
@@ -98,7 +96,7 @@ struct ServeCommand: Subcommand {
         }
         let server = HTTPServer(
             configuration: settings.server,
-            handler: { request in current.handle(request) },
+            handler: { request in live.handle(request) },
             observer: observer,
             log: { console.printError($0) }
         )
@@ -110,13 +108,29 @@ struct ServeCommand: Subcommand {
         }
         console.print(banner(project, port: server.port, settings: settings, state: state))
 
-        let watcher = settings.reloads ? Watcher(settings: settings, current: current, state: state, console: console) : nil
+        let watcher = settings.reloads ? reloading(into: live, settings: settings, state: state, console: console) : nil
         waitForTerminationSignal()
         watcher?.stop()
         let unfinished = server.stop(grace: .milliseconds(1_500))
         log?.close()
         console.print(unfinished == 0 ? "accord serve: stopped" : "accord serve: stopped with \(unfinished) request(s) unfinished")
         return 0
+    }
+
+    /// Watches the directories and swaps in a new engine on each good change; a broken
+    /// edit is reported and the last good version keeps serving.
+    private func reloading(into live: LiveEngine, settings: Settings, state: MockState, console: Console) -> ProjectWatcher {
+        ProjectWatcher(contracts: settings.contracts, mocks: settings.mocks) { [console] outcome in
+            var renderer = DiagnosticRenderer()
+            for diagnostic in outcome.diagnostics { console.writeError(renderer.render(diagnostic)) }
+            guard let project = outcome.project else {
+                console.printError("accord serve: the change has errors; still serving the previous version")
+                return
+            }
+            live.replace(with: MockEngine(contract: project.contract, fixtures: project.fixtures, scenarios: project.scenarios,
+                                          options: settings.mockOptions, state: state))
+            console.print("accord serve: reloaded: \(project.contract.endpoints.count) endpoints, \(project.fixtures.count) fixtures")
+        }
     }
 
     private func banner(_ project: MockProject, port: UInt16, settings: Settings, state: MockState) -> String {
