@@ -26,7 +26,7 @@ let package = Package(
         // libyaml events → a node tree with 1-based positions.
         .target(name: "AccordYAML", dependencies: ["CYAML", "AccordDiagnostics"]),
         // JSON values: a strict reader with positions, a compact writer, pointers.
-        .target(name: "AccordJSON"),
+        .target(name: "AccordJSON", dependencies: ["AccordDiagnostics"]),
         // The contract model, its loader from YAML and the structural checks.
         .target(name: "AccordContract", dependencies: ["AccordYAML", "AccordDiagnostics", "AccordJSON", "AccordSigning"]),
         // JSON values checked against contract schemas (examples, later requests).

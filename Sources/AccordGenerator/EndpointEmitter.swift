@@ -108,7 +108,7 @@ struct EndpointEmitter {
         for field in fields {
             let name = Naming.property(field.name)
             let item = Naming.bare(name) + "Value"
-            let resolved = resolvedKind(field.schema)
+            let resolved = contract.resolvedKind(of: field.schema)
             let isArray: Bool = if case .array = resolved { true } else { false }
             let element: Schema = if case .array(let itemSchema) = resolved { itemSchema } else { field.schema }
             let append = "\(list).append(QueryItem(name: \(field.name.swiftLiteral), value: \(stringExpression(item, schema: element))))"
@@ -123,7 +123,7 @@ struct EndpointEmitter {
 
     /// Swift that turns `variable` (of `schema`'s type) into the text sent.
     private func stringExpression(_ variable: String, schema: Schema) -> String {
-        switch resolvedKind(schema) {
+        switch contract.resolvedKind(of: schema) {
         case .primitive(.string): variable
         case .primitive(.url): "\(variable).absoluteString"
         case .primitive(.bool): "(\(variable) ? \"true\" : \"false\")"
@@ -135,13 +135,4 @@ struct EndpointEmitter {
         }
     }
 
-    private func resolvedKind(_ schema: Schema) -> Schema.Kind {
-        var kind = schema.kind
-        var hops = 0
-        while case .reference(let name) = kind, let declaration = contract.types[name], hops < 32 {
-            kind = declaration.schema.kind
-            hops += 1
-        }
-        return kind
-    }
 }

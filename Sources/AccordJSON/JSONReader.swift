@@ -1,3 +1,5 @@
+import AccordDiagnostics
+
 /// A strict RFC 8259 JSON reader producing ``JSONValue``s.
 ///
 /// Unlike Foundation's readers it keeps object members in order, tells integers from
@@ -40,15 +42,7 @@ public enum JSONReader {
     }
 
     private static func position(of offset: Int, in bytes: [UInt8]) -> Failure.Position {
-        var line = 1, column = 1
-        for byte in bytes.prefix(offset) {
-            if byte == UInt8(ascii: "\n") {
-                line += 1
-                column = 1
-            } else if byte & 0xC0 != 0x80 {
-                column += 1
-            }
-        }
+        let (line, column) = TextPosition.lineAndColumn(ofByte: offset, in: bytes)
         return Failure.Position(line: line, column: column)
     }
 

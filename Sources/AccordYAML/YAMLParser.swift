@@ -222,16 +222,7 @@ private struct TreeBuilder {
     /// Line and column (in characters) of a byte offset; used for reader errors,
     /// where libyaml gives only the offset.
     private func mark(ofByte offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Mark {
-        var line = 1
-        var column = 1
-        for byte in bytes.prefix(offset) {
-            if byte == UInt8(ascii: "\n") {
-                line += 1
-                column = 1
-            } else if byte & 0xC0 != 0x80 {
-                column += 1
-            }
-        }
+        let (line, column) = TextPosition.lineAndColumn(ofByte: offset, in: bytes)
         return Mark(line: line, column: column)
     }
 }

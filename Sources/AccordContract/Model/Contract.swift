@@ -20,6 +20,18 @@ public struct Contract: Sendable, Hashable {
     public func endpoint(_ id: String) -> Endpoint? {
         endpoints.first { $0.id == id }
     }
+
+    /// What `schema` is once its aliases are followed (`Phone` → `string`); a chain
+    /// longer than 32 or ending in an undeclared name stops where it is.
+    public func resolvedKind(of schema: Schema) -> Schema.Kind {
+        var kind = schema.kind
+        var hops = 0
+        while case .reference(let name) = kind, let declaration = types[name], hops < 32 {
+            kind = declaration.schema.kind
+            hops += 1
+        }
+        return kind
+    }
 }
 
 /// One domain file: its name, description and the names of what it declares.

@@ -40,20 +40,11 @@ public struct RequestValidator: Sendable {
         self.contract = contract
         self.validator = SchemaValidator(contract: contract)
         self.rejectsUnknown = contract.service.validation.unknownMembers == .reject
-        func resolved(_ schema: Schema) -> Schema.Kind {
-            var kind = schema.kind
-            var hops = 0
-            while case .reference(let name) = kind, let declaration = contract.types[name], hops < 32 {
-                kind = declaration.schema.kind
-                hops += 1
-            }
-            return kind
-        }
         func plan(_ fields: [Field], _ prefix: String) -> [StringField] {
             fields.map { field in
-                let readAs = resolved(field.schema)
+                let readAs = contract.resolvedKind(of: field.schema)
                 var itemReadAs: Schema.Kind?
-                if case .array(let items) = readAs { itemReadAs = resolved(items) }
+                if case .array(let items) = readAs { itemReadAs = contract.resolvedKind(of: items) }
                 return StringField(name: field.name, lowercasedName: field.name.lowercased(),
                                    pointer: "\(prefix)/\(field.name.jsonPointerEscaped)", schema: field.schema,
                                    readAs: readAs, itemReadAs: itemReadAs, isOptional: field.isOptional)
