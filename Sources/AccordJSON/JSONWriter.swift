@@ -22,7 +22,7 @@ public enum JSONWriter {
         switch value {
         case .null: output += "null".utf8
         case .bool(let flag): output += (flag ? "true" : "false").utf8
-        case .int(let int): output += String(int).utf8
+        case .int(let int): writeInteger(int, into: &output)
         case .double(let double): output += number(double).utf8
         case .string(let text): writeString(text, into: &output)
         case .array(let items):
@@ -49,6 +49,23 @@ public enum JSONWriter {
     public static func number(_ double: Double) -> String {
         guard double.isFinite else { return "null" }
         return "\(double)"
+    }
+
+    /// Appends `value` in decimal, without making a string of it first.
+    public static func writeInteger(_ value: Int, into output: inout [UInt8]) {
+        if value < 0 { output.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[19 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            output.append(contentsOf: buffer[(20 - count)...])
+        }
     }
 
     /// Appends a quoted, escaped string.

@@ -65,9 +65,18 @@ public final class AccessLog: Sendable {
             line += request.method.utf8
             line.append(0x20)
             line += request.path.utf8
-            line += " \(response.status)".utf8
-            if let code = summary.code { line += " code=\(code)".utf8 }
-            line += " \(micros / 1_000).\(micros % 1_000 / 100)ms \(summary.verdict.rawValue)".utf8
+            line.append(0x20)
+            JSONWriter.writeInteger(response.status, into: &line)
+            if let code = summary.code {
+                line += " code=".utf8
+                JSONWriter.writeInteger(code, into: &line)
+            }
+            line.append(0x20)
+            JSONWriter.writeInteger(micros / 1_000, into: &line)
+            line.append(UInt8(ascii: "."))
+            JSONWriter.writeInteger(micros % 1_000 / 100, into: &line)
+            line += "ms ".utf8
+            line += summary.verdict.rawValue.utf8
             if let endpoint = summary.endpoint { line.append(0x20); line += endpoint.utf8 }
             if let source = summary.source { line.append(0x20); line += source.utf8 }
             line.append(0x0A)

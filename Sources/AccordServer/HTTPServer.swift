@@ -175,10 +175,10 @@ public final class HTTPServer: @unchecked Sendable {
         guard state.headers != nil else {
             // First call: the head is complete. Refuse what must not be read further.
             ConnectionRegistry.clock(of: connection)?.requestStarted()
-            let headers = Self.pairs(connection, .HEADER_KIND)
+            let head = RequestHead(connection)
             state.method = method
-            state.headers = headers
-            let framing = FramingCheck(headers: headers, maxBodyBytes: configuration.maxBodyBytes)
+            state.headers = head.headers
+            let framing = FramingCheck(lengths: head.lengths, codings: head.codings, maxBodyBytes: configuration.maxBodyBytes)
             if framing.problem != nil || framing.declaresTooLargeBody {
                 state.bodyLimitExceeded = framing.declaresTooLargeBody
                 state.closesConnection = true
@@ -210,7 +210,7 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Builds the engine's request, asks the handler, and queues (or delays) the answer.
     private func answer(_ connection: OpaquePointer, state: RequestState, framingProblem: String?) -> MHD_Result {
-        var request = MockRequest(method: state.method, target: state.target, headers: state.headers ?? [], body: state.body,
+        var request = MockRequest(method: state.method, target: state.target, headers: state.headers ?? HTTPHeaders(), body: state.body,
                                   bodyLimitExceeded: state.bodyLimitExceeded)
         request.framingProblem = framingProblem
         request.isFromLoopback = accord_client_is_loopback(connection) != 0
@@ -275,24 +275,5 @@ public final class HTTPServer: @unchecked Sendable {
         if let observer, let request = state.request, let response = state.response {
             observer(request, response, (ContinuousClock.now - state.start).wholeMicroseconds)
         }
-    }
-
-    // MARK: Reading MHD values
-
-    /// Every key/value of `kind`, in order (repeated keys included).
-    private static func pairs(_ connection: OpaquePointer, _ kind: MHD_ValueKind) -> [(String, String)] {
-        final class Collector {
-            var pairs: [(String, String)] = []
-        }
-        let collector = Collector()
-        withExtendedLifetime(collector) {
-            _ = MHD_get_connection_values(connection, kind, { context, _, key, value in
-                guard let context, let key else { return .YES }
-                let collector = Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue()
-                collector.pairs.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
-                return .YES
-            }, Unmanaged.passUnretained(collector).toOpaque())
-        }
-        return collector.pairs
     }
 }

@@ -13,7 +13,7 @@ final class RequestState {
     let start = ContinuousClock.now
     var method = ""
     /// Set at the first call of the access handler, when the head is complete.
-    var headers: [(String, String)]?
+    var headers: HTTPHeaders?
     var body: [UInt8] = []
     var bodyLimitExceeded = false
     /// Answered before the body was read: the connection closes after the answer.

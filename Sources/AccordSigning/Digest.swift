@@ -33,13 +33,51 @@ public enum Digest {
         static let sha256 = Algorithms(pointer: EVP_MD_fetch(nil, "SHA256", nil))
     }
 
+    /// The raw digest of `message` by `algorithm` (under `key` for HMAC).
+    public static func digest(_ algorithm: SigningRule.Algorithm, of message: UnsafeBufferPointer<UInt8>, key: String) -> [UInt8] {
+        switch algorithm {
+        case .md5: evp(message, Algorithms.md5.pointer)
+        case .sha256: evp(message, Algorithms.sha256.pointer)
+        case .hmacSHA256: hmacSHA256(key: Array(key.utf8), message)
+        }
+    }
+
+    /// The bytes a hex string spells (either case), or nil if it is not an even run of hex digits.
+    public static func bytes(fromHex text: String) -> [UInt8]? {
+        let digits = text.utf8
+        guard digits.count.isMultiple(of: 2) else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(digits.count / 2)
+        var high: UInt8?
+        for digit in digits {
+            let value: UInt8
+            switch digit {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = digit - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = digit - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): value = digit - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            if let first = high {
+                bytes.append(first << 4 | value)
+                high = nil
+            } else {
+                high = value
+            }
+        }
+        return bytes
+    }
+
     /// Lowercase hex HMAC-SHA256 of `bytes` under `key`.
     public static func hmacSHA256Hex(key: some Sequence<UInt8>, _ bytes: some Sequence<UInt8>) -> String {
-        let key = Array(key), message = Array(bytes)
+        let message = Array(bytes)
+        return hex(message.withUnsafeBufferPointer { hmacSHA256(key: Array(key), $0) })
+    }
+
+    private static func hmacSHA256(key: [UInt8], _ message: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
-        _ = HMAC(EVP_sha256(), key, Int32(key.count), message, message.count, &output, &length)
-        return hex(output.prefix(Int(length)))
+        _ = HMAC(EVP_sha256(), key, Int32(key.count), message.baseAddress, message.count, &output, &length)
+        return Array(output.prefix(Int(length)))
     }
 
     /// Compares two byte strings in time that does not depend on where they differ.
@@ -56,10 +94,14 @@ public enum Digest {
     }
 
     private static func evpHex(_ input: UnsafeBufferPointer<UInt8>, _ type: OpaquePointer?) -> String {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Int(EVP_MAX_MD_SIZE)) { output in
+        hex(evp(input, type))
+    }
+
+    private static func evp(_ input: UnsafeBufferPointer<UInt8>, _ type: OpaquePointer?) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: Int(EVP_MAX_MD_SIZE)) { output, count in
             var length: UInt32 = 0
             _ = EVP_Digest(input.baseAddress, input.count, output.baseAddress, &length, type, nil)
-            return hex(output.prefix(Int(length)))
+            count = Int(length)
         }
     }
 

@@ -1,4 +1,3 @@
-
 /// Computes `X-Sign` under a contract's signing settings.
 ///
 /// With `md5` or `sha256` the digest covers the `parts` concatenated in order; with
@@ -26,30 +25,36 @@ public struct RequestSigner: Sendable {
         }
     }
 
-    /// The string the digest covers, with the secret written as `secret`.
+    /// The string to sign, with `secret` where the rule puts the app secret.
     public func stringToSign(_ input: Input, secret: String) -> String {
-        var text = ""
-        text.reserveCapacity(input.appKey.utf8.count + input.timestamp.utf8.count + input.nonce.utf8.count
-                             + input.sortedParams.utf8.count + secret.utf8.count)
-        for part in settings.parts {
-            switch part {
-            case .appKey: text += input.appKey
-            case .timestamp: text += input.timestamp
-            case .nonce: text += input.nonce
-            case .sortedParams: text += input.sortedParams
-            case .appSecret: if settings.algorithm != .hmacSHA256 { text += secret }
-            }
-        }
-        return text
+        String(decoding: message(input, secret: secret), as: UTF8.self)
     }
 
-    /// The lowercase hex signature of `input` under `secret`.
+    /// The lowercase hex signature of `input`.
     public func signature(_ input: Input, secret: String) -> String {
-        let message = stringToSign(input, secret: secret)
-        switch settings.algorithm {
-        case .md5: return Digest.md5Hex(message)
-        case .sha256: return Digest.sha256Hex(message)
-        case .hmacSHA256: return Digest.hmacSHA256Hex(key: secret.utf8, message.utf8)
+        Digest.hex(digest(input, secret: secret))
+    }
+
+    /// The raw digest the signature spells.
+    public func digest(_ input: Input, secret: String) -> [UInt8] {
+        message(input, secret: secret).withUnsafeBufferPointer { Digest.digest(settings.algorithm, of: $0, key: secret) }
+    }
+
+    /// The bytes of the string to sign: the rule's parts in order (HMAC keeps the
+    /// secret out of the message; it is the key).
+    private func message(_ input: Input, secret: String) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(input.appKey.utf8.count + input.timestamp.utf8.count + input.nonce.utf8.count
+                              + input.sortedParams.utf8.count + secret.utf8.count)
+        for part in settings.parts {
+            switch part {
+            case .appKey: bytes += input.appKey.utf8
+            case .timestamp: bytes += input.timestamp.utf8
+            case .nonce: bytes += input.nonce.utf8
+            case .sortedParams: bytes += input.sortedParams.utf8
+            case .appSecret: if settings.algorithm != .hmacSHA256 { bytes += secret.utf8 }
+            }
         }
+        return bytes
     }
 }

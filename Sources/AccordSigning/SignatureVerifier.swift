@@ -31,13 +31,13 @@ public struct SignatureVerifier: Sendable {
     public let signer: RequestSigner
     public let nonces: NonceCache
     /// The four signing header names, lowercased once.
-    private let headerKeys: [String]
+    private let headerKeys: (appKey: String, timestamp: String, nonce: String, signature: String)
 
     public init(settings: SigningRule, nonces: NonceCache? = nil) {
         self.signer = RequestSigner(settings: settings)
         self.nonces = nonces ?? NonceCache(ttlSeconds: settings.nonceTTLSeconds)
-        self.headerKeys = [settings.appKeyHeader, settings.timestampHeader, settings.nonceHeader, settings.signatureHeader]
-            .map { $0.lowercased() }
+        self.headerKeys = (settings.appKeyHeader.lowercased(), settings.timestampHeader.lowercased(),
+                           settings.nonceHeader.lowercased(), settings.signatureHeader.lowercased())
     }
 
     /// The redacted secret, as shown in `string_to_sign`.
@@ -55,22 +55,23 @@ public struct SignatureVerifier: Sendable {
         header: (String) -> String?, query: [(name: String, value: String)], body: JSONValue?, now: Int64
     ) -> Result<String, Rejection> {
         let settings = signer.settings
-        let values = headerKeys.map { header($0) ?? "" }
-        guard !values.contains(where: \.isEmpty) else {
+        guard let appKey = header(headerKeys.appKey), let timestamp = header(headerKeys.timestamp),
+              let nonce = header(headerKeys.nonce), let signature = header(headerKeys.signature),
+              !appKey.isEmpty, !timestamp.isEmpty, !nonce.isEmpty, !signature.isEmpty else {
             let names = [settings.appKeyHeader, settings.timestampHeader, settings.nonceHeader, settings.signatureHeader]
-            let missing = zip(names, values).filter { $0.1.isEmpty }.map(\.0)
+            let keys = [headerKeys.appKey, headerKeys.timestamp, headerKeys.nonce, headerKeys.signature]
+            let missing = zip(names, keys).filter { header($0.1)?.isEmpty ?? true }.map(\.0)
             return .failure(Rejection(
                 failure: .signatureInvalid,
                 message: "missing signing header\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))",
                 details: .object([.init("missing_headers", .array(missing.map(JSONValue.string)))])
             ))
         }
-        let (appKey, timestamp, nonce, signature) = (values[0], values[1], values[2], values[3])
         guard let secret = settings.apps[appKey] else {
             return .failure(Rejection(failure: .signatureInvalid, message: "unknown app key '\(appKey)'",
                                       details: .object([.init("header", .string(settings.appKeyHeader))])))
         }
-        guard let seconds = Int64(timestamp), timestamp.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else {
+        guard let seconds = Self.decimalSeconds(timestamp) else {
             return .failure(Rejection(failure: .signatureInvalid,
                                       message: "\(settings.timestampHeader) must be Unix seconds in decimal, found '\(timestamp)'",
                                       details: .object([.init("header", .string(settings.timestampHeader))])))
@@ -91,8 +92,8 @@ public struct SignatureVerifier: Sendable {
         }
         let input = RequestSigner.Input(appKey: appKey, timestamp: timestamp, nonce: nonce,
                                         sortedParams: SortedParams.make(query: query, body: body))
-        let expected = signer.signature(input, secret: secret)
-        guard Digest.constantTimeEquals(expected.utf8, signature.lowercased().utf8) else {
+        let expected = signer.digest(input, secret: secret)
+        guard let given = Digest.bytes(fromHex: signature), Digest.constantTimeEquals(expected, given) else {
             return .failure(Rejection(
                 failure: .signatureInvalid,
                 message: "\(settings.signatureHeader) does not match the request; compare sorted_params and string_to_sign with the client's",
@@ -119,6 +120,19 @@ public struct SignatureVerifier: Sendable {
                 details: .object([.init("retry_after_seconds", .int(settings.nonceTTLSeconds))])
             ))
         }
+    }
+
+    /// Unix seconds written in decimal digits only (no sign, no spaces), if they fit an `Int64`.
+    static func decimalSeconds(_ text: String) -> Int64? {
+        var value: Int64 = 0
+        for digit in text.utf8 {
+            guard digit >= UInt8(ascii: "0") && digit <= UInt8(ascii: "9") else { return nil }
+            let (shifted, overflowShift) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflowAdd) = shifted.addingReportingOverflow(Int64(digit - UInt8(ascii: "0")))
+            guard !overflowShift && !overflowAdd else { return nil }
+            value = sum
+        }
+        return value
     }
 
     /// `[A-Za-z0-9_-]{1,64}`. signing.md asks for 8 to 64 characters, yet its own

@@ -17,15 +17,28 @@ public enum SortedParams {
                 pairs.append((member.key, text))
             }
         }
-        // A stable sort by the UTF-8 bytes of the key: repeated query keys keep their order.
-        let sorted = pairs.enumerated().sorted { lhs, rhs in
-            if lhs.element.key == rhs.element.key { return lhs.offset < rhs.offset }
-            return lhs.element.key.utf8.lexicographicallyPrecedes(rhs.element.key.utf8)
+        // A stable sort by the UTF-8 bytes of the key: repeated query keys keep their
+        // order. Insertion sort: a request has a handful of parameters, often one.
+        for index in pairs.indices.dropFirst() {
+            var position = index
+            let pair = pairs[index]
+            while position > 0, pair.key.utf8.lexicographicallyPrecedes(pairs[position - 1].key.utf8) {
+                pairs[position] = pairs[position - 1]
+                position -= 1
+            }
+            pairs[position] = pair
         }
-        return sorted.map { "\($0.element.key)=\($0.element.value)" }.joined(separator: "&")
+        var text = ""
+        text.reserveCapacity(pairs.reduce(pairs.count) { $0 + $1.key.utf8.count + $1.value.utf8.count + 1 })
+        for (index, pair) in pairs.enumerated() {
+            if index > 0 { text += "&" }
+            text += pair.key
+            text += "="
+            text += pair.value
+        }
+        return text
     }
 
-    /// A body member's text; nil for `null`, which is left out.
     public static func text(of value: JSONValue) -> String? {
         switch value {
         case .null: nil

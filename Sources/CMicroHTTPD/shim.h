@@ -69,9 +69,10 @@ accord_start_daemon(const struct accord_daemon_settings *settings)
         MHD_OPTION_STRICT_FOR_CLIENT, (int) 1,
         MHD_OPTION_SOCK_ADDR, (const struct sockaddr *) &address,
         MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned int) 1,
-        /* MHD zeroes this pool on every request; 16 KiB holds any sane request head
-         * (bodies go to the handler's own buffer) at half the default's cost. */
-        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t) (16 * 1024),
+        /* MHD zeroes this pool on every request, so its size is paid per request;
+         * 8 KiB holds a request head of about 6 KiB (nginx's default header buffer is
+         * 8 KiB too) and the answer's headers; bodies go to the handler's buffer. */
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t) (8 * 1024),
         MHD_OPTION_END);
 }
 

@@ -52,6 +52,20 @@ import Glibc
         #expect(try Self.clockOffset(server) == #""offset_seconds":0"#)
     }
 
+    @Test func aHeadOfSixKiBIsServedAndOneBeyondThePoolIsRefused() throws {
+        let server = try ServerProcess(arguments: ["--quiet"])
+        func send(padding: Int) throws -> String {
+            let connection = try RawConnection(port: server.port)
+            let head = Self.probe.replacingOccurrences(of: "Connection: close\r\n", with: "Connection: close\r\nX-Padding: \(String(repeating: "p", count: padding))\r\n")
+            connection.send(head)
+            return connection.receive()
+        }
+        #expect(try send(padding: 6 * 1024).hasPrefix("HTTP/1.1 200"))
+        let refused = try send(padding: 9 * 1024)
+        #expect(refused.hasPrefix("HTTP/1.1 431") || refused.hasPrefix("HTTP/1.1 414"), "\(refused.prefix(80))")
+        #expect(try Self.answersProbe(server))
+    }
+
     @Test func anOversizedBodyAnnouncedWithExpectGets413WithoutContinue() throws {
         let server = try ServerProcess(arguments: ["--quiet", "--max-body", "1KiB"])
         let connection = try RawConnection(port: server.port)

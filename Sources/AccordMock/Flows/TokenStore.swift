@@ -111,8 +111,7 @@ public final class TokenStore: Sendable {
 
     /// Checks `Authorization` (`Bearer <token>`).
     public func verdict(authorization: String?, scheme: String) -> Verdict {
-        guard let authorization, authorization.hasPrefix(scheme + " "), authorization.count > scheme.count + 1 else { return .missing }
-        let token = String(authorization.dropFirst(scheme.count + 1))
+        guard let token = Self.token(in: authorization, scheme: scheme) else { return .missing }
         let now = clock.now
         return state.withLock { state in
             guard let grant = state.access[token] else { return .invalidated }
@@ -121,6 +120,16 @@ public final class TokenStore: Sendable {
             if grant.invalidated { return .invalidated }
             return .valid(uid: grant.uid)
         }
+    }
+
+    /// The token of `<scheme> <token>`, or nil when the header is absent, of another
+    /// scheme, or carries no token.
+    static func token(in authorization: String?, scheme: String) -> String? {
+        guard let bytes = authorization?.utf8 else { return nil }
+        let prefix = scheme.utf8.count
+        guard bytes.count > prefix + 1, bytes.starts(with: scheme.utf8),
+              bytes[bytes.index(bytes.startIndex, offsetBy: prefix)] == UInt8(ascii: " ") else { return nil }
+        return String(Substring(bytes.dropFirst(prefix + 1)))
     }
 
     /// Rotates a refresh token: a new pair; the old refresh token stops working (1007)

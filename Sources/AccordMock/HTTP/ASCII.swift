@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// ASCII-only text helpers for HTTP tokens (header names, media types), which avoid
 /// the cost of Unicode case mapping on every request.
 public enum ASCII {
@@ -11,6 +17,23 @@ public enum ASCII {
                 index += 1
             }
             return index
+        }
+    }
+}
+
+extension ASCII {
+    /// The NUL-terminated `text` as a String with A–Z lowered, in one pass (header
+    /// names as the transport hands them over).
+    public static func lowercased(cString text: UnsafePointer<CChar>) -> String {
+        let count = strlen(text)
+        return text.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
+            String(unsafeUninitializedCapacity: count) { buffer in
+                for index in 0..<count {
+                    let byte = bytes[index]
+                    buffer[index] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+                }
+                return count
+            }
         }
     }
 }

@@ -5,6 +5,11 @@
 public struct HTTPHeaders: Sendable, Sequence {
     private var fields: [(name: String, value: String)] = []
 
+    /// Room for `capacity` headers, none added yet.
+    public init(capacity: Int) {
+        fields.reserveCapacity(capacity)
+    }
+
     public init(_ headers: [(String, String)] = []) {
         fields.reserveCapacity(headers.count)
         for (name, value) in headers { add(name, value) }
@@ -12,7 +17,7 @@ public struct HTTPHeaders: Sendable, Sequence {
 
     /// The value of the header with this lowercased name.
     public subscript(lowercasedName: String) -> String? {
-        get { fields.first { $0.name == lowercasedName }?.value }
+        get { fields.first { Self.same($0.name, lowercasedName) }?.value }
         set {
             fields.removeAll { $0.name == lowercasedName }
             if let newValue { fields.append((lowercasedName, newValue)) }
@@ -21,12 +26,24 @@ public struct HTTPHeaders: Sendable, Sequence {
 
     /// Adds a header, joining it to an earlier one of the same name.
     public mutating func add(_ name: String, _ value: String) {
-        let key = ASCII.lowercased(name)
-        if let index = fields.firstIndex(where: { $0.name == key }) {
+        add(lowercasedName: ASCII.lowercased(name), value)
+    }
+
+    /// Adds a header whose name is already lowercased, joining it to an earlier one of
+    /// the same name.
+    public mutating func add(lowercasedName name: String, _ value: String) {
+        if let index = fields.firstIndex(where: { Self.same($0.name, name) }) {
             fields[index].value += ", " + value
         } else {
-            fields.append((key, value))
+            fields.append((name, value))
         }
+    }
+
+    /// Equal names; the lengths are compared first, which settles most pairs without
+    /// the general string comparison.
+    @inline(__always)
+    public static func same(_ name: String, _ other: String) -> Bool {
+        name.utf8.count == other.utf8.count && name == other
     }
 
     public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {

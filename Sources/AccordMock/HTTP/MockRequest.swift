@@ -20,11 +20,22 @@ public struct MockRequest: Sendable {
 
     /// - Parameter target: the request target as sent, such as `/api/v1/signals/inbox?limit=20`.
     public init(method: String, target: String, headers: [(String, String)] = [], body: [UInt8] = [], bodyLimitExceeded: Bool = false) {
-        self.method = method.uppercased()
-        let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        self.path = parts.first.map(String.init) ?? "/"
-        self.query = parts.count > 1 ? PercentDecoding.query(String(parts[1])) : []
-        self.headers = HTTPHeaders(headers)
+        self.init(method: method, target: target, headers: HTTPHeaders(headers), body: body, bodyLimitExceeded: bodyLimitExceeded)
+    }
+
+    /// - Parameters:
+    ///   - target: the request target as sent, such as `/api/v1/signals/inbox?limit=20`.
+    ///   - headers: the headers, names already lowercased.
+    public init(method: String, target: String, headers: HTTPHeaders, body: [UInt8] = [], bodyLimitExceeded: Bool = false) {
+        self.method = method.utf8.contains(where: { $0 >= 0x61 && $0 <= 0x7A }) ? method.uppercased() : method
+        if let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) {
+            path = String(target[..<mark])
+            query = PercentDecoding.query(target.utf8[target.utf8.index(after: mark)...])
+        } else {
+            path = target
+            query = []
+        }
+        self.headers = headers
         self.body = body
         self.bodyLimitExceeded = bodyLimitExceeded
     }
@@ -32,7 +43,12 @@ public struct MockRequest: Sendable {
     /// Whether the path or a query name or value holds a NUL once decoded (`%00`),
     /// which would cut the value short wherever it meets C.
     public var containsEncodedNUL: Bool {
-        path.contains("%00") || query.contains { $0.name.utf8.contains(0) || $0.value.utf8.contains(0) }
+        var previous: (UInt8, UInt8) = (0, 0)
+        for byte in path.utf8 {
+            if previous == (UInt8(ascii: "%"), UInt8(ascii: "0")) && byte == UInt8(ascii: "0") { return true }
+            previous = (previous.1, byte)
+        }
+        return query.contains { $0.name.utf8.contains(0) || $0.value.utf8.contains(0) }
     }
 
     /// The header named `name`, case-insensitively.
@@ -45,12 +61,20 @@ public struct MockRequest: Sendable {
 public enum PercentDecoding {
     /// Decodes `%XX` escapes (invalid ones are kept as written) and, in queries, `+`.
     public static func decode(_ text: String, plusAsSpace: Bool) -> String {
-        guard text.utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) else { return text }
+        decode(text.utf8[...], plusAsSpace: plusAsSpace)
+    }
+
+    /// Decodes the bytes of one path segment or query name or value.
+    static func decode(_ text: Substring.UTF8View, plusAsSpace: Bool) -> String {
+        guard text.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) else {
+            return String(Substring(text))
+        }
         var bytes: [UInt8] = []
-        var input = Array(text.utf8)[...]
+        bytes.reserveCapacity(text.count)
+        var input = text
         while let byte = input.popFirst() {
             if byte == UInt8(ascii: "%"), input.count >= 2,
-               let high = hexValue(input[input.startIndex]), let low = hexValue(input[input.startIndex + 1]) {
+               let high = hexValue(input[input.startIndex]), let low = hexValue(input[input.index(after: input.startIndex)]) {
                 bytes.append(high << 4 | low)
                 input = input.dropFirst(2)
             } else if plusAsSpace && byte == UInt8(ascii: "+") {
@@ -64,10 +88,21 @@ public enum PercentDecoding {
 
     /// Splits and decodes a query string into ordered pairs.
     public static func query(_ text: String) -> [(name: String, value: String)] {
-        text.split(separator: "&", omittingEmptySubsequences: true).map { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            return (decode(String(parts[0]), plusAsSpace: true), parts.count > 1 ? decode(String(parts[1]), plusAsSpace: true) : "")
+        query(text.utf8[...])
+    }
+
+    /// Splits and decodes the bytes of a query string (after `?`) into ordered pairs.
+    static func query(_ text: Substring.UTF8View) -> [(name: String, value: String)] {
+        var pairs: [(name: String, value: String)] = []
+        for pair in text.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+            if let equals = pair.firstIndex(of: UInt8(ascii: "=")) {
+                pairs.append((decode(Substring(pair[..<equals]).utf8, plusAsSpace: true),
+                              decode(Substring(pair[pair.index(after: equals)...]).utf8, plusAsSpace: true)))
+            } else {
+                pairs.append((decode(Substring(pair).utf8, plusAsSpace: true), ""))
+            }
         }
+        return pairs
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

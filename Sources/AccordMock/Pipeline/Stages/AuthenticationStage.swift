@@ -41,6 +41,6 @@ struct AuthenticationStage: RoutedStage {
 
     private func identify(_ uid: Int, in exchange: inout Exchange) {
         exchange.user = uid
-        if exchange.request.headers[MockEngine.sessionHeader] == nil { exchange.session = "user:\(uid)" }
+        if exchange.request.headers[MockEngine.sessionHeader] == nil { exchange.session = "user:" + String(uid) }
     }
 }

@@ -24,8 +24,9 @@ struct TokenFlowStage: RoutedStage {
         } else if grant.isRefresh(endpoint) {
             outcome = grant.refresh(endpoint: endpoint, body: exchange.body)
         } else {
-            if endpoint == grant.auth.logoutEndpoint, let authorization = exchange.request.headers[authHeader] {
-                grant.tokens.revoke(accessToken: String(authorization.dropFirst(grant.auth.scheme.count + 1)))
+            if endpoint == grant.auth.logoutEndpoint,
+               let token = TokenStore.token(in: exchange.request.headers[authHeader], scheme: grant.auth.scheme) {
+                grant.tokens.revoke(accessToken: token)
             }
             return .proceed
         }
