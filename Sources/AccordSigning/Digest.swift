@@ -42,6 +42,15 @@ public enum Digest {
         }
     }
 
+    /// The value of one hex digit (either case), or nil.
+    @inline(__always)
+    public static func hexValue(_ digit: UInt8) -> UInt8? {
+        if digit >= 0x30 && digit <= 0x39 { return digit - 0x30 }
+        let folded = digit | 0x20
+        if folded >= 0x61 && folded <= 0x66 { return folded - 0x61 + 10 }
+        return nil
+    }
+
     /// The bytes a hex string spells (either case), or nil if it is not an even run of hex digits.
     public static func bytes(fromHex text: String) -> [UInt8]? {
         let digits = text.utf8
@@ -50,13 +59,7 @@ public enum Digest {
         bytes.reserveCapacity(digits.count / 2)
         var high: UInt8?
         for digit in digits {
-            let value: UInt8
-            switch digit {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = digit - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = digit - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): value = digit - UInt8(ascii: "A") + 10
-            default: return nil
-            }
+            guard let value = hexValue(digit) else { return nil }
             if let first = high {
                 bytes.append(first << 4 | value)
                 high = nil

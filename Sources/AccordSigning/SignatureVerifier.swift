@@ -138,12 +138,11 @@ public struct SignatureVerifier: Sendable {
     /// `[A-Za-z0-9_-]{1,64}`. signing.md asks for 8 to 64 characters, yet its own
     /// test vectors use 6 (`n-0001`), so the lower bound is not enforced.
     static func isWellFormedNonce(_ nonce: String) -> Bool {
-        (1...64).contains(nonce.utf8.count) && nonce.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"): true
-            default: false
-            }
+        guard (1...64).contains(nonce.utf8.count) else { return false }
+        for byte in nonce.utf8 {
+            let folded = byte | 0x20
+            guard (folded >= 0x61 && folded <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x5F || byte == 0x2D else { return false }
         }
+        return true
     }
 }

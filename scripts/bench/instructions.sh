@@ -11,7 +11,7 @@
 # rest. Prints instructions per request; asserts nothing.
 #
 # usage: scripts/bench/instructions.sh [REQUESTS_PER_KIND]
-#        ACCORD_BENCH_ANNOTATE=DIR keeps the whole inclusive profile of each kind in DIR/a.txt, DIR/b.txt
+#        ACCORD_BENCH_ANNOTATE=DIR keeps each kind's inclusive profile (DIR/a.txt, b.txt) and callgrind data (a.callgrind, b.callgrind)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 requests=${1:-2000}
@@ -26,7 +26,7 @@ work=$(mktemp -d)
 trap 'kill $(cat "$work"/*.pid 2>/dev/null) 2>/dev/null || true; rm -rf "$work"' EXIT
 
 python3 - "$accord" "$work" "$requests" <<'PY'
-import hashlib, http.client, json, os, re, socket, subprocess, sys, time, uuid
+import hashlib, http.client, json, os, re, shutil, socket, subprocess, sys, time, uuid
 
 accord, work, requests = sys.argv[1], sys.argv[2], int(sys.argv[3])
 os.makedirs(f"{work}/mocks")
@@ -100,6 +100,7 @@ for name, path in zip(dumps, files):
     text = subprocess.run(["swift", "demangle", "--simplified"], input=text, capture_output=True, text=True, check=True).stdout
     if os.environ.get("ACCORD_BENCH_ANNOTATE"):
         open(os.path.join(os.environ["ACCORD_BENCH_ANNOTATE"], f"{name[:1]}.txt"), "w").write(text)
+        shutil.copy(f"{work}/{path}", os.path.join(os.environ["ACCORD_BENCH_ANNOTATE"], f"{name[:1]}.callgrind"))
     total = int(re.search(r"^([\d,]+) \(100\.0%\)\s+PROGRAM TOTALS", text, re.M).group(1).replace(",", ""))
     print(f"{name:<44}{total / requests:>10,.0f}")
     engine = 0

@@ -1,3 +1,5 @@
+import AccordSigning
+
 /// An HTTP request as the engine sees it: transport-independent, so the same engine
 /// runs behind libmicrohttpd or directly in a test.
 public struct MockRequest: Sendable {
@@ -69,12 +71,14 @@ public enum PercentDecoding {
         guard text.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) else {
             return String(Substring(text))
         }
+        // Escapes: decode byte by byte (a %XX may end a multi-byte character, so the
+        // result is read as UTF-8 only at the end).
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.count)
         var input = text
         while let byte = input.popFirst() {
             if byte == UInt8(ascii: "%"), input.count >= 2,
-               let high = hexValue(input[input.startIndex]), let low = hexValue(input[input.index(after: input.startIndex)]) {
+               let high = Digest.hexValue(input[input.startIndex]), let low = Digest.hexValue(input[input.index(after: input.startIndex)]) {
                 bytes.append(high << 4 | low)
                 input = input.dropFirst(2)
             } else if plusAsSpace && byte == UInt8(ascii: "+") {
@@ -94,23 +98,19 @@ public enum PercentDecoding {
     /// Splits and decodes the bytes of a query string (after `?`) into ordered pairs.
     static func query(_ text: Substring.UTF8View) -> [(name: String, value: String)] {
         var pairs: [(name: String, value: String)] = []
-        for pair in text.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
-            if let equals = pair.firstIndex(of: UInt8(ascii: "=")) {
-                pairs.append((decode(Substring(pair[..<equals]).utf8, plusAsSpace: true),
-                              decode(Substring(pair[pair.index(after: equals)...]).utf8, plusAsSpace: true)))
-            } else {
-                pairs.append((decode(Substring(pair).utf8, plusAsSpace: true), ""))
+        var start = text.startIndex
+        while start < text.endIndex {
+            let end = text[start...].firstIndex(of: UInt8(ascii: "&")) ?? text.endIndex
+            if start < end {
+                let pair = text[start..<end]
+                if let equals = pair.firstIndex(of: UInt8(ascii: "=")) {
+                    pairs.append((decode(pair[..<equals], plusAsSpace: true), decode(pair[text.index(after: equals)...], plusAsSpace: true)))
+                } else {
+                    pairs.append((decode(pair, plusAsSpace: true), ""))
+                }
             }
+            start = end < text.endIndex ? text.index(after: end) : end
         }
         return pairs
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

@@ -15,18 +15,29 @@ public struct RequestValidator: Sendable {
     private let plans: [String: Plan]
     private let rejectsUnknown: Bool
 
-    /// One string-valued input (path parameter, query parameter or header), ready to check.
-    struct StringField: Sendable {
-        var name: String
-        var lowercasedName: String
-        var pointer: String
+    /// One string-valued input (path parameter, query parameter or header), ready to
+    /// check; a class, so the per-request loops share it rather than copy its schema.
+    final class StringField: Sendable {
+        let name: String
+        let lowercasedName: String
+        let pointer: String
         /// The field's schema as declared, which values are validated against.
-        var schema: Schema
+        let schema: Schema
         /// What the string is read as: the kind with aliases followed.
-        var readAs: Schema.Kind
+        let readAs: Schema.Kind
         /// What each value is read as when the field is an array (repeated query keys).
-        var itemReadAs: Schema.Kind?
-        var isOptional: Bool
+        let itemReadAs: Schema.Kind?
+        let isOptional: Bool
+
+        init(name: String, pointer: String, schema: Schema, readAs: Schema.Kind, itemReadAs: Schema.Kind?, isOptional: Bool) {
+            self.name = name
+            lowercasedName = name.lowercased()
+            self.pointer = pointer
+            self.schema = schema
+            self.readAs = readAs
+            self.itemReadAs = itemReadAs
+            self.isOptional = isOptional
+        }
     }
 
     /// What one endpoint's string inputs need.
@@ -45,8 +56,7 @@ public struct RequestValidator: Sendable {
                 let readAs = contract.resolvedKind(of: field.schema)
                 var itemReadAs: Schema.Kind?
                 if case .array(let items) = readAs { itemReadAs = contract.resolvedKind(of: items) }
-                return StringField(name: field.name, lowercasedName: field.name.lowercased(),
-                                   pointer: "\(prefix)/\(field.name.jsonPointerEscaped)", schema: field.schema,
+                return StringField(name: field.name, pointer: "\(prefix)/\(field.name.jsonPointerEscaped)", schema: field.schema,
                                    readAs: readAs, itemReadAs: itemReadAs, isOptional: field.isOptional)
             }
         }
@@ -62,11 +72,11 @@ public struct RequestValidator: Sendable {
         guard let plan = plans[endpoint.id] else { return [] }
         var violations: [Violation] = []
         for field in plan.parameters {
-            check(field, values: parameters[field.name].map { [$0] } ?? [], into: &violations)
+            check(field, value: parameters[field.name], into: &violations)
         }
         check(query: request.query, against: plan.query, into: &violations)
         for field in plan.headers {
-            check(field, values: request.headers[field.lowercasedName].map { [$0] } ?? [], into: &violations)
+            check(field, value: request.headers[field.lowercasedName], into: &violations)
         }
         if let schema = endpoint.body {
             if let body {
@@ -91,7 +101,7 @@ public struct RequestValidator: Sendable {
     // MARK: String-valued inputs
 
     private func check(query: [(name: String, value: String)], against fields: [StringField], into violations: inout [Violation]) {
-        for (index, pair) in query.enumerated() where !fields.contains(where: { $0.name == pair.name }) {
+        for (index, pair) in query.enumerated() where !fields.contains(where: { HTTPHeaders.same($0.name, pair.name) }) {
             // Report an unknown key once, where it first appears.
             guard rejectsUnknown, !query[..<index].contains(where: { $0.name == pair.name }) else { continue }
             let names = fields.map(\.name)
@@ -100,7 +110,25 @@ public struct RequestValidator: Sendable {
                                         message: "unknown parameter '\(pair.name)'\(NameSuggestion.hint(for: pair.name, in: names))"))
         }
         for field in fields {
-            check(field, values: query.compactMap { $0.name == field.name ? $0.value : nil }, into: &violations)
+            // One value (the common case) is checked without gathering them.
+            let first = query.firstIndex { HTTPHeaders.same($0.name, field.name) }
+            if field.itemReadAs == nil, let first, !query[(first + 1)...].contains(where: { HTTPHeaders.same($0.name, field.name) }) {
+                check(field, value: query[first].value, into: &violations)
+            } else {
+                check(field, values: query.compactMap { HTTPHeaders.same($0.name, field.name) ? $0.value : nil }, into: &violations)
+            }
+        }
+    }
+
+    /// Reads a single-valued input as the field's type and checks its constraints.
+    private func check(_ field: StringField, value: String?, into violations: inout [Violation]) {
+        guard let value, field.itemReadAs == nil else {
+            check(field, values: value.map { [$0] } ?? [], into: &violations)
+            return
+        }
+        switch coerce(value, to: field.readAs) {
+        case .value(let coerced): violations += validator.validate(coerced, against: field.schema, at: field.pointer)
+        case .mismatch(let violation): violations.append(violation.at(field.pointer))
         }
     }
 
