@@ -109,7 +109,7 @@ public enum Digest {
     }
 
     /// Lowercase hex of `bytes`.
-    public static func hex(_ bytes: some Collection<UInt8>) -> String {
+    public static func hex(_ bytes: [UInt8]) -> String {
         String(unsafeUninitializedCapacity: bytes.count * 2) { text in
             let digits: StaticString = "0123456789abcdef"
             var index = 0

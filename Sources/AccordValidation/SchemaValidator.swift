@@ -84,7 +84,7 @@ public struct SchemaValidator: Sendable {
                 return
             }
             for (index, element) in items.enumerated() {
-                validate(element, item, "\(pointer)/\(index)", depth: depth + 1, into: &violations)
+                validate(element, item, pointer + "/" + String(index), depth: depth + 1, into: &violations)
             }
             check(value, schema.constraints, pointer, into: &violations)
         case .map(let valueSchema):
@@ -93,7 +93,7 @@ public struct SchemaValidator: Sendable {
                 return
             }
             for member in members {
-                validate(member.value, valueSchema, "\(pointer)/\(member.key.jsonPointerEscaped)", depth: depth + 1, into: &violations)
+                validate(member.value, valueSchema, pointer + "/" + member.key.jsonPointerEscaped, depth: depth + 1, into: &violations)
             }
         case .object(let fields):
             validateObject(value, fields, pointer, depth: depth, into: &violations)
@@ -106,7 +106,8 @@ public struct SchemaValidator: Sendable {
             return
         }
         for field in fields {
-            let memberPointer = "\(pointer)/\(field.name.jsonPointerEscaped)"
+            // Concatenated, not interpolated: every member of every body passes here.
+            let memberPointer = pointer + "/" + field.name.jsonPointerEscaped
             guard let member = members.first(where: { $0.key == field.name }) else {
                 if !field.isOptional {
                     violations.append(Violation(
@@ -125,8 +126,8 @@ public struct SchemaValidator: Sendable {
             validate(member.value, field.schema, memberPointer, depth: depth + 1, into: &violations)
         }
         guard unknownMembers == .reject else { return }
-        let names = fields.map(\.name)
-        for member in members where !names.contains(member.key) {
+        for member in members where !fields.contains(where: { $0.name == member.key }) {
+            let names = fields.map(\.name)
             violations.append(Violation(
                 pointer: "\(pointer)/\(member.key.jsonPointerEscaped)",
                 expected: names.isEmpty ? "no members" : "one of the members " + names.joined(separator: ", "),

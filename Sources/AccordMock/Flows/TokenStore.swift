@@ -89,8 +89,8 @@ public final class TokenStore: Sendable {
 
     /// Issues a new pair for `uid`.
     public func issue(uid: Int) -> Pair {
-        let pair = Pair(accessToken: "at_" + Self.randomToken(), refreshToken: "rt_" + Self.randomToken(),
-                        accessExpiresIn: accessTTL, refreshExpiresIn: refreshTTL)
+        let (access, refresh) = Self.randomTokens()
+        let pair = Pair(accessToken: "at_" + access, refreshToken: "rt_" + refresh, accessExpiresIn: accessTTL, refreshExpiresIn: refreshTTL)
         let now = clock.now
         state.withLock { state in
             state.access[pair.accessToken] = Grant(uid: uid, expiresAt: now + Int64(accessTTL), partner: pair.refreshToken)
@@ -214,8 +214,12 @@ public final class TokenStore: Sendable {
         state.withLock { $0 = State() }
     }
 
-    /// 32 hex characters from OpenSSL's generator (a UUID if it ever fails).
-    static func randomToken() -> String {
-        Digest.randomBytes(16).map(Digest.hex) ?? UInt64.random(in: .min ... .max).description
+    /// Two tokens of 32 hex characters each, from one call of OpenSSL's generator (a
+    /// system random number if it ever fails).
+    static func randomTokens() -> (String, String) {
+        guard let bytes = Digest.randomBytes(32) else {
+            return (UInt64.random(in: .min ... .max).description, UInt64.random(in: .min ... .max).description)
+        }
+        return (Digest.hex(Array(bytes[..<16])), Digest.hex(Array(bytes[16...])))
     }
 }

@@ -21,8 +21,9 @@ public struct Router: Sendable {
     private let routes: [Route]
     /// Routes by their number of segments, for a quick first cut.
     private let bySegmentCount: [Int: [Int]]
-    /// Routes without parameters by "METHOD /full/path": the most specific match, found in one lookup.
-    private let exact: [String: Endpoint]
+    /// Routes without parameters by method, then full path: the most specific match,
+    /// found without building a key per request.
+    private let exact: [String: [String: Endpoint]]
     /// Every route as a 404 names it (`METHOD /full/path`) and its full path's bytes, made once.
     private let suggestions: [(label: String, path: [UInt8])]
 
@@ -36,8 +37,14 @@ public struct Router: Sendable {
             let full = basePath + route.endpoint.path.description
             return ("\(route.endpoint.method.rawValue) \(full)", Array(full.utf8))
         }
-        exact = Dictionary(routes.filter { $0.parameterCount == 0 }.map { ("\($0.endpoint.method.rawValue) \(basePath)\($0.endpoint.path)", $0.endpoint) },
-                           uniquingKeysWith: { first, _ in first })
+        var exact: [String: [String: Endpoint]] = [:]
+        for route in routes where route.parameterCount == 0 {
+            let path = basePath + route.endpoint.path.description
+            if exact[route.endpoint.method.rawValue, default: [:]][path] == nil {
+                exact[route.endpoint.method.rawValue, default: [:]][path] = route.endpoint
+            }
+        }
+        self.exact = exact
     }
 
     /// Routes `path` (as sent, percent-encoded, with the base path) for `method`.
@@ -45,7 +52,7 @@ public struct Router: Sendable {
     /// The path is split at `/` first and each segment decoded afterwards, so an
     /// encoded slash (`x%2Freply`) is one parameter value, never two segments.
     public func match(method requestMethod: String, path: String) -> Match {
-        if let endpoint = exact["\(requestMethod) \(path)"] { return .endpoint(endpoint, parameters: [:]) }
+        if let endpoint = exact[requestMethod]?[path] { return .endpoint(endpoint, parameters: [:]) }
         guard path == basePath || path.hasPrefix(basePath + "/") || basePath.isEmpty else {
             return .notFound(nearest: nearest(to: path))
         }
