@@ -71,9 +71,12 @@ let package = Package(
         .testTarget(name: "AccordMockTests", dependencies: ["AccordContract", "AccordJSON", "AccordMock", "AccordSigning", "AccordSync", "AccordTesting"]),
         .testTarget(
             name: "AccordContractTests",
-            dependencies: ["AccordCLI", "AccordContract", "AccordDiagnostics", "AccordJSON", "AccordSync", "AccordTesting", "AccordValidation"],
+            dependencies: ["AccordContract", "AccordDiagnostics", "AccordTesting", "AccordValidation"],
             exclude: ["Corpus"]
         ),
+        .testTarget(name: "AccordJSONTests", dependencies: ["AccordJSON"]),
+        .testTarget(name: "AccordValidationTests", dependencies: ["AccordContract", "AccordDiagnostics", "AccordJSON", "AccordValidation"]),
+        .testTarget(name: "AccordCLITests", dependencies: ["AccordCLI", "AccordSync", "AccordTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,3 @@
-import AccordContract
 import AccordJSON
 import Testing
 
