@@ -3,17 +3,21 @@ import AccordSync
 /// Remembers the nonces seen per app key for their whole time to live, whatever the
 /// load, in memory sized to the traffic of that time.
 ///
-/// Each nonce is kept as a 64-bit keyed hash of (app key, nonce) in one set for
-/// lookups, and in the time bucket of its arrival for expiry: a ring of at most
-/// ``maxBuckets`` buckets spanning the TTL, emptied as the clock passes them. A nonce
-/// is therefore refused for at least `ttlSeconds` (and at most one bucket longer),
-/// never forgotten early.
+/// Each nonce is kept as one 64-bit word in an open-addressing table (linear probing):
+/// 47 bits of a keyed hash of (app key, nonce) and 16 bits of its arrival tick, the
+/// TTL cut into at most ``maxBuckets`` ticks. An entry is live while its age in ticks
+/// is at most the TTL's, so a nonce is refused for at least `ttlSeconds` (and at most
+/// one tick longer), never forgotten early. Expired entries are reclaimed in place by
+/// later inserts and dropped whenever the table is rebuilt: when it fills to 85%, at
+/// least every 32,768 ticks, and all at once when the clock moves past the TTL since
+/// the last insert, so that no 16-bit age can wrap.
 ///
-/// Memory is about 20–40 bytes a nonce (set slot plus bucket slot), so it follows the
-/// request rate times the TTL: 1 M nonces ≈ 30 MB. To stay bounded under a flood,
-/// at most ``capacity`` nonces are held; past that, new nonces are refused as
+/// Memory is 8 bytes a slot at 60–85% load, about 10–14 bytes a live nonce, so it
+/// follows the request rate times the TTL: 1 M nonces ≈ 16 MB. To stay bounded under a
+/// flood, at most ``capacity`` nonces are held; past that, new nonces are refused as
 /// ``Outcome/full`` until old ones expire — failing closed, because forgetting early
-/// would let a replay through.
+/// would let a replay through. Two nonces whose 47-bit hashes agree are taken for one:
+/// with 1 M live nonces that refuses about one fresh request in 140 million.
 public final class NonceCache: Sendable {
     /// What inserting a nonce found.
     public enum Outcome: Sendable, Equatable {
@@ -25,22 +29,26 @@ public final class NonceCache: Sendable {
         case full
     }
 
-    /// The default cap: 4 M nonces, about 80–160 MB; 6,600 requests a second sustained over a 600 s TTL.
+    /// The default cap: 4 M nonces, about 64 MB; 6,600 requests a second sustained over a 600 s TTL.
     public static let defaultCapacity = 4_000_000
-    /// The most time buckets: the TTL is cut into at most this many.
+    /// The most ticks the TTL is cut into.
     public static let maxBuckets = 1_024
 
     private struct State {
-        var seen: Set<UInt64> = []
-        var buckets: [[UInt64]]
-        /// The bucket time (seconds / width) up to which buckets are current; older ones were emptied.
+        var table = NonceTable()
+        /// The latest tick seen; a clock that steps back files nonces here.
         var latest: Int64?
+        /// The tick of the last rebuild, for the sweep that keeps ages from wrapping.
+        var rebuiltAt: Int64 = 0
+        /// The tick at which the table was last found full.
+        var fullAt: Int64?
     }
 
     private let state: Locked<State>
-    private let ttl: Int64
-    /// Seconds per bucket.
+    /// Seconds per tick.
     private let width: Int64
+    /// The TTL in ticks, rounded up: an entry of this age is still live.
+    private let span: UInt16
     public let capacity: Int
     private let seed: UInt64
 
@@ -48,11 +56,10 @@ public final class NonceCache: Sendable {
     ///   - ttlSeconds: how long a nonce is remembered (at least one second).
     ///   - capacity: the most nonces held at once.
     public init(ttlSeconds: Int, capacity: Int = NonceCache.defaultCapacity) {
-        ttl = Int64(max(1, ttlSeconds))
+        let ttl = Int64(max(1, ttlSeconds))
         width = max(1, (ttl + Int64(Self.maxBuckets) - 1) / Int64(Self.maxBuckets))
-        // Buckets for the TTL plus the one being filled.
-        let count = Int((ttl + width - 1) / width) + 1
-        state = Locked(State(buckets: Array(repeating: [], count: count)))
+        span = UInt16((ttl + width - 1) / width)
+        state = Locked(State())
         self.capacity = max(1, capacity)
         seed = UInt64.random(in: .min ... .max)
     }
@@ -64,36 +71,114 @@ public final class NonceCache: Sendable {
         hasher.combine(appKey)
         hasher.combine(nonce)
         let hash = UInt64(bitPattern: Int64(hasher.finalize()))
-        let bucketTime = now / width
+        let tick = now / width
         return state.withLock { state in
-            // A clock that steps back files the nonce with the latest bucket: kept longer, never shorter.
-            let time = max(bucketTime, state.latest ?? bucketTime)
-            expire(&state, upTo: time)
-            if state.seen.contains(hash) { return .reused }
-            guard state.seen.count < capacity else { return .full }
-            state.seen.insert(hash)
-            state.buckets[Int(time % Int64(state.buckets.count))].append(hash)
+            // A clock that steps back files the nonce with the latest tick: kept longer, never shorter.
+            let current = max(tick, state.latest ?? tick)
+            // Every entry is at most as recent as the latest tick: past the TTL since, all expired.
+            if state.latest.map({ current - $0 > Int64(span) }) ?? true {
+                state.table = NonceTable()
+                state.rebuiltAt = current
+            }
+            state.latest = current
+            // Entries then span less than 32,768 ticks plus the TTL, so their 16-bit ages cannot wrap.
+            if current - state.rebuiltAt >= 32_768 {
+                state.table.rebuild(keepingLiveAt: current, span: span)
+                state.rebuiltAt = current
+            }
+            let fingerprint = NonceTable.fingerprint(of: hash)
+            if state.table.containsLive(fingerprint, at: current, span: span) { return .reused }
+            if state.table.liveBound >= capacity {
+                // Only a later tick can have expired anything: one rebuild per tick while full.
+                guard state.fullAt != current else { return .full }
+                state.table.rebuild(keepingLiveAt: current, span: span)
+                state.rebuiltAt = current
+                guard state.table.liveBound < capacity else {
+                    state.fullAt = current
+                    return .full
+                }
+            }
+            state.table.insert(fingerprint, at: current, span: span)
             return .accepted
         }
     }
 
-    /// Empties the buckets that the clock has moved past, so that the one for `time` is fresh.
-    private func expire(_ state: inout State, upTo time: Int64) {
-        let count = Int64(state.buckets.count)
-        guard let latest = state.latest else {
-            state.latest = time
-            return
-        }
-        guard time > latest else { return }
-        // Each bucket between the last one filled and `time` is reused for a new time: forget what it held.
-        for step in (latest + 1)...min(time, latest + count) {
-            let index = Int(step % count)
-            for hash in state.buckets[index] { state.seen.remove(hash) }
-            state.buckets[index].removeAll(keepingCapacity: true)
-        }
-        state.latest = time
+    /// How many nonces are remembered now (a scan of the table; for tests and reports).
+    public var count: Int {
+        state.withLock { state in state.latest.map { state.table.liveCount(at: $0, span: span) } ?? 0 }
+    }
+}
+
+/// The open-addressing table of ``NonceCache``: slots of fingerprint (high 48 bits, the
+/// top one always set so no entry is 0) and tick (low 16 bits); 0 is an empty slot.
+struct NonceTable {
+    private var slots: [UInt64]
+    /// Slots holding an entry, live or expired.
+    private var used = 0
+    /// Live entries at the last rebuild plus those inserted since: never below the live count.
+    private(set) var liveBound = 0
+    /// The smallest table, whatever the load.
+    static let minimumSlots = 1_024
+
+    init() {
+        slots = Array(repeating: 0, count: Self.minimumSlots)
     }
 
-    /// How many nonces are remembered now.
-    public var count: Int { state.withLock { $0.seen.count } }
+    /// The stored form of a hash, without its tick.
+    static func fingerprint(of hash: UInt64) -> UInt64 {
+        (hash | 1 << 63) & ~0xFFFF
+    }
+
+    @inline(__always)
+    private static func isLive(_ slot: UInt64, at tick: Int64, span: UInt16) -> Bool {
+        UInt16(truncatingIfNeeded: tick) &- UInt16(truncatingIfNeeded: slot) <= span
+    }
+
+    @inline(__always)
+    private func home(of fingerprint: UInt64) -> Int {
+        Int(truncatingIfNeeded: fingerprint >> 16) & (slots.count - 1)
+    }
+
+    /// Whether a live entry with this fingerprint is in the table.
+    func containsLive(_ fingerprint: UInt64, at tick: Int64, span: UInt16) -> Bool {
+        var index = home(of: fingerprint)
+        while slots[index] != 0 {
+            if slots[index] & ~0xFFFF == fingerprint && Self.isLive(slots[index], at: tick, span: span) { return true }
+            index = (index + 1) & (slots.count - 1)
+        }
+        return false
+    }
+
+    /// Files `fingerprint` at `tick`, in the first expired slot of its chain or at its end.
+    mutating func insert(_ fingerprint: UInt64, at tick: Int64, span: UInt16) {
+        if (used + 1) * 100 > slots.count * 85 { rebuild(keepingLiveAt: tick, span: span) }
+        let entry = fingerprint | UInt64(UInt16(truncatingIfNeeded: tick))
+        var index = home(of: fingerprint)
+        while slots[index] != 0 && Self.isLive(slots[index], at: tick, span: span) {
+            index = (index + 1) & (slots.count - 1)
+        }
+        if slots[index] == 0 { used += 1 }
+        slots[index] = entry
+        liveBound += 1
+    }
+
+    /// Live entries now.
+    func liveCount(at tick: Int64, span: UInt16) -> Int {
+        slots.reduce(0) { $0 + ($1 != 0 && Self.isLive($1, at: tick, span: span) ? 1 : 0) }
+    }
+
+    /// Drops expired entries into a table sized for the live ones at 60% load.
+    mutating func rebuild(keepingLiveAt tick: Int64, span: UInt16) {
+        let live = slots.filter { $0 != 0 && Self.isLive($0, at: tick, span: span) }
+        var size = Self.minimumSlots
+        while live.count * 100 > size * 60 { size *= 2 }
+        slots = Array(repeating: 0, count: size)
+        for entry in live {
+            var index = home(of: entry & ~0xFFFF)
+            while slots[index] != 0 { index = (index + 1) & (size - 1) }
+            slots[index] = entry
+        }
+        used = live.count
+        liveBound = live.count
+    }
 }

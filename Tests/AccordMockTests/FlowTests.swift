@@ -72,7 +72,7 @@ import Testing
     @Test func tokenStoreForgetsTheOldestPairsPastItsCapacity() {
         let tokens = TokenStore(clock: MockClock(wall: 0), accessTTL: 60, refreshTTL: 600, capacity: 100)
         let first = tokens.issue(uid: 1)
-        for uid in 2...1_000 { tokens.issue(uid: uid) }
+        for uid in 2...1_000 { _ = tokens.issue(uid: uid) }
         #expect(tokens.count == 100)
         #expect(tokens.verdict(authorization: "Bearer \(first.accessToken)", scheme: "Bearer") == .invalidated)
         #expect(tokens.refresh(first.refreshToken) == nil)

@@ -125,6 +125,17 @@ import Testing
         #expect(cache.count == 1)
     }
 
+    @Test func nonceCacheForgetsAnOldNonceEvenWhenItsSixteenBitTickComesRoundAgain() {
+        let cache = NonceCache(ttlSeconds: 60)
+        #expect(cache.insert(appKey: "k", nonce: "a", now: 0) == .accepted)
+        // 65,546 ticks later the stored 16-bit tick reads 10 ticks old: only the sweep
+        // every 32,768 ticks tells the entry is long expired.
+        #expect(cache.insert(appKey: "k", nonce: "b", now: 65_546) == .accepted)
+        #expect(cache.insert(appKey: "k", nonce: "a", now: 65_547) == .accepted)
+        #expect(cache.insert(appKey: "k", nonce: "a", now: 65_548) == .reused)
+        #expect(cache.count == 2)
+    }
+
     @Test func nonceCacheKeepsEntriesWhenTheClockStepsBack() {
         let cache = NonceCache(ttlSeconds: 60)
         #expect(cache.insert(appKey: "k", nonce: "a", now: 1_000) == .accepted)
