@@ -41,8 +41,7 @@ let package = Package(
         // Its runtime is ordinary Swift in Runtime/, embedded at build time by EmbedRuntime.
         .target(name: "AccordGenerator", dependencies: ["AccordContract", "AccordDiagnostics"], exclude: ["Runtime"],
                 plugins: ["EmbedRuntime"]),
-        .executableTarget(name: "accord-embed"),
-        .plugin(name: "EmbedRuntime", capability: .buildTool(), dependencies: ["accord-embed"]),
+        .plugin(name: "EmbedRuntime", capability: .buildTool()),
         // The `accord` commands, as a library so tests run them in-process.
         .target(name: "AccordCLI", dependencies: ["AccordContract", "AccordDiagnostics", "AccordGenerator", "AccordMock", "AccordServer", "AccordValidation"]),
         .executableTarget(name: "accord", dependencies: ["AccordCLI"]),

@@ -8,7 +8,7 @@ enum Runtime {
     /// The files as `Support/NAME`, at `access` (`"public "` or `""`).
     static func files(access: String) -> [(path: String, source: String)] {
         EmbeddedRuntime.files.map { file in
-            ("Support/\(file.name)", withAccess(access, file.source) + "\n")
+            ("Support/\(file.name)", withAccess(access, file.source))
         }
     }
 
