@@ -21,10 +21,6 @@ public struct MockEngine: Sendable {
 
     /// The header that names the session a request belongs to.
     static let sessionHeader = "x-accord-session"
-    /// The header that injects an answer into one request.
-    static let injectHeader = InjectionStage.header
-    /// The header that runs a scenario for the request's session.
-    static let scenarioHeader = InjectionStage.scenarioHeader
 
     public init(contract: Contract, fixtures: FixtureSet, scenarios: [String: Scenario] = [:], options: MockOptions = MockOptions(),
                 state: MockState) {

@@ -6,7 +6,9 @@ import AccordJSON
 /// scenario step. A business code answers here; latency is drawn here and added by
 /// ``FaultStage``; another fault is handed on to it.
 struct InjectionStage: RoutedStage {
+    /// The header that injects an answer into one request.
     static let header = "x-accord-inject"
+    /// The header that runs a scenario for the request's session.
     static let scenarioHeader = "x-accord-scenario"
 
     let state: MockState

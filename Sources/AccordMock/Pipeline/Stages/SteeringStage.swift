@@ -11,7 +11,7 @@ struct SteeringStage: RequestStage {
     func run(_ exchange: inout Exchange) -> StageResult {
         let request = exchange.request
         if !request.isFromLoopback, !options.allowsRemoteSteering, !request.carriesAdminToken(options.adminToken) {
-            let steering = [MockEngine.injectHeader, MockEngine.scenarioHeader, MockEngine.sessionHeader].filter { request.headers[$0] != nil }
+            let steering = [InjectionStage.header, InjectionStage.scenarioHeader, MockEngine.sessionHeader].filter { request.headers[$0] != nil }
             if !steering.isEmpty {
                 return .answer(envelopes.refusal(
                     status: 403, kind: "steering_not_allowed",
