@@ -1,6 +1,10 @@
 import AccordContract
+import AccordJSON
 import AccordTesting
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 import TongbanAPI
 
@@ -34,6 +38,28 @@ import TongbanAPI
         #expect(published.isFlash)
         let quota = try await api.send(API.signal.quota())
         #expect(quota.dailyLimit == 20)
+    }
+
+    /// The last requests the server journaled, newest last.
+    private func journal(_ server: ServerProcess) async throws -> [JSONValue] {
+        let (data, _) = try await URLSession.shared.data(from: URL(string: server.baseURL + "/__accord/requests?limit=10")!)
+        guard case .array(let entries)? = try JSONReader.read(Array(data))["requests"] else { return [] }
+        return entries
+    }
+
+    @Test func everyCharacterOfAQueryValueOrPathParameterArrivesAsSent() async throws {
+        let server = try ServerProcess(arguments: ["--quiet"])
+        let api = client(server)
+        _ = try await api.send(API.auth.loginPhone(login))
+        // `+` sent raw would read as a space on the server, and X-Sign would fail (1001).
+        let cursor = "a+b/c=d&e?f#g%h i中文😀~"
+        _ = try await api.send(API.signal.inbox(cursor: cursor, limit: 20))
+        // A path parameter is escaped once: `/` stays inside its segment, `%` is not escaped twice.
+        _ = try await api.send(API.signal.detail(signalId: "a/b c%中"))
+        let paths = try await journal(server).compactMap { entry -> String? in
+            if case .string(let path)? = entry["path"] { path } else { nil }
+        }
+        #expect(paths.suffix(2) == ["/api/v1/signals/inbox", "/api/v1/signals/a%2Fb%20c%25%E4%B8%AD"])
     }
 
     @Test func tenConcurrentCallsThroughAnExpiredTokenRefreshOnce() async throws {

@@ -174,10 +174,18 @@ public actor APIClient {
     }
 
     private func exchange<Response>(_ endpoint: Endpoint<Response>, tokens: Tokens?, on session: URLSession) async throws(APIError) -> (Data, Int) {
-        var components = URLComponents(url: configuration.serverURL.appendingPathComponent(Service.basePath + endpoint.path),
-                                       resolvingAgainstBaseURL: false)
-        if !endpoint.query.isEmpty { components?.queryItems = endpoint.query.map { URLQueryItem(name: $0.name, value: $0.value) } }
-        guard let url = components?.url else { throw APIError.transport("bad URL for \(endpoint.path)") }
+        // The path's parameters are escaped once already (Endpoint.segment); the query is
+        // escaped here to RFC 3986's unreserved characters, so `+` cannot turn into a space.
+        guard var components = URLComponents(url: configuration.serverURL, resolvingAgainstBaseURL: false) else {
+            throw APIError.transport("bad server URL \(configuration.serverURL)")
+        }
+        let base = components.percentEncodedPath.hasSuffix("/") ? String(components.percentEncodedPath.dropLast()) : components.percentEncodedPath
+        components.percentEncodedPath = base + Service.basePath + endpoint.path
+        if !endpoint.query.isEmpty {
+            components.percentEncodedQuery = endpoint.query.map { Endpoint<Response>.queryComponent($0.name) + "=" + Endpoint<Response>.queryComponent($0.value) }
+                .joined(separator: "&")
+        }
+        guard let url = components.url else { throw APIError.transport("bad URL for \(endpoint.path)") }
         var request = URLRequest(url: url, timeoutInterval: configuration.timeout)
         request.httpMethod = endpoint.method.rawValue
         var body: Data?

@@ -52,6 +52,16 @@ public struct Endpoint<Response: Decodable & Sendable>: Sendable {
         allowed.remove(charactersIn: "/")
         return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
     }
+
+    /// A query name or value with everything but RFC 3986's unreserved characters
+    /// percent-encoded (`+`, `&`, `=`, `/`, spaces and non-ASCII included).
+    public static func queryComponent(_ value: String) -> String {
+        value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? value
+    }
+
+    private static var unreserved: CharacterSet {
+        CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+    }
 }
 
 /// An endpoint answered with server-sent events (`text/event-stream`), each event's
