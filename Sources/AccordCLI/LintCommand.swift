@@ -1,4 +1,5 @@
 import AccordDiagnostics
+import AccordGenerator
 import AccordMock
 
 /// `accord lint`: every problem in the contracts, compiler-style, non-zero exit on errors.
@@ -13,16 +14,19 @@ struct LintCommand: Subcommand {
 
     func run(_ arguments: Arguments, console: Console) -> Int32 {
         let outcome = MockProject.load(contracts: arguments["contracts"] ?? "contracts", mocks: arguments["mocks"] ?? "mocks")
+        // What the generated Swift will differ in (renamed enum cases, no automatic refresh), once the contract loads.
+        let generator = outcome.project.map { SwiftGenerator(contract: $0.contract).diagnostics() } ?? []
+        let diagnostics = (outcome.diagnostics + generator).sortedByLocation()
         var renderer = DiagnosticRenderer()
-        for diagnostic in outcome.diagnostics {
+        for diagnostic in diagnostics {
             if arguments.has("quiet") {
                 console.print(diagnostic.description)
             } else {
                 console.write(renderer.render(diagnostic))
             }
         }
-        let errors = outcome.diagnostics.filter { $0.severity == .error }.count
-        let warnings = outcome.diagnostics.filter { $0.severity == .warning }.count
+        let errors = diagnostics.filter { $0.severity == .error }.count
+        let warnings = diagnostics.filter { $0.severity == .warning }.count
         if !arguments.has("quiet") {
             let summary = "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
             if let contract = outcome.contract {

@@ -33,6 +33,29 @@ enum Naming {
         "throws", "true", "try", "Type", "Any", "Protocol",
     ]
 
+    /// Names an open enum's members use itself: a case of one of these names would not compile.
+    static let reservedCaseNames: Set<String> = ["unknown", "rawValue", "init", "hashValue"]
+
+    /// The Swift case names of an enum's wire values, each unique and clear of
+    /// ``reservedCaseNames``: `unknown` → `unknownValue`, a second `inProgress` →
+    /// `inProgress2`. Each comes with the name it would have had when it was renamed.
+    static func caseNames(_ wireNames: [String]) -> [(name: String, renamedFrom: String?)] {
+        var used: Set<String> = []
+        return wireNames.map { wire in
+            let natural = property(wire)
+            var candidate = bare(natural)
+            if reservedCaseNames.contains(candidate) { candidate += "Value" }
+            var suffix = 2
+            let stem = candidate
+            while used.contains(candidate) || reservedCaseNames.contains(candidate) {
+                candidate = stem + String(suffix)
+                suffix += 1
+            }
+            used.insert(candidate)
+            return candidate == bare(natural) ? (natural, nil) : (escaped(candidate), bare(natural))
+        }
+    }
+
     /// A name usable as an identifier: keywords in backticks.
     static func escaped(_ name: String) -> String {
         keywords.contains(name) ? "`\(name)`" : name

@@ -88,9 +88,38 @@ public struct SwiftGenerator: Sendable {
 
     /// What the generated code cannot do for this contract, as warnings at the place to fix.
     public func diagnostics() -> [Diagnostic] {
-        guard let reason = ServiceEmitter.refreshUnsupportedReason(contract) else { return [] }
-        let location = contract.endpoint(contract.service.auth.refreshEndpoint)?.location ?? contract.service.location
-        return [.warning("the generated client will not refresh tokens by itself: \(reason)", at: location)]
+        var diagnostics = enumRenames()
+        if let reason = ServiceEmitter.refreshUnsupportedReason(contract) {
+            let location = contract.endpoint(contract.service.auth.refreshEndpoint)?.location ?? contract.service.location
+            diagnostics.append(.warning("the generated client will not refresh tokens by itself: \(reason)", at: location))
+        }
+        return diagnostics
+    }
+
+    /// A warning at every enum value whose Swift case had to be renamed (``Naming/caseNames(_:)``).
+    private func enumRenames() -> [Diagnostic] {
+        var pending: [Schema] = contract.types.values.sorted { $0.name < $1.name }.map(\.schema)
+        for endpoint in contract.endpoints {
+            pending += (endpoint.parameters + endpoint.query + endpoint.headers).map(\.schema)
+            pending += [endpoint.body, endpoint.response, endpoint.stream?.event].compactMap { $0 }
+        }
+        pending += contract.service.headers.map(\.schema)
+        var diagnostics: [Diagnostic] = []
+        while let schema = pending.popLast() {
+            switch schema.kind {
+            case .enumeration(let cases):
+                for (item, name) in zip(cases.cases, Naming.caseNames(cases.cases.map(\.name))) {
+                    guard let natural = name.renamedFrom else { continue }
+                    let why = Naming.reservedCaseNames.contains(natural) ? "every open enum has a member '\(natural)'" : "'\(natural)' is taken"
+                    diagnostics.append(.warning("enum value '\(item.name)' is the case '\(Naming.bare(name.name))' in the generated Swift: \(why)",
+                                                at: item.location))
+                }
+            case .array(let item), .map(let item): pending.append(item)
+            case .object(let fields): pending += fields.map(\.schema)
+            case .primitive, .reference: break
+            }
+        }
+        return diagnostics.sorted { $0.location < $1.location }
     }
 
     private func header(_ source: String) -> String {

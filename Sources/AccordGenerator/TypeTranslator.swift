@@ -58,8 +58,9 @@ struct TypeTranslator {
     }
 
     func enumeration(named name: String, cases: EnumCases, documentation: Declaration.Documentation) -> Declaration.Enumeration {
-        Declaration.Enumeration(name: name, cases: cases.cases.map { (Naming.property($0.name), $0.value) },
-                                isIntegral: cases.isIntegral, documentation: documentation)
+        let names = Naming.caseNames(cases.cases.map(\.name))
+        return Declaration.Enumeration(name: name, cases: zip(names, cases.cases).map { ($0.name, $1.value) },
+                                       isIntegral: cases.isIntegral, documentation: documentation)
     }
 
     private func documentation(for schema: Schema, file: String) -> Declaration.Documentation {

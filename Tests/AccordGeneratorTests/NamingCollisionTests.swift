@@ -1,0 +1,66 @@
+import AccordContract
+import AccordDiagnostics
+import AccordGenerator
+import Foundation
+import Testing
+
+/// Enum values whose natural Swift names collide with the open enum's own members, with
+/// each other or with keywords still give code that compiles, and say so in a warning.
+@Suite struct NamingCollisionTests {
+    static let domain = """
+    domain: jobs
+    types:
+      Job:
+        fields:
+          state: unknown | raw_value | in_progress | inProgress | default | init
+    endpoints:
+      jobs.get:
+        route: GET /jobs/{job_id}
+        params: {job_id: string}
+        response: Job
+    """
+
+    func contract() throws -> Contract {
+        let service = "service:\n  name: s\nauth:\n  refresh: jobs.get\ncodes:\n  1000: {name: invalid, msg: bad, http: 400}\n"
+        let outcome = ContractLoader().load([.init(path: "service.yaml", bytes: Array(service.utf8)),
+                                             .init(path: "jobs.yaml", bytes: Array(Self.domain.utf8))], directory: "contracts")
+        #expect(!outcome.diagnostics.containsErrors, "\(outcome.diagnostics.map(\.description))")
+        return try #require(outcome.contract)
+    }
+
+    @Test func collidingEnumValuesGetUniqueCasesAndAWarning() throws {
+        let generator = SwiftGenerator(contract: try contract())
+        let job = try #require(generator.files().first { $0.path == "Models/Job.swift" }).contents
+        for line in ["case unknownValue", "case rawValueValue", "case inProgress", "case inProgress2", "case `default`", "case initValue",
+                     "case \"unknown\": self = .unknownValue", "case .inProgress2: \"inProgress\"", "case unknown(String)"] {
+            #expect(job.contains(line), "\(line) in:\n\(job)")
+        }
+        #expect(generator.diagnostics().map(\.description).filter { $0.contains("enum value") } == [
+            "jobs.yaml:5:14: warning: enum value 'unknown' is the case 'unknownValue' in the generated Swift: every open enum has a member 'unknown'",
+            "jobs.yaml:5:24: warning: enum value 'raw_value' is the case 'rawValueValue' in the generated Swift: every open enum has a member 'rawValue'",
+            "jobs.yaml:5:50: warning: enum value 'inProgress' is the case 'inProgress2' in the generated Swift: 'inProgress' is taken",
+            "jobs.yaml:5:73: warning: enum value 'init' is the case 'initValue' in the generated Swift: every open enum has a member 'init'",
+        ])
+    }
+
+    @Test func theGeneratedPackageTypeChecks() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("accord-naming-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var paths: [String] = []
+        for file in SwiftGenerator(contract: try contract()).files() {
+            let url = directory.appendingPathComponent(file.path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try file.contents.write(to: url, atomically: true, encoding: .utf8)
+            paths.append(url.path)
+        }
+        let swiftc = Process()
+        swiftc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        swiftc.arguments = ["swiftc", "-typecheck", "-swift-version", "6", "-module-name", "Jobs"] + paths
+        let errors = Pipe()
+        swiftc.standardError = errors
+        try swiftc.run()
+        let output = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        swiftc.waitUntilExit()
+        #expect(swiftc.terminationStatus == 0, "\(output)")
+    }
+}
