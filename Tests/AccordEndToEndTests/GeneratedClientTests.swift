@@ -153,6 +153,48 @@ import TongbanAPI
         #expect(await firstEvent(api) == .alert(.quota, "今日信号已达上限"))
     }
 
+    @Test func aBanAndAQuotaAnsweredAtOnceKeepTheirOwnPayloads() async throws {
+        let server = try ServerProcess(arguments: ["--quiet", "--inject", "signal.publish=quota", "--inject", "signal.quota=banned"])
+        let api = client(server)
+        _ = try await api.send(API.auth.loginPhone(login))
+        // Forty calls in flight at once, half answered 3008, half 1008: each error must
+        // carry its own answer's message and data, never another call's.
+        let errors = await withTaskGroup(of: (Bool, APIError?).self) { group in
+            for index in 0..<40 {
+                group.addTask {
+                    do throws(APIError) {
+                        if index.isMultiple(of: 2) {
+                            _ = try await api.send(API.signal.publish(SignalPublishRequest(content: "第 \(index) 条", isFlash: false)))
+                        } else {
+                            _ = try await api.send(API.signal.quota())
+                        }
+                        return (index.isMultiple(of: 2), nil)
+                    } catch {
+                        return (index.isMultiple(of: 2), error)
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(errors.count == 40)
+        for (isPublish, error) in errors {
+            if isPublish {
+                guard case .business(let code, let message, _)? = error else {
+                    Issue.record("publish: \(String(describing: error))")
+                    continue
+                }
+                #expect(code == .quota)
+                #expect(message == "今日信号已达上限")
+            } else {
+                guard case .banned(let info)? = error else {
+                    Issue.record("quota: \(String(describing: error))")
+                    continue
+                }
+                #expect(info.reason == "banned by an injected answer")
+            }
+        }
+    }
+
     @Test func anUnknownEnumValueFromTheServerDecodesAsUnknown() async throws {
         let server = try ServerProcess(arguments: ["--quiet"])
         let api = client(server)

@@ -65,7 +65,7 @@ public actor APIClient {
     public func send<Response>(_ endpoint: Endpoint<Response>) async throws(APIError) -> Response {
         let used = await storage.load()
         var answer = try await perform(endpoint, tokens: used, on: session)
-        if case .failure(let code) = answer, Service.refreshesAndRetries(code) {
+        if case .failure(let refusal) = answer, Service.refreshesAndRetries(refusal.code) {
             // Requests that failed after another call refreshed just retry with the new token.
             let current = await storage.load()
             let tokens: Tokens
@@ -83,8 +83,8 @@ public actor APIClient {
         case .success(let response):
             if let issuing = response as? TokenIssuing { await storage.save(issuing.issuedTokens) }
             return response
-        case .failure(let code):
-            throw await failure(code)
+        case .failure(let refusal):
+            throw await failure(refusal)
         }
     }
 
@@ -110,16 +110,14 @@ public actor APIClient {
         for attempt in 0..<2 {
             let (data, status) = try await exchange(endpoint.request, tokens: tokens, on: session)
             if let head = try? JSONDecoder().decode(Envelope<AccordEmpty>.self, from: data) {
-                let code = BusinessCode(rawValue: head.code)
-                lastMessage = head.message
-                lastData = data
-                if attempt == 0, Service.refreshesAndRetries(code) {
+                let refusal = Refusal(code: BusinessCode(rawValue: head.code), message: head.message, envelope: data)
+                if attempt == 0, Service.refreshesAndRetries(refusal.code) {
                     switch await refreshOnce() {
                     case .refreshed(let refreshed): tokens = refreshed; continue
                     case .failed(let failure): throw APIError.sessionEnded(failure)
                     }
                 }
-                throw await failure(code)
+                throw await failure(refusal)
             }
             guard (200..<300).contains(status) else { throw APIError.http(status: status, body: String(decoding: data, as: UTF8.self)) }
             for line in String(decoding: data, as: UTF8.self).split(separator: "\n") where line.hasPrefix("data: ") {
@@ -144,12 +142,16 @@ public actor APIClient {
 
     private enum Answer<Response> {
         case success(Response)
-        case failure(BusinessCode)
+        case failure(Refusal)
     }
 
-    /// The last envelope's message and data, for the error of a failed call.
-    private var lastMessage = ""
-    private var lastData: Data?
+    /// A business code with its own answer's message and envelope, carried with the
+    /// call it answered (never kept on the actor, where another call could overwrite it).
+    private struct Refusal {
+        var code: BusinessCode
+        var message: String
+        var envelope: Data
+    }
 
     private func perform<Response>(_ endpoint: Endpoint<Response>, tokens: Tokens?, on session: URLSession) async throws(APIError) -> Answer<Response> {
         let (data, status) = try await exchange(endpoint, tokens: tokens, on: session)
@@ -158,9 +160,7 @@ public actor APIClient {
             throw APIError.undecodable("not the {\(Service.envelopeCode), \(Service.envelopeMessage), \(Service.envelopeData)} envelope")
         }
         guard head.code == 0 else {
-            lastMessage = head.message
-            lastData = data
-            return .failure(BusinessCode(rawValue: head.code))
+            return .failure(Refusal(code: BusinessCode(rawValue: head.code), message: head.message, envelope: data))
         }
         do {
             let envelope = try JSONDecoder().decode(Envelope<Response>.self, from: data)
@@ -239,9 +239,9 @@ public actor APIClient {
             case .success(let issued)?:
                 await storage.save(issued.issuedTokens)
                 return .refreshed(issued.issuedTokens)
-            case .failure(let code)?:
-                await endSession(code)
-                return .failed(code)
+            case .failure(let refusal)?:
+                await endSession(refusal.code)
+                return .failed(refusal.code)
             case nil:
                 await endSession(Service.refreshFailedCode)
                 return .failed(Service.refreshFailedCode)
@@ -259,22 +259,18 @@ public actor APIClient {
         emit.yield(.loggedOut(code))
     }
 
-    private func failure(_ code: BusinessCode) async -> APIError {
+    private func failure(_ refusal: Refusal) async -> APIError {
+        let code = refusal.code
         if Service.endsSession(code) {
             await endSession(code)
             return .sessionEnded(code)
         }
-        if Service.bans(code), let data = lastData, let info = try? JSONDecoder().decode(Envelope<BanData>.self, from: data).data {
+        if Service.bans(code), let info = try? JSONDecoder().decode(Envelope<BanData>.self, from: refusal.envelope).data {
             emit.yield(.banned(info.banInfo))
             return .banned(info.banInfo)
         }
-        if Service.alerts(code) { emit.yield(.alert(code, lastMessage)) }
-        return .business(code, message: lastMessage, envelope: lastData)
-    }
-
-    private struct BanData: Decodable {
-        var banInfo: BanInfo
-        enum CodingKeys: String, CodingKey { case banInfo = "ban_info" }
+        if Service.alerts(code) { emit.yield(.alert(code, refusal.message)) }
+        return .business(code, message: refusal.message, envelope: refusal.envelope)
     }
 }
 

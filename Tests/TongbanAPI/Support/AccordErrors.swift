@@ -60,3 +60,9 @@ public enum ClientEvent: Sendable, Equatable {
     /// A code whose flow is a global alert (3008 …), with its message.
     case alert(BusinessCode, String)
 }
+
+/// The `data` of a ban answer: `{ban_info: …}`.
+struct BanData: Decodable {
+    var banInfo: BanInfo
+    enum CodingKeys: String, CodingKey { case banInfo = "ban_info" }
+}
