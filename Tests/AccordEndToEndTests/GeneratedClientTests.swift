@@ -195,6 +195,33 @@ import TongbanAPI
         }
     }
 
+    @Test(arguments: ["503", "reset", "empty"])
+    func aRefreshThatMeetsANetworkFaultKeepsTheSession(fault: String) async throws {
+        let server = try ServerProcess(arguments: ["--quiet"])
+        let storage = InMemoryTokenStorage()
+        let api = APIClient(configuration: ClientConfiguration(serverURL: URL(string: server.baseURL)!, appKey: "dev_app_key",
+                                                               appSecret: "dev_app_secret", deviceID: "generated-client",
+                                                               appVersion: "1.2.0", timeout: 1), storage: storage)
+        _ = try await api.send(API.auth.loginPhone(login))
+        let control = Control(server: server)
+        try await control.call("POST", "tokens/expire", "{}")
+        try await control.call("POST", "rules", #"{"match": {"endpoint": "auth.refresh"}, "fault": "\#(fault)", "times": 1}"#)
+        do {
+            _ = try await api.send(API.signal.quota())
+            Issue.record("the call succeeded through a failed refresh")
+        } catch {
+            switch (fault, error) {
+            case ("503", .http(let status, _)): #expect(status == 503)
+            case ("reset", .offline), ("empty", .offline), ("reset", .transport), ("empty", .transport): break
+            default: Issue.record("\(fault): \(error)")
+            }
+        }
+        // The tokens are kept, nobody was logged out, and the next call refreshes and succeeds.
+        #expect(await storage.load() != nil)
+        let quota = try await api.send(API.signal.quota())
+        #expect(quota.dailyLimit == 20)
+    }
+
     @Test func anUnknownEnumValueFromTheServerDecodesAsUnknown() async throws {
         let server = try ServerProcess(arguments: ["--quiet"])
         let api = client(server)

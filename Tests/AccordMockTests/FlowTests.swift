@@ -103,4 +103,21 @@ import Testing
         let me = fixture.handle(fixture.signed("GET", "/api/v1/users/me", bearer: .token(access)))
         #expect(me.code == .int(0))
     }
+
+    @Test func aRefreshAnsweredWithAFaultThatLosesTheAnswerRotatesNothing() throws {
+        var fixture = try EngineFixture()
+        let pair = fixture.state.tokens.issue(uid: 7)
+        let body = #"{"refresh_token":"\#(pair.refreshToken)"}"#
+        for fault in ["503", "reset", "empty", "malformed"] {
+            let faulted = fixture.handle(fixture.signed("POST", "/api/v1/auth/token/refresh", body: body, headers: [("X-Accord-Inject", fault)],
+                                                        bearer: .none))
+            #expect(faulted.summary.verdict == .fault, "\(fault)")
+        }
+        // The refresh token still works: the faults stood for failures before the backend.
+        let refreshed = fixture.handle(fixture.signed("POST", "/api/v1/auth/token/refresh", body: body, bearer: .none))
+        #expect(refreshed.code == .int(0))
+        // Used once, it is rotated: the next use is refused.
+        let rotated = fixture.handle(fixture.signed("POST", "/api/v1/auth/token/refresh", body: body, bearer: .none))
+        #expect(rotated.code == .int(1007))
+    }
 }

@@ -77,6 +77,18 @@ public enum Injection: Sendable, Hashable {
     }
 }
 
+extension Injection.Fault {
+    /// Whether the client never gets the answer's body whole (a 5xx, a reset, an empty
+    /// reply, cut JSON). Such a fault stands for a failure before the backend, so the
+    /// request changes no state: a login or refresh issues no tokens.
+    public var losesTheAnswer: Bool {
+        switch self {
+        case .httpStatus, .connectionReset, .emptyReply, .malformedJSON: true
+        case .latency, .slowBody: false
+        }
+    }
+}
+
 extension Injection.Fault: CustomStringConvertible {
     /// The fault as it is written: `reset`, `latency:100ms-2000ms`, `503`.
     public var description: String {

@@ -76,7 +76,7 @@ public actor APIClient {
             } else {
                 switch await refreshOnce() {
                 case .refreshed(let refreshed): tokens = refreshed
-                case .failed(let failure): throw APIError.sessionEnded(failure)
+                case .failed(let error): throw error
                 }
             }
             answer = try await perform(endpoint, tokens: tokens, on: session)
@@ -116,7 +116,7 @@ public actor APIClient {
                 if attempt == 0, Service.refreshesAndRetries(refusal.code) {
                     switch await refreshOnce() {
                     case .refreshed(let refreshed): tokens = refreshed; continue
-                    case .failed(let failure): throw APIError.sessionEnded(failure)
+                    case .failed(let error): throw error
                     }
                 }
                 throw await failure(refusal)
@@ -225,28 +225,29 @@ public actor APIClient {
     /// How a refresh ended.
     private enum Refresh {
         case refreshed(Tokens)
-        /// The session is over, with this code.
-        case failed(BusinessCode)
+        /// What every caller waiting on it gets.
+        case failed(APIError)
     }
 
-    /// One refresh for every caller; on failure the tokens are cleared.
+    /// One refresh for every caller. Only an answer whose code ends a session clears the
+    /// tokens; offline, a timeout, a 5xx or another business code keep them for the next try.
     private func refreshOnce() async -> Refresh {
         if let refreshing { return await refreshing.value }
         let task = Task { () -> Refresh in
             guard let refreshToken = await storage.load()?.refreshToken, let call = Service.refresh(refreshToken) else {
                 await endSession(Service.refreshFailedCode)
-                return .failed(Service.refreshFailedCode)
+                return .failed(.sessionEnded(Service.refreshFailedCode))
             }
-            switch try? await perform(call, tokens: nil, on: refreshSession) {
-            case .success(let issued)?:
-                await storage.save(issued.issuedTokens)
-                return .refreshed(issued.issuedTokens)
-            case .failure(let refusal)?:
-                await endSession(refusal.code)
-                return .failed(refusal.code)
-            case nil:
-                await endSession(Service.refreshFailedCode)
-                return .failed(Service.refreshFailedCode)
+            do throws(APIError) {
+                switch try await perform(call, tokens: nil, on: refreshSession) {
+                case .success(let issued):
+                    await storage.save(issued.issuedTokens)
+                    return .refreshed(issued.issuedTokens)
+                case .failure(let refusal):
+                    return .failed(await failure(refusal))
+                }
+            } catch {
+                return .failed(error)
             }
         }
         refreshing = task

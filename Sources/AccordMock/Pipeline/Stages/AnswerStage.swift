@@ -29,7 +29,8 @@ struct AnswerStage: RoutedStage {
         }
         var context = TemplateContext(request: exchange.request, parameters: route.parameters, body: exchange.body,
                                       now: state.clock.now, state: state)
-        if chosen.hasTokenHoles {
+        // A fault that loses the answer stands for a failure before the backend: no tokens move.
+        if chosen.hasTokenHoles && exchange.fault?.losesTheAnswer != true {
             let outcome: TokenGrant.Outcome? = if grant.isRefresh(endpoint.id) {
                 grant.refresh(endpoint: endpoint.id, body: exchange.body)
             } else {
