@@ -222,6 +222,40 @@ import TongbanAPI
         #expect(quota.dailyLimit == 20)
     }
 
+    @Test func aCallerCancelledWhileWaitingForARefreshStopsAndTheOthersGoOn() async throws {
+        let server = try ServerProcess(arguments: ["--quiet"])
+        let api = client(server)
+        _ = try await api.send(API.auth.loginPhone(login))
+        let control = Control(server: server)
+        try await control.call("POST", "tokens/expire", "{}")
+        // A slow refresh, so that all ten calls wait on it.
+        try await control.call("POST", "rules", #"{"match": {"endpoint": "auth.refresh"}, "fault": "latency:1500ms", "times": 1}"#)
+        let finished = TextBuffer()
+        let calls = (0..<10).map { index in
+            Task { () -> APIError? in
+                do throws(APIError) {
+                    _ = try await api.send(API.signal.quota())
+                    finished.append(Data("\(index):ok ".utf8))
+                    return nil
+                } catch {
+                    finished.append(Data("\(index):\(error) ".utf8))
+                    return error
+                }
+            }
+        }
+        try await Task.sleep(nanoseconds: 500_000_000)
+        calls[0].cancel()
+        var outcomes: [APIError?] = []
+        for call in calls { outcomes.append(await call.value) }
+        guard case .cancelled? = outcomes[0] else {
+            Issue.record("the cancelled call: \(String(describing: outcomes[0]))")
+            return
+        }
+        #expect(outcomes.dropFirst().allSatisfy { $0 == nil }, "\(outcomes)")
+        // It stopped waiting at once: it finished before any call that waited for the refresh.
+        #expect(finished.text.hasPrefix("0:cancelled "), "\(finished.text)")
+    }
+
     @Test func anUnknownEnumValueFromTheServerDecodesAsUnknown() async throws {
         let server = try ServerProcess(arguments: ["--quiet"])
         let api = client(server)

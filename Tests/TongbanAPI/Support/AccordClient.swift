@@ -5,31 +5,6 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Who the client is, and where it calls.
-public struct ClientConfiguration: Sendable {
-    /// The server, such as `https://api.example.com` (the base path is added).
-    public var serverURL: URL
-    public var appKey: String
-    public var appSecret: String
-    public var deviceID: String
-    public var os: String
-    public var appVersion: String
-    public var language: String?
-    public var timeout: TimeInterval
-
-    public init(serverURL: URL, appKey: String, appSecret: String, deviceID: String, os: String = "ios",
-                appVersion: String, language: String? = nil, timeout: TimeInterval = 30) {
-        self.serverURL = serverURL
-        self.appKey = appKey
-        self.appSecret = appSecret
-        self.deviceID = deviceID
-        self.os = os
-        self.appVersion = appVersion
-        self.language = language
-        self.timeout = timeout
-    }
-}
-
 /// Calls the API: signs every request, unwraps the envelope, refreshes an expired
 /// token once for all waiting calls and retries them, and ends the session when the
 /// server says so.
@@ -65,6 +40,7 @@ public actor APIClient {
 
     /// Calls `endpoint` and returns its data.
     public func send<Response>(_ endpoint: Endpoint<Response>) async throws(APIError) -> Response {
+        if Task.isCancelled { throw .cancelled }
         let used = await storage.load()
         var answer = try await perform(endpoint, tokens: used, on: session)
         if case .failure(let refusal) = answer, Service.refreshesAndRetries(refusal.code) {
@@ -213,8 +189,11 @@ public actor APIClient {
             switch error.code {
             case .notConnectedToInternet, .networkConnectionLost, .cannotConnectToHost: throw APIError.offline
             case .timedOut: throw APIError.timeout
+            case .cancelled: throw APIError.cancelled
             default: throw APIError.transport(error.localizedDescription)
             }
+        } catch is CancellationError {
+            throw APIError.cancelled
         } catch {
             throw APIError.transport(String(describing: error))
         }
@@ -232,8 +211,11 @@ public actor APIClient {
     /// One refresh for every caller. Only an answer whose code ends a session clears the
     /// tokens; offline, a timeout, a 5xx or another business code keep them for the next try.
     private func refreshOnce() async -> Refresh {
-        if let refreshing { return await refreshing.value }
+        if let refreshing { return await CancellableWait.value(of: refreshing) ?? .failed(.cancelled) }
         let task = Task { () -> Refresh in
+            // Runs on the actor; whoever started it may stop waiting, so the task itself
+            // clears `refreshing` when it ends.
+            defer { refreshing = nil }
             guard let refreshToken = await storage.load()?.refreshToken, let call = Service.refresh(refreshToken) else {
                 await endSession(Service.refreshFailedCode)
                 return .failed(.sessionEnded(Service.refreshFailedCode))
@@ -251,9 +233,7 @@ public actor APIClient {
             }
         }
         refreshing = task
-        let outcome = await task.value
-        refreshing = nil
-        return outcome
+        return await CancellableWait.value(of: task) ?? .failed(.cancelled)
     }
 
     private func endSession(_ code: BusinessCode) async {

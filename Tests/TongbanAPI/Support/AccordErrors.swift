@@ -19,6 +19,8 @@ public enum APIError: Error, Sendable, CustomStringConvertible {
     case undecodable(String)
     /// Another transport failure.
     case transport(String)
+    /// The calling task was cancelled (while sending, or while waiting for a refresh).
+    case cancelled
 
     public var description: String {
         switch self {
@@ -30,6 +32,7 @@ public enum APIError: Error, Sendable, CustomStringConvertible {
         case .http(let status, let body): "HTTP \(status): \(body.prefix(200))"
         case .undecodable(let reason): "unreadable answer: \(reason)"
         case .transport(let reason): "network error: \(reason)"
+        case .cancelled: "cancelled"
         }
     }
 }

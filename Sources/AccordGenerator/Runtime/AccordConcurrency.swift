@@ -1,0 +1,47 @@
+import Foundation
+
+/// Waits for another task's result in a way the waiting task can give up: when the
+/// waiter is cancelled it resumes at once with nil, and the task it waited for goes on
+/// for everyone else (a token refresh shared by several calls).
+enum CancellableWait {
+    /// `task`'s value, or nil when the calling task is cancelled first.
+    static func value<Value: Sendable>(of task: Task<Value, Never>) async -> Value? {
+        let gate = Gate<Value>()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
+                gate.wait(with: continuation)
+                Task { gate.open(with: await task.value) }
+            }
+        } onCancel: {
+            gate.open(with: nil)
+        }
+    }
+
+    /// Resumes its one continuation exactly once, with whichever comes first.
+    private final class Gate<Value: Sendable>: @unchecked Sendable {
+        private let lock = NSLock()
+        private var continuation: CheckedContinuation<Value?, Never>?
+        private var outcome: Value??
+
+        func wait(with continuation: CheckedContinuation<Value?, Never>) {
+            lock.lock()
+            if let outcome {
+                lock.unlock()
+                continuation.resume(returning: outcome)
+            } else {
+                self.continuation = continuation
+                lock.unlock()
+            }
+        }
+
+        func open(with value: Value?) {
+            lock.lock()
+            guard outcome == nil else { lock.unlock(); return }
+            outcome = .some(value)
+            let waiting = continuation
+            continuation = nil
+            lock.unlock()
+            waiting?.resume(returning: value)
+        }
+    }
+}
