@@ -256,6 +256,53 @@ import TongbanAPI
         #expect(finished.text.hasPrefix("0:cancelled "), "\(finished.text)")
     }
 
+    @Test func tenCallsAnsweredForceLogoutAtOnceLogOutOnce() async throws {
+        let server = try ServerProcess(arguments: ["--quiet"])
+        let api = client(server)
+        _ = try await api.send(API.auth.loginPhone(login))
+        let control = Control(server: server)
+        try await control.call("POST", "users/10086/force-logout", "{}")
+        let errors = await withTaskGroup(of: APIError?.self) { group in
+            for _ in 0..<10 {
+                group.addTask {
+                    do throws(APIError) { _ = try await api.send(API.signal.quota()); return nil } catch { return error }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(errors.allSatisfy { if case .sessionEnded(.forceLogout)? = $0 { true } else { false } }, "\(errors)")
+        // A 3008 on an endpoint without auth marks the end of the events to count.
+        try await control.call("POST", "rules", #"{"match": {"endpoint": "app.start-config"}, "respond": "quota"}"#)
+        _ = try? await api.send(API.auth.appStartConfig())
+        var loggedOut = 0
+        for await event in api.events {
+            if case .loggedOut = event { loggedOut += 1 }
+            if case .alert = event { break }
+        }
+        #expect(loggedOut == 1)
+    }
+
+    @Test func signingOutDuringASlowRefreshStaysSignedOut() async throws {
+        let server = try ServerProcess(arguments: ["--quiet"])
+        let storage = InMemoryTokenStorage()
+        let api = client(server, storage: storage)
+        _ = try await api.send(API.auth.loginPhone(login))
+        let control = Control(server: server)
+        try await control.call("POST", "tokens/expire", "{}")
+        try await control.call("POST", "rules", #"{"match": {"endpoint": "auth.refresh"}, "fault": "latency:1s", "times": 1}"#)
+        let call = Task { () -> APIError? in
+            do throws(APIError) { _ = try await api.send(API.signal.quota()); return nil } catch { return error }
+        }
+        try await Task.sleep(nanoseconds: 300_000_000)
+        await api.signOut()
+        let error = await call.value
+        guard case .sessionEnded? = error else {
+            Issue.record("the call during the sign-out: \(String(describing: error))")
+            return
+        }
+        #expect(await storage.load() == nil)
+    }
+
     @Test func anUnknownEnumValueFromTheServerDecodesAsUnknown() async throws {
         let server = try ServerProcess(arguments: ["--quiet"])
         let api = client(server)

@@ -19,6 +19,9 @@ public actor APIClient {
     private let session: URLSession
     private let refreshSession: URLSession
     private var refreshing: Task<Refresh, Never>?
+    /// The session's generation: a session that ends or is signed out moves it on, and
+    /// what a call from an older generation finds cannot end or restore anything.
+    private var generation = 0
     private let signer: RequestSigner
     /// Events for the app: logout, ban, alerts.
     public nonisolated let events: AsyncStream<ClientEvent>
@@ -41,6 +44,7 @@ public actor APIClient {
     /// Calls `endpoint` and returns its data.
     public func send<Response>(_ endpoint: Endpoint<Response>) async throws(APIError) -> Response {
         if Task.isCancelled { throw .cancelled }
+        let generation = self.generation
         let used = await storage.load()
         var answer = try await perform(endpoint, tokens: used, on: session)
         if case .failure(let refusal) = answer, Service.refreshesAndRetries(refusal.code) {
@@ -62,7 +66,7 @@ public actor APIClient {
             if let issuing = response as? TokenIssuing { await storage.save(issuing.issuedTokens) }
             return response
         case .failure(let refusal):
-            throw await failure(refusal)
+            throw await failure(refusal, since: generation)
         }
     }
 
@@ -84,6 +88,7 @@ public actor APIClient {
     }
 
     private func deliver<Event>(_ endpoint: StreamEndpoint<Event>, to continuation: AsyncThrowingStream<Event, any Error>.Continuation) async throws(APIError) {
+        let generation = self.generation
         var tokens = await storage.load()
         for attempt in 0..<2 {
             let (data, status) = try await exchange(endpoint.request, tokens: tokens, on: session)
@@ -95,7 +100,7 @@ public actor APIClient {
                     case .failed(let error): throw error
                     }
                 }
-                throw await failure(refusal)
+                throw await failure(refusal, since: generation)
             }
             guard (200..<300).contains(status) else { throw APIError.http(status: status, body: String(decoding: data, as: UTF8.self)) }
             for line in String(decoding: data, as: UTF8.self).split(separator: "\n") where line.hasPrefix("data: ") {
@@ -113,6 +118,7 @@ public actor APIClient {
 
     /// Clears the tokens (after a logout call, say).
     public func signOut() async {
+        generation += 1
         await storage.save(nil)
     }
 
@@ -216,17 +222,20 @@ public actor APIClient {
             // Runs on the actor; whoever started it may stop waiting, so the task itself
             // clears `refreshing` when it ends.
             defer { refreshing = nil }
+            let generation = self.generation
             guard let refreshToken = await storage.load()?.refreshToken, let call = Service.refresh(refreshToken) else {
-                await endSession(Service.refreshFailedCode)
+                await endSession(Service.refreshFailedCode, since: generation)
                 return .failed(.sessionEnded(Service.refreshFailedCode))
             }
             do throws(APIError) {
                 switch try await perform(call, tokens: nil, on: refreshSession) {
                 case .success(let issued):
+                    // Signed out (or ended) while refreshing: the new tokens must not bring the session back.
+                    guard generation == self.generation else { return .failed(.sessionEnded(Service.refreshFailedCode)) }
                     await storage.save(issued.issuedTokens)
                     return .refreshed(issued.issuedTokens)
                 case .failure(let refusal):
-                    return .failed(await failure(refusal))
+                    return .failed(await failure(refusal, since: generation))
                 }
             } catch {
                 return .failed(error)
@@ -236,16 +245,20 @@ public actor APIClient {
         return await CancellableWait.value(of: task) ?? .failed(.cancelled)
     }
 
-    private func endSession(_ code: BusinessCode) async {
+    /// Ends the session a call began in, once: concurrent calls answered 1006 log out
+    /// once, and a call from before a sign-out or an earlier end changes nothing.
+    private func endSession(_ code: BusinessCode, since generation: Int) async {
+        guard generation == self.generation else { return }
+        self.generation += 1
         guard await storage.load() != nil else { return }
         await storage.save(nil)
         emit.yield(.loggedOut(code))
     }
 
-    private func failure(_ refusal: Refusal) async -> APIError {
+    private func failure(_ refusal: Refusal, since generation: Int) async -> APIError {
         let code = refusal.code
         if Service.endsSession(code) {
-            await endSession(code)
+            await endSession(code, since: generation)
             return .sessionEnded(code)
         }
         if Service.bans(code), let info = try? JSONDecoder().decode(Envelope<BanData>.self, from: refusal.envelope).data {
