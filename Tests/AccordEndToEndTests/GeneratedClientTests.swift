@@ -303,6 +303,23 @@ import TongbanAPI
         #expect(await storage.load() == nil)
     }
 
+    @Test func callsMadeDuringARefreshWaitForItInsteadOfSendingTheExpiredToken() async throws {
+        let server = try ServerProcess(arguments: ["--quiet"])
+        let api = client(server)
+        _ = try await api.send(API.auth.loginPhone(login))
+        let control = Control(server: server)
+        try await control.call("POST", "tokens/expire", "{}")
+        try await control.call("POST", "rules", #"{"match": {"endpoint": "auth.refresh"}, "fault": "latency:1s", "times": 1}"#)
+        let first = Task { try await api.send(API.signal.quota()) }
+        try await Task.sleep(nanoseconds: 300_000_000)
+        let later = (0..<5).map { _ in Task { try await api.send(API.signal.quota()) } }
+        _ = try await first.value
+        for call in later { _ = try await call.value }
+        // Only the first call met the expired token; the five made during the refresh waited.
+        let expired = try await journal(server).filter { $0["endpoint"] == .string("signal.quota") && $0["code"] == .int(1002) }
+        #expect(expired.count == 1)
+    }
+
     @Test func anUnknownEnumValueFromTheServerDecodesAsUnknown() async throws {
         let server = try ServerProcess(arguments: ["--quiet"])
         let api = client(server)

@@ -42,6 +42,7 @@ public actor APIClient {
     /// Calls `endpoint` and returns its data.
     public func send<Response>(_ endpoint: Endpoint<Response>) async throws(APIError) -> Response {
         if Task.isCancelled { throw .cancelled }
+        try await waitForRefresh()
         let generation = self.generation
         let used = await storage.load()
         var answer = try await perform(endpoint, tokens: used, on: session)
@@ -86,6 +87,7 @@ public actor APIClient {
     }
 
     private func deliver<Event>(_ endpoint: StreamEndpoint<Event>, to continuation: AsyncThrowingStream<Event, any Error>.Continuation) async throws(APIError) {
+        try await waitForRefresh()
         let generation = self.generation
         var tokens = await storage.load()
         for attempt in 0..<2 {
@@ -210,6 +212,13 @@ public actor APIClient {
         case refreshed(Tokens)
         /// What every caller waiting on it gets.
         case failed(APIError)
+    }
+
+    /// Holds a call made while a refresh is under way until it ends, so that the call
+    /// goes out once, with the new token, instead of spending a round trip on the old one.
+    private func waitForRefresh() async throws(APIError) {
+        guard let refreshing else { return }
+        if case .failed(let error) = await CancellableWait.value(of: refreshing) ?? .failed(.cancelled) { throw error }
     }
 
     /// One refresh for every caller. Only an answer whose code ends a session clears the
