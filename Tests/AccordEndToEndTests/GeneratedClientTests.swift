@@ -18,9 +18,9 @@ import TongbanAPI
     private let login = AuthLoginPhoneRequest(phone: "13800138000", code: "123456",
                                              deviceInfo: DeviceInfo(deviceId: "D-1", os: .ios, osVersion: "26.1", model: "iPhone", appVersion: "1.2.0"))
 
-    /// The first event the client emitted.
-    private func firstEvent(_ client: APIClient) async -> ClientEvent? {
-        for await event in client.events { return event }
+    /// The first event a listener got.
+    private func firstEvent(_ events: AsyncStream<ClientEvent>) async -> ClientEvent? {
+        for await event in events { return event }
         return nil
     }
 
@@ -92,16 +92,18 @@ import TongbanAPI
         let server = try ServerProcess(arguments: ["--quiet"])
         let storage = InMemoryTokenStorage()
         let api = client(server, storage: storage)
+        let events = api.events
         _ = try await api.send(API.auth.loginPhone(login))
         try await Control(server: server).call("POST", "users/10086/force-logout")
         await #expect(throws: APIError.self) { try await api.send(API.auth.userMe()) }
-        #expect(await firstEvent(api) == .loggedOut(.forceLogout))
+        #expect(await firstEvent(events) == .loggedOut(.forceLogout))
         #expect(await storage.load() == nil)
     }
 
     @Test func aFailedRefreshEndsTheSessionWith1007() async throws {
         let server = try ServerProcess(arguments: ["--quiet", "--refresh-ttl", "1h"])
         let api = client(server)
+        let events = api.events
         _ = try await api.send(API.auth.loginPhone(login))
         try await Control(server: server).call("POST", "clock", #"{"advance": "2h"}"#)
         do {
@@ -114,12 +116,13 @@ import TongbanAPI
             }
             #expect(code == .refreshInvalid)
         }
-        #expect(await firstEvent(api) == .loggedOut(.refreshInvalid))
+        #expect(await firstEvent(events) == .loggedOut(.refreshInvalid))
     }
 
     @Test func banSurfacesBanInfo() async throws {
         let server = try ServerProcess(arguments: ["--quiet"])
         let api = client(server)
+        let events = api.events
         _ = try await api.send(API.auth.loginPhone(login))
         try await Control(server: server).call("POST", "users/10086/ban", #"{"reason": "多次发布违规内容", "until": "2026-12-07T00:00:00Z"}"#)
         do {
@@ -132,12 +135,13 @@ import TongbanAPI
             }
             #expect(info == BanInfo(reason: "多次发布违规内容", until: "2026-12-07T00:00:00Z", appealURL: nil))
         }
-        #expect(await firstEvent(api) == .banned(BanInfo(reason: "多次发布违规内容", until: "2026-12-07T00:00:00Z", appealURL: nil)))
+        #expect(await firstEvent(events) == .banned(BanInfo(reason: "多次发布违规内容", until: "2026-12-07T00:00:00Z", appealURL: nil)))
     }
 
     @Test func quotaIsATypedErrorWithAnAlert() async throws {
         let server = try ServerProcess(arguments: ["--quiet", "--inject", "signal.publish=quota"])
         let api = client(server)
+        let events = api.events
         _ = try await api.send(API.auth.loginPhone(login))
         do {
             _ = try await api.send(API.signal.publish(SignalPublishRequest(content: "第 21 条", isFlash: false)))
@@ -150,7 +154,7 @@ import TongbanAPI
             #expect(code == .quota)
             #expect(message == "今日信号已达上限")
         }
-        #expect(await firstEvent(api) == .alert(.quota, "今日信号已达上限"))
+        #expect(await firstEvent(events) == .alert(.quota, "今日信号已达上限"))
     }
 
     @Test func aBanAndAQuotaAnsweredAtOnceKeepTheirOwnPayloads() async throws {
@@ -259,6 +263,7 @@ import TongbanAPI
     @Test func tenCallsAnsweredForceLogoutAtOnceLogOutOnce() async throws {
         let server = try ServerProcess(arguments: ["--quiet"])
         let api = client(server)
+        let events = api.events
         _ = try await api.send(API.auth.loginPhone(login))
         let control = Control(server: server)
         try await control.call("POST", "users/10086/force-logout", "{}")
@@ -275,7 +280,7 @@ import TongbanAPI
         try await control.call("POST", "rules", #"{"match": {"endpoint": "app.start-config"}, "respond": "quota"}"#)
         _ = try? await api.send(API.auth.appStartConfig())
         var loggedOut = 0
-        for await event in api.events {
+        for await event in events {
             if case .loggedOut = event { loggedOut += 1 }
             if case .alert = event { break }
         }
@@ -318,6 +323,15 @@ import TongbanAPI
         // Only the first call met the expired token; the five made during the refresh waited.
         let expired = try await journal(server).filter { $0["endpoint"] == .string("signal.quota") && $0["code"] == .int(1002) }
         #expect(expired.count == 1)
+    }
+
+    @Test func everyListenerGetsEveryEvent() async throws {
+        let server = try ServerProcess(arguments: ["--quiet", "--inject", "app.start-config=quota"])
+        let api = client(server)
+        let (first, second) = (api.events, api.events)
+        _ = try? await api.send(API.auth.appStartConfig())
+        #expect(await firstEvent(first) == .alert(.quota, "今日信号已达上限"))
+        #expect(await firstEvent(second) == .alert(.quota, "今日信号已达上限"))
     }
 
     @Test func anUnknownEnumValueFromTheServerDecodesAsUnknown() async throws {

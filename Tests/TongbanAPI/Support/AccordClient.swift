@@ -23,9 +23,11 @@ public actor APIClient {
     /// what a call from an older generation finds cannot end or restore anything.
     private var generation = 0
     private let signer: RequestSigner
-    /// Events for the app: logout, ban, alerts.
-    public nonisolated let events: AsyncStream<ClientEvent>
-    private let emit: AsyncStream<ClientEvent>.Continuation
+    private let broadcast = EventBroadcast<ClientEvent>()
+
+    /// Events for the app (logout, ban, alerts): each access is a new listener that gets
+    /// every event from then on, so several screens can listen at once.
+    public nonisolated var events: AsyncStream<ClientEvent> { broadcast.stream() }
 
     /// - Parameters:
     ///   - session: for API calls.
@@ -38,7 +40,6 @@ public actor APIClient {
         self.session = session
         self.refreshSession = refreshSession
         self.signer = RequestSigner(appKey: configuration.appKey, appSecret: configuration.appSecret)
-        (events, emit) = AsyncStream.makeStream(of: ClientEvent.self)
     }
 
     /// Calls `endpoint` and returns its data.
@@ -261,7 +262,7 @@ public actor APIClient {
         self.generation += 1
         guard await storage.load() != nil else { return }
         await storage.save(nil)
-        emit.yield(.loggedOut(code))
+        broadcast.send(.loggedOut(code))
     }
 
     private func failure(_ refusal: Refusal, since generation: Int) async -> APIError {
@@ -271,10 +272,10 @@ public actor APIClient {
             return .sessionEnded(code)
         }
         if Service.bans(code), let info = try? JSONDecoder().decode(Envelope<BanData>.self, from: refusal.envelope).data {
-            emit.yield(.banned(info.banInfo))
+            broadcast.send(.banned(info.banInfo))
             return .banned(info.banInfo)
         }
-        if Service.alerts(code) { emit.yield(.alert(code, refusal.message)) }
+        if Service.alerts(code) { broadcast.send(.alert(code, refusal.message)) }
         return .business(code, message: refusal.message, envelope: refusal.envelope)
     }
 }
