@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why a call failed, told apart so the app can react to each.
-public enum APIError: Error, Sendable, CustomStringConvertible {
+public enum APIError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A business code of the contract (`code != 0`), with its message and the whole envelope.
     case business(BusinessCode, message: String, envelope: Data?)
     /// 1008: the account is banned.
