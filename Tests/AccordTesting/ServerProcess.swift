@@ -41,11 +41,11 @@ public final class ServerProcess: @unchecked Sendable {
         process.standardError = stderr
         stdout.fileHandleForReading.readabilityHandler = { [output] handle in
             let data = handle.availableData
-            output.append(data)
+            if data.isEmpty { output.finish() } else { output.append(data) }
         }
         stderr.fileHandleForReading.readabilityHandler = { [errors] handle in
             let data = handle.availableData
-            errors.append(data)
+            if data.isEmpty { errors.finish() } else { errors.append(data) }
         }
         try process.run()
         let banner = try waitFor(timeout: 10) { text, _ in text.contains("accord serve: http://") }
@@ -90,24 +90,36 @@ public final class ServerProcess: @unchecked Sendable {
         throw LaunchError(description: "timed out; stdout: \(standardOutput) stderr: \(standardError)")
     }
 
-    /// Sends SIGTERM and waits for the process; returns its exit status and how long it took.
+    /// Sends SIGTERM and waits for the process and for the last of its output (the
+    /// pipes are read on another thread, so the exit can come before the last line);
+    /// returns the exit status and how long the process took to exit.
     public func terminate() -> (status: Int32, seconds: Double) {
         let start = Date()
         process.terminate()
         process.waitUntilExit()
-        return (process.terminationStatus, Date().timeIntervalSince(start))
+        let elapsed = Date().timeIntervalSince(start)
+        let deadline = Date().addingTimeInterval(5)
+        while !(output.isFinished && errors.isFinished) && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        return (process.terminationStatus, elapsed)
     }
 }
 
 /// Text collected from a pipe on another thread.
 public final class TextBuffer: Sendable {
-    private let storage = Locked("")
+    private let storage = Locked((text: "", finished: false))
 
     public init() {}
 
     public func append(_ data: Data) {
-        storage.withLock { $0 += String(decoding: data, as: UTF8.self) }
+        storage.withLock { $0.text += String(decoding: data, as: UTF8.self) }
     }
 
-    public var text: String { storage.withLock { $0 } }
+    /// The pipe reached its end: nothing more will be appended.
+    public func finish() {
+        storage.withLock { $0.finished = true }
+    }
+
+    public var isFinished: Bool { storage.withLock { $0.finished } }
+
+    public var text: String { storage.withLock { $0.text } }
 }
