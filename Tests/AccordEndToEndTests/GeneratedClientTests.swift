@@ -40,6 +40,13 @@ import TongbanAPI
         #expect(quota.dailyLimit == 20)
     }
 
+    /// Expires the access tokens on the server and answers the next refresh with `fault`.
+    private func expireTokens(_ server: ServerProcess, nextRefresh fault: String) async throws {
+        let control = Control(server: server)
+        try await control.call("POST", "tokens/expire", "{}")
+        try await control.call("POST", "rules", #"{"match": {"endpoint": "auth.refresh"}, "fault": "\#(fault)", "times": 1}"#)
+    }
+
     /// The last requests the server journaled, newest last.
     private func journal(_ server: ServerProcess) async throws -> [JSONValue] {
         let (data, _) = try await URLSession.shared.data(from: URL(string: server.baseURL + "/__accord/requests?limit=10")!)
@@ -203,13 +210,9 @@ import TongbanAPI
     func aRefreshThatMeetsANetworkFaultKeepsTheSession(fault: String) async throws {
         let server = try ServerProcess(arguments: ["--quiet"])
         let storage = InMemoryTokenStorage()
-        let api = APIClient(configuration: ClientConfiguration(serverURL: URL(string: server.baseURL)!, appKey: "dev_app_key",
-                                                               appSecret: "dev_app_secret", deviceID: "generated-client",
-                                                               appVersion: "1.2.0", timeout: 1), storage: storage)
+        let api = client(server, storage: storage)
         _ = try await api.send(API.auth.loginPhone(login))
-        let control = Control(server: server)
-        try await control.call("POST", "tokens/expire", "{}")
-        try await control.call("POST", "rules", #"{"match": {"endpoint": "auth.refresh"}, "fault": "\#(fault)", "times": 1}"#)
+        try await expireTokens(server, nextRefresh: fault)
         do {
             _ = try await api.send(API.signal.quota())
             Issue.record("the call succeeded through a failed refresh")
@@ -230,10 +233,8 @@ import TongbanAPI
         let server = try ServerProcess(arguments: ["--quiet"])
         let api = client(server)
         _ = try await api.send(API.auth.loginPhone(login))
-        let control = Control(server: server)
-        try await control.call("POST", "tokens/expire", "{}")
         // A slow refresh, so that all ten calls wait on it.
-        try await control.call("POST", "rules", #"{"match": {"endpoint": "auth.refresh"}, "fault": "latency:1500ms", "times": 1}"#)
+        try await expireTokens(server, nextRefresh: "latency:1500ms")
         let finished = TextBuffer()
         let calls = (0..<10).map { index in
             Task { () -> APIError? in
@@ -290,9 +291,7 @@ import TongbanAPI
         let storage = InMemoryTokenStorage()
         let api = client(server, storage: storage)
         _ = try await api.send(API.auth.loginPhone(login))
-        let control = Control(server: server)
-        try await control.call("POST", "tokens/expire", "{}")
-        try await control.call("POST", "rules", #"{"match": {"endpoint": "auth.refresh"}, "fault": "latency:1s", "times": 1}"#)
+        try await expireTokens(server, nextRefresh: "latency:1s")
         let call = Task { () -> APIError? in
             do throws(APIError) { _ = try await api.send(API.signal.quota()); return nil } catch { return error }
         }
@@ -310,9 +309,7 @@ import TongbanAPI
         let server = try ServerProcess(arguments: ["--quiet"])
         let api = client(server)
         _ = try await api.send(API.auth.loginPhone(login))
-        let control = Control(server: server)
-        try await control.call("POST", "tokens/expire", "{}")
-        try await control.call("POST", "rules", #"{"match": {"endpoint": "auth.refresh"}, "fault": "latency:1s", "times": 1}"#)
+        try await expireTokens(server, nextRefresh: "latency:1s")
         let first = Task { try await api.send(API.signal.quota()) }
         try await Task.sleep(nanoseconds: 300_000_000)
         let later = (0..<5).map { _ in Task { try await api.send(API.signal.quota()) } }

@@ -21,9 +21,20 @@ struct Exchange: Sendable {
     /// The answer, once a stage has made one.
     var response: MockResponse?
 
+    /// Whether the request named its session (`X-Accord-Session`).
+    private let namesSession: Bool
+
     init(request: MockRequest) {
         self.request = request
-        session = request.headers[MockEngine.sessionHeader] ?? "anonymous"
+        let named = request.headers[MockEngine.sessionHeader]
+        namesSession = named != nil
+        session = named ?? "anonymous"
+    }
+
+    /// The request belongs to `uid`; a request that named no session is filed under the user.
+    mutating func identify(_ uid: Int) {
+        user = uid
+        if !namesSession { session = "user:" + String(uid) }
     }
 }
 

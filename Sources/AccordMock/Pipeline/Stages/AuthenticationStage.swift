@@ -23,24 +23,19 @@ struct AuthenticationStage: RoutedStage {
         let (role, reason): (FlowCodes.Role, String)
         switch tokens.verdict(authorization: exchange.request.headers[header], scheme: auth.scheme) {
         case .valid(let uid):
-            identify(uid, in: &exchange)
+            exchange.identify(uid)
             return tokens.ban(uid: uid).map { .answer(envelopes.banned($0, endpoint: route.endpoint.id)) } ?? .proceed
         case .expired(let uid):
-            identify(uid, in: &exchange)
+            exchange.identify(uid)
             (role, reason) = (.tokenExpired, "the access token expired")
         case .invalidated:
             (role, reason) = (.tokenInvalid, "the access token is not valid on this server")
         case .revoked(let uid):
-            identify(uid, in: &exchange)
+            exchange.identify(uid)
             (role, reason) = (.forceLogout, "the access token was revoked")
         case .missing:
             (role, reason) = (.forceLogout, "missing '\(auth.header): \(auth.scheme) <access_token>'")
         }
         return .answer(envelopes.answer(role, reason: reason, endpoint: route.endpoint.id, verdict: .unauthorized))
-    }
-
-    private func identify(_ uid: Int, in exchange: inout Exchange) {
-        exchange.user = uid
-        if exchange.request.headers[MockEngine.sessionHeader] == nil { exchange.session = "user:" + String(uid) }
     }
 }

@@ -16,8 +16,10 @@ struct TokenFlowStage: RoutedStage {
         }
         let endpoint = route.endpoint.id
         let outcome: TokenGrant.Outcome
+        var parsed: JSONValue?
         if grant.isLogin(endpoint) {
             guard let answer = response.json else { return .proceed }
+            parsed = answer
             let uid: Int = if case .int(let uid)? = answer.value(at: "/\(envelopeNames.data)/user/uid") { uid } else { 0 }
             exchange.user = uid
             outcome = grant.login(endpoint: endpoint, uid: uid)
@@ -35,7 +37,7 @@ struct TokenFlowStage: RoutedStage {
             return .answer(refusal)
         case .issued(let uid, let pair):
             exchange.user = uid
-            if let answer = response.json { exchange.response = withTokens(pair, in: answer, response) }
+            if let answer = parsed ?? response.json { exchange.response = withTokens(pair, in: answer, response) }
             return .proceed
         }
     }
