@@ -238,7 +238,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: record) }
         let server = try ServerProcess(arguments: ["--quiet", "--record", record.path])
         let answered = TextBuffer()
-        let senders = (0..<8).map { _ in
+        for _ in 0..<8 {
             Thread.detachNewThread {
                 for _ in 0..<2_000 {
                     guard let connection = try? RawConnection(port: server.port) else { return }
@@ -247,7 +247,6 @@ import Testing
                 }
             }
         }
-        _ = senders
         try await Task.sleep(for: .milliseconds(400))
         let (status, _) = server.terminate()
         try await Task.sleep(for: .milliseconds(200))

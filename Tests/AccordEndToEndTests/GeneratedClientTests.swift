@@ -296,7 +296,7 @@ import TongbanAPI
             do throws(APIError) { _ = try await api.send(API.signal.quota()); return nil } catch { return error }
         }
         try await Task.sleep(nanoseconds: 300_000_000)
-        await api.signOut()
+        try await api.signOut()
         let error = await call.value
         guard case .sessionEnded? = error else {
             Issue.record("the call during the sign-out: \(String(describing: error))")

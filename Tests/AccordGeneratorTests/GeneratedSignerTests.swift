@@ -1,3 +1,5 @@
+import AccordJSON
+import AccordSigning
 import Foundation
 import Testing
 import TongbanAPI
@@ -5,16 +7,14 @@ import TongbanAPI
 /// The generated signer (CryptoKit where it exists, the portable MD5 here) against the
 /// six vectors of shared/docs/signing.md, with bodies encoded the way the client does.
 @Suite struct GeneratedSignerTests {
-    private let signer = RequestSigner(appKey: "dev_app_key", appSecret: "dev_app_secret")
+    private let signer = TongbanAPI.RequestSigner(appKey: "dev_app_key", appSecret: "dev_app_secret")
 
     private func encode(_ value: some Encodable) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(value)
+        try TongbanAPI.RequestSigner.canonicalBody(value)
     }
 
     private func check(query: [QueryItem], body: Data?, timestamp: String, nonce: String, sorted: String, sign: String) {
-        let params = RequestSigner.sortedParams(query: query, body: body)
+        let params = TongbanAPI.RequestSigner.sortedParams(query: query, body: body)
         #expect(params == sorted)
         #expect(signer.signature(timestamp: timestamp, nonce: nonce, sortedParams: params) == sign)
     }
@@ -51,6 +51,25 @@ import TongbanAPI
 
     @Test func escapedStringsAreSignedUnescaped() throws {
         struct Body: Encodable { var text = "say \"hi\"\n\\ /" }
-        #expect(RequestSigner.sortedParams(query: [], body: try encode(Body())) == "text=say \"hi\"\n\\ /")
+        #expect(TongbanAPI.RequestSigner.sortedParams(query: [], body: try encode(Body())) == "text=say \"hi\"\n\\ /")
+    }
+
+    /// Keys that JSONEncoder's `.sortedKeys` orders differently on Apple platforms and
+    /// Linux (case, digits), numbers it writes differently, and integers past 2^53: the
+    /// bytes sent and the signed text are the server's own canonical form.
+    @Test func nestedBodiesAreCanonicalWhateverTheEncoder() throws {
+        struct Body: Encodable {
+            var nested = ["b": 1, "B": 2, "10": 3, "9": 4, "a_b": 5, "Z9": 6]
+            var numbers = [0.1, 1e20, -0.0, 2.5e-8]
+            var big = 9_007_199_254_740_993
+            var Upper = ["x": [["y": "中文/emoji 👋"]]]
+        }
+        let body = try encode(Body())
+        let expected = #"{"Upper":{"x":[{"y":"中文/emoji 👋"}]},"big":9007199254740993,"#
+            + #""nested":{"10":3,"9":4,"B":2,"Z9":6,"a_b":5,"b":1},"numbers":[0.1,1e+20,0,2.5e-08]}"#
+        #expect(String(decoding: body, as: UTF8.self) == expected)
+        // What the mock server computes from the same bytes.
+        let server = AccordSigning.SortedParams.make(query: [("q", "1")], body: try JSONReader.read(Array(body)))
+        #expect(TongbanAPI.RequestSigner.sortedParams(query: [.init(name: "q", value: "1")], body: body) == server)
     }
 }

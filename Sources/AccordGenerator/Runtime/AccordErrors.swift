@@ -19,6 +19,9 @@ public enum APIError: Error, Equatable, Sendable, CustomStringConvertible {
     case transport(String)
     /// The calling task was cancelled (while sending, or while waiting for a refresh).
     case cancelled
+    /// The token storage failed (a Keychain locked before first unlock, say); the
+    /// session is kept, so a later call can succeed.
+    case storage(String)
 
     public var description: String {
         switch self {
@@ -31,6 +34,7 @@ public enum APIError: Error, Equatable, Sendable, CustomStringConvertible {
         case .undecodable(let reason): "unreadable answer: \(reason)"
         case .transport(let reason): "network error: \(reason)"
         case .cancelled: "cancelled"
+        case .storage(let reason): "token storage failed: \(reason)"
         }
     }
 }

@@ -259,10 +259,12 @@ public struct AccordDecimal: StringCodable, Hashable, Sendable, CustomStringConv
     public var description: String { text }
 }
 
-/// Any JSON value, for members the contract types as `any`.
+/// Any JSON value, for members the contract types as `any`. Integers stay exact to
+/// 64 bits (`integer`); only other numbers are `Double`s.
 public enum AccordJSON: Codable, Hashable, Sendable {
     case null
     case bool(Bool)
+    case integer(Int64)
     case number(Double)
     case string(String)
     case array([AccordJSON])
@@ -272,6 +274,7 @@ public enum AccordJSON: Codable, Hashable, Sendable {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() { self = .null }
         else if let value = try? container.decode(Bool.self) { self = .bool(value) }
+        else if let value = try? container.decode(Int64.self) { self = .integer(value) }
         else if let value = try? container.decode(Double.self) { self = .number(value) }
         else if let value = try? container.decode(String.self) { self = .string(value) }
         else if let value = try? container.decode([AccordJSON].self) { self = .array(value) }
@@ -283,6 +286,7 @@ public enum AccordJSON: Codable, Hashable, Sendable {
         switch self {
         case .null: try container.encodeNil()
         case .bool(let value): try container.encode(value)
+        case .integer(let value): try container.encode(value)
         case .number(let value): try container.encode(value)
         case .string(let value): try container.encode(value)
         case .array(let value): try container.encode(value)

@@ -5,6 +5,19 @@ import Foundation
 import FoundationNetworking
 #endif
 
+/// What a view model needs of the API: ``APIClient`` in the app, ``MockAPIClient`` in
+/// its unit tests.
+public protocol APISending: Sendable {
+    /// Calls `endpoint` and returns its data.
+    func send<Response>(_ endpoint: Endpoint<Response>) async throws(APIError) -> Response
+    /// The events of a streamed answer, as they arrive.
+    func stream<Event>(_ endpoint: StreamEndpoint<Event>) -> AsyncThrowingStream<Event, any Error>
+    /// Forgets the session's tokens.
+    func signOut() async throws(APIError)
+    /// Events for the app (logout, ban, alerts); each access is a new listener.
+    var events: AsyncStream<ClientEvent> { get }
+}
+
 /// Calls the API: signs every request, unwraps the envelope, refreshes an expired
 /// token once for all waiting calls and retries them, and ends the session when the
 /// server says so.
@@ -13,11 +26,12 @@ import FoundationNetworking
 /// let client = APIClient(configuration: configuration, storage: KeychainTokenStorage(service: "app"))
 /// let inbox = try await client.send(API.signal.inbox(limit: 20))
 /// ```
-public actor APIClient {
+public actor APIClient: APISending {
     public let configuration: ClientConfiguration
     private let storage: any TokenStorage
-    private let session: URLSession
-    private let refreshSession: URLSession
+    private let transport: any Transport
+    private let clock: @Sendable () -> Date
+    private let nonce: @Sendable () -> String
     private var refreshing: Task<Refresh, Never>?
     /// The session's generation: a session that ends or is signed out moves it on, and
     /// what a call from an older generation finds cannot end or restore anything.
@@ -25,21 +39,33 @@ public actor APIClient {
     private let signer: RequestSigner
     private let broadcast = EventBroadcast<ClientEvent>()
 
+    /// The most bytes an answer to a stream request may hold when it is not a stream
+    /// (an envelope with a business code).
+    private static let refusalLimit = 1 << 20
+
     /// Events for the app (logout, ban, alerts): each access is a new listener that gets
     /// every event from then on, so several screens can listen at once.
     public nonisolated var events: AsyncStream<ClientEvent> { broadcast.stream() }
 
     /// - Parameters:
-    ///   - session: for API calls.
-    ///   - refreshSession: for token refresh only, so no other behaviour wraps it.
+    ///   - transport: what requests go through; `URLSessionTransport()` by default.
+    ///   - clock: the time the `X-Timestamp` header is taken from.
+    ///   - nonce: a new `X-Nonce` per request; 32 random hex digits by default.
     public init(configuration: ClientConfiguration, storage: any TokenStorage = InMemoryTokenStorage(),
-                session: URLSession = URLSession(configuration: .default),
-                refreshSession: URLSession = URLSession(configuration: .ephemeral)) {
+                transport: any Transport = URLSessionTransport(),
+                clock: @escaping @Sendable () -> Date = { Date() },
+                nonce: @escaping @Sendable () -> String = APIClient.randomNonce) {
         self.configuration = configuration
         self.storage = storage
-        self.session = session
-        self.refreshSession = refreshSession
+        self.transport = transport
+        self.clock = clock
+        self.nonce = nonce
         self.signer = RequestSigner(appKey: configuration.appKey, appSecret: configuration.appSecret)
+    }
+
+    /// 32 random lowercase hex digits.
+    public static func randomNonce() -> String {
+        UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
     }
 
     /// Calls `endpoint` and returns its data.
@@ -47,38 +73,27 @@ public actor APIClient {
         if Task.isCancelled { throw .cancelled }
         try await waitForRefresh()
         let generation = self.generation
-        let used = await storage.load()
-        var answer = try await perform(endpoint, tokens: used, on: session)
+        let used = try await loadTokens()
+        var answer = try await perform(endpoint, tokens: used)
         if case .failure(let refusal) = answer, Service.refreshesAndRetries(refusal.code) {
-            // Requests that failed after another call refreshed just retry with the new token.
-            let current = await storage.load()
-            let tokens: Tokens
-            if let current, current != used {
-                tokens = current
-            } else {
-                switch await refreshOnce() {
-                case .refreshed(let refreshed): tokens = refreshed
-                case .failed(let error): throw error
-                }
-            }
-            answer = try await perform(endpoint, tokens: tokens, on: session)
+            answer = try await perform(endpoint, tokens: try await tokens(replacing: used))
         }
         switch answer {
         case .success(let response):
-            if let issuing = response as? TokenIssuing { await storage.save(issuing.issuedTokens) }
+            if let issuing = response as? TokenIssuing { try await saveTokens(issuing.issuedTokens) }
             return response
         case .failure(let refusal):
             throw await failure(refusal, since: generation)
         }
     }
 
-    /// The events of a streamed answer, as they arrive (on platforms without
-    /// `URLSession.bytes`, such as Linux, once the answer is complete). An expired
-    /// token is refreshed and the stream retried once, as for `send`.
+    /// The events of a streamed answer, as they arrive. An expired token is refreshed
+    /// and the stream retried once, as for `send`; cancelling the consuming task closes
+    /// the connection.
     public nonisolated func stream<Event>(_ endpoint: StreamEndpoint<Event>) -> AsyncThrowingStream<Event, any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
-                do {
+                do throws(APIError) {
                     try await self.deliver(endpoint, to: continuation)
                     continuation.finish()
                 } catch {
@@ -89,40 +104,10 @@ public actor APIClient {
         }
     }
 
-    private func deliver<Event>(_ endpoint: StreamEndpoint<Event>, to continuation: AsyncThrowingStream<Event, any Error>.Continuation) async throws(APIError) {
-        try await waitForRefresh()
-        let generation = self.generation
-        var tokens = await storage.load()
-        for attempt in 0..<2 {
-            let (data, status) = try await exchange(endpoint.request, tokens: tokens, on: session)
-            if let head = try? JSONDecoder().decode(Envelope<AccordEmpty>.self, from: data) {
-                let refusal = Refusal(code: BusinessCode(rawValue: head.code), message: head.message, envelope: data)
-                if attempt == 0, Service.refreshesAndRetries(refusal.code) {
-                    switch await refreshOnce() {
-                    case .refreshed(let refreshed): tokens = refreshed; continue
-                    case .failed(let error): throw error
-                    }
-                }
-                throw await failure(refusal, since: generation)
-            }
-            guard (200..<300).contains(status) else { throw APIError.http(status: status, body: String(decoding: data, as: UTF8.self)) }
-            for line in String(decoding: data, as: UTF8.self).split(separator: "\n") where line.hasPrefix("data: ") {
-                let payload = line.dropFirst(6)
-                if payload == "[DONE]" { return }
-                do {
-                    continuation.yield(try JSONDecoder().decode(Event.self, from: Data(payload.utf8)))
-                } catch {
-                    throw APIError.undecodable("event: \(error)")
-                }
-            }
-            return
-        }
-    }
-
     /// Clears the tokens (after a logout call, say).
-    public func signOut() async {
+    public func signOut() async throws(APIError) {
         generation += 1
-        await storage.save(nil)
+        try await saveTokens(nil)
     }
 
     // MARK: One exchange
@@ -140,8 +125,15 @@ public actor APIClient {
         var envelope: Data
     }
 
-    private func perform<Response>(_ endpoint: Endpoint<Response>, tokens: Tokens?, on session: URLSession) async throws(APIError) -> Answer<Response> {
-        let (data, status) = try await exchange(endpoint, tokens: tokens, on: session)
+    private func perform<Response>(_ endpoint: Endpoint<Response>, tokens: Tokens?) async throws(APIError) -> Answer<Response> {
+        let request = try request(for: endpoint, tokens: tokens)
+        let data: Data, response: HTTPURLResponse
+        do { (data, response) = try await transport.send(request) } catch { throw Self.apiError(error) }
+        return try Self.answer(data, status: response.statusCode, as: Response.self)
+    }
+
+    /// The envelope of an answer read: its data, or the business code that refused it.
+    private static func answer<Response: Decodable>(_ data: Data, status: Int, as type: Response.Type) throws(APIError) -> Answer<Response> {
         guard let head = try? JSONDecoder().decode(Envelope<AccordEmpty>.self, from: data) else {
             if (400..<600).contains(status) { throw APIError.http(status: status, body: String(decoding: data, as: UTF8.self)) }
             throw APIError.undecodable("not the {\(Service.envelopeCode), \(Service.envelopeMessage), \(Service.envelopeData)} envelope")
@@ -158,9 +150,11 @@ public actor APIClient {
         }
     }
 
-    private func exchange<Response>(_ endpoint: Endpoint<Response>, tokens: Tokens?, on session: URLSession) async throws(APIError) -> (Data, Int) {
-        // The path's parameters are escaped once already (Endpoint.segment); the query is
-        // escaped here to RFC 3986's unreserved characters, so `+` cannot turn into a space.
+    /// The signed request for `endpoint`: the body in canonical JSON, signed from the
+    /// same bytes that are sent; the query escaped to RFC 3986's unreserved characters,
+    /// so `+` cannot turn into a space; the path's parameters already escaped once
+    /// (`Endpoint.segment`).
+    private func request<Response>(for endpoint: Endpoint<Response>, tokens: Tokens?) throws(APIError) -> URLRequest {
         guard var components = URLComponents(url: configuration.serverURL, resolvingAgainstBaseURL: false) else {
             throw APIError.transport("bad server URL \(configuration.serverURL)")
         }
@@ -173,16 +167,16 @@ public actor APIClient {
         guard let url = components.url else { throw APIError.transport("bad URL for \(endpoint.path)") }
         var request = URLRequest(url: url, timeoutInterval: configuration.timeout)
         request.httpMethod = endpoint.method.rawValue
-        var body: Data?
+        var body: CanonicalJSON?
         if let value = endpoint.body {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            do { body = try encoder.encode(value) } catch { throw APIError.undecodable("cannot encode the body: \(error)") }
-            request.httpBody = body
+            do { body = try CanonicalJSON(parsing: Array(JSONEncoder().encode(value))) } catch {
+                throw APIError.undecodable("cannot encode the body of \(endpoint.id): \(error)")
+            }
+            request.httpBody = body.map { Data($0.bytes) }
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
-        let timestamp = String(Int(Date().timeIntervalSince1970))
-        let nonce = UUID().uuidString.replacingOccurrences(of: "-", with: "")
+        let timestamp = String(Int64(clock().timeIntervalSince1970.rounded(.down)))
+        let nonce = nonce()
         let headers: [(String, String)] = [
             (Service.appKeyHeader, configuration.appKey), (Service.timestampHeader, timestamp), (Service.nonceHeader, nonce),
             (Service.signatureHeader, signer.signature(timestamp: timestamp, nonce: nonce,
@@ -191,21 +185,89 @@ public actor APIClient {
         ] + (configuration.language.map { [("X-Language", $0)] } ?? []) + endpoint.headers.map { ($0.name, $0.value) }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if endpoint.requiresAuth, let tokens { request.setValue("\(Service.authScheme) \(tokens.accessToken)", forHTTPHeaderField: Service.authHeader) }
-        do {
-            let (data, response) = try await session.data(for: request)
-            return (data, (response as? HTTPURLResponse)?.statusCode ?? 0)
-        } catch let error as URLError {
+        return request
+    }
+
+    /// What a transport's failure means to the app.
+    private static func apiError(_ error: any Error) -> APIError {
+        switch error {
+        case let error as APIError:
+            return error
+        case let error as URLError:
             switch error.code {
-            case .notConnectedToInternet, .networkConnectionLost, .cannotConnectToHost: throw APIError.offline
-            case .timedOut: throw APIError.timeout
-            case .cancelled: throw APIError.cancelled
-            default: throw APIError.transport(error.localizedDescription)
+            case .notConnectedToInternet, .networkConnectionLost, .cannotConnectToHost, .dataNotAllowed: return .offline
+            case .timedOut: return .timeout
+            case .cancelled: return .cancelled
+            default: return .transport(error.localizedDescription)
             }
-        } catch is CancellationError {
-            throw APIError.cancelled
-        } catch {
-            throw APIError.transport(String(describing: error))
+        case is CancellationError:
+            return .cancelled
+        default:
+            return .transport(String(describing: error))
         }
+    }
+
+    // MARK: Streams
+
+    private func deliver<Event>(_ endpoint: StreamEndpoint<Event>, to continuation: AsyncThrowingStream<Event, any Error>.Continuation) async throws(APIError) {
+        try await waitForRefresh()
+        let generation = self.generation
+        var tokens = try await loadTokens()
+        for attempt in 0..<2 {
+            let request = try request(for: endpoint.request, tokens: tokens)
+            let head: HTTPURLResponse, chunks: AsyncThrowingStream<Data, any Error>
+            do { (head, chunks) = try await transport.open(request) } catch { throw Self.apiError(error) }
+            guard Self.isEventStream(head) else {
+                // Not a stream: an envelope with a business code, or an HTTP error.
+                let data = try await Self.collect(chunks, limit: Self.refusalLimit)
+                switch try Self.answer(data, status: head.statusCode, as: AccordEmpty.self) {
+                case .success:
+                    throw APIError.undecodable("\(endpoint.request.id) answered JSON, not text/event-stream")
+                case .failure(let refusal):
+                    if attempt == 0, Service.refreshesAndRetries(refusal.code) {
+                        tokens = try await self.tokens(replacing: tokens)
+                        continue
+                    }
+                    throw await failure(refusal, since: generation)
+                }
+            }
+            guard (200..<300).contains(head.statusCode) else { throw APIError.http(status: head.statusCode, body: "") }
+            var parser = ServerSentEventParser()
+            do {
+                for try await chunk in chunks {
+                    for event in try parser.feed(chunk) {
+                        if event.data == "[DONE]" { return }
+                        do {
+                            continuation.yield(try JSONDecoder().decode(Event.self, from: Data(event.data.utf8)))
+                        } catch {
+                            throw APIError.undecodable("event of \(endpoint.request.id): \(error)")
+                        }
+                    }
+                }
+            } catch {
+                throw Self.apiError(error)
+            }
+            return
+        }
+    }
+
+    private static func isEventStream(_ head: HTTPURLResponse) -> Bool {
+        let type = head.value(forHTTPHeaderField: "Content-Type") ?? ""
+        return type.lowercased().hasPrefix("text/event-stream")
+    }
+
+    /// The whole body, refused beyond `limit` bytes.
+    private static func collect(_ chunks: AsyncThrowingStream<Data, any Error>, limit: Int) async throws(APIError) -> Data {
+        var data = Data()
+        do {
+            for try await chunk in chunks {
+                data.append(chunk)
+                guard data.count <= limit else { throw APIError.undecodable("the answer is larger than \(limit) bytes") }
+            }
+        } catch {
+            throw apiError(error)
+        }
+        return data
     }
 
     // MARK: Flows
@@ -224,8 +286,19 @@ public actor APIClient {
         if case .failed(let error) = await CancellableWait.value(of: refreshing) ?? .failed(.cancelled) { throw error }
     }
 
+    /// The tokens to retry a call with after its token was refused: the ones another
+    /// call's refresh already stored, else those of a refresh (one for every caller).
+    private func tokens(replacing used: Tokens?) async throws(APIError) -> Tokens {
+        if let current = try await loadTokens(), current != used { return current }
+        switch await refreshOnce() {
+        case .refreshed(let refreshed): return refreshed
+        case .failed(let error): throw error
+        }
+    }
+
     /// One refresh for every caller. Only an answer whose code ends a session clears the
-    /// tokens; offline, a timeout, a 5xx or another business code keep them for the next try.
+    /// tokens; offline, a timeout, a 5xx, another business code or storage that cannot
+    /// be read keep them for the next try.
     private func refreshOnce() async -> Refresh {
         if let refreshing { return await CancellableWait.value(of: refreshing) ?? .failed(.cancelled) }
         let task = Task { () -> Refresh in
@@ -233,16 +306,16 @@ public actor APIClient {
             // clears `refreshing` when it ends.
             defer { refreshing = nil }
             let generation = self.generation
-            guard let refreshToken = await storage.load()?.refreshToken, let call = Service.refresh(refreshToken) else {
-                await endSession(Service.refreshFailedCode, since: generation)
-                return .failed(.sessionEnded(Service.refreshFailedCode))
-            }
             do throws(APIError) {
-                switch try await perform(call, tokens: nil, on: refreshSession) {
+                guard let refreshToken = try await loadTokens()?.refreshToken, let call = Service.refresh(refreshToken) else {
+                    await endSession(Service.refreshFailedCode, since: generation)
+                    return .failed(.sessionEnded(Service.refreshFailedCode))
+                }
+                switch try await perform(call, tokens: nil) {
                 case .success(let issued):
                     // Signed out (or ended) while refreshing: the new tokens must not bring the session back.
                     guard generation == self.generation else { return .failed(.sessionEnded(Service.refreshFailedCode)) }
-                    await storage.save(issued.issuedTokens)
+                    try await saveTokens(issued.issuedTokens)
                     return .refreshed(issued.issuedTokens)
                 case .failure(let refusal):
                     return .failed(await failure(refusal, since: generation))
@@ -256,13 +329,25 @@ public actor APIClient {
     }
 
     /// Ends the session a call began in, once: concurrent calls answered 1006 log out
-    /// once, and a call from before a sign-out or an earlier end changes nothing.
+    /// once, and a call from before a sign-out or an earlier end changes nothing. The
+    /// app is told even when storage fails to forget the tokens: the server has ended
+    /// the session either way.
     private func endSession(_ code: BusinessCode, since generation: Int) async {
         guard generation == self.generation else { return }
         self.generation += 1
-        guard await storage.load() != nil else { return }
-        await storage.save(nil)
+        let hadTokens: Bool
+        do { hadTokens = try await storage.load() != nil } catch { hadTokens = true }
+        guard hadTokens else { return }
+        try? await storage.save(nil)
         broadcast.send(.loggedOut(code))
+    }
+
+    private func loadTokens() async throws(APIError) -> Tokens? {
+        do { return try await storage.load() } catch { throw APIError.storage(String(describing: error)) }
+    }
+
+    private func saveTokens(_ tokens: Tokens?) async throws(APIError) {
+        do { try await storage.save(tokens) } catch { throw APIError.storage(String(describing: error)) }
     }
 
     private func failure(_ refusal: Refusal, since generation: Int) async -> APIError {

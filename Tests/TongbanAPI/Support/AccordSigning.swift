@@ -20,89 +20,30 @@ public struct RequestSigner: Sendable {
         Self.md5Hex(Array((appKey + timestamp + nonce + sortedParams + appSecret).utf8))
     }
 
+    /// The bytes a body is sent as, and signed from: `value` encoded, then written in
+    /// the canonical form of the signing rule (members sorted by UTF-8 bytes at every
+    /// level, numbers in shortest round-trip form), the same on every platform.
+    public static func canonicalBody(_ value: some Encodable) throws -> Data {
+        Data(try CanonicalJSON(parsing: Array(JSONEncoder().encode(value))).bytes)
+    }
+
     /// `sorted_params`: the query items and the members of a JSON object body, sorted by
-    /// key (UTF-8 bytes, stable), `key=value` joined by `&`; `null` members left out.
+    /// key (UTF-8 bytes, stable), `key=value` joined by `&`; `null` members left out, nested
+    /// values as canonical JSON.
     public static func sortedParams(query: [QueryItem], body: Data?) -> String {
+        sortedParams(query: query, body: body.flatMap { try? CanonicalJSON(parsing: Array($0)) })
+    }
+
+    static func sortedParams(query: [QueryItem], body: CanonicalJSON?) -> String {
         var pairs = query.map { (key: $0.name, value: $0.value) }
-        if let body { pairs += Self.members(of: Array(body)) }
+        if case .object(let members)? = body {
+            pairs += members.compactMap { member in member.value.parameterText.map { (key: member.key, value: $0) } }
+        }
         let sorted = pairs.enumerated().sorted { lhs, rhs in
             lhs.element.key == rhs.element.key ? lhs.offset < rhs.offset
                 : lhs.element.key.utf8.lexicographicallyPrecedes(rhs.element.key.utf8)
         }
         return sorted.map { "\($0.element.key)=\($0.element.value)" }.joined(separator: "&")
-    }
-
-    /// The top-level members of a compact JSON object (as `JSONEncoder` writes it with
-    /// sorted keys and unescaped slashes): strings unescaped, `null` skipped, other
-    /// values as their JSON text.
-    static func members(of json: [UInt8]) -> [(key: String, value: String)] {
-        guard json.first == UInt8(ascii: "{") else { return [] }
-        var members: [(String, String)] = []
-        var index = 1
-        while index < json.count, json[index] == UInt8(ascii: "\"") {
-            let (key, closingQuote) = string(json, from: index)
-            index = closingQuote + 2 // past the quote and the ':'
-            let start = index
-            var depth = 0
-            var inString = false
-            while index < json.count {
-                let byte = json[index]
-                if inString {
-                    if byte == UInt8(ascii: "\\") { index += 1 } else if byte == UInt8(ascii: "\"") { inString = false }
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = true
-                } else if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
-                    depth += 1
-                } else if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") {
-                    if depth == 0 { break }
-                    depth -= 1
-                } else if byte == UInt8(ascii: ","), depth == 0 {
-                    break
-                }
-                index += 1
-            }
-            let raw = Array(json[start..<index])
-            if raw.first == UInt8(ascii: "\"") {
-                members.append((key, string(raw, from: 0).text))
-            } else if raw != Array("null".utf8) {
-                members.append((key, String(decoding: raw, as: UTF8.self)))
-            }
-            index += 1 // ',' or '}'
-        }
-        return members
-    }
-
-    /// The JSON string starting at `start`, unescaped, and the index of its closing quote.
-    private static func string(_ json: [UInt8], from start: Int) -> (text: String, end: Int) {
-        var bytes: [UInt8] = []
-        var index = start + 1
-        while index < json.count, json[index] != UInt8(ascii: "\"") {
-            guard json[index] == UInt8(ascii: "\\"), index + 1 < json.count else {
-                bytes.append(json[index])
-                index += 1
-                continue
-            }
-            let escape = json[index + 1]
-            index += 2
-            switch escape {
-            case UInt8(ascii: "n"): bytes.append(0x0A)
-            case UInt8(ascii: "r"): bytes.append(0x0D)
-            case UInt8(ascii: "t"): bytes.append(0x09)
-            case UInt8(ascii: "b"): bytes.append(0x08)
-            case UInt8(ascii: "f"): bytes.append(0x0C)
-            case UInt8(ascii: "u"):
-                var code = UInt32(String(decoding: json[index..<min(index + 4, json.count)], as: UTF8.self), radix: 16) ?? 0xFFFD
-                index += 4
-                if (0xD800..<0xDC00).contains(code), index + 6 <= json.count, json[index] == UInt8(ascii: "\\") {
-                    let low = UInt32(String(decoding: json[index + 2..<index + 6], as: UTF8.self), radix: 16) ?? 0
-                    code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
-                    index += 6
-                }
-                bytes += Array(String(Character(Unicode.Scalar(code) ?? "\u{FFFD}")).utf8)
-            default: bytes.append(escape)
-            }
-        }
-        return (String(decoding: bytes, as: UTF8.self), index)
     }
 
     /// Lowercase hex MD5.
