@@ -20,6 +20,8 @@ indirect enum Declaration {
         var wireName: String
         var swiftName: String
         var type: String
+        /// What the initializer's parameter defaults to, if anything (optionals default to nil).
+        var defaultValue: String? = nil
         var isOptional: Bool
         var documentation: String?
         var isDeprecated: Bool

@@ -26,13 +26,19 @@ struct ModelEmitter {
             }
             if !structure.properties.isEmpty { writer.line() }
             let parameters = structure.properties.map { property in
-                "\(property.swiftName): \(property.type)\(property.isOptional ? "? = nil" : "")"
+                let type = property.type + (property.isOptional ? "?" : "")
+                let defaultValue = property.defaultValue ?? (property.isOptional ? "nil" : nil)
+                return "\(property.swiftName): \(type)" + (defaultValue.map { " = \($0)" } ?? "")
             }
             writer.block("\(access)init(\(parameters.joined(separator: ", ")))") { writer in
                 for property in structure.properties {
                     let name = Naming.bare(property.swiftName)
                     writer.line("self.\(name) = \(property.swiftName)")
                 }
+            }
+            if structure.properties.contains(where: \.isOptional) {
+                writer.line()
+                writeLenientDecoder(structure, into: &writer)
             }
             writer.line()
             writer.block("enum CodingKeys: String, CodingKey") { writer in
@@ -48,14 +54,33 @@ struct ModelEmitter {
         }
     }
 
+    /// `init(from:)` that reads optional members with `decodeLeniently`: an optional value
+    /// that cannot be read is nil instead of failing the whole answer; required ones throw.
+    private func writeLenientDecoder(_ structure: Declaration.Structure, into writer: inout SwiftWriter) {
+        writer.block("\(access)init(from decoder: any Decoder) throws") { writer in
+            writer.line("let container = try decoder.container(keyedBy: CodingKeys.self)")
+            for property in structure.properties {
+                let name = Naming.bare(property.swiftName)
+                let key = "." + name
+                writer.line(property.isOptional
+                            ? "self.\(name) = container.decodeLeniently(\(property.type).self, forKey: \(key))"
+                            : "self.\(name) = try container.decode(\(property.type).self, forKey: \(key))")
+            }
+        }
+    }
+
     private func write(_ enumeration: Declaration.Enumeration, into writer: inout SwiftWriter) {
         let raw = enumeration.isIntegral ? "Int" : "String"
         writer.documentation(enumeration.documentation.summary, remark: enumeration.documentation.remark
                              + ". Values this version does not know decode as `unknown` and encode back unchanged.")
-        writer.block("\(access)enum \(enumeration.name): RawRepresentable, Codable, Hashable, Sendable") { writer in
+        writer.block("\(access)enum \(enumeration.name): RawRepresentable, CaseIterable, Codable, Hashable, Sendable") { writer in
             for item in enumeration.cases { writer.line("case \(item.name)") }
             writer.line("/// A value this version of the contract does not know.")
             writer.line("case unknown(\(raw))")
+            writer.line()
+            writer.line("/// The values this version of the contract knows, in its order.")
+            let known = enumeration.cases.map { "." + Naming.bare($0.name) }.joined(separator: ", ")
+            writer.line("\(access)static let allCases: [Self] = [\(known)]")
             writer.line()
             writer.block("\(access)init(rawValue: \(raw))") { writer in
                 writer.switchBlock("rawValue") { writer in

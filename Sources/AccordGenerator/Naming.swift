@@ -1,18 +1,30 @@
-/// Swift names from wire names: `snake_case` → `lowerCamelCase`, types in
-/// `UpperCamelCase`, keywords escaped.
+/// Swift names from wire names, as the Swift API Design Guidelines write them:
+/// `snake_case` → `lowerCamelCase`, types in `UpperCamelCase`, acronyms uniformly cased
+/// (`signal_id` → `signalID`, `ai-chat` → `AIChat`, `url` → `url`), keywords escaped.
 enum Naming {
-    /// `expires_at` → `expiresAt`; `weak_point` → `weakPoint`; `2fa` → `_2fa`.
+    /// Words written all in capitals unless they begin a lowerCamelCase name.
+    static let acronyms: Set<String> = [
+        "ai", "api", "html", "http", "https", "iap", "id", "im", "ip", "json", "jwt", "os", "sdk", "sms", "ttl", "ui",
+        "uri", "url", "uuid", "vip",
+    ]
+
+    /// `expires_at` → `expiresAt`; `signal_id` → `signalID`; `ai_score` → `aiScore`; `2fa` → `_2fa`.
     static func property(_ wire: String) -> String {
-        let words = wire.split(whereSeparator: { $0 == "_" || $0 == "-" || $0 == "." || $0 == " " }).map(String.init)
+        let words = words(wire)
         guard let first = words.first else { return "_" }
-        let joined = first.prefix(1).lowercased() + first.dropFirst() + words.dropFirst().map(capitalized).joined()
+        let head = acronyms.contains(first.lowercased()) ? first.lowercased() : first.prefix(1).lowercased() + first.dropFirst()
+        let joined = head + words.dropFirst().map(capitalized).joined()
         return escaped(joined.first?.isNumber == true ? "_" + joined : joined)
     }
 
-    /// `login-phone` → `LoginPhone`; `signal` → `Signal`.
+    /// `login-phone` → `LoginPhone`; `ai.chat` → `AIChat`; `signal` → `Signal`.
     static func type(_ wire: String) -> String {
-        let name = wire.split(whereSeparator: { $0 == "_" || $0 == "-" || $0 == "." || $0 == " " }).map { capitalized(String($0)) }.joined()
+        let name = words(wire).map(capitalized).joined()
         return name.first?.isNumber == true ? "_" + name : name
+    }
+
+    private static func words(_ wire: String) -> [String] {
+        wire.split(whereSeparator: { $0 == "_" || $0 == "-" || $0 == "." || $0 == " " }).map(String.init)
     }
 
     /// `signal.publish` → `publish`; `auth.login-phone` → `loginPhone`.
@@ -21,8 +33,9 @@ enum Naming {
         return property(local)
     }
 
+    /// `chat` → `Chat`; an acronym all in capitals (`id` → `ID`).
     private static func capitalized(_ word: String) -> String {
-        word.prefix(1).uppercased() + word.dropFirst()
+        acronyms.contains(word.lowercased()) ? word.uppercased() : word.prefix(1).uppercased() + word.dropFirst()
     }
 
     static let keywords: Set<String> = [

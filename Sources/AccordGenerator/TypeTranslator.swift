@@ -4,6 +4,20 @@ import AccordContract
 /// enums they need as nested declarations.
 struct TypeTranslator {
     let contract: Contract
+    /// The body type of each streaming endpoint and its toggle member (`stream`), which
+    /// the initializer defaults to `false`: the stream function sets it, a plain call
+    /// leaves it off, and no caller has to spell it.
+    private let streamToggles: [String: String]
+
+    init(contract: Contract) {
+        self.contract = contract
+        var toggles: [String: String] = [:]
+        for endpoint in contract.endpoints {
+            guard let toggle = endpoint.stream?.toggle, let body = endpoint.body else { continue }
+            if case .reference(let name) = body.kind { toggles[name] = toggle } else { toggles[Naming.type(endpoint.id) + "Request"] = toggle }
+        }
+        streamToggles = toggles
+    }
 
     /// The Swift type for `schema`; inline objects and enums become declarations named
     /// `suggestedName` and are appended to `nested`.
@@ -50,7 +64,9 @@ struct TypeTranslator {
             var nestedName = Naming.type(field.name)
             if Naming.keywords.contains(nestedName) || nestedName == name { nestedName = name + nestedName }
             let swiftType = type(for: field.schema, suggestedName: nestedName, file: file, nested: &nested)
+            let isToggle = streamToggles[name] == field.name && field.schema.kind == .primitive(.bool) && !field.isOptional
             return Declaration.Property(wireName: field.name, swiftName: Naming.property(field.name), type: swiftType,
+                                        defaultValue: isToggle ? "false" : nil,
                                         isOptional: field.isOptional || field.isNullable, documentation: field.schema.description,
                                         isDeprecated: field.schema.isDeprecated)
         }

@@ -10,13 +10,13 @@ import TongbanAPI
 
 /// The generated client (`Tests/TongbanAPI`) against the real `accord serve`.
 @Suite(.serialized) struct GeneratedClientTests {
-    private func client(_ server: ServerProcess, storage: InMemoryTokenStorage = InMemoryTokenStorage()) -> APIClient {
+    private func client(_ server: ServerProcess, storage: InMemoryTokenStorage = InMemoryTokenStorage(), timeout: TimeInterval = 30) -> APIClient {
         APIClient(configuration: ClientConfiguration(serverURL: URL(string: server.baseURL)!, appKey: "dev_app_key", appSecret: "dev_app_secret",
-                                                     deviceID: "generated-client", appVersion: "1.2.0"), storage: storage)
+                                                     deviceID: "generated-client", appVersion: "1.2.0", timeout: timeout), storage: storage)
     }
 
     private let login = AuthLoginPhoneRequest(phone: "13800138000", code: "123456",
-                                             deviceInfo: DeviceInfo(deviceId: "D-1", os: .ios, osVersion: "26.1", model: "iPhone", appVersion: "1.2.0"))
+                                             deviceInfo: DeviceInfo(deviceID: "D-1", os: .ios, osVersion: "26.1", model: "iPhone", appVersion: "1.2.0"))
 
     /// The first event a listener got.
     private func firstEvent(_ events: AsyncStream<ClientEvent>) async -> ClientEvent? {
@@ -62,7 +62,7 @@ import TongbanAPI
         let cursor = "a+b/c=d&e?f#g%h i中文😀~"
         _ = try await api.send(API.signal.inbox(cursor: cursor, limit: 20))
         // A path parameter is escaped once: `/` stays inside its segment, `%` is not escaped twice.
-        _ = try await api.send(API.signal.detail(signalId: "a/b c%中"))
+        _ = try await api.send(API.signal.detail(signalID: "a/b c%中"))
         let paths = try await journal(server).compactMap { entry -> String? in
             if case .string(let path)? = entry["path"] { path } else { nil }
         }
@@ -229,6 +229,32 @@ import TongbanAPI
         #expect(quota.dailyLimit == 20)
     }
 
+    /// The server rotates the tokens but answers after the client's deadline: every
+    /// waiting caller gets `.timeout` at the deadline, and nothing is logged out or
+    /// forgotten then. The rotation did happen, so the next refresh presents a rotated
+    /// token, and a server that rotates strictly (as this one, docs/flows.md) ends the
+    /// session with 1007: the client cannot undo what the server did.
+    @Test func aRefreshAnsweredAfterTheDeadlineTimesOutAndKeepsTheTokens() async throws {
+        let server = try ServerProcess(arguments: ["--quiet"])
+        let storage = InMemoryTokenStorage()
+        let api = client(server, storage: storage, timeout: 1)
+        let events = api.events
+        _ = try await api.send(API.auth.loginPhone(login))
+        let kept = await storage.load()
+        try await expireTokens(server, nextRefresh: "latency:2500ms")
+        let calls = (0..<3).map { _ in
+            Task { () -> APIError? in
+                do throws(APIError) { _ = try await api.send(API.signal.quota()); return nil } catch { return error }
+            }
+        }
+        var outcomes: [APIError?] = []
+        for call in calls { outcomes.append(await call.value) }
+        #expect(outcomes == [.timeout, .timeout, .timeout])
+        #expect(await storage.load() == kept)
+        await #expect(throws: APIError.sessionEnded(BusinessCode(rawValue: 1007))) { try await api.send(API.signal.quota()) }
+        #expect(await firstEvent(events) == .loggedOut(BusinessCode(rawValue: 1007)))
+    }
+
     @Test func aCallerCancelledWhileWaitingForARefreshStopsAndTheOthersGoOn() async throws {
         let server = try ServerProcess(arguments: ["--quiet"])
         let api = client(server)
@@ -345,12 +371,44 @@ import TongbanAPI
         let server = try ServerProcess(arguments: ["--quiet"])
         let api = client(server)
         _ = try await api.send(API.auth.loginPhone(login))
-        let request = AiChatRequest(messages: [ChatMessage(role: .user, content: "什么是 actor 重入？")], stream: false)
+        let request = AIChatRequest(messages: [ChatMessage(role: .user, content: "什么是 actor 重入？")])
         var deltas: [String] = []
         for try await event in api.stream(API.learning.aiChatStream(request)) { deltas.append(event.delta) }
         #expect(deltas == ["actor 的方法", "在 await 处可能被挂起，", "此时其他任务可以进入同一个 actor。"])
         let plain = try await api.send(API.learning.aiChat(request))
         #expect(plain.reply.hasPrefix("actor 的方法"))
+    }
+
+    /// The fixture spaces its three events 120 ms apart: the first must reach the caller
+    /// while the server has not yet sent the last (Linux streams through a data delegate,
+    /// Apple platforms through `URLSession.bytes`).
+    @Test func streamedEventsArriveBeforeTheStreamEnds() async throws {
+        let server = try ServerProcess(arguments: ["--quiet"])
+        let api = client(server)
+        _ = try await api.send(API.auth.loginPhone(login))
+        let request = AIChatRequest(messages: [ChatMessage(role: .user, content: "什么是 actor 重入？")])
+        var arrivals: [Date] = []
+        for try await _ in api.stream(API.learning.aiChatStream(request)) { arrivals.append(Date()) }
+        let ended = Date()
+        #expect(arrivals.count == 3)
+        let firstToEnd = ended.timeIntervalSince(try #require(arrivals.first))
+        #expect(firstToEnd >= 0.2, "the first event came \(firstToEnd) s before the end: the stream was buffered")
+    }
+
+    @Test func aStreamMeetingAnExpiredTokenRefreshesAndStreams() async throws {
+        let server = try ServerProcess(arguments: ["--quiet"])
+        let api = client(server)
+        _ = try await api.send(API.auth.loginPhone(login))
+        try await Control(server: server).call("POST", "tokens/expire", "{}")
+        let request = AIChatRequest(messages: [ChatMessage(role: .user, content: "hi")])
+        var deltas: [String] = []
+        for try await event in api.stream(API.learning.aiChatStream(request)) { deltas.append(event.delta) }
+        #expect(deltas.count == 3)
+        let endpoints = try await journal(server).compactMap { entry -> String? in
+            guard case .string(let endpoint)? = entry["endpoint"], case .string(let verdict)? = entry["verdict"] else { return nil }
+            return "\(endpoint) \(verdict)"
+        }
+        #expect(endpoints.suffix(3) == ["ai.chat unauthorized", "auth.refresh ok", "ai.chat ok"])
     }
 
     @Test func transportFailuresAreToldApart() async throws {

@@ -61,31 +61,42 @@ import TongbanAPI
         ///
         /// - Remark: `Item` in shop.yaml:3
         struct Item: Codable, Hashable, Sendable {
-            var itemId: String
+            var itemID: String
             var `default`: Bool
             var price: AccordDecimal?
             var kind: Kind
 
-            init(itemId: String, `default`: Bool, price: AccordDecimal? = nil, kind: Kind) {
-                self.itemId = itemId
+            init(itemID: String, `default`: Bool, price: AccordDecimal? = nil, kind: Kind) {
+                self.itemID = itemID
                 self.default = `default`
                 self.price = price
                 self.kind = kind
             }
 
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.itemID = try container.decode(String.self, forKey: .itemID)
+                self.default = try container.decode(Bool.self, forKey: .default)
+                self.price = container.decodeLeniently(AccordDecimal.self, forKey: .price)
+                self.kind = try container.decode(Kind.self, forKey: .kind)
+            }
+
             enum CodingKeys: String, CodingKey {
-                case itemId = "item_id"
+                case itemID = "item_id"
                 case `default`
                 case price
                 case kind
             }
 
             /// - Remark: inline in shop.yaml:9. Values this version does not know decode as `unknown` and encode back unchanged.
-            enum Kind: RawRepresentable, Codable, Hashable, Sendable {
+            enum Kind: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
                 case new
                 case used
                 /// A value this version of the contract does not know.
                 case unknown(String)
+
+                /// The values this version of the contract knows, in its order.
+                static let allCases: [Self] = [.new, .used]
 
                 init(rawValue: String) {
                     switch rawValue {
@@ -267,7 +278,7 @@ import TongbanAPI
         let plain = try #require(AccordDateTime(text: "2026-11-30T08:00:00Z"))
         let fractional = try #require(AccordDateTime(text: "2026-11-30T16:00:00.250+08:00"))
         #expect(fractional.date.timeIntervalSince(plain.date) == 0.25)
-        #expect(AccordDateTime(text: "2026-11-30 08:00:00") == nil)
+        #expect(AccordDateTime(text: "2026-11-30 08:00") == nil)
         #expect(AccordDateTime(plain.date).text == "2026-11-30T08:00:00Z")
         #expect(AccordDateTime(Date(timeIntervalSince1970: 1.5)).text == "1970-01-01T00:00:01.500Z")
         #expect(AccordDate(text: "2028-02-29")?.description == "2028-02-29")
@@ -282,11 +293,11 @@ import TongbanAPI
         let inbox = API.signal.inbox(limit: 20, filter: .unread)
         #expect(inbox.method == .get && inbox.path == "/signals/inbox" && inbox.requiresAuth)
         #expect(inbox.query == [QueryItem(name: "limit", value: "20"), QueryItem(name: "filter", value: "unread")])
-        #expect(API.signal.detail(signalId: "a/b c").path == "/signals/a%2Fb%20c")
+        #expect(API.signal.detail(signalID: "a/b c").path == "/signals/a%2Fb%20c")
         let tasks = API.learning.reviewTasks(range: .week)
         #expect(tasks.query == [QueryItem(name: "range", value: "week")])
         let login = API.auth.loginPhone(AuthLoginPhoneRequest(phone: "13800138000", code: "123456",
-            deviceInfo: DeviceInfo(deviceId: "D-1", os: .ios, osVersion: "26.1", model: "iPhone", appVersion: "1.2.0")))
+            deviceInfo: DeviceInfo(deviceID: "D-1", os: .ios, osVersion: "26.1", model: "iPhone", appVersion: "1.2.0")))
         #expect(login.method == .post && !login.requiresAuth && login.body != nil)
     }
 }

@@ -9,12 +9,21 @@ public protocol Transport: Sendable {
     /// Sends `request` and returns the whole answer.
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse)
 
+    /// Sends a token refresh. The refresh token rotates, so a refresh must not share a
+    /// connection that the HTTP stack might find dead and resend on by itself; the
+    /// default is `send`.
+    func sendRefresh(_ request: URLRequest) async throws -> (Data, HTTPURLResponse)
+
     /// Sends `request` and returns the answer's head as soon as it arrives, with its
     /// body as a sequence of chunks in arrival order.
     func open(_ request: URLRequest) async throws -> (HTTPURLResponse, AsyncThrowingStream<Data, any Error>)
 }
 
 extension Transport {
+    public func sendRefresh(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        try await send(request)
+    }
+
     /// The whole answer as one chunk, for transports that cannot stream.
     public func open(_ request: URLRequest) async throws -> (HTTPURLResponse, AsyncThrowingStream<Data, any Error>) {
         let (data, response) = try await send(request)
@@ -30,14 +39,27 @@ extension Transport {
 /// Streams arrive chunk by chunk on every platform: through `URLSession.bytes(for:)`
 /// where Foundation has it (Apple platforms), and through a data delegate where it does
 /// not (Linux's FoundationNetworking).
+///
+/// Refreshes go through a second, ephemeral session of their own, so they never wait on
+/// or reuse the connections of ordinary calls.
 public struct URLSessionTransport: Transport {
     public let session: URLSession
+    private let refreshSession: URLSession
 
     public init(session: URLSession = URLSession(configuration: .default)) {
         self.session = session
+        self.refreshSession = URLSession(configuration: .ephemeral)
     }
 
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        try await Self.send(request, on: session)
+    }
+
+    public func sendRefresh(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        try await Self.send(request, on: refreshSession)
+    }
+
+    private static func send(_ request: URLRequest, on session: URLSession) async throws -> (Data, HTTPURLResponse) {
         let (data, response) = try await session.data(for: request)
         guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
         return (data, http)

@@ -16,7 +16,7 @@ public struct AuthEndpoints: Sendable {
     /// 发送短信验证码
     ///
     /// - Remark: HTTP `POST /auth/sms/send`, `auth.sms-send` in auth.yaml:74
-    public func smsSend(_ body: AuthSmsSendRequest) -> Endpoint<AuthSmsSendResponse> {
+    public func smsSend(_ body: AuthSMSSendRequest) -> Endpoint<AuthSMSSendResponse> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
         return Endpoint(
@@ -83,7 +83,7 @@ public struct AuthEndpoints: Sendable {
     /// 获取 IM 令牌
     ///
     /// - Remark: HTTP `GET /auth/im/token`, `auth.im-token` in auth.yaml:190
-    public func imToken() -> Endpoint<AuthImTokenResponse> {
+    public func imToken() -> Endpoint<AuthIMTokenResponse> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
         return Endpoint(

@@ -6,12 +6,12 @@ extension API {
     /// The response type of every endpoint, by id, for generic tooling and tests.
     public static var responseTypes: [String: any Codable.Type] {
         [
-            "auth.sms-send": AuthSmsSendResponse.self,
+            "auth.sms-send": AuthSMSSendResponse.self,
             "auth.login-phone": LoginResponse.self,
             "auth.login-apple": LoginResponse.self,
             "auth.refresh": TokenPair.self,
             "auth.logout": AccordEmpty.self,
-            "auth.im-token": AuthImTokenResponse.self,
+            "auth.im-token": AuthIMTokenResponse.self,
             "user.me": LoginUser.self,
             "user.update-profile": LoginUser.self,
             "app.start-config": AppStartConfigResponse.self,
@@ -22,7 +22,7 @@ extension API {
             "learning.start-session": LearningSession.self,
             "learning.update-session": LearningSession.self,
             "ai.analyze": AIAnalysis.self,
-            "ai.chat": AiChatResponse.self,
+            "ai.chat": AIChatResponse.self,
             "review.tasks": ReviewTasksResponse.self,
             "review.complete": ReviewTask.self,
             "learning.profile": UserLearningProfile.self,

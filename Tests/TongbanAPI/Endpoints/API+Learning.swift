@@ -31,12 +31,12 @@ public struct LearningEndpoints: Sendable {
     /// 知识库的学习路径
     ///
     /// - Remark: HTTP `GET /knowledge-bases/{kb_id}/paths`, `learning.paths` in learning.yaml:112
-    public func paths(kbId: String) -> Endpoint<LearningPathsResponse> {
+    public func paths(kbID: String) -> Endpoint<LearningPathsResponse> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
         return Endpoint(
             id: "learning.paths", method: .get,
-            path: "/knowledge-bases/\(Endpoint<LearningPathsResponse>.segment(kbId))/paths", query: query, headers: headers,
+            path: "/knowledge-bases/\(Endpoint<LearningPathsResponse>.segment(kbID))/paths", query: query, headers: headers,
             body: nil, requiresAuth: true
         )
     }
@@ -44,12 +44,12 @@ public struct LearningEndpoints: Sendable {
     /// 路径下的课程
     ///
     /// - Remark: HTTP `GET /paths/{path_id}/lessons`, `learning.lessons` in learning.yaml:127
-    public func lessons(pathId: String) -> Endpoint<LearningLessonsResponse> {
+    public func lessons(pathID: String) -> Endpoint<LearningLessonsResponse> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
         return Endpoint(
             id: "learning.lessons", method: .get,
-            path: "/paths/\(Endpoint<LearningLessonsResponse>.segment(pathId))/lessons", query: query, headers: headers,
+            path: "/paths/\(Endpoint<LearningLessonsResponse>.segment(pathID))/lessons", query: query, headers: headers,
             body: nil, requiresAuth: true
         )
     }
@@ -57,12 +57,12 @@ public struct LearningEndpoints: Sendable {
     /// 课程详情
     ///
     /// - Remark: HTTP `GET /lessons/{lesson_id}`, `learning.lesson` in learning.yaml:144
-    public func lesson(lessonId: String) -> Endpoint<Lesson> {
+    public func lesson(lessonID: String) -> Endpoint<Lesson> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
         return Endpoint(
             id: "learning.lesson", method: .get,
-            path: "/lessons/\(Endpoint<Lesson>.segment(lessonId))", query: query, headers: headers,
+            path: "/lessons/\(Endpoint<Lesson>.segment(lessonID))", query: query, headers: headers,
             body: nil, requiresAuth: true
         )
     }
@@ -83,12 +83,12 @@ public struct LearningEndpoints: Sendable {
     /// 提交输入或结束会话
     ///
     /// - Remark: HTTP `PATCH /learning/sessions/{session_id}`, `learning.update-session` in learning.yaml:168
-    public func updateSession(sessionId: String, body: LearningUpdateSessionRequest) -> Endpoint<LearningSession> {
+    public func updateSession(sessionID: String, body: LearningUpdateSessionRequest) -> Endpoint<LearningSession> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
         return Endpoint(
             id: "learning.update-session", method: .patch,
-            path: "/learning/sessions/\(Endpoint<LearningSession>.segment(sessionId))", query: query, headers: headers,
+            path: "/learning/sessions/\(Endpoint<LearningSession>.segment(sessionID))", query: query, headers: headers,
             body: body, requiresAuth: true
         )
     }
@@ -96,7 +96,7 @@ public struct LearningEndpoints: Sendable {
     /// AI 分析学习输入
     ///
     /// - Remark: HTTP `POST /ai/analyze-learning-input`, `ai.analyze` in learning.yaml:194
-    public func aiAnalyze(_ body: AiAnalyzeRequest) -> Endpoint<AIAnalysis> {
+    public func aiAnalyze(_ body: AIAnalyzeRequest) -> Endpoint<AIAnalysis> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
         return Endpoint(
@@ -111,7 +111,7 @@ public struct LearningEndpoints: Sendable {
     /// stream: true 时回复为 text/event-stream：每个事件 data 为 {"delta": …}，以 [DONE] 结束。
     ///
     /// - Remark: HTTP `POST /ai/chat`, `ai.chat` in learning.yaml:214
-    public func aiChat(_ body: AiChatRequest) -> Endpoint<AiChatResponse> {
+    public func aiChat(_ body: AIChatRequest) -> Endpoint<AIChatResponse> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
         return Endpoint(
@@ -124,7 +124,7 @@ public struct LearningEndpoints: Sendable {
     /// 与 AI 导师对话, streamed: one `ChatDelta` per event.
     ///
     /// - Remark: HTTP `POST /ai/chat` with `stream: true`, `ai.chat`
-    public func aiChatStream(_ body: AiChatRequest) -> StreamEndpoint<ChatDelta> {
+    public func aiChatStream(_ body: AIChatRequest) -> StreamEndpoint<ChatDelta> {
         var body = body
         body.stream = true
         return StreamEndpoint(request: Endpoint(
@@ -150,12 +150,12 @@ public struct LearningEndpoints: Sendable {
     /// 完成复习任务
     ///
     /// - Remark: HTTP `POST /review/tasks/{task_id}/complete`, `review.complete` in learning.yaml:246
-    public func reviewComplete(taskId: String) -> Endpoint<ReviewTask> {
+    public func reviewComplete(taskID: String) -> Endpoint<ReviewTask> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
         return Endpoint(
             id: "review.complete", method: .post,
-            path: "/review/tasks/\(Endpoint<ReviewTask>.segment(taskId))/complete", query: query, headers: headers,
+            path: "/review/tasks/\(Endpoint<ReviewTask>.segment(taskID))/complete", query: query, headers: headers,
             body: nil, requiresAuth: true
         )
     }
@@ -187,12 +187,15 @@ public struct LearningEndpoints: Sendable {
     }
 
     /// - Remark: inline in learning.yaml:235. Values this version does not know decode as `unknown` and encode back unchanged.
-    public enum ReviewTasksRange: RawRepresentable, Codable, Hashable, Sendable {
+    public enum ReviewTasksRange: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
         case today
         case tomorrow
         case week
         /// A value this version of the contract does not know.
         case unknown(String)
+
+        /// The values this version of the contract knows, in its order.
+        public static let allCases: [Self] = [.today, .tomorrow, .week]
 
         public init(rawValue: String) {
             switch rawValue {

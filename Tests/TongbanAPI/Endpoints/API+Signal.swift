@@ -47,12 +47,12 @@ public struct SignalEndpoints: Sendable {
     /// 信号详情
     ///
     /// - Remark: HTTP `GET /signals/{signal_id}`, `signal.detail` in signal.yaml:129
-    public func detail(signalId: String) -> Endpoint<SignalDetail> {
+    public func detail(signalID: String) -> Endpoint<SignalDetail> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
         return Endpoint(
             id: "signal.detail", method: .get,
-            path: "/signals/\(Endpoint<SignalDetail>.segment(signalId))", query: query, headers: headers,
+            path: "/signals/\(Endpoint<SignalDetail>.segment(signalID))", query: query, headers: headers,
             body: nil, requiresAuth: true
         )
     }
@@ -60,12 +60,12 @@ public struct SignalEndpoints: Sendable {
     /// 回复信号，开启会话
     ///
     /// - Remark: HTTP `POST /signals/{signal_id}/reply`, `signal.reply` in signal.yaml:144
-    public func reply(signalId: String, body: SignalReplyRequest) -> Endpoint<SignalReplyResponse> {
+    public func reply(signalID: String, body: SignalReplyRequest) -> Endpoint<SignalReplyResponse> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
         return Endpoint(
             id: "signal.reply", method: .post,
-            path: "/signals/\(Endpoint<SignalReplyResponse>.segment(signalId))/reply", query: query, headers: headers,
+            path: "/signals/\(Endpoint<SignalReplyResponse>.segment(signalID))/reply", query: query, headers: headers,
             body: body, requiresAuth: true
         )
     }
@@ -73,12 +73,12 @@ public struct SignalEndpoints: Sendable {
     /// 标记闪信已查看（之后不可再看）
     ///
     /// - Remark: HTTP `POST /signals/{signal_id}/flash-viewed`, `signal.flash-viewed` in signal.yaml:160
-    public func flashViewed(signalId: String) -> Endpoint<AccordEmpty> {
+    public func flashViewed(signalID: String) -> Endpoint<AccordEmpty> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
         return Endpoint(
             id: "signal.flash-viewed", method: .post,
-            path: "/signals/\(Endpoint<AccordEmpty>.segment(signalId))/flash-viewed", query: query, headers: headers,
+            path: "/signals/\(Endpoint<AccordEmpty>.segment(signalID))/flash-viewed", query: query, headers: headers,
             body: nil, requiresAuth: true
         )
     }
@@ -86,12 +86,12 @@ public struct SignalEndpoints: Sendable {
     /// 删除自己发出的信号
     ///
     /// - Remark: HTTP `DELETE /signals/{signal_id}`, `signal.delete` in signal.yaml:172
-    public func delete(signalId: String) -> Endpoint<AccordEmpty> {
+    public func delete(signalID: String) -> Endpoint<AccordEmpty> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
         return Endpoint(
             id: "signal.delete", method: .delete,
-            path: "/signals/\(Endpoint<AccordEmpty>.segment(signalId))", query: query, headers: headers,
+            path: "/signals/\(Endpoint<AccordEmpty>.segment(signalID))", query: query, headers: headers,
             body: nil, requiresAuth: true
         )
     }
@@ -110,12 +110,15 @@ public struct SignalEndpoints: Sendable {
     }
 
     /// - Remark: inline in signal.yaml:73. Values this version does not know decode as `unknown` and encode back unchanged.
-    public enum InboxFilter: RawRepresentable, Codable, Hashable, Sendable {
+    public enum InboxFilter: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
         case all
         case unread
         case flash
         /// A value this version of the contract does not know.
         case unknown(String)
+
+        /// The values this version of the contract knows, in its order.
+        public static let allCases: [Self] = [.all, .unread, .flash]
 
         public init(rawValue: String) {
             switch rawValue {

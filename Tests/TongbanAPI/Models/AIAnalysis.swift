@@ -7,16 +7,16 @@ import Foundation
 /// - Remark: `AIAnalysis` in learning.yaml:54
 public struct AIAnalysis: Codable, Hashable, Sendable {
     public var id: String
-    public var sessionId: String
+    public var sessionID: String
     public var masteryScore: Int
     public var weakPoints: [String]
     public var suggestions: [String]
     public var modelName: String
     public var createdAt: AccordDateTime
 
-    public init(id: String, sessionId: String, masteryScore: Int, weakPoints: [String], suggestions: [String], modelName: String, createdAt: AccordDateTime) {
+    public init(id: String, sessionID: String, masteryScore: Int, weakPoints: [String], suggestions: [String], modelName: String, createdAt: AccordDateTime) {
         self.id = id
-        self.sessionId = sessionId
+        self.sessionID = sessionID
         self.masteryScore = masteryScore
         self.weakPoints = weakPoints
         self.suggestions = suggestions
@@ -26,7 +26,7 @@ public struct AIAnalysis: Codable, Hashable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case id
-        case sessionId = "session_id"
+        case sessionID = "session_id"
         case masteryScore = "mastery_score"
         case weakPoints = "weak_points"
         case suggestions

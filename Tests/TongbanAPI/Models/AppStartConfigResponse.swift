@@ -22,22 +22,31 @@ public struct AppStartConfigResponse: Codable, Hashable, Sendable {
         public var hasUpdate: Bool
         public var forceUpdate: Bool
         public var latestVersion: String
-        public var downloadUrl: URL?
+        public var downloadURL: URL?
         public var notes: String?
 
-        public init(hasUpdate: Bool, forceUpdate: Bool, latestVersion: String, downloadUrl: URL? = nil, notes: String? = nil) {
+        public init(hasUpdate: Bool, forceUpdate: Bool, latestVersion: String, downloadURL: URL? = nil, notes: String? = nil) {
             self.hasUpdate = hasUpdate
             self.forceUpdate = forceUpdate
             self.latestVersion = latestVersion
-            self.downloadUrl = downloadUrl
+            self.downloadURL = downloadURL
             self.notes = notes
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.hasUpdate = try container.decode(Bool.self, forKey: .hasUpdate)
+            self.forceUpdate = try container.decode(Bool.self, forKey: .forceUpdate)
+            self.latestVersion = try container.decode(String.self, forKey: .latestVersion)
+            self.downloadURL = container.decodeLeniently(URL.self, forKey: .downloadURL)
+            self.notes = container.decodeLeniently(String.self, forKey: .notes)
         }
 
         enum CodingKeys: String, CodingKey {
             case hasUpdate = "has_update"
             case forceUpdate = "force_update"
             case latestVersion = "latest_version"
-            case downloadUrl = "download_url"
+            case downloadURL = "download_url"
             case notes
         }
     }

@@ -18,6 +18,15 @@ public struct AuthLoginAppleRequest: Codable, Hashable, Sendable {
         self.email = email
     }
 
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.identityToken = try container.decode(String.self, forKey: .identityToken)
+        self.authorizationCode = container.decodeLeniently(String.self, forKey: .authorizationCode)
+        self.userIdentifier = try container.decode(String.self, forKey: .userIdentifier)
+        self.fullName = container.decodeLeniently(FullName.self, forKey: .fullName)
+        self.email = container.decodeLeniently(String.self, forKey: .email)
+    }
+
     enum CodingKeys: String, CodingKey {
         case identityToken = "identity_token"
         case authorizationCode = "authorization_code"
@@ -34,6 +43,12 @@ public struct AuthLoginAppleRequest: Codable, Hashable, Sendable {
         public init(givenName: String? = nil, familyName: String? = nil) {
             self.givenName = givenName
             self.familyName = familyName
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.givenName = container.decodeLeniently(String.self, forKey: .givenName)
+            self.familyName = container.decodeLeniently(String.self, forKey: .familyName)
         }
 
         enum CodingKeys: String, CodingKey {

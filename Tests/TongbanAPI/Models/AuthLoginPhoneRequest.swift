@@ -16,6 +16,14 @@ public struct AuthLoginPhoneRequest: Codable, Hashable, Sendable {
         self.deviceInfo = deviceInfo
     }
 
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.phone = try container.decode(Phone.self, forKey: .phone)
+        self.code = container.decodeLeniently(SmsCode.self, forKey: .code)
+        self.password = container.decodeLeniently(String.self, forKey: .password)
+        self.deviceInfo = try container.decode(DeviceInfo.self, forKey: .deviceInfo)
+    }
+
     enum CodingKeys: String, CodingKey {
         case phone
         case code

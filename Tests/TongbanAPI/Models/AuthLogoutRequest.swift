@@ -4,13 +4,13 @@ import Foundation
 
 /// - Remark: inline in auth.yaml:183
 public struct AuthLogoutRequest: Codable, Hashable, Sendable {
-    public var deviceId: String
+    public var deviceID: String
 
-    public init(deviceId: String) {
-        self.deviceId = deviceId
+    public init(deviceID: String) {
+        self.deviceID = deviceID
     }
 
     enum CodingKeys: String, CodingKey {
-        case deviceId = "device_id"
+        case deviceID = "device_id"
     }
 }

@@ -18,11 +18,14 @@ public struct ChatMessage: Codable, Hashable, Sendable {
     }
 
     /// - Remark: inline in learning.yaml:67. Values this version does not know decode as `unknown` and encode back unchanged.
-    public enum Role: RawRepresentable, Codable, Hashable, Sendable {
+    public enum Role: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
         case user
         case assistant
         /// A value this version of the contract does not know.
         case unknown(String)
+
+        /// The values this version of the contract knows, in its order.
+        public static let allCases: [Self] = [.user, .assistant]
 
         public init(rawValue: String) {
             switch rawValue {

@@ -6,14 +6,14 @@ import Foundation
 ///
 /// - Remark: `DeviceInfo` in auth.yaml:54
 public struct DeviceInfo: Codable, Hashable, Sendable {
-    public var deviceId: String
-    public var os: Os
+    public var deviceID: String
+    public var os: OS
     public var osVersion: String
     public var model: String
     public var appVersion: String
 
-    public init(deviceId: String, os: Os, osVersion: String, model: String, appVersion: String) {
-        self.deviceId = deviceId
+    public init(deviceID: String, os: OS, osVersion: String, model: String, appVersion: String) {
+        self.deviceID = deviceID
         self.os = os
         self.osVersion = osVersion
         self.model = model
@@ -21,7 +21,7 @@ public struct DeviceInfo: Codable, Hashable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case deviceId = "device_id"
+        case deviceID = "device_id"
         case os
         case osVersion = "os_version"
         case model
@@ -29,11 +29,14 @@ public struct DeviceInfo: Codable, Hashable, Sendable {
     }
 
     /// - Remark: inline in auth.yaml:58. Values this version does not know decode as `unknown` and encode back unchanged.
-    public enum Os: RawRepresentable, Codable, Hashable, Sendable {
+    public enum OS: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
         case ios
         case android
         /// A value this version of the contract does not know.
         case unknown(String)
+
+        /// The values this version of the contract knows, in its order.
+        public static let allCases: [Self] = [.ios, .android]
 
         public init(rawValue: String) {
             switch rawValue {

@@ -7,24 +7,34 @@ import Foundation
 /// - Remark: `Entitlement` in subscriptions.yaml:19
 public struct Entitlement: Codable, Hashable, Sendable {
     public var isActive: Bool
-    public var productId: String?
+    public var productID: String?
     public var period: Period?
     public var expiresAt: AccordDateTime?
     public var willRenew: Bool
     public var platform: Platform
 
-    public init(isActive: Bool, productId: String? = nil, period: Period? = nil, expiresAt: AccordDateTime? = nil, willRenew: Bool, platform: Platform) {
+    public init(isActive: Bool, productID: String? = nil, period: Period? = nil, expiresAt: AccordDateTime? = nil, willRenew: Bool, platform: Platform) {
         self.isActive = isActive
-        self.productId = productId
+        self.productID = productID
         self.period = period
         self.expiresAt = expiresAt
         self.willRenew = willRenew
         self.platform = platform
     }
 
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.isActive = try container.decode(Bool.self, forKey: .isActive)
+        self.productID = container.decodeLeniently(String.self, forKey: .productID)
+        self.period = container.decodeLeniently(Period.self, forKey: .period)
+        self.expiresAt = container.decodeLeniently(AccordDateTime.self, forKey: .expiresAt)
+        self.willRenew = try container.decode(Bool.self, forKey: .willRenew)
+        self.platform = try container.decode(Platform.self, forKey: .platform)
+    }
+
     enum CodingKeys: String, CodingKey {
         case isActive = "is_active"
-        case productId = "product_id"
+        case productID = "product_id"
         case period
         case expiresAt = "expires_at"
         case willRenew = "will_renew"
@@ -32,13 +42,16 @@ public struct Entitlement: Codable, Hashable, Sendable {
     }
 
     /// - Remark: inline in subscriptions.yaml:27. Values this version does not know decode as `unknown` and encode back unchanged.
-    public enum Platform: RawRepresentable, Codable, Hashable, Sendable {
+    public enum Platform: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
         case ios
         case android
         case web
         case desktop
         /// A value this version of the contract does not know.
         case unknown(String)
+
+        /// The values this version of the contract knows, in its order.
+        public static let allCases: [Self] = [.ios, .android, .web, .desktop]
 
         public init(rawValue: String) {
             switch rawValue {

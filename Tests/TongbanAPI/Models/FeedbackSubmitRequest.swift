@@ -14,6 +14,13 @@ public struct FeedbackSubmitRequest: Codable, Hashable, Sendable {
         self.contact = contact
     }
 
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.category = try container.decode(Category.self, forKey: .category)
+        self.content = try container.decode(String.self, forKey: .content)
+        self.contact = container.decodeLeniently(String.self, forKey: .contact)
+    }
+
     enum CodingKeys: String, CodingKey {
         case category
         case content
@@ -21,13 +28,16 @@ public struct FeedbackSubmitRequest: Codable, Hashable, Sendable {
     }
 
     /// - Remark: inline in learning.yaml:271. Values this version does not know decode as `unknown` and encode back unchanged.
-    public enum Category: RawRepresentable, Codable, Hashable, Sendable {
+    public enum Category: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
         case bug
         case feature
         case content
         case other
         /// A value this version of the contract does not know.
         case unknown(String)
+
+        /// The values this version of the contract knows, in its order.
+        public static let allCases: [Self] = [.bug, .feature, .content, .other]
 
         public init(rawValue: String) {
             switch rawValue {

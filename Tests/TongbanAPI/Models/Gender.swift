@@ -5,12 +5,15 @@ import Foundation
 /// 性别。
 ///
 /// - Remark: `Gender` in auth.yaml:42. Values this version does not know decode as `unknown` and encode back unchanged.
-public enum Gender: RawRepresentable, Codable, Hashable, Sendable {
+public enum Gender: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
     case unset
     case male
     case female
     /// A value this version of the contract does not know.
     case unknown(Int)
+
+    /// The values this version of the contract knows, in its order.
+    public static let allCases: [Self] = [.unset, .male, .female]
 
     public init(rawValue: Int) {
         switch rawValue {

@@ -12,6 +12,12 @@ public struct LearningKnowledgeBasesResponse: Codable, Hashable, Sendable {
         self.nextCursor = nextCursor
     }
 
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.items = try container.decode([KnowledgeBase].self, forKey: .items)
+        self.nextCursor = container.decodeLeniently(String.self, forKey: .nextCursor)
+    }
+
     enum CodingKeys: String, CodingKey {
         case items
         case nextCursor = "next_cursor"

@@ -7,15 +7,15 @@ import Foundation
 /// - Remark: `LearningPath` in learning.yaml:16
 public struct LearningPath: Codable, Hashable, Sendable {
     public var id: String
-    public var knowledgeBaseId: String
+    public var knowledgeBaseID: String
     public var title: String
     public var description: String
     public var estimatedDays: Int
     public var order: Int
 
-    public init(id: String, knowledgeBaseId: String, title: String, description: String, estimatedDays: Int, order: Int) {
+    public init(id: String, knowledgeBaseID: String, title: String, description: String, estimatedDays: Int, order: Int) {
         self.id = id
-        self.knowledgeBaseId = knowledgeBaseId
+        self.knowledgeBaseID = knowledgeBaseID
         self.title = title
         self.description = description
         self.estimatedDays = estimatedDays
@@ -24,7 +24,7 @@ public struct LearningPath: Codable, Hashable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case id
-        case knowledgeBaseId = "knowledge_base_id"
+        case knowledgeBaseID = "knowledge_base_id"
         case title
         case description
         case estimatedDays = "estimated_days"

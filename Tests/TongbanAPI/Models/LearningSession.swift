@@ -7,8 +7,8 @@ import Foundation
 /// - Remark: `LearningSession` in learning.yaml:40
 public struct LearningSession: Codable, Hashable, Sendable {
     public var id: String
-    public var userId: Int
-    public var lessonId: String
+    public var userID: Int
+    public var lessonID: String
     public var startedAt: AccordDateTime
     public var endedAt: AccordDateTime?
     public var userInput: String?
@@ -17,10 +17,10 @@ public struct LearningSession: Codable, Hashable, Sendable {
     public var nextSuggestion: String?
     public var reviewAt: AccordDateTime?
 
-    public init(id: String, userId: Int, lessonId: String, startedAt: AccordDateTime, endedAt: AccordDateTime? = nil, userInput: String? = nil, masteryScore: Int? = nil, weakPoints: [String], nextSuggestion: String? = nil, reviewAt: AccordDateTime? = nil) {
+    public init(id: String, userID: Int, lessonID: String, startedAt: AccordDateTime, endedAt: AccordDateTime? = nil, userInput: String? = nil, masteryScore: Int? = nil, weakPoints: [String], nextSuggestion: String? = nil, reviewAt: AccordDateTime? = nil) {
         self.id = id
-        self.userId = userId
-        self.lessonId = lessonId
+        self.userID = userID
+        self.lessonID = lessonID
         self.startedAt = startedAt
         self.endedAt = endedAt
         self.userInput = userInput
@@ -30,10 +30,24 @@ public struct LearningSession: Codable, Hashable, Sendable {
         self.reviewAt = reviewAt
     }
 
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.id = try container.decode(String.self, forKey: .id)
+        self.userID = try container.decode(Int.self, forKey: .userID)
+        self.lessonID = try container.decode(String.self, forKey: .lessonID)
+        self.startedAt = try container.decode(AccordDateTime.self, forKey: .startedAt)
+        self.endedAt = container.decodeLeniently(AccordDateTime.self, forKey: .endedAt)
+        self.userInput = container.decodeLeniently(String.self, forKey: .userInput)
+        self.masteryScore = container.decodeLeniently(Int.self, forKey: .masteryScore)
+        self.weakPoints = try container.decode([String].self, forKey: .weakPoints)
+        self.nextSuggestion = container.decodeLeniently(String.self, forKey: .nextSuggestion)
+        self.reviewAt = container.decodeLeniently(AccordDateTime.self, forKey: .reviewAt)
+    }
+
     enum CodingKeys: String, CodingKey {
         case id
-        case userId = "user_id"
-        case lessonId = "lesson_id"
+        case userID = "user_id"
+        case lessonID = "lesson_id"
         case startedAt = "started_at"
         case endedAt = "ended_at"
         case userInput = "user_input"

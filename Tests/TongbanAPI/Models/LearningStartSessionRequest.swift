@@ -4,13 +4,13 @@ import Foundation
 
 /// - Remark: inline in learning.yaml:160
 public struct LearningStartSessionRequest: Codable, Hashable, Sendable {
-    public var lessonId: String
+    public var lessonID: String
 
-    public init(lessonId: String) {
-        self.lessonId = lessonId
+    public init(lessonID: String) {
+        self.lessonID = lessonID
     }
 
     enum CodingKeys: String, CodingKey {
-        case lessonId = "lesson_id"
+        case lessonID = "lesson_id"
     }
 }

@@ -12,6 +12,12 @@ public struct LearningUpdateSessionRequest: Codable, Hashable, Sendable {
         self.endedAt = endedAt
     }
 
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.userInput = container.decodeLeniently(String.self, forKey: .userInput)
+        self.endedAt = container.decodeLeniently(AccordDateTime.self, forKey: .endedAt)
+    }
+
     enum CodingKeys: String, CodingKey {
         case userInput = "user_input"
         case endedAt = "ended_at"

@@ -7,7 +7,7 @@ import Foundation
 /// - Remark: `Lesson` in learning.yaml:26
 public struct Lesson: Codable, Hashable, Sendable {
     public var id: String
-    public var pathId: String
+    public var pathID: String
     public var title: String
     /// Markdown 正文
     public var content: String
@@ -18,9 +18,9 @@ public struct Lesson: Codable, Hashable, Sendable {
     public var order: Int
     public var estimatedMinutes: Int
 
-    public init(id: String, pathId: String, title: String, content: String, objectives: [String], keyPoints: [String], recallQuestions: [String], practicePrompt: String, order: Int, estimatedMinutes: Int) {
+    public init(id: String, pathID: String, title: String, content: String, objectives: [String], keyPoints: [String], recallQuestions: [String], practicePrompt: String, order: Int, estimatedMinutes: Int) {
         self.id = id
-        self.pathId = pathId
+        self.pathID = pathID
         self.title = title
         self.content = content
         self.objectives = objectives
@@ -33,7 +33,7 @@ public struct Lesson: Codable, Hashable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case id
-        case pathId = "path_id"
+        case pathID = "path_id"
         case title
         case content
         case objectives

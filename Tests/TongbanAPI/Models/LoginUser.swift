@@ -11,7 +11,7 @@ public struct LoginUser: Codable, Hashable, Sendable {
     public var avatar: URL
     public var gender: Gender
     public var isVerified: Bool
-    public var isVip: Bool
+    public var isVIP: Bool
     public var bio: String
     public var birthDate: AccordDate
     /// MBTI 类型，如 INFP；未填写为空串
@@ -24,13 +24,13 @@ public struct LoginUser: Codable, Hashable, Sendable {
     public var isPersonalized: Bool
     public var isProfileHidden: Bool
 
-    public init(uid: Int, nickname: String, avatar: URL, gender: Gender, isVerified: Bool, isVip: Bool, bio: String, birthDate: AccordDate, mbti: String, residence: Residence? = nil, orientation: Int, attribute: Int, isPersonalized: Bool, isProfileHidden: Bool) {
+    public init(uid: Int, nickname: String, avatar: URL, gender: Gender, isVerified: Bool, isVIP: Bool, bio: String, birthDate: AccordDate, mbti: String, residence: Residence? = nil, orientation: Int, attribute: Int, isPersonalized: Bool, isProfileHidden: Bool) {
         self.uid = uid
         self.nickname = nickname
         self.avatar = avatar
         self.gender = gender
         self.isVerified = isVerified
-        self.isVip = isVip
+        self.isVIP = isVIP
         self.bio = bio
         self.birthDate = birthDate
         self.mbti = mbti
@@ -41,13 +41,31 @@ public struct LoginUser: Codable, Hashable, Sendable {
         self.isProfileHidden = isProfileHidden
     }
 
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.uid = try container.decode(Int.self, forKey: .uid)
+        self.nickname = try container.decode(String.self, forKey: .nickname)
+        self.avatar = try container.decode(URL.self, forKey: .avatar)
+        self.gender = try container.decode(Gender.self, forKey: .gender)
+        self.isVerified = try container.decode(Bool.self, forKey: .isVerified)
+        self.isVIP = try container.decode(Bool.self, forKey: .isVIP)
+        self.bio = try container.decode(String.self, forKey: .bio)
+        self.birthDate = try container.decode(AccordDate.self, forKey: .birthDate)
+        self.mbti = try container.decode(String.self, forKey: .mbti)
+        self.residence = container.decodeLeniently(Residence.self, forKey: .residence)
+        self.orientation = try container.decode(Int.self, forKey: .orientation)
+        self.attribute = try container.decode(Int.self, forKey: .attribute)
+        self.isPersonalized = try container.decode(Bool.self, forKey: .isPersonalized)
+        self.isProfileHidden = try container.decode(Bool.self, forKey: .isProfileHidden)
+    }
+
     enum CodingKeys: String, CodingKey {
         case uid
         case nickname
         case avatar
         case gender
         case isVerified = "is_verified"
-        case isVip = "is_vip"
+        case isVIP = "is_vip"
         case bio
         case birthDate = "birth_date"
         case mbti

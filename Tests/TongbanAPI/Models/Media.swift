@@ -20,6 +20,15 @@ public struct Media: Codable, Hashable, Sendable {
         self.durationMs = durationMs
     }
 
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.type = try container.decode(MediaType.self, forKey: .type)
+        self.url = try container.decode(URL.self, forKey: .url)
+        self.width = container.decodeLeniently(Int.self, forKey: .width)
+        self.height = container.decodeLeniently(Int.self, forKey: .height)
+        self.durationMs = container.decodeLeniently(Int.self, forKey: .durationMs)
+    }
+
     enum CodingKeys: String, CodingKey {
         case type
         case url
@@ -29,12 +38,15 @@ public struct Media: Codable, Hashable, Sendable {
     }
 
     /// - Remark: inline in signal.yaml:46. Values this version does not know decode as `unknown` and encode back unchanged.
-    public enum MediaType: RawRepresentable, Codable, Hashable, Sendable {
+    public enum MediaType: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
         case image
         case video
         case audio
         /// A value this version of the contract does not know.
         case unknown(String)
+
+        /// The values this version of the contract knows, in its order.
+        public static let allCases: [Self] = [.image, .video, .audio]
 
         public init(rawValue: String) {
             switch rawValue {

@@ -5,12 +5,15 @@ import Foundation
 /// 订阅周期。
 ///
 /// - Remark: `Period` in subscriptions.yaml:5. Values this version does not know decode as `unknown` and encode back unchanged.
-public enum Period: RawRepresentable, Codable, Hashable, Sendable {
+public enum Period: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
     case monthly
     case yearly
     case lifetime
     /// A value this version of the contract does not know.
     case unknown(String)
+
+    /// The values this version of the contract knows, in its order.
+    public static let allCases: [Self] = [.monthly, .yearly, .lifetime]
 
     public init(rawValue: String) {
         switch rawValue {

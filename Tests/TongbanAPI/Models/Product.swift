@@ -23,6 +23,16 @@ public struct Product: Codable, Hashable, Sendable {
         self.trialDays = trialDays
     }
 
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.id = try container.decode(String.self, forKey: .id)
+        self.period = try container.decode(Period.self, forKey: .period)
+        self.price = try container.decode(AccordDecimal.self, forKey: .price)
+        self.currency = try container.decode(String.self, forKey: .currency)
+        self.title = try container.decode(String.self, forKey: .title)
+        self.trialDays = container.decodeLeniently(Int.self, forKey: .trialDays)
+    }
+
     enum CodingKeys: String, CodingKey {
         case id
         case period

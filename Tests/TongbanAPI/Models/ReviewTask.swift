@@ -7,27 +7,38 @@ import Foundation
 /// - Remark: `ReviewTask` in learning.yaml:75
 public struct ReviewTask: Codable, Hashable, Sendable {
     public var id: String
-    public var lessonId: String
-    public var sourceSessionId: String
+    public var lessonID: String
+    public var sourceSessionID: String
     public var reviewType: ReviewType
     public var scheduledAt: AccordDateTime
     public var completedAt: AccordDateTime?
     public var status: Status
 
-    public init(id: String, lessonId: String, sourceSessionId: String, reviewType: ReviewType, scheduledAt: AccordDateTime, completedAt: AccordDateTime? = nil, status: Status) {
+    public init(id: String, lessonID: String, sourceSessionID: String, reviewType: ReviewType, scheduledAt: AccordDateTime, completedAt: AccordDateTime? = nil, status: Status) {
         self.id = id
-        self.lessonId = lessonId
-        self.sourceSessionId = sourceSessionId
+        self.lessonID = lessonID
+        self.sourceSessionID = sourceSessionID
         self.reviewType = reviewType
         self.scheduledAt = scheduledAt
         self.completedAt = completedAt
         self.status = status
     }
 
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.id = try container.decode(String.self, forKey: .id)
+        self.lessonID = try container.decode(String.self, forKey: .lessonID)
+        self.sourceSessionID = try container.decode(String.self, forKey: .sourceSessionID)
+        self.reviewType = try container.decode(ReviewType.self, forKey: .reviewType)
+        self.scheduledAt = try container.decode(AccordDateTime.self, forKey: .scheduledAt)
+        self.completedAt = container.decodeLeniently(AccordDateTime.self, forKey: .completedAt)
+        self.status = try container.decode(Status.self, forKey: .status)
+    }
+
     enum CodingKeys: String, CodingKey {
         case id
-        case lessonId = "lesson_id"
-        case sourceSessionId = "source_session_id"
+        case lessonID = "lesson_id"
+        case sourceSessionID = "source_session_id"
         case reviewType = "review_type"
         case scheduledAt = "scheduled_at"
         case completedAt = "completed_at"
@@ -35,13 +46,16 @@ public struct ReviewTask: Codable, Hashable, Sendable {
     }
 
     /// - Remark: inline in learning.yaml:81. Values this version does not know decode as `unknown` and encode back unchanged.
-    public enum ReviewType: RawRepresentable, Codable, Hashable, Sendable {
+    public enum ReviewType: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
         case spaced
         case feynman
         case recall
         case weakPoint
         /// A value this version of the contract does not know.
         case unknown(String)
+
+        /// The values this version of the contract knows, in its order.
+        public static let allCases: [Self] = [.spaced, .feynman, .recall, .weakPoint]
 
         public init(rawValue: String) {
             switch rawValue {
@@ -74,12 +88,15 @@ public struct ReviewTask: Codable, Hashable, Sendable {
     }
 
     /// - Remark: inline in learning.yaml:84. Values this version does not know decode as `unknown` and encode back unchanged.
-    public enum Status: RawRepresentable, Codable, Hashable, Sendable {
+    public enum Status: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
         case pending
         case done
         case skipped
         /// A value this version of the contract does not know.
         case unknown(String)
+
+        /// The values this version of the contract knows, in its order.
+        public static let allCases: [Self] = [.pending, .done, .skipped]
 
         public init(rawValue: String) {
             switch rawValue {

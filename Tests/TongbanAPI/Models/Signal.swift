@@ -29,6 +29,19 @@ public struct Signal: Codable, Hashable, Sendable {
         self.expiresAt = expiresAt
     }
 
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.id = try container.decode(String.self, forKey: .id)
+        self.sender = try container.decode(UserBrief.self, forKey: .sender)
+        self.content = try container.decode(String.self, forKey: .content)
+        self.media = try container.decode([Media].self, forKey: .media)
+        self.tags = try container.decode([String].self, forKey: .tags)
+        self.isFlash = try container.decode(Bool.self, forKey: .isFlash)
+        self.status = try container.decode(SignalStatus.self, forKey: .status)
+        self.createdAt = try container.decode(AccordDateTime.self, forKey: .createdAt)
+        self.expiresAt = container.decodeLeniently(AccordDateTime.self, forKey: .expiresAt)
+    }
+
     enum CodingKeys: String, CodingKey {
         case id
         case sender

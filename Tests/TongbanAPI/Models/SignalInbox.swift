@@ -17,6 +17,13 @@ public struct SignalInbox: Codable, Hashable, Sendable {
         self.unreadCount = unreadCount
     }
 
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.items = try container.decode([Signal].self, forKey: .items)
+        self.nextCursor = container.decodeLeniently(String.self, forKey: .nextCursor)
+        self.unreadCount = try container.decode(Int.self, forKey: .unreadCount)
+    }
+
     enum CodingKeys: String, CodingKey {
         case items
         case nextCursor = "next_cursor"

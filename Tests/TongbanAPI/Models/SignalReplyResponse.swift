@@ -4,13 +4,13 @@ import Foundation
 
 /// - Remark: inline in signal.yaml:152
 public struct SignalReplyResponse: Codable, Hashable, Sendable {
-    public var conversationId: String
+    public var conversationID: String
 
-    public init(conversationId: String) {
-        self.conversationId = conversationId
+    public init(conversationID: String) {
+        self.conversationID = conversationID
     }
 
     enum CodingKeys: String, CodingKey {
-        case conversationId = "conversation_id"
+        case conversationID = "conversation_id"
     }
 }

@@ -3,12 +3,15 @@
 import Foundation
 
 /// - Remark: `SignalStatus` in signal.yaml:32. Values this version does not know decode as `unknown` and encode back unchanged.
-public enum SignalStatus: RawRepresentable, Codable, Hashable, Sendable {
+public enum SignalStatus: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
     case active
     case expired
     case deleted
     /// A value this version of the contract does not know.
     case unknown(String)
+
+    /// The values this version of the contract knows, in its order.
+    public static let allCases: [Self] = [.active, .expired, .deleted]
 
     public init(rawValue: String) {
         switch rawValue {

@@ -4,31 +4,42 @@ import Foundation
 
 /// - Remark: inline in subscriptions.yaml:57
 public struct SubscriptionsVerifyRequest: Codable, Hashable, Sendable {
-    public var productId: String
-    public var transactionId: String
-    public var originalTransactionId: String?
+    public var productID: String
+    public var transactionID: String
+    public var originalTransactionID: String?
     public var environment: Environment
 
-    public init(productId: String, transactionId: String, originalTransactionId: String? = nil, environment: Environment) {
-        self.productId = productId
-        self.transactionId = transactionId
-        self.originalTransactionId = originalTransactionId
+    public init(productID: String, transactionID: String, originalTransactionID: String? = nil, environment: Environment) {
+        self.productID = productID
+        self.transactionID = transactionID
+        self.originalTransactionID = originalTransactionID
         self.environment = environment
     }
 
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.productID = try container.decode(String.self, forKey: .productID)
+        self.transactionID = try container.decode(String.self, forKey: .transactionID)
+        self.originalTransactionID = container.decodeLeniently(String.self, forKey: .originalTransactionID)
+        self.environment = try container.decode(Environment.self, forKey: .environment)
+    }
+
     enum CodingKeys: String, CodingKey {
-        case productId = "product_id"
-        case transactionId = "transaction_id"
-        case originalTransactionId = "original_transaction_id"
+        case productID = "product_id"
+        case transactionID = "transaction_id"
+        case originalTransactionID = "original_transaction_id"
         case environment
     }
 
     /// - Remark: inline in subscriptions.yaml:60. Values this version does not know decode as `unknown` and encode back unchanged.
-    public enum Environment: RawRepresentable, Codable, Hashable, Sendable {
+    public enum Environment: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
         case sandbox
         case production
         /// A value this version of the contract does not know.
         case unknown(String)
+
+        /// The values this version of the contract knows, in its order.
+        public static let allCases: [Self] = [.sandbox, .production]
 
         public init(rawValue: String) {
             switch rawValue {

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// - Remark: `UserLearningProfile` in learning.yaml:86
 public struct UserLearningProfile: Codable, Hashable, Sendable {
-    public var userId: Int
+    public var userID: Int
     public var streakDays: Int
     public var totalMinutes: Int
     /// 路径 id → 掌握度（0–100）
@@ -14,8 +14,8 @@ public struct UserLearningProfile: Codable, Hashable, Sendable {
     /// 最近 7 天每天的学习分钟数
     public var weeklyMinutes: [Int]
 
-    public init(userId: Int, streakDays: Int, totalMinutes: Int, masteryByPath: [String: Int], weeklyMinutes: [Int]) {
-        self.userId = userId
+    public init(userID: Int, streakDays: Int, totalMinutes: Int, masteryByPath: [String: Int], weeklyMinutes: [Int]) {
+        self.userID = userID
         self.streakDays = streakDays
         self.totalMinutes = totalMinutes
         self.masteryByPath = masteryByPath
@@ -23,7 +23,7 @@ public struct UserLearningProfile: Codable, Hashable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case userId = "user_id"
+        case userID = "user_id"
         case streakDays = "streak_days"
         case totalMinutes = "total_minutes"
         case masteryByPath = "mastery_by_path"

@@ -24,6 +24,18 @@ public struct UserUpdateProfileRequest: Codable, Hashable, Sendable {
         self.isProfileHidden = isProfileHidden
     }
 
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.nickname = container.decodeLeniently(String.self, forKey: .nickname)
+        self.avatar = container.decodeLeniently(URL.self, forKey: .avatar)
+        self.gender = container.decodeLeniently(Gender.self, forKey: .gender)
+        self.bio = container.decodeLeniently(String.self, forKey: .bio)
+        self.birthDate = container.decodeLeniently(AccordDate.self, forKey: .birthDate)
+        self.mbti = container.decodeLeniently(String.self, forKey: .mbti)
+        self.residence = container.decodeLeniently(Residence.self, forKey: .residence)
+        self.isProfileHidden = container.decodeLeniently(Bool.self, forKey: .isProfileHidden)
+    }
+
     enum CodingKeys: String, CodingKey {
         case nickname
         case avatar

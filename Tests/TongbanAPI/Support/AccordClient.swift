@@ -125,11 +125,36 @@ public actor APIClient: APISending {
         var envelope: Data
     }
 
-    private func perform<Response>(_ endpoint: Endpoint<Response>, tokens: Tokens?) async throws(APIError) -> Answer<Response> {
+    private func perform<Response>(_ endpoint: Endpoint<Response>, tokens: Tokens?, refreshing: Bool = false) async throws(APIError) -> Answer<Response> {
         let request = try request(for: endpoint, tokens: tokens)
-        let data: Data, response: HTTPURLResponse
-        do { (data, response) = try await transport.send(request) } catch { throw Self.apiError(error) }
+        let transport = transport
+        let (data, response) = try await Self.withinTimeout(configuration.timeout) {
+            try await refreshing ? transport.sendRefresh(request) : transport.send(request)
+        }
         return try Self.answer(data, status: response.statusCode, as: Response.self)
+    }
+
+    /// What `operation` returns, or `.timeout` once `seconds` have passed: the client's
+    /// own deadline, the same through every transport and platform (Linux's URLSession
+    /// does not apply `URLRequest.timeoutInterval`). The operation is cancelled when it
+    /// loses the race.
+    private static func withinTimeout<Value: Sendable>(_ seconds: TimeInterval,
+                                                       _ operation: @escaping @Sendable () async throws -> Value) async throws(APIError) -> Value {
+        let nanoseconds = UInt64(max(0, min(seconds, 86_400)) * 1_000_000_000)
+        do {
+            return try await withThrowingTaskGroup(of: Value?.self) { group in
+                group.addTask { try await operation() }
+                group.addTask {
+                    try await Task.sleep(nanoseconds: nanoseconds)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next(), let value = first else { throw APIError.timeout }
+                return value
+            }
+        } catch {
+            throw apiError(error)
+        }
     }
 
     /// The envelope of an answer read: its data, or the business code that refused it.
@@ -215,8 +240,8 @@ public actor APIClient: APISending {
         var tokens = try await loadTokens()
         for attempt in 0..<2 {
             let request = try request(for: endpoint.request, tokens: tokens)
-            let head: HTTPURLResponse, chunks: AsyncThrowingStream<Data, any Error>
-            do { (head, chunks) = try await transport.open(request) } catch { throw Self.apiError(error) }
+            let transport = transport
+            let (head, chunks) = try await Self.withinTimeout(configuration.timeout) { try await transport.open(request) }
             guard Self.isEventStream(head) else {
                 // Not a stream: an envelope with a business code, or an HTTP error.
                 let data = try await Self.collect(chunks, limit: Self.refusalLimit)
@@ -311,7 +336,7 @@ public actor APIClient: APISending {
                     await endSession(Service.refreshFailedCode, since: generation)
                     return .failed(.sessionEnded(Service.refreshFailedCode))
                 }
-                switch try await perform(call, tokens: nil) {
+                switch try await perform(call, tokens: nil, refreshing: true) {
                 case .success(let issued):
                     // Signed out (or ended) while refreshing: the new tokens must not bring the session back.
                     guard generation == self.generation else { return .failed(.sessionEnded(Service.refreshFailedCode)) }

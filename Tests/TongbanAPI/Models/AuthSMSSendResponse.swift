@@ -3,7 +3,7 @@
 import Foundation
 
 /// - Remark: inline in auth.yaml:82
-public struct AuthSmsSendResponse: Codable, Hashable, Sendable {
+public struct AuthSMSSendResponse: Codable, Hashable, Sendable {
     public var expireSeconds: Int
     public var retryAfterSeconds: Int
 

@@ -3,17 +3,17 @@
 import Foundation
 
 /// - Remark: inline in learning.yaml:198
-public struct AiAnalyzeRequest: Codable, Hashable, Sendable {
-    public var sessionId: String
+public struct AIAnalyzeRequest: Codable, Hashable, Sendable {
+    public var sessionID: String
     public var inputText: String
 
-    public init(sessionId: String, inputText: String) {
-        self.sessionId = sessionId
+    public init(sessionID: String, inputText: String) {
+        self.sessionID = sessionID
         self.inputText = inputText
     }
 
     enum CodingKeys: String, CodingKey {
-        case sessionId = "session_id"
+        case sessionID = "session_id"
         case inputText = "input_text"
     }
 }

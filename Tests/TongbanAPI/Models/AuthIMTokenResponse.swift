@@ -3,7 +3,7 @@
 import Foundation
 
 /// - Remark: inline in auth.yaml:194
-public struct AuthImTokenResponse: Codable, Hashable, Sendable {
+public struct AuthIMTokenResponse: Codable, Hashable, Sendable {
     public var imToken: String
 
     public init(imToken: String) {

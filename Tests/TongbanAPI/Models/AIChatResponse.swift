@@ -3,7 +3,7 @@
 import Foundation
 
 /// - Remark: inline in learning.yaml:223
-public struct AiChatResponse: Codable, Hashable, Sendable {
+public struct AIChatResponse: Codable, Hashable, Sendable {
     public var reply: String
 
     public init(reply: String) {

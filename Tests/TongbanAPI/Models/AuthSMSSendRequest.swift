@@ -3,7 +3,7 @@
 import Foundation
 
 /// - Remark: inline in auth.yaml:79
-public struct AuthSmsSendRequest: Codable, Hashable, Sendable {
+public struct AuthSMSSendRequest: Codable, Hashable, Sendable {
     public var phone: Phone
     public var scene: Scene
 
@@ -18,11 +18,14 @@ public struct AuthSmsSendRequest: Codable, Hashable, Sendable {
     }
 
     /// - Remark: inline in auth.yaml:80. Values this version does not know decode as `unknown` and encode back unchanged.
-    public enum Scene: RawRepresentable, Codable, Hashable, Sendable {
+    public enum Scene: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
         case login
         case bind
         /// A value this version of the contract does not know.
         case unknown(String)
+
+        /// The values this version of the contract knows, in its order.
+        public static let allCases: [Self] = [.login, .bind]
 
         public init(rawValue: String) {
             switch rawValue {
