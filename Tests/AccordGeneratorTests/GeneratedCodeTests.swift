@@ -294,6 +294,10 @@ import TongbanAPI
         #expect(inbox.method == .get && inbox.path == "/signals/inbox" && inbox.requiresAuth)
         #expect(inbox.query == [QueryItem(name: "limit", value: "20"), QueryItem(name: "filter", value: "unread")])
         #expect(API.signal.detail(signalID: "a/b c").path == "/signals/a%2Fb%20c")
+        // Dot-segments would be removed by the HTTP stack, calling another path.
+        #expect(API.signal.detail(signalID: "..").path == "/signals/%2E%2E")
+        #expect(API.signal.detail(signalID: ".").path == "/signals/%2E")
+        #expect(API.signal.detail(signalID: "...").path == "/signals/...")
         let tasks = API.learning.reviewTasks(range: .week)
         #expect(tasks.query == [QueryItem(name: "range", value: "week")])
         let login = API.auth.loginPhone(AuthLoginPhoneRequest(phone: "13800138000", code: "123456",

@@ -4,13 +4,33 @@ import AccordSync
 import Foundation
 
 /// One request as the journal keeps it.
-public struct JournalEntry: Sendable, Equatable {
+public struct JournalEntry: Sendable {
+    /// A request's JSON body, kept whole up to ``limit`` bytes of JSON, else only its size,
+    /// so that 10,000 entries of large bodies cannot take the server's memory.
+    public enum Body: Sendable, Equatable {
+        case json(JSONValue)
+        case omitted(bytes: Int)
+
+        /// The largest body kept, in bytes of compact JSON.
+        public static let limit = 4_096
+
+        init(_ value: JSONValue) {
+            let size = JSONWriter.bytes(value).count
+            self = size <= Self.limit ? .json(value) : .omitted(bytes: size)
+        }
+    }
+
     public var sequence = 0
     /// The mock clock when the request was answered.
     public var time: Int64
     public var method: String
     public var path: String
     public var endpoint: String?
+    /// The path parameters, percent-decoded, by name.
+    public var parameters: [(name: String, value: String)] = []
+    /// The query, percent-decoded, in request order.
+    public var query: [(name: String, value: String)] = []
+    public var body: Body?
     public var session: String
     public var user: Int?
     public var status: Int
@@ -28,6 +48,17 @@ public struct JournalEntry: Sendable, Equatable {
             .init("method", .string(method)), .init("path", .string(path)),
         ]
         if let endpoint { members.append(.init("endpoint", .string(endpoint))) }
+        if !parameters.isEmpty {
+            members.append(.init("params", .object(parameters.map { .init($0.name, .string($0.value)) })))
+        }
+        if !query.isEmpty {
+            members.append(.init("query", .array(query.map { .array([.string($0.name), .string($0.value)]) })))
+        }
+        switch body {
+        case .json(let value)?: members.append(.init("body", value))
+        case .omitted(let bytes)?: members.append(.init("body_omitted_bytes", .int(bytes)))
+        case nil: break
+        }
         members.append(.init("session", .string(session)))
         if let user { members.append(.init("user", .int(user))) }
         members.append(.init("status", .int(status)))

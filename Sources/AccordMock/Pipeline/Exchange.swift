@@ -10,6 +10,8 @@ struct Exchange: Sendable {
     var user: Int?
     /// What injected its answer: `header`, `rule:3`, `scenario:token-expiry#1`.
     var injected: String?
+    /// The path parameters, percent-decoded, once routed.
+    var parameters: [String: String] = [:]
     /// The JSON body, once decoded.
     var body: JSONValue?
     /// A transport fault to apply to the answer (injected latency is in `addedDelay`).

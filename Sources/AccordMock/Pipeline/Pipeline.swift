@@ -27,6 +27,7 @@ struct Pipeline: Sendable {
         case .found(let found): route = found
         case .refused(let response): return response
         }
+        exchange.parameters = route.parameters
         for stage in routed {
             if case .answer(let response) = stage.run(&exchange, route: route) { return response }
         }

@@ -46,8 +46,11 @@ public struct Endpoint<Response: Decodable & Sendable>: Sendable {
         self.requiresAuth = requiresAuth
     }
 
-    /// A path parameter, percent-encoded as one segment.
+    /// A path parameter, percent-encoded as one segment. `.` and `..` are encoded too
+    /// (`%2E`): as they are, the HTTP stack would remove them as dot-segments and call
+    /// another path.
     public static func segment(_ value: String) -> String {
+        if value == "." || value == ".." { return String(repeating: "%2E", count: value.count) }
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: "/")
         return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
