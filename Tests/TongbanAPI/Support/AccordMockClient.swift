@@ -7,8 +7,8 @@ import Foundation
 ///
 /// ```swift
 /// let api = MockAPIClient()
-/// await api.respond(to: API.signal.inbox()) { _ in SignalInbox(items: [], nextCursor: nil) }
-/// await api.fail(API.signal.publish(.init(content: "hi")), with: .business(.quotaExceeded, message: "今日额度已用完", envelope: nil))
+/// await api.respond(to: API.signal.inbox()) { _ in SignalInbox(items: [], unreadCount: 0) }
+/// await api.fail(API.signal.publish(.init(content: "hi", isFlash: false)), with: .business(.quota, message: "今日信号已达上限", envelope: nil))
 /// let model = InboxModel(api: api)
 /// await model.load()
 /// #expect(await api.calls.map(\.id) == ["signal.inbox"])
