@@ -71,6 +71,15 @@ indirect enum CanonicalJSON {
         }
     }
 
+    /// `pairs` in a stable order of their names' UTF-8 bytes, as the server sorts members
+    /// and parameters (equal names keep their order).
+    static func sortedByName<Value>(_ pairs: [(key: String, value: Value)]) -> [(key: String, value: Value)] {
+        pairs.enumerated().sorted { lhs, rhs in
+            lhs.element.key == rhs.element.key ? lhs.offset < rhs.offset
+                : lhs.element.key.utf8.lexicographicallyPrecedes(rhs.element.key.utf8)
+        }.map(\.element)
+    }
+
     /// Escapes only `"`, `\` and control characters (`\n`, `\r`, `\t`, else `\u00xx`).
     private static func writeString(_ text: String, into output: inout [UInt8]) {
         let hex = Array("0123456789abcdef".utf8)
@@ -116,12 +125,7 @@ indirect enum CanonicalJSON {
                     skipSpace()
                 } while peek(UInt8(ascii: ","))
                 try expect(UInt8(ascii: "}"))
-                // A stable sort by the names' UTF-8 bytes, as the server sorts them.
-                let sorted = members.enumerated().sorted { lhs, rhs in
-                    lhs.element.key == rhs.element.key ? lhs.offset < rhs.offset
-                        : lhs.element.key.utf8.lexicographicallyPrecedes(rhs.element.key.utf8)
-                }
-                return .object(sorted.map(\.element))
+                return .object(CanonicalJSON.sortedByName(members))
             case UInt8(ascii: "["):
                 index += 1
                 var items: [CanonicalJSON] = []

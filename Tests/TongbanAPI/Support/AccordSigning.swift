@@ -39,11 +39,7 @@ public struct RequestSigner: Sendable {
         if case .object(let members)? = body {
             pairs += members.compactMap { member in member.value.parameterText.map { (key: member.key, value: $0) } }
         }
-        let sorted = pairs.enumerated().sorted { lhs, rhs in
-            lhs.element.key == rhs.element.key ? lhs.offset < rhs.offset
-                : lhs.element.key.utf8.lexicographicallyPrecedes(rhs.element.key.utf8)
-        }
-        return sorted.map { "\($0.element.key)=\($0.element.value)" }.joined(separator: "&")
+        return CanonicalJSON.sortedByName(pairs).map { "\($0.key)=\($0.value)" }.joined(separator: "&")
     }
 
     /// Lowercase hex MD5.
