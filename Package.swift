@@ -39,7 +39,7 @@ let package = Package(
         .target(name: "AccordServer", dependencies: ["CMicroHTTPD", "AccordJSON", "AccordMock", "AccordSync"]),
         // Swift code from contracts: models, typed endpoints, runtime support.
         // Its runtime is ordinary Swift in Runtime/, embedded at build time by EmbedRuntime.
-        .target(name: "AccordGenerator", dependencies: ["AccordContract", "AccordDiagnostics"], exclude: ["Runtime"],
+        .target(name: "AccordGenerator", dependencies: ["AccordContract", "AccordDiagnostics", "AccordJSON"], exclude: ["Runtime"],
                 plugins: ["EmbedRuntime"]),
         .plugin(name: "EmbedRuntime", capability: .buildTool()),
         // The `accord` commands, as a library so tests run them in-process.
@@ -62,7 +62,7 @@ let package = Package(
         // in-process engine with a signing client, a real server process, raw connections.
         .target(name: "AccordTesting", dependencies: ["AccordContract", "AccordDiagnostics", "AccordJSON", "AccordMock", "AccordSigning",
                                                       "AccordSync", "AccordValidation"], path: "Tests/AccordTesting"),
-        .testTarget(name: "AccordGeneratorTests", dependencies: ["AccordContract", "AccordGenerator", "AccordJSON", "AccordMock", "AccordSigning",
+        .testTarget(name: "AccordGeneratorTests", dependencies: ["AccordContract", "AccordDiagnostics", "AccordGenerator", "AccordJSON", "AccordMock", "AccordSigning",
                                                                 "AccordTesting", "AccordValidation", "TongbanAPI"]),
         .testTarget(name: "AccordYAMLTests", dependencies: ["AccordYAML"]),
         .testTarget(name: "AccordSigningTests", dependencies: ["AccordContract", "AccordJSON", "AccordSigning"]),

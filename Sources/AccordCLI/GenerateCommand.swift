@@ -1,16 +1,19 @@
 import AccordDiagnostics
 import AccordGenerator
+import AccordMock
 import AccordValidation
 import Foundation
 
 /// `accord generate`: Swift models, typed endpoints and runtime support from the contracts.
 struct GenerateCommand: Subcommand {
     let name = "generate"
-    let abstract = "Generate Swift models and typed endpoints from the contracts."
+    let abstract = "Generate Swift models, typed endpoints, the client and typed fixtures from the contracts and mocks."
     let options = [
         Arguments.Option(name: "contracts", valueName: "DIR", help: "The contracts directory (default: contracts)."),
         Arguments.Option(name: "output", valueName: "DIR", help: "Where to write the Swift files (required)."),
         Arguments.Option(name: "access", valueName: "LEVEL", help: "'public' or 'internal' (default: public)."),
+        Arguments.Option(name: "mocks", valueName: "DIR", help: "The fixtures emitted as typed values (default: mocks beside the contracts directory, if it exists)."),
+        Arguments.Option(name: "no-fixtures", valueName: nil, help: "Emit no typed fixtures."),
         Arguments.Option(name: "check", valueName: nil, help: "Write nothing; exit 1 naming every file that differs (for CI)."),
     ]
 
@@ -27,14 +30,28 @@ struct GenerateCommand: Subcommand {
             console.printError("error: '--access' is 'public' or 'internal', found '\(accessName)'")
             return 2
         }
-        let outcome = ContractLint.run(directory: arguments["contracts"] ?? "contracts")
+        let contractsDirectory = arguments["contracts"] ?? "contracts"
+        let outcome = ContractLint.run(directory: contractsDirectory)
         var renderer = DiagnosticRenderer()
         for diagnostic in outcome.diagnostics { console.writeError(renderer.render(diagnostic)) }
         guard let contract = outcome.contract, !outcome.diagnostics.containsErrors else {
             console.printError("error: not generating: the contracts have errors")
             return 1
         }
-        let generator = SwiftGenerator(contract: contract, access: access)
+        var samples: [String: [SwiftGenerator.Sample]] = [:]
+        if !arguments.has("no-fixtures") {
+            let beside = ((contractsDirectory as NSString).deletingLastPathComponent as NSString).appendingPathComponent("mocks")
+            let (fixtures, problems) = FixtureLoader(contract: contract).load(directory: arguments["mocks"] ?? beside)
+            for diagnostic in problems { console.writeError(renderer.render(diagnostic)) }
+            guard !problems.containsErrors else {
+                console.printError("error: not generating: the fixtures have errors (or pass --no-fixtures)")
+                return 1
+            }
+            samples = FixtureSamples(contract: contract, fixtures: fixtures).byEndpoint.mapValues { list in
+                list.map { SwiftGenerator.Sample(name: $0.name, data: $0.data, location: $0.location) }
+            }
+        }
+        let generator = SwiftGenerator(contract: contract, access: access, samples: samples)
         for diagnostic in generator.diagnostics() { console.writeError(renderer.render(diagnostic)) }
         let files = generator.files()
         let wanted = Set(files.map(\.path))

@@ -1,5 +1,6 @@
 import AccordContract
 import AccordDiagnostics
+import AccordJSON
 
 /// Generates the Swift for a contract: one file per model type, one per domain for
 /// endpoints, a catalog, and the runtime support. Deterministic: the same contract
@@ -20,12 +21,28 @@ public struct SwiftGenerator: Sendable {
         public var contents: String
     }
 
+    /// One fixture's answer, rendered to plain JSON (``AccordMock/FixtureSamples``).
+    public struct Sample: Sendable {
+        public var name: String
+        public var data: JSONValue
+        public var location: SourceLocation
+
+        public init(name: String, data: JSONValue, location: SourceLocation) {
+            self.name = name
+            self.data = data
+            self.location = location
+        }
+    }
+
     public let contract: Contract
     public let access: Access
+    /// The fixtures to emit as typed values, by endpoint id; none when empty.
+    public let samples: [String: [Sample]]
 
-    public init(contract: Contract, access: Access = .public) {
+    public init(contract: Contract, access: Access = .public, samples: [String: [Sample]] = [:]) {
         self.contract = contract
         self.access = access
+        self.samples = samples
     }
 
     public func files() -> [File] {
@@ -83,12 +100,25 @@ public struct SwiftGenerator: Sendable {
             }
         }
         files.append(File(path: "Endpoints/API+Catalog.swift", contents: header("every contract file") + "import Foundation\n\n" + catalog.text))
+        if !samples.isEmpty {
+            let fixtures = FixtureEmitter(contract: contract, access: accessKeyword)
+            var ignored: [Diagnostic] = []
+            for domain in contract.domains {
+                guard let source = fixtures.source(domain: domain, samples: samples, diagnostics: &ignored) else { continue }
+                files.append(File(path: "Fixtures/API+\(Naming.type(domain.name))Fixtures.swift",
+                                  contents: header("mocks/ and \(TypeTranslator.fileName(domain.file))") + "import Foundation\n\n" + source))
+            }
+            files.append(File(path: "Fixtures/API+FixtureCatalog.swift",
+                              contents: header("mocks/ and the contract's examples") + "import Foundation\n\n" + fixtures.catalog(samples: samples)))
+        }
         return files.sorted { $0.path < $1.path }
     }
 
     /// What the generated code cannot do for this contract, as warnings at the place to fix.
     public func diagnostics() -> [Diagnostic] {
         var diagnostics = enumRenames()
+        let fixtures = FixtureEmitter(contract: contract, access: "")
+        for domain in contract.domains { _ = fixtures.source(domain: domain, samples: samples, diagnostics: &diagnostics) }
         if let reason = ServiceEmitter.refreshUnsupportedReason(contract) {
             let location = contract.endpoint(contract.service.auth.refreshEndpoint)?.location ?? contract.service.location
             diagnostics.append(.warning("the generated client will not refresh tokens by itself: \(reason)", at: location))

@@ -18,10 +18,14 @@ public struct EngineFixture {
 
     public var state: MockState { engine.state }
 
-    public init(contract: Contract = Repository.contract, fixtures yaml: String = "", scenarios: [String: Scenario] = [:],
-                options: MockOptions = MockOptions(), seed: UInt64 = 0) throws {
+    /// - Parameters:
+    ///   - yaml: fixtures given inline.
+    ///   - directory: a fixture directory to load instead, such as ``Repository/mocks``.
+    public init(contract: Contract = Repository.contract, fixtures yaml: String = "", fixturesIn directory: String? = nil,
+                scenarios: [String: Scenario] = [:], options: MockOptions = MockOptions(), seed: UInt64 = 0) throws {
         let loader = FixtureLoader(contract: contract)
-        let (fixtures, diagnostics) = loader.load([ContractLoader.Source(path: "mocks/test.yaml", bytes: Array(yaml.utf8))])
+        let (fixtures, diagnostics) = directory.map { loader.load(directory: $0) }
+            ?? loader.load([ContractLoader.Source(path: "mocks/test.yaml", bytes: Array(yaml.utf8))])
         if diagnostics.containsErrors { throw FixtureProblems(diagnostics: diagnostics.map(\.description)) }
         let state = MockState(clock: MockClock(wall: now), nonceTTLSeconds: 600, seed: seed)
         token = state.tokens.issue(uid: 10086).accessToken

@@ -11,8 +11,7 @@ struct AnswerCompiler {
     init(contract: Contract, endpoint: Endpoint) {
         self.contract = contract
         self.endpoint = endpoint
-        let auth = contract.service.auth
-        issuesTokens = auth.loginEndpoints.contains(endpoint.id) || endpoint.id == auth.refreshEndpoint
+        issuesTokens = Self.issuesTokens(endpoint, in: contract)
     }
 
     func answers(fixtures: [Fixture]) -> EndpointAnswers {
@@ -57,7 +56,7 @@ struct AnswerCompiler {
             return answer(name: name, origin: origin, code: code, envelope: CompiledJSON(literal: envelope(code: code, message: nil, data: data)))
         }
         // An example that itself holds "{{" cannot take holes; the engine then patches its tokens.
-        guard let compiled = try? CompiledJSON(envelope(code: code, message: nil, data: tokenHoles(in: data))) else {
+        guard let compiled = try? CompiledJSON(envelope(code: code, message: nil, data: Self.tokenHoles(in: data))) else {
             return answer(name: name, origin: origin, code: code, envelope: CompiledJSON(literal: envelope(code: code, message: nil, data: data)))
         }
         var compiledAnswer = answer(name: name, origin: origin, code: code, envelope: compiled)
@@ -66,8 +65,13 @@ struct AnswerCompiler {
         return compiledAnswer
     }
 
+    /// Whether `endpoint` is a login or the refresh, whose answers carry the issued tokens.
+    static func issuesTokens(_ endpoint: Endpoint, in contract: Contract) -> Bool {
+        contract.service.auth.loginEndpoints.contains(endpoint.id) || endpoint.id == contract.service.auth.refreshEndpoint
+    }
+
     /// `data` with the token members replaced by `{{issued.…}}` holes.
-    private func tokenHoles(in data: JSONValue) -> JSONValue {
+    static func tokenHoles(in data: JSONValue) -> JSONValue {
         guard case .object(var members) = data else { return data }
         for index in members.indices {
             if let field = TemplateExpression.IssuedField(rawValue: members[index].key) {
@@ -86,7 +90,7 @@ struct AnswerCompiler {
     /// A fixture's envelope with its templates; nil if they do not compile (the loader has reported it).
     private func templated(_ fixture: Fixture, fallback: JSONValue?) -> Answer? {
         var data = fixture.data ?? fallback
-        if issuesTokens, fixture.code == 0, let plain = data { data = tokenHoles(in: plain) }
+        if issuesTokens, fixture.code == 0, let plain = data { data = Self.tokenHoles(in: plain) }
         guard let compiled = try? CompiledJSON(envelope(code: fixture.code, message: fixture.message, data: data)) else {
             return nil
         }

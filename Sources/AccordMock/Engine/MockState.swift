@@ -37,6 +37,16 @@ public final class MockState: Sendable {
         generator.next(in: range)
     }
 
+    /// A version-4 UUID from the seeded generator (`{{uuid}}`): unique across the
+    /// server's life, and the same sequence for the same seed.
+    public func uuid() -> String {
+        var bytes = withUnsafeBytes(of: generator.bits().bigEndian, Array.init) + withUnsafeBytes(of: generator.bits().bigEndian, Array.init)
+        bytes[6] = bytes[6] & 0x0F | 0x40
+        bytes[8] = bytes[8] & 0x3F | 0x80
+        let hex = bytes.map { byte in String(byte >> 4, radix: 16) + String(byte & 0x0F, radix: 16) }
+        return [hex[0..<4], hex[4..<6], hex[6..<8], hex[8..<10], hex[10..<16]].map { $0.joined() }.joined(separator: "-")
+    }
+
     /// Forgets tokens, bans, rules, scenario progress and the journal, and returns to the wall clock.
     public func reset() {
         tokens.reset()
@@ -63,6 +73,11 @@ final class SeededRandom: Sendable {
     /// A number in 0..<1.
     func unit() -> Double {
         Double(nextBits() >> 11) / Double(1 << 53)
+    }
+
+    /// 64 random bits.
+    func bits() -> UInt64 {
+        nextBits()
     }
 
     /// SplitMix64: its arithmetic wraps by design (`&+`, `&*`).

@@ -28,7 +28,7 @@ public struct TemplateContext {
         case .query(let name): .string(request.query.first { $0.name == name }?.value ?? "")
         case .header(let name): .string(request.header(name) ?? "")
         case .body(let pointer): body?.value(at: pointer) ?? .null
-        case .uuid: .string(UUID().uuidString.lowercased())
+        case .uuid: .string(state.uuid())
         case .now(let offset): .string(RFC3339.format(unixSeconds: now + offset))
         case .timestamp: .int(Int(now))
         case .sequence: .int(state.nextSequence())

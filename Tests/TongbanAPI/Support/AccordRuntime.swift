@@ -83,6 +83,14 @@ public struct AccordEmpty: Codable, Hashable, Sendable {
     public init() {}
 }
 
+extension URL {
+    /// A URL from a generated fixture, whose text the mock checked; `file:///` if
+    /// Foundation does not read it after all.
+    public init(fixture text: String) {
+        self = URL(string: text) ?? URL(fileURLWithPath: "/")
+    }
+}
+
 extension KeyedDecodingContainer {
     /// An optional member, read leniently: nil when it is absent, `null`, or not
     /// readable as `type` (`""` for a URL, a malformed time), so that one odd optional
@@ -135,6 +143,12 @@ public struct AccordDateTime: StringCodable, Hashable, Sendable, CustomStringCon
         guard let date = Self.parse(Array(text.utf8)) else { return nil }
         self.text = text
         self.date = date
+    }
+
+    /// A time from a generated fixture, whose text the mock checked; the Unix epoch
+    /// if it is not a time after all.
+    public init(fixture text: String) {
+        self = Self(text: text) ?? Self(Date(timeIntervalSince1970: 0))
     }
 
     /// A time written in UTC with millisecond precision when it has a fraction.
@@ -219,6 +233,18 @@ public struct AccordDate: StringCodable, Hashable, Sendable, CustomStringConvert
         self.day = day
     }
 
+    /// A date from a generated fixture, whose text the mock checked; 1970-01-01 if it
+    /// is not a date after all.
+    public init(fixture text: String) {
+        self = Self(text: text) ?? Self(unchecked: 1970, 1, 1)
+    }
+
+    private init(unchecked year: Int, _ month: Int, _ day: Int) {
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
     /// Reads `yyyy-MM-dd`.
     public init?(text: String) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
@@ -277,6 +303,11 @@ public struct AccordDecimal: StringCodable, Hashable, Sendable, CustomStringConv
 
     public init(_ value: Decimal) {
         text = value.description
+    }
+
+    /// A decimal from a generated fixture, whose text the mock checked; kept as it is.
+    public init(fixture text: String) {
+        self.text = text
     }
 
     /// The value, for arithmetic.

@@ -1,0 +1,99 @@
+import AccordContract
+import AccordDiagnostics
+import AccordJSON
+import Foundation
+
+/// Every success answer of every endpoint as plain JSON, rendered once, the same on
+/// every run: for code that turns them into typed values (`accord generate`'s fixtures).
+///
+/// Each sample is rendered as the server would answer it at ``referenceTime`` on a fresh
+/// state with seed 0 (so `{{now + 2h}}`, `{{seq}}`, `{{random …}}` and `{{uuid}}` are
+/// fixed), for the request of the endpoint's first example that has one (its path
+/// parameters, query and body), else for a request whose path parameters are their
+/// names. A login or refresh answer issues the fixed tokens ``previewTokens``.
+public struct FixtureSamples: Sendable {
+    /// One named answer's `data`, with where it was written.
+    public struct Sample: Sendable {
+        public var name: String
+        public var data: JSONValue
+        public var location: SourceLocation
+    }
+
+    /// 2026-11-30T08:00:00Z.
+    public static let referenceTime: Int64 = 1_796_025_600
+    /// What `{{issued.…}}` renders to.
+    public static let previewTokens = TokenStore.Pair(accessToken: "preview-access-token", refreshToken: "preview-refresh-token",
+                                                      accessExpiresIn: 7_200, refreshExpiresIn: 2_592_000)
+
+    /// Samples by endpoint id: the fixtures of `mocks/` with code 0 and a `data` in file
+    /// order, then the contract's success examples whose names no fixture took.
+    public let byEndpoint: [String: [Sample]]
+
+    public init(contract: Contract, fixtures: FixtureSet) {
+        var samples: [String: [Sample]] = [:]
+        for endpoint in contract.endpoints {
+            let request = Self.request(for: endpoint)
+            // As the server compiles them: a login's or refresh's tokens are the issued ones.
+            let issuesTokens = AnswerCompiler.issuesTokens(endpoint, in: contract)
+            var list: [Sample] = []
+            for fixture in fixtures.fixtures(for: endpoint.id) where fixture.code == 0 && fixture.events == nil {
+                guard let written = fixture.data, let compiled = try? CompiledJSON(issuesTokens ? AnswerCompiler.tokenHoles(in: written) : written),
+                      let rendered = try? JSONReader.read(compiled.render(Self.context(request))) else { continue }
+                list.append(Sample(name: fixture.name, data: rendered, location: fixture.location))
+            }
+            for example in endpoint.examples where example.code == 0 && !list.contains(where: { $0.name == example.name }) {
+                guard let response = example.response else { continue }
+                list.append(Sample(name: example.name, data: response.value, location: example.location))
+            }
+            if !list.isEmpty { samples[endpoint.id] = list }
+        }
+        byEndpoint = samples
+    }
+
+    /// The request a sample answers.
+    public struct Request: Sendable {
+        /// The path below the base path, with the query, percent-encoded.
+        public var target: String
+        public var method: String
+        /// The path parameters, decoded.
+        public var parameters: [String: String]
+        public var body: JSONValue?
+    }
+
+    /// The request a sample answers: the first example's, or the parameters' names.
+    public static func request(for endpoint: Endpoint) -> Request {
+        let example = endpoint.examples.first { $0.parameters != nil || $0.query != nil || $0.body != nil }
+        var parameters: [String: String] = [:]
+        for field in endpoint.parameters {
+            parameters[field.name] = example?.parameters?.value[field.name].map(InterpolatedText.text(of:)) ?? field.name
+        }
+        let path = endpoint.path.segments.map { segment -> String in
+            switch segment {
+            case .literal(let text): text
+            case .parameter(let name): escaped(parameters[name] ?? name)
+            }
+        }
+        var query: [String] = []
+        if case .object(let members)? = example?.query?.value {
+            for member in members {
+                let values: [JSONValue] = if case .array(let items) = member.value { items } else { [member.value] }
+                query += values.map { escaped(member.key) + "=" + escaped(InterpolatedText.text(of: $0)) }
+            }
+        }
+        let target = "/" + path.joined(separator: "/") + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
+        return Request(target: target, method: endpoint.method.rawValue, parameters: parameters, body: example?.body?.value)
+    }
+
+    private static func escaped(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text
+    }
+
+    private static func context(_ request: Request) -> TemplateContext {
+        let state = MockState(clock: MockClock(wall: referenceTime), nonceTTLSeconds: 600, seed: 0)
+        let mockRequest = MockRequest(method: request.method, target: request.target, body: request.body.map { JSONWriter.bytes($0) } ?? [])
+        var context = TemplateContext(request: mockRequest, parameters: request.parameters, body: request.body,
+                                      now: referenceTime, state: state)
+        context.issued = previewTokens
+        return context
+    }
+}
