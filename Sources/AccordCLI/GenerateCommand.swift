@@ -48,7 +48,7 @@ struct GenerateCommand: Subcommand {
                 return 1
             }
             samples = FixtureSamples(contract: contract, fixtures: fixtures).byEndpoint.mapValues { list in
-                list.map { SwiftGenerator.Sample(name: $0.name, data: $0.data, location: $0.location) }
+                list.map { SwiftGenerator.Sample(name: $0.name, data: $0.data, location: $0.location, isDefault: $0.isDefault) }
             }
         }
         let generator = SwiftGenerator(contract: contract, access: access, samples: samples)

@@ -81,6 +81,30 @@ struct FixtureEmitter {
         return writer.text
     }
 
+    /// `API.mockRoutes`: every endpoint with its typed fixtures, for ``MockTransport``.
+    func routes(samples: [String: [Sample]], into writer: inout SwiftWriter) {
+        writer.line("/// Every endpoint with its typed fixtures, for `MockTransport`.")
+        writer.block("\(access)static var mockRoutes: [MockRoute]") { writer in
+            writer.line("[")
+            for endpoint in contract.endpoints {
+                let list = samples[endpoint.id] ?? []
+                let domain = Naming.property(endpoint.domain)
+                let function = Naming.bare(Naming.endpointFunction(endpoint.id, domain: endpoint.domain))
+                let responseType = Naming.type(endpoint.id) + "Response"
+                let typed = zip(list, Naming.caseNames(list.map(\.name))).filter {
+                    typedValue($0.0.data, schema: endpoint.response, suggested: responseType) != nil
+                }
+                writer.line("    MockRoute(id: \(endpoint.id.swiftLiteral), method: .\(endpoint.method.rawValue.lowercased()), "
+                            + "path: \(endpoint.path.description.swiftLiteral), requiresAuth: \(endpoint.requiresAuth), answers: [")
+                for (sample, name) in typed {
+                    writer.line("        .init(name: \(sample.name.swiftLiteral), isDefault: \(sample.isDefault)) { API.\(domain).fixtures.\(function).\(Naming.bare(name.name)) },")
+                }
+                writer.line("    ]),")
+            }
+            writer.line("]")
+        }
+    }
+
     /// The Swift type and value expression of `value` at a place of `schema`'s type, or
     /// nil when the value does not fit it.
     func typedValue(_ value: JSONValue, schema: Schema, suggested: String) -> (type: String, value: String)? {

@@ -48,6 +48,26 @@ struct ServiceEmitter {
             writer.line("static let authScheme = \(service.auth.scheme.swiftLiteral)")
             writer.line("/// What a refresh that fails without an answer ends the session with.")
             writer.line("static let refreshFailedCode = BusinessCode(rawValue: \(FlowCodes(service: service)[.refreshInvalid]))")
+            writer.line("/// The codes the in-process mock answers its flows with, by their role.")
+            let flowCodes = FlowCodes(service: service)
+            for (name, role) in [("signatureInvalidCode", FlowCodes.Role.signatureInvalid), ("tokenExpiredCode", .tokenExpired),
+                                 ("tokenInvalidCode", .tokenInvalid), ("forceLogoutCode", .forceLogout), ("bannedCode", .banned)] {
+                writer.line("static let \(name) = BusinessCode(rawValue: \(flowCodes[role]))")
+            }
+            writer.line("/// The business-code messages of the table.")
+            writer.block("static func message(_ code: BusinessCode) -> String") { writer in
+                writer.switchBlock("code.rawValue") { writer in
+                    for code in codes { writer.line("case \(code.code): \(code.message.swiftLiteral)") }
+                    writer.line("default: \"\"")
+                }
+            }
+            let apps = service.signing.apps.sorted { $0.key < $1.key }.map { "\($0.key.swiftLiteral): \($0.value.swiftLiteral)" }
+            writer.line("/// The contract's app keys and secrets (development ones: the mock checks signatures with them).")
+            writer.line("static let apps: [String: String] = [\(apps.isEmpty ? ":" : apps.joined(separator: ", "))]")
+            writer.line("/// Endpoints that need no signature.")
+            writer.line("static let unsignedEndpoints: Set<String> = [\(service.signing.exempt.map(\.swiftLiteral).joined(separator: ", "))]")
+            writer.line("static let loginEndpoints: Set<String> = [\(service.auth.loginEndpoints.map(\.swiftLiteral).joined(separator: ", "))]")
+            writer.line("static let refreshEndpoint = \(service.auth.refreshEndpoint.swiftLiteral)")
             for (name, flow) in [("refreshesAndRetries", BusinessCode.Flow.refreshAndRetry), ("endsSession", .logout), ("bans", .ban), ("alerts", .alert)] {
                 let members = codes.filter { $0.flow == flow }.map { String($0.code) }
                 writer.line()

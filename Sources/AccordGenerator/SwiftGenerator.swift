@@ -26,11 +26,14 @@ public struct SwiftGenerator: Sendable {
         public var name: String
         public var data: JSONValue
         public var location: SourceLocation
+        /// The answer when nothing picks another one.
+        public var isDefault: Bool
 
-        public init(name: String, data: JSONValue, location: SourceLocation) {
+        public init(name: String, data: JSONValue, location: SourceLocation, isDefault: Bool = false) {
             self.name = name
             self.data = data
             self.location = location
+            self.isDefault = isDefault
         }
     }
 
@@ -98,6 +101,8 @@ public struct SwiftGenerator: Sendable {
                 }
                 writer.line("]")
             }
+            writer.line()
+            FixtureEmitter(contract: contract, access: accessKeyword).routes(samples: samples, into: &writer)
         }
         files.append(File(path: "Endpoints/API+Catalog.swift", contents: header("every contract file") + "import Foundation\n\n" + catalog.text))
         if !samples.isEmpty {

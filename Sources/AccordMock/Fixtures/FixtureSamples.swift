@@ -17,6 +17,8 @@ public struct FixtureSamples: Sendable {
         public var name: String
         public var data: JSONValue
         public var location: SourceLocation
+        /// Whether the server answers it when no matcher and no `Prefer` picks another.
+        public var isDefault = false
     }
 
     /// 2026-11-30T08:00:00Z.
@@ -36,8 +38,9 @@ public struct FixtureSamples: Sendable {
             // As the server compiles them: a login's or refresh's tokens are the issued ones.
             let issuesTokens = AnswerCompiler.issuesTokens(endpoint, in: contract)
             var list: [Sample] = []
-            for fixture in fixtures.fixtures(for: endpoint.id) where fixture.code == 0 && fixture.events == nil {
-                guard let written = fixture.data, let compiled = try? CompiledJSON(issuesTokens ? AnswerCompiler.tokenHoles(in: written) : written),
+            let written = fixtures.fixtures(for: endpoint.id)
+            for fixture in written where fixture.code == 0 && fixture.events == nil {
+                guard let data = fixture.data, let compiled = try? CompiledJSON(issuesTokens ? AnswerCompiler.tokenHoles(in: data) : data),
                       let rendered = try? JSONReader.read(compiled.render(Self.context(request))) else { continue }
                 list.append(Sample(name: fixture.name, data: rendered, location: fixture.location))
             }
@@ -45,6 +48,18 @@ public struct FixtureSamples: Sendable {
                 guard let response = example.response else { continue }
                 list.append(Sample(name: example.name, data: response.value, location: example.location))
             }
+            // What the server answers when no matcher picks a fixture: the first fixture
+            // without matchers (by priority, then as written), else the default one, else
+            // the first success example.
+            let unmatched = written.filter { !$0.isDefault }.enumerated()
+                .sorted { ($1.element.priority, $0.offset) < ($0.element.priority, $1.offset) }
+                .first { $0.element.matchers.isEmpty }?.element ?? written.first(where: \.isDefault)
+            let fallback: String? = if let unmatched {
+                unmatched.code == 0 && unmatched.events == nil ? unmatched.name : nil
+            } else {
+                endpoint.examples.first { $0.code == 0 }?.name
+            }
+            if let fallback, let index = list.firstIndex(where: { $0.name == fallback }) { list[index].isDefault = true }
             if !list.isEmpty { samples[endpoint.id] = list }
         }
         byEndpoint = samples

@@ -40,4 +40,147 @@ extension API {
             "subscriptions.restore": Entitlement.self,
         ]
     }
+
+    /// Every endpoint with its typed fixtures, for `MockTransport`.
+    public static var mockRoutes: [MockRoute] {
+        [
+            MockRoute(id: "auth.sms-send", method: .post, path: "/auth/sms/send", requiresAuth: false, answers: [
+                .init(name: "sent", isDefault: true) { API.auth.fixtures.smsSend.sent },
+                .init(name: "default", isDefault: false) { API.auth.fixtures.smsSend.default },
+            ]),
+            MockRoute(id: "auth.login-phone", method: .post, path: "/auth/login/phone", requiresAuth: false, answers: [
+                .init(name: "new-user", isDefault: false) { API.auth.fixtures.loginPhone.newUser },
+                .init(name: "returning-user", isDefault: true) { API.auth.fixtures.loginPhone.returningUser },
+                .init(name: "default", isDefault: false) { API.auth.fixtures.loginPhone.default },
+            ]),
+            MockRoute(id: "auth.login-apple", method: .post, path: "/auth/login/apple", requiresAuth: false, answers: [
+                .init(name: "signed-in", isDefault: true) { API.auth.fixtures.loginApple.signedIn },
+                .init(name: "default", isDefault: false) { API.auth.fixtures.loginApple.default },
+            ]),
+            MockRoute(id: "auth.refresh", method: .post, path: "/auth/token/refresh", requiresAuth: false, answers: [
+                .init(name: "rotated", isDefault: true) { API.auth.fixtures.refresh.rotated },
+                .init(name: "default", isDefault: false) { API.auth.fixtures.refresh.default },
+            ]),
+            MockRoute(id: "auth.logout", method: .post, path: "/auth/logout", requiresAuth: true, answers: [
+                .init(name: "done", isDefault: true) { API.auth.fixtures.logout.done },
+                .init(name: "default", isDefault: false) { API.auth.fixtures.logout.default },
+            ]),
+            MockRoute(id: "auth.im-token", method: .get, path: "/auth/im/token", requiresAuth: true, answers: [
+                .init(name: "issued", isDefault: true) { API.auth.fixtures.imToken.issued },
+                .init(name: "default", isDefault: false) { API.auth.fixtures.imToken.default },
+            ]),
+            MockRoute(id: "user.me", method: .get, path: "/users/me", requiresAuth: true, answers: [
+                .init(name: "vip", isDefault: true) { API.auth.fixtures.userMe.vip },
+                .init(name: "default", isDefault: false) { API.auth.fixtures.userMe.default },
+            ]),
+            MockRoute(id: "user.update-profile", method: .put, path: "/users/me/profile", requiresAuth: true, answers: [
+                .init(name: "saved", isDefault: true) { API.auth.fixtures.userUpdateProfile.saved },
+                .init(name: "default", isDefault: false) { API.auth.fixtures.userUpdateProfile.default },
+            ]),
+            MockRoute(id: "app.start-config", method: .get, path: "/app/start-config", requiresAuth: false, answers: [
+                .init(name: "force-update", isDefault: false) { API.auth.fixtures.appStartConfig.forceUpdate },
+                .init(name: "current", isDefault: true) { API.auth.fixtures.appStartConfig.current },
+                .init(name: "default", isDefault: false) { API.auth.fixtures.appStartConfig.default },
+            ]),
+            MockRoute(id: "learning.knowledge-bases", method: .get, path: "/knowledge-bases", requiresAuth: true, answers: [
+                .init(name: "first-page", isDefault: true) { API.learning.fixtures.knowledgeBases.firstPage },
+                .init(name: "default", isDefault: false) { API.learning.fixtures.knowledgeBases.default },
+            ]),
+            MockRoute(id: "learning.paths", method: .get, path: "/knowledge-bases/{kb_id}/paths", requiresAuth: true, answers: [
+                .init(name: "paths", isDefault: true) { API.learning.fixtures.paths.paths },
+                .init(name: "default", isDefault: false) { API.learning.fixtures.paths.default },
+            ]),
+            MockRoute(id: "learning.lessons", method: .get, path: "/paths/{path_id}/lessons", requiresAuth: true, answers: [
+                .init(name: "lessons", isDefault: true) { API.learning.fixtures.lessons.lessons },
+                .init(name: "default", isDefault: false) { API.learning.fixtures.lessons.default },
+            ]),
+            MockRoute(id: "learning.lesson", method: .get, path: "/lessons/{lesson_id}", requiresAuth: true, answers: [
+                .init(name: "lesson", isDefault: true) { API.learning.fixtures.lesson.lesson },
+                .init(name: "default", isDefault: false) { API.learning.fixtures.lesson.default },
+            ]),
+            MockRoute(id: "learning.start-session", method: .post, path: "/learning/sessions", requiresAuth: true, answers: [
+                .init(name: "started", isDefault: true) { API.learning.fixtures.startSession.started },
+                .init(name: "default", isDefault: false) { API.learning.fixtures.startSession.default },
+            ]),
+            MockRoute(id: "learning.update-session", method: .patch, path: "/learning/sessions/{session_id}", requiresAuth: true, answers: [
+                .init(name: "ended", isDefault: false) { API.learning.fixtures.updateSession.ended },
+                .init(name: "updated", isDefault: true) { API.learning.fixtures.updateSession.updated },
+                .init(name: "default", isDefault: false) { API.learning.fixtures.updateSession.default },
+            ]),
+            MockRoute(id: "ai.analyze", method: .post, path: "/ai/analyze-learning-input", requiresAuth: true, answers: [
+                .init(name: "analysis", isDefault: true) { API.learning.fixtures.aiAnalyze.analysis },
+                .init(name: "default", isDefault: false) { API.learning.fixtures.aiAnalyze.default },
+            ]),
+            MockRoute(id: "ai.chat", method: .post, path: "/ai/chat", requiresAuth: true, answers: [
+                .init(name: "reply", isDefault: true) { API.learning.fixtures.aiChat.reply },
+                .init(name: "default", isDefault: false) { API.learning.fixtures.aiChat.default },
+            ]),
+            MockRoute(id: "review.tasks", method: .get, path: "/review/tasks", requiresAuth: true, answers: [
+                .init(name: "week", isDefault: false) { API.learning.fixtures.reviewTasks.week },
+                .init(name: "today", isDefault: true) { API.learning.fixtures.reviewTasks.today },
+                .init(name: "default", isDefault: false) { API.learning.fixtures.reviewTasks.default },
+            ]),
+            MockRoute(id: "review.complete", method: .post, path: "/review/tasks/{task_id}/complete", requiresAuth: true, answers: [
+                .init(name: "done", isDefault: true) { API.learning.fixtures.reviewComplete.done },
+                .init(name: "default", isDefault: false) { API.learning.fixtures.reviewComplete.default },
+            ]),
+            MockRoute(id: "learning.profile", method: .get, path: "/learning/profile", requiresAuth: true, answers: [
+                .init(name: "profile", isDefault: true) { API.learning.fixtures.profile.profile },
+                .init(name: "default", isDefault: false) { API.learning.fixtures.profile.default },
+            ]),
+            MockRoute(id: "feedback.submit", method: .post, path: "/feedback", requiresAuth: true, answers: [
+                .init(name: "received", isDefault: true) { API.learning.fixtures.feedbackSubmit.received },
+                .init(name: "default", isDefault: false) { API.learning.fixtures.feedbackSubmit.default },
+            ]),
+            MockRoute(id: "signal.inbox", method: .get, path: "/signals/inbox", requiresAuth: true, answers: [
+                .init(name: "empty", isDefault: false) { API.signal.fixtures.inbox.empty },
+                .init(name: "flash-only", isDefault: false) { API.signal.fixtures.inbox.flashOnly },
+                .init(name: "first-page", isDefault: true) { API.signal.fixtures.inbox.firstPage },
+                .init(name: "default", isDefault: false) { API.signal.fixtures.inbox.default },
+                .init(name: "last-page", isDefault: false) { API.signal.fixtures.inbox.lastPage },
+            ]),
+            MockRoute(id: "signal.publish", method: .post, path: "/signals", requiresAuth: true, answers: [
+                .init(name: "published", isDefault: true) { API.signal.fixtures.publish.published },
+                .init(name: "default", isDefault: false) { API.signal.fixtures.publish.default },
+            ]),
+            MockRoute(id: "signal.detail", method: .get, path: "/signals/{signal_id}", requiresAuth: true, answers: [
+                .init(name: "found", isDefault: true) { API.signal.fixtures.detail.found },
+                .init(name: "default", isDefault: false) { API.signal.fixtures.detail.default },
+            ]),
+            MockRoute(id: "signal.reply", method: .post, path: "/signals/{signal_id}/reply", requiresAuth: true, answers: [
+                .init(name: "conversation", isDefault: true) { API.signal.fixtures.reply.conversation },
+                .init(name: "default", isDefault: false) { API.signal.fixtures.reply.default },
+            ]),
+            MockRoute(id: "signal.flash-viewed", method: .post, path: "/signals/{signal_id}/flash-viewed", requiresAuth: true, answers: [
+                .init(name: "viewed", isDefault: true) { API.signal.fixtures.flashViewed.viewed },
+                .init(name: "default", isDefault: false) { API.signal.fixtures.flashViewed.default },
+            ]),
+            MockRoute(id: "signal.delete", method: .delete, path: "/signals/{signal_id}", requiresAuth: true, answers: [
+                .init(name: "deleted", isDefault: true) { API.signal.fixtures.delete.deleted },
+                .init(name: "default", isDefault: false) { API.signal.fixtures.delete.default },
+            ]),
+            MockRoute(id: "signal.quota", method: .get, path: "/signals/quota", requiresAuth: true, answers: [
+                .init(name: "exhausted", isDefault: true) { API.signal.fixtures.quota.exhausted },
+                .init(name: "plenty", isDefault: false) { API.signal.fixtures.quota.plenty },
+                .init(name: "default", isDefault: false) { API.signal.fixtures.quota.default },
+            ]),
+            MockRoute(id: "subscriptions.products", method: .get, path: "/subscriptions/products", requiresAuth: true, answers: [
+                .init(name: "catalogue", isDefault: true) { API.subscriptions.fixtures.products.catalogue },
+                .init(name: "default", isDefault: false) { API.subscriptions.fixtures.products.default },
+            ]),
+            MockRoute(id: "subscriptions.me", method: .get, path: "/subscriptions/me", requiresAuth: true, answers: [
+                .init(name: "free", isDefault: true) { API.subscriptions.fixtures.me.free },
+                .init(name: "active", isDefault: false) { API.subscriptions.fixtures.me.active },
+                .init(name: "default", isDefault: false) { API.subscriptions.fixtures.me.default },
+            ]),
+            MockRoute(id: "subscriptions.verify", method: .post, path: "/subscriptions/verify", requiresAuth: true, answers: [
+                .init(name: "granted", isDefault: true) { API.subscriptions.fixtures.verify.granted },
+                .init(name: "default", isDefault: false) { API.subscriptions.fixtures.verify.default },
+            ]),
+            MockRoute(id: "subscriptions.restore", method: .post, path: "/subscriptions/restore", requiresAuth: true, answers: [
+                .init(name: "restored", isDefault: true) { API.subscriptions.fixtures.restore.restored },
+                .init(name: "default", isDefault: false) { API.subscriptions.fixtures.restore.default },
+            ]),
+        ]
+    }
 }

@@ -130,6 +130,43 @@ enum Service {
     static let authScheme = "Bearer"
     /// What a refresh that fails without an answer ends the session with.
     static let refreshFailedCode = BusinessCode(rawValue: 1007)
+    /// The codes the in-process mock answers its flows with, by their role.
+    static let signatureInvalidCode = BusinessCode(rawValue: 1001)
+    static let tokenExpiredCode = BusinessCode(rawValue: 1002)
+    static let tokenInvalidCode = BusinessCode(rawValue: 1005)
+    static let forceLogoutCode = BusinessCode(rawValue: 1006)
+    static let bannedCode = BusinessCode(rawValue: 1008)
+    /// The business-code messages of the table.
+    static func message(_ code: BusinessCode) -> String {
+        switch code.rawValue {
+        case 1000: "请求参数错误"
+        case 1001: "签名错误"
+        case 1002: "登录已过期"
+        case 1003: "请求时间无效"
+        case 1004: "重复请求"
+        case 1005: "登录状态已失效"
+        case 1006: "账号已在其他设备登录"
+        case 1007: "登录已失效，请重新登录"
+        case 1008: "账号已被封禁"
+        case 2001: "验证码错误或已过期"
+        case 2002: "发送过于频繁，请稍后再试"
+        case 2003: "手机号或密码错误"
+        case 3001: "信号不存在或已过期"
+        case 3002: "内容未通过审核"
+        case 3008: "今日信号已达上限"
+        case 4001: "购买凭证无效"
+        case 4002: "商品不存在"
+        case 5001: "内容不存在"
+        case 5002: "AI 服务繁忙，请稍后再试"
+        default: ""
+        }
+    }
+    /// The contract's app keys and secrets (development ones: the mock checks signatures with them).
+    static let apps: [String: String] = ["dev_app_key": "dev_app_secret"]
+    /// Endpoints that need no signature.
+    static let unsignedEndpoints: Set<String> = ["app.start-config"]
+    static let loginEndpoints: Set<String> = ["auth.login-phone", "auth.login-apple"]
+    static let refreshEndpoint = "auth.refresh"
 
     static func refreshesAndRetries(_ code: BusinessCode) -> Bool {
         [1002, 1005].contains(code.rawValue)

@@ -1,0 +1,285 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One endpoint as the in-process mock routes and answers it.
+public struct MockRoute: Sendable {
+    /// A typed fixture the endpoint can answer with.
+    public struct Answer: Sendable {
+        public var name: String
+        /// Whether it answers when nothing picks another one.
+        public var isDefault: Bool
+        public var value: @Sendable () -> any Encodable & Sendable
+
+        public init(name: String, isDefault: Bool, value: @escaping @Sendable () -> any Encodable & Sendable) {
+            self.name = name
+            self.isDefault = isDefault
+            self.value = value
+        }
+    }
+
+    public var id: String
+    public var method: HTTPMethod
+    /// The path template below the base path: `/signals/{signal_id}`.
+    public var path: String
+    public var requiresAuth: Bool
+    public var answers: [Answer]
+
+    public init(id: String, method: HTTPMethod, path: String, requiresAuth: Bool, answers: [Answer]) {
+        self.id = id
+        self.method = method
+        self.path = path
+        self.requiresAuth = requiresAuth
+        self.answers = answers
+    }
+
+    /// How many segments of the template are literal.
+    var literalSegments: Int {
+        path.split(separator: "/").filter { !$0.hasPrefix("{") }.count
+    }
+
+    /// Whether `segments` (the request's path below the base path) fit the template.
+    func matches(_ segments: [Substring]) -> Bool {
+        let template = path.split(separator: "/")
+        guard template.count == segments.count else { return false }
+        return zip(template, segments).allSatisfy { pattern, segment in pattern.hasPrefix("{") || pattern == segment }
+    }
+}
+
+/// A `Transport` that answers in process, from the generated fixtures, for SwiftUI
+/// previews, unit tests and UI tests that should not depend on a port.
+///
+/// It checks what `accord serve` checks first (the route, `X-Sign` with the contract's
+/// development app secret, the bearer token) and keeps real token state: a login issues
+/// tokens, a refresh rotates them, and the flows a tester asks for are answered with the
+/// contract's codes (``expireTokens()`` → token expired, ``forceLogout()``, ``ban(_:)``,
+/// ``inject(_:code:)``). An endpoint answers its default fixture, or the one
+/// ``prefer(_:_:)`` names. Fixtures with request matchers (`when:`) are not told apart:
+/// only `accord serve` evaluates those.
+///
+/// ```swift
+/// let mock = MockTransport()
+/// let client = APIClient(configuration: .preview, transport: mock)
+/// await mock.prefer(API.signal.inbox(), "last-page")
+/// ```
+public actor MockTransport: Transport {
+    /// A request the transport answered, and how.
+    public struct Call: Sendable, Hashable {
+        /// The endpoint's id, or nil when no route matched.
+        public var endpoint: String?
+        public var method: String
+        public var path: String
+        /// The envelope's code, or nil when the answer had none (a fault, a 404).
+        public var code: Int?
+    }
+
+    /// Every request so far, in order.
+    public private(set) var calls: [Call] = []
+    private let routes: [MockRoute]
+    private var preferred: [String: String] = [:]
+    private var injected: [String: [BusinessCode]] = [:]
+    private var failures: [String: URLError] = [:]
+    private var latency: TimeInterval = 0
+    private var accessTokens: Set<String> = []
+    private var refreshTokens: Set<String> = []
+    private var expired: Set<String> = []
+    private var revoked: Set<String> = []
+    private var banInfo: BanInfo?
+    private var issuedCount = 0
+
+    /// - Parameter session: tokens to accept from the start, as a logged-in preview needs.
+    public init(routes: [MockRoute] = API.mockRoutes, session: Tokens? = nil) {
+        self.routes = routes
+        if let session {
+            accessTokens.insert(session.accessToken)
+            refreshTokens.insert(session.refreshToken)
+        }
+    }
+
+    // MARK: What a test asks for
+
+    /// Answers the endpoint `sample` names with its fixture `name` from now on.
+    public func prefer<Response>(_ sample: Endpoint<Response>, _ name: String) {
+        preferred[sample.id] = name
+    }
+
+    /// Answers the next call of the endpoint `sample` names with `code` (its message from the table).
+    public func inject<Response>(_ sample: Endpoint<Response>, code: BusinessCode) {
+        injected[sample.id, default: []].append(code)
+    }
+
+    /// Fails every call of the endpoint `sample` names with `error` (`.notConnectedToInternet`, `.timedOut`…) until ``recover(_:)``.
+    public func fail<Response>(_ sample: Endpoint<Response>, with error: URLError) {
+        failures[sample.id] = error
+    }
+
+    public func recover<Response>(_ sample: Endpoint<Response>) {
+        failures[sample.id] = nil
+    }
+
+    /// Waits this many seconds before every answer.
+    public func setLatency(_ seconds: TimeInterval) {
+        latency = max(0, min(seconds, 3_600))
+    }
+
+    /// Every access token now answers as expired, until a refresh issues new ones.
+    public func expireTokens() {
+        expired.formUnion(accessTokens)
+    }
+
+    /// Every session ends: its access token answers force-logout, its refresh token is refused.
+    public func forceLogout() {
+        revoked.formUnion(accessTokens)
+        refreshTokens.removeAll()
+    }
+
+    /// Every authenticated call answers banned with `info`, until ``unban()``.
+    public func ban(_ info: BanInfo) {
+        banInfo = info
+    }
+
+    public func unban() {
+        banInfo = nil
+    }
+
+    // MARK: Transport
+
+    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        if latency > 0 { try await Task.sleep(nanoseconds: UInt64(latency * 1_000_000_000)) }
+        let url = request.url ?? URL(fileURLWithPath: "/")
+        let method = request.httpMethod ?? "GET"
+        let below = Self.pathBelowBase(url)
+        // As the server routes: where templates overlap, the one with more literal segments wins
+        // (`/signals/quota` before `/signals/{signal_id}`).
+        let segments = below.split(separator: "/")
+        let candidates = routes.filter { $0.method.rawValue == method && $0.matches(segments) }
+        guard let route = candidates.max(by: { $0.literalSegments < $1.literalSegments }) else {
+            calls.append(Call(endpoint: nil, method: method, path: url.path, code: nil))
+            return (Data("no endpoint \(method) \(below)".utf8), try Self.response(url, status: 404, type: "text/plain"))
+        }
+        if let failure = failures[route.id] {
+            calls.append(Call(endpoint: route.id, method: method, path: url.path, code: nil))
+            throw failure
+        }
+        let (code, data) = answer(route, request: request, url: url)
+        calls.append(Call(endpoint: route.id, method: method, path: url.path, code: code.rawValue))
+        return (try Self.envelope(code: code, data: data), try Self.response(url, status: 200, type: "application/json"))
+    }
+
+    /// The code and `data` for a request that reached `route`.
+    private func answer(_ route: MockRoute, request: URLRequest, url: URL) -> (BusinessCode, (any Encodable & Sendable)?) {
+        guard Service.unsignedEndpoints.contains(route.id) || isSigned(request, url: url) else { return (Service.signatureInvalidCode, nil) }
+        if route.requiresAuth {
+            let header = request.value(forHTTPHeaderField: Service.authHeader) ?? ""
+            let token = String(header.dropFirst(Service.authScheme.count + 1))
+            if revoked.contains(token) { return (Service.forceLogoutCode, nil) }
+            guard accessTokens.contains(token) else { return (Service.tokenInvalidCode, nil) }
+            if expired.contains(token) { return (Service.tokenExpiredCode, nil) }
+            if let banInfo { return (Service.bannedCode, BanData(banInfo: banInfo)) }
+        }
+        if var queue = injected[route.id], !queue.isEmpty {
+            let code = queue.removeFirst()
+            injected[route.id] = queue
+            return (code, nil)
+        }
+        let chosen = preferred[route.id].flatMap { name in route.answers.first { $0.name == name } }
+            ?? route.answers.first(where: \.isDefault) ?? route.answers.first
+        guard let chosen else { return (BusinessCode(rawValue: 0), AccordEmpty()) }
+        if route.id == Service.refreshEndpoint {
+            guard let token = Self.member("refresh_token", of: request.httpBody), refreshTokens.remove(token) != nil else {
+                return (Service.refreshFailedCode, nil)
+            }
+            return (BusinessCode(rawValue: 0), issueTokens(into: chosen.value()))
+        }
+        if Service.loginEndpoints.contains(route.id) { return (BusinessCode(rawValue: 0), issueTokens(into: chosen.value())) }
+        return (BusinessCode(rawValue: 0), chosen.value())
+    }
+
+    /// `value` with new tokens in place of the fixture's, which are now the valid ones.
+    private func issueTokens(into value: any Encodable & Sendable) -> any Encodable & Sendable {
+        issuedCount += 1
+        let pair = Tokens(accessToken: "mock-access-\(issuedCount)", refreshToken: "mock-refresh-\(issuedCount)")
+        accessTokens.insert(pair.accessToken)
+        refreshTokens.insert(pair.refreshToken)
+        guard let json = try? CanonicalJSON(parsing: Array(JSONEncoder().encode(value))), case .object(var members) = json else { return value }
+        for index in members.indices {
+            if members[index].key == "access_token" { members[index].value = .string(pair.accessToken) }
+            if members[index].key == "refresh_token" { members[index].value = .string(pair.refreshToken) }
+        }
+        return RawJSON(bytes: CanonicalJSON.object(members).bytes)
+    }
+
+    /// Whether `X-Sign` is what the contract's rule gives with the app's secret.
+    private func isSigned(_ request: URLRequest, url: URL) -> Bool {
+        guard let appKey = request.value(forHTTPHeaderField: Service.appKeyHeader), let secret = Service.apps[appKey],
+              let timestamp = request.value(forHTTPHeaderField: Service.timestampHeader),
+              let nonce = request.value(forHTTPHeaderField: Service.nonceHeader),
+              let signature = request.value(forHTTPHeaderField: Service.signatureHeader) else { return false }
+        let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.map { QueryItem(name: $0.name, value: $0.value ?? "") } ?? []
+        let params = RequestSigner.sortedParams(query: query, body: request.httpBody)
+        return RequestSigner(appKey: appKey, appSecret: secret).signature(timestamp: timestamp, nonce: nonce, sortedParams: params) == signature
+    }
+
+    private static func pathBelowBase(_ url: URL) -> String {
+        let path = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? url.path
+        guard let range = path.range(of: Service.basePath) else { return path }
+        return String(path[range.upperBound...])
+    }
+
+    private static func member(_ name: String, of body: Data?) -> String? {
+        guard let body, case .object(let members)? = try? CanonicalJSON(parsing: Array(body)) else { return nil }
+        if case .string(let value)? = members.first(where: { $0.key == name })?.value { return value }
+        return nil
+    }
+
+    private static func envelope(code: BusinessCode, data: (any Encodable & Sendable)?) throws -> Data {
+        var members: [(key: String, value: CanonicalJSON)] = [(Service.envelopeCode, .integer(code.rawValue)),
+                                                              (Service.envelopeMessage, .string(code.rawValue == 0 ? "ok" : Service.message(code)))]
+        if let data { members.append((Service.envelopeData, try CanonicalJSON(parsing: Array(JSONEncoder().encode(data))))) }
+        return Data(CanonicalJSON.object(members).bytes)
+    }
+
+    private static func response(_ url: URL, status: Int, type: String) throws -> HTTPURLResponse {
+        guard let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: ["Content-Type": type]) else {
+            throw URLError(.badServerResponse)
+        }
+        return response
+    }
+}
+
+/// JSON already written, encoded as it is.
+private struct RawJSON: Encodable, Sendable {
+    let bytes: [UInt8]
+
+    func encode(to encoder: any Encoder) throws {
+        guard let value = try? JSONDecoder().decode(AccordJSON.self, from: Data(bytes)) else { return }
+        try value.encode(to: encoder)
+    }
+}
+
+extension BanData: Encodable {
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(banInfo, forKey: .banInfo)
+    }
+}
+
+extension ClientConfiguration {
+    /// For previews and tests over ``MockTransport``: the contract's first development
+    /// app key and secret, and a server that is never called.
+    public static var preview: ClientConfiguration {
+        let app = Service.apps.sorted { $0.key < $1.key }.first
+        return ClientConfiguration(serverURL: URL(fixture: "https://mock.invalid"), appKey: app?.key ?? "", appSecret: app?.value ?? "",
+                                   deviceID: "preview", appVersion: "1.0.0")
+    }
+}
+
+extension APIClient {
+    /// A logged-in client over a new ``MockTransport``, for a SwiftUI preview in one line:
+    /// `InboxView(model: InboxModel(api: APIClient.preview))`.
+    public static var preview: APIClient {
+        let tokens = Tokens(accessToken: "preview-access-token", refreshToken: "preview-refresh-token")
+        return APIClient(configuration: .preview, storage: InMemoryTokenStorage(tokens), transport: MockTransport(session: tokens))
+    }
+}

@@ -1,0 +1,73 @@
+import AccordJSON
+import AccordTesting
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import TongbanAPI
+
+/// One source of truth: the same sequence of calls, token expiry and a ban included,
+/// through the generated client to `accord serve` and to the in-process `MockTransport`,
+/// gives the same decoded answers and the same flow.
+@Suite struct MockParityTests {
+    /// What a client saw for each step, comparable across the two backends.
+    private struct Trace: Equatable {
+        var answers: [String] = []
+    }
+
+    private let login = AuthLoginPhoneRequest(phone: "13800138000", code: "123456",
+                                             deviceInfo: DeviceInfo(deviceID: "D-1", os: .ios, osVersion: "26.1", model: "iPhone", appVersion: "1.2.0"))
+    private let ban = BanInfo(reason: "违规内容", until: "2026-12-31T00:00:00Z", appealURL: "https://example.com/appeal")
+
+    /// Runs the sequence; `expire` and `banUser` act on the backend between steps.
+    private func run(_ api: APIClient, expire: () async throws -> Void, banUser: () async throws -> Void) async throws -> Trace {
+        var trace = Trace()
+        func record(_ step: String, _ value: some Encodable) throws {
+            trace.answers.append(step + " " + String(decoding: try RequestSigner.canonicalBody(value), as: UTF8.self))
+        }
+        var session = try await api.send(API.auth.loginPhone(login))
+        session.accessToken = ""
+        session.refreshToken = ""
+        try record("login", session)
+        try record("inbox", try await api.send(API.signal.inbox(limit: 20)))
+        try record("detail", try await api.send(API.signal.detail(signalID: "sg_7f3a")))
+        try record("quota", try await api.send(API.signal.quota()))
+        try await expire()
+        try record("quota after expiry", try await api.send(API.signal.quota()))
+        try await banUser()
+        do {
+            _ = try await api.send(API.signal.quota())
+            trace.answers.append("quota after ban: answered")
+        } catch {
+            trace.answers.append("quota after ban: \(error)")
+        }
+        return trace
+    }
+
+    @Test func theServerAndTheInProcessMockAnswerAlike() async throws {
+        let server = try ServerProcess(arguments: ["--quiet"])
+        let control = Control(server: server)
+        // The fixtures are rendered at the reference time; the server's mock clock goes there too.
+        try await control.call("POST", "clock", #"{"set": 1796025600}"#)
+        let served = APIClient(configuration: ClientConfiguration(serverURL: URL(string: server.baseURL)!, appKey: "dev_app_key",
+                                                                  appSecret: "dev_app_secret", deviceID: "parity", appVersion: "1.2.0"))
+        let serverTrace = try await run(served, expire: {
+            try await control.call("POST", "tokens/expire", "{}")
+        }, banUser: {
+            try await control.call("POST", "users/10086/ban", #"{"reason": "违规内容", "until": "2026-12-31T00:00:00Z", "appeal_url": "https://example.com/appeal"}"#)
+        })
+
+        let mock = MockTransport()
+        let inProcess = APIClient(configuration: .preview, transport: mock)
+        let mockTrace = try await run(inProcess, expire: { await mock.expireTokens() }, banUser: { await mock.ban(ban) })
+
+        #expect(mockTrace.answers.count == serverTrace.answers.count)
+        for (mocked, served) in zip(mockTrace.answers, serverTrace.answers) {
+            #expect(mocked == served)
+        }
+        // The same flow: the expired token was refreshed once and the call retried.
+        #expect(await mock.calls.map { "\($0.endpoint ?? "-") \($0.code ?? -1)" }.suffix(4)
+                == ["signal.quota 1002", "auth.refresh 0", "signal.quota 0", "signal.quota 1008"])
+    }
+}

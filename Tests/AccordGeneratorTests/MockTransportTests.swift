@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+import TongbanAPI
+
+/// The generated client over the generated in-process `MockTransport`: fixtures, token
+/// state and the flows, with no server and no port.
+@Suite struct MockTransportTests {
+    private let tokens = Tokens(accessToken: "preview-access-token", refreshToken: "preview-refresh-token")
+
+    private func client(_ mock: MockTransport, configuration: ClientConfiguration = .preview) -> APIClient {
+        APIClient(configuration: configuration, storage: InMemoryTokenStorage(tokens), transport: mock)
+    }
+
+    @Test func theDefaultFixtureOrThePreferredOne() async throws {
+        let api = APIClient.preview
+        // The fixture marked `default: true` in mocks/signal.yaml, as the server answers.
+        #expect(try await api.send(API.signal.inbox()) == API.signal.fixtures.inbox.firstPage)
+        let mock = MockTransport(session: tokens)
+        await mock.prefer(API.signal.inbox(), "last-page")
+        #expect(try await client(mock).send(API.signal.inbox(limit: 5)) == API.signal.fixtures.inbox.lastPage)
+        #expect(try await client(mock).send(API.signal.detail(signalID: "sg_7f3a")) == API.signal.fixtures.detail.found)
+    }
+
+    @Test func anExpiredTokenIsRefreshedAndTheCallRetried() async throws {
+        let mock = MockTransport(session: tokens)
+        let storage = InMemoryTokenStorage(tokens)
+        let api = APIClient(configuration: .preview, storage: storage, transport: mock)
+        await mock.expireTokens()
+        _ = try await api.send(API.signal.quota())
+        #expect(await mock.calls.map { "\($0.endpoint ?? "-") \($0.code ?? -1)" } == ["signal.quota 1002", "auth.refresh 0", "signal.quota 0"])
+        #expect(await storage.load() == Tokens(accessToken: "mock-access-1", refreshToken: "mock-refresh-1"))
+        // The old refresh token was rotated away.
+        await mock.expireTokens()
+        await storage.save(tokens)
+        await #expect(throws: APIError.sessionEnded(.refreshInvalid)) { try await api.send(API.signal.quota()) }
+    }
+
+    @Test func banQuotaForcedLogoutAndFaults() async throws {
+        let mock = MockTransport(session: tokens)
+        let api = client(mock)
+        let info = BanInfo(reason: "违规内容", appealURL: "https://example.com/appeal")
+        await mock.ban(info)
+        await #expect(throws: APIError.banned(info)) { try await api.send(API.signal.quota()) }
+        await mock.unban()
+        await mock.inject(API.signal.publish(SignalPublishRequest(content: "", isFlash: false)), code: .quota)
+        do {
+            _ = try await api.send(API.signal.publish(SignalPublishRequest(content: "你好", isFlash: false)))
+            Issue.record("the injected quota was not answered")
+        } catch {
+            guard case .business(.quota, let message, _) = error else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(message == "今日信号已达上限")
+        }
+        await mock.fail(API.signal.quota(), with: URLError(.notConnectedToInternet))
+        await #expect(throws: APIError.offline) { try await api.send(API.signal.quota()) }
+        await mock.recover(API.signal.quota())
+        await mock.forceLogout()
+        await #expect(throws: APIError.sessionEnded(.forceLogout)) { try await api.send(API.signal.quota()) }
+    }
+
+    @Test func aWrongSignatureIsRefusedAsTheServerWould() async throws {
+        var configuration = ClientConfiguration.preview
+        configuration.appSecret = "not-the-secret"
+        let mock = MockTransport(session: tokens)
+        do {
+            _ = try await client(mock, configuration: configuration).send(API.signal.quota())
+            Issue.record("a wrong signature was accepted")
+        } catch {
+            guard case .business(.signatureInvalid, _, _) = error else {
+                Issue.record("\(error)")
+                return
+            }
+        }
+    }
+
+    @Test func aLoginIssuesTokensTheNextCallsUse() async throws {
+        let mock = MockTransport()
+        let storage = InMemoryTokenStorage()
+        let api = APIClient(configuration: .preview, storage: storage, transport: mock)
+        let device = DeviceInfo(deviceID: "D-1", os: .ios, osVersion: "26.1", model: "iPhone", appVersion: "1.2.0")
+        let session = try await api.send(API.auth.loginPhone(AuthLoginPhoneRequest(phone: "13800138000", code: "123456", deviceInfo: device)))
+        #expect(session.accessToken == "mock-access-1")
+        #expect(session.user == API.auth.fixtures.loginPhone.returningUser.user)
+        // `exhausted` has no `when:`, so it matches every request before the default `plenty`, as on the server.
+        #expect(try await api.send(API.signal.quota()) == API.signal.fixtures.quota.exhausted)
+    }
+}
