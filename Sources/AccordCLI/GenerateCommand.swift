@@ -13,6 +13,7 @@ struct GenerateCommand: Subcommand {
         Arguments.Option(name: "output", valueName: "DIR", help: "Where to write the Swift files (required)."),
         Arguments.Option(name: "access", valueName: "LEVEL", help: "'public' or 'internal' (default: public)."),
         Arguments.Option(name: "mocks", valueName: "DIR", help: "The fixtures emitted as typed values (default: mocks beside the contracts directory, if it exists)."),
+        Arguments.Option(name: "fixtures", valueName: nil, help: "Emit typed fixtures and the in-process mock's routes (the default)."),
         Arguments.Option(name: "no-fixtures", valueName: nil, help: "Emit no typed fixtures."),
         Arguments.Option(name: "check", valueName: nil, help: "Write nothing; exit 1 naming every file that differs (for CI)."),
     ]
@@ -48,7 +49,8 @@ struct GenerateCommand: Subcommand {
                 return 1
             }
             samples = FixtureSamples(contract: contract, fixtures: fixtures).byEndpoint.mapValues { list in
-                list.map { SwiftGenerator.Sample(name: $0.name, data: $0.data, location: $0.location, isDefault: $0.isDefault) }
+                list.map { SwiftGenerator.Sample(name: $0.name, data: $0.data, location: $0.location, isDefault: $0.isDefault,
+                                      code: $0.code, message: $0.message) }
             }
         }
         let generator = SwiftGenerator(contract: contract, access: access, samples: samples)

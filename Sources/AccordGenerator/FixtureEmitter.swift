@@ -17,7 +17,8 @@ struct FixtureEmitter {
 
     /// `Fixtures/API+<Domain>Fixtures.swift`: the domain's fixtures, or nil when it has none.
     func source(domain: Domain, samples: [String: [Sample]], diagnostics: inout [Diagnostic]) -> String? {
-        let endpoints = contract.endpoints.filter { $0.domain == domain.name && !(samples[$0.id] ?? []).isEmpty }
+        let typedSamples = samples.mapValues { $0.filter { $0.code == 0 } }
+        let endpoints = contract.endpoints.filter { $0.domain == domain.name && !(typedSamples[$0.id] ?? []).isEmpty }
         guard !endpoints.isEmpty else { return nil }
         let domainType = Naming.type(domain.name)
         var writer = SwiftWriter()
@@ -38,7 +39,7 @@ struct FixtureEmitter {
                 writer.line("\(access)var \(Naming.escaped(function)): \(holder) { \(holder)() }")
                 writer.line()
                 writer.block("\(access)struct \(holder): Sendable") { writer in
-                    let list = samples[endpoint.id] ?? []
+                    let list = typedSamples[endpoint.id] ?? []
                     let names = Naming.caseNames(list.map(\.name))
                     let responseType = Naming.type(endpoint.id) + "Response"
                     for (sample, name) in zip(list, names) {
@@ -64,18 +65,20 @@ struct FixtureEmitter {
         writer.block("extension API") { writer in
             writer.line("/// Every typed fixture: its endpoint's id, its name, and its value.")
             writer.block("\(access)static var fixtureCatalog: [(endpoint: String, name: String, value: any Codable & Hashable & Sendable)]") { writer in
-                writer.line("[")
+                // One statement per entry: a single literal of thousands of existential
+                // values is more than the type checker handles in reasonable time.
+                writer.line("var catalog: [(endpoint: String, name: String, value: any Codable & Hashable & Sendable)] = []")
                 for endpoint in contract.endpoints {
-                    let list = samples[endpoint.id] ?? []
+                    let list = (samples[endpoint.id] ?? []).filter { $0.code == 0 }
                     let domain = Naming.property(endpoint.domain)
                     let function = Naming.bare(Naming.endpointFunction(endpoint.id, domain: endpoint.domain))
                     let responseType = Naming.type(endpoint.id) + "Response"
                     for (sample, name) in zip(list, Naming.caseNames(list.map(\.name)))
                     where typedValue(sample.data, schema: endpoint.response, suggested: responseType) != nil {
-                        writer.line("    (\(endpoint.id.swiftLiteral), \(sample.name.swiftLiteral), API.\(domain).fixtures.\(function).\(Naming.bare(name.name))),")
+                        writer.line("catalog.append((\(endpoint.id.swiftLiteral), \(sample.name.swiftLiteral), API.\(domain).fixtures.\(function).\(Naming.bare(name.name))))")
                     }
                 }
-                writer.line("]")
+                writer.line("return catalog")
             }
         }
         return writer.text
@@ -85,23 +88,30 @@ struct FixtureEmitter {
     func routes(samples: [String: [Sample]], into writer: inout SwiftWriter) {
         writer.line("/// Every endpoint with its typed fixtures, for `MockTransport`.")
         writer.block("\(access)static var mockRoutes: [MockRoute]") { writer in
-            writer.line("[")
+            // One statement per route, so that each fixture closure is type-checked on its own.
+            writer.line("var routes: [MockRoute] = []")
             for endpoint in contract.endpoints {
-                let list = samples[endpoint.id] ?? []
+                let all = samples[endpoint.id] ?? []
+                let list = all.filter { $0.code == 0 }
                 let domain = Naming.property(endpoint.domain)
                 let function = Naming.bare(Naming.endpointFunction(endpoint.id, domain: endpoint.domain))
                 let responseType = Naming.type(endpoint.id) + "Response"
                 let typed = zip(list, Naming.caseNames(list.map(\.name))).filter {
                     typedValue($0.0.data, schema: endpoint.response, suggested: responseType) != nil
                 }
-                writer.line("    MockRoute(id: \(endpoint.id.swiftLiteral), method: .\(endpoint.method.rawValue.lowercased()), "
-                            + "path: \(endpoint.path.description.swiftLiteral), requiresAuth: \(endpoint.requiresAuth), answers: [")
-                for (sample, name) in typed {
-                    writer.line("        .init(name: \(sample.name.swiftLiteral), isDefault: \(sample.isDefault)) { API.\(domain).fixtures.\(function).\(Naming.bare(name.name)) },")
+                let route = "MockRoute(id: \(endpoint.id.swiftLiteral), method: .\(endpoint.method.rawValue.lowercased()), "
+                    + "path: \(endpoint.path.description.swiftLiteral), requiresAuth: \(endpoint.requiresAuth), answers: [])"
+                writer.line("routes.append(\(route))")
+                for refusal in all where refusal.code != 0 {
+                    writer.line("routes[routes.count - 1].answers.append(MockRoute.Answer(name: \(refusal.name.swiftLiteral), "
+                                + "isDefault: \(refusal.isDefault), code: \(refusal.code), message: \(refusal.message.map(\.swiftLiteral) ?? "nil")))")
                 }
-                writer.line("    ]),")
+                for (sample, name) in typed {
+                    writer.line("routes[routes.count - 1].answers.append(MockRoute.Answer(name: \(sample.name.swiftLiteral), "
+                                + "isDefault: \(sample.isDefault)) { API.\(domain).fixtures.\(function).\(Naming.bare(name.name)) })")
+                }
             }
-            writer.line("]")
+            writer.line("return routes")
         }
     }
 

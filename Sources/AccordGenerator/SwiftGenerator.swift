@@ -28,12 +28,17 @@ public struct SwiftGenerator: Sendable {
         public var location: SourceLocation
         /// The answer when nothing picks another one.
         public var isDefault: Bool
+        /// A business code other than 0: the answer has no typed value.
+        public var code: Int
+        public var message: String?
 
-        public init(name: String, data: JSONValue, location: SourceLocation, isDefault: Bool = false) {
+        public init(name: String, data: JSONValue, location: SourceLocation, isDefault: Bool = false, code: Int = 0, message: String? = nil) {
             self.name = name
             self.data = data
             self.location = location
             self.isDefault = isDefault
+            self.code = code
+            self.message = message
         }
     }
 

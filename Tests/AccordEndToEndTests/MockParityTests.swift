@@ -20,21 +20,28 @@ import TongbanAPI
                                              deviceInfo: DeviceInfo(deviceID: "D-1", os: .ios, osVersion: "26.1", model: "iPhone", appVersion: "1.2.0"))
     private let ban = BanInfo(reason: "违规内容", until: "2026-12-31T00:00:00Z", appealURL: "https://example.com/appeal")
 
-    /// Runs the sequence; `expire` and `banUser` act on the backend between steps.
-    private func run(_ api: APIClient, expire: () async throws -> Void, banUser: () async throws -> Void) async throws -> Trace {
+    /// Runs the sequence; `expire` and `banUser` act on the backend between steps, and
+    /// `rewind` puts its clock back to the reference time before each call.
+    private func run(_ api: APIClient, rewind: () async throws -> Void = {}, expire: () async throws -> Void,
+                     banUser: () async throws -> Void) async throws -> Trace {
         var trace = Trace()
-        func record(_ step: String, _ value: some Encodable) throws {
-            trace.answers.append(step + " " + String(decoding: try RequestSigner.canonicalBody(value), as: UTF8.self))
+        func record(_ step: String, _ value: some Encodable) async throws {
+            // Times to the minute: the server's clock may tick a second between the rewind and the answer.
+            let text = String(decoding: try RequestSigner.canonicalBody(value), as: UTF8.self)
+                .replacingOccurrences(of: #"(\d{4}-\d\d-\d\dT\d\d:\d\d):\d\d"#, with: "$1", options: .regularExpression)
+            trace.answers.append(step + " " + text)
+            try await rewind()
         }
+        try await rewind()
         var session = try await api.send(API.auth.loginPhone(login))
         session.accessToken = ""
         session.refreshToken = ""
-        try record("login", session)
-        try record("inbox", try await api.send(API.signal.inbox(limit: 20)))
-        try record("detail", try await api.send(API.signal.detail(signalID: "sg_7f3a")))
-        try record("quota", try await api.send(API.signal.quota()))
+        try await record("login", session)
+        try await record("inbox", try await api.send(API.signal.inbox(limit: 20)))
+        try await record("detail", try await api.send(API.signal.detail(signalID: "sg_7f3a")))
+        try await record("quota", try await api.send(API.signal.quota()))
         try await expire()
-        try record("quota after expiry", try await api.send(API.signal.quota()))
+        try await record("quota after expiry", try await api.send(API.signal.quota()))
         try await banUser()
         do {
             _ = try await api.send(API.signal.quota())
@@ -48,11 +55,12 @@ import TongbanAPI
     @Test func theServerAndTheInProcessMockAnswerAlike() async throws {
         let server = try ServerProcess(arguments: ["--quiet"])
         let control = Control(server: server)
-        // The fixtures are rendered at the reference time; the server's mock clock goes there too.
-        try await control.call("POST", "clock", #"{"set": 1796025600}"#)
         let served = APIClient(configuration: ClientConfiguration(serverURL: URL(string: server.baseURL)!, appKey: "dev_app_key",
                                                                   appSecret: "dev_app_secret", deviceID: "parity", appVersion: "1.2.0"))
-        let serverTrace = try await run(served, expire: {
+        // The fixtures are rendered at the reference time; the server's mock clock goes back there before each call.
+        let serverTrace = try await run(served, rewind: {
+            try await control.call("POST", "clock", #"{"set": 1796025600}"#)
+        }, expire: {
             try await control.call("POST", "tokens/expire", "{}")
         }, banUser: {
             try await control.call("POST", "users/10086/ban", #"{"reason": "违规内容", "until": "2026-12-31T00:00:00Z", "appeal_url": "https://example.com/appeal"}"#)

@@ -18,7 +18,8 @@ import TongbanAPI
     static var samples: [String: [SwiftGenerator.Sample]] {
         let (fixtures, _) = FixtureLoader(contract: contract).load(directory: Repository.mocks)
         return FixtureSamples(contract: contract, fixtures: fixtures).byEndpoint.mapValues { list in
-            list.map { SwiftGenerator.Sample(name: $0.name, data: $0.data, location: $0.location, isDefault: $0.isDefault) }
+            list.map { SwiftGenerator.Sample(name: $0.name, data: $0.data, location: $0.location, isDefault: $0.isDefault,
+                                      code: $0.code, message: $0.message) }
         }
     }
 

@@ -60,6 +60,26 @@ import TongbanAPI
         await #expect(throws: APIError.sessionEnded(.forceLogout)) { try await api.send(API.signal.quota()) }
     }
 
+    @Test func aBusinessCodeVariantAndInvalidatedTokens() async throws {
+        let mock = MockTransport(session: tokens)
+        let api = client(mock)
+        let device = DeviceInfo(deviceID: "D-1", os: .ios, osVersion: "26.1", model: "iPhone", appVersion: "1.2.0")
+        let wrongCode = API.auth.loginPhone(AuthLoginPhoneRequest(phone: "13800138000", code: "000000", deviceInfo: device))
+        await mock.prefer(wrongCode, "wrong-code")
+        do {
+            _ = try await api.send(wrongCode)
+            Issue.record("the preferred refusal was not answered")
+        } catch {
+            guard case .business(.smsCodeInvalid, _, _) = error else {
+                Issue.record("\(error)")
+                return
+            }
+        }
+        await mock.invalidateTokens()
+        _ = try await api.send(API.signal.quota())
+        #expect(await mock.calls.suffix(3).map { "\($0.endpoint ?? "-") \($0.code ?? -1)" } == ["signal.quota 1005", "auth.refresh 0", "signal.quota 0"])
+    }
+
     @Test func aWrongSignatureIsRefusedAsTheServerWould() async throws {
         var configuration = ClientConfiguration.preview
         configuration.appSecret = "not-the-secret"

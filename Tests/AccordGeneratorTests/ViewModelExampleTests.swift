@@ -52,6 +52,24 @@ import TongbanAPI
 }
 // docs:end view-model
 
+// docs:begin view-model-transport
+@MainActor @Test func theInboxThroughAnExpiredTokenAndABan() async {
+    let session = Tokens(accessToken: "preview-access-token", refreshToken: "preview-refresh-token")
+    let mock = MockTransport(session: session)
+    let api = APIClient(configuration: .preview, storage: InMemoryTokenStorage(session), transport: mock)
+    let model = InboxModel(api: api)
+
+    await mock.expireTokens()
+    await model.load()  // 1002, one refresh, the call again: all in process
+    #expect(model.signals == API.signal.fixtures.inbox.firstPage.items)
+    #expect(await mock.calls.map(\.endpoint) == ["signal.inbox", "auth.refresh", "signal.inbox"])
+
+    await mock.ban(BanInfo(reason: "违规内容"))
+    await model.load()
+    #expect(model.alert == "banned: 违规内容")
+}
+// docs:end view-model-transport
+
 @MainActor @Test func anUnansweredCallFailsLoudly() async {
     let model = InboxModel(api: MockAPIClient())
     await model.load()
@@ -72,14 +90,15 @@ import TongbanAPI
     }
 }
 
-@Test func theDocumentShowsTheExampleAsCompiled() throws {
+@Test(arguments: ["view-model", "view-model-transport"])
+func theDocumentShowsTheExampleAsCompiled(marker: String) throws {
     let source = try String(contentsOfFile: #filePath, encoding: .utf8)
     let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
-    guard let begin = lines.firstIndex(of: "// docs:begin view-model"), let end = lines.firstIndex(of: "// docs:end view-model") else {
+    guard let begin = lines.firstIndex(of: "// docs:begin \(marker)"[...]), let end = lines.firstIndex(of: "// docs:end \(marker)"[...]) else {
         Issue.record("the markers are missing")
         return
     }
     let example = lines[(begin + 1)..<end].joined(separator: "\n")
     let document = try String(contentsOfFile: Repository.root.appendingPathComponent("docs/generator.md").path, encoding: .utf8)
-    #expect(document.contains(example), "docs/generator.md must show the example of ViewModelExampleTests.swift as it is")
+    #expect(document.contains(example), "docs/generator.md must show the example '\(marker)' of ViewModelExampleTests.swift as it is")
 }

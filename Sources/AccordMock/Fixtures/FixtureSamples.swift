@@ -19,6 +19,10 @@ public struct FixtureSamples: Sendable {
         public var location: SourceLocation
         /// Whether the server answers it when no matcher and no `Prefer` picks another.
         public var isDefault = false
+        /// A business code other than 0 (`data` is then `null`), with its `msg` if the
+        /// fixture gives one.
+        public var code = 0
+        public var message: String?
     }
 
     /// 2026-11-30T08:00:00Z.
@@ -27,8 +31,9 @@ public struct FixtureSamples: Sendable {
     public static let previewTokens = TokenStore.Pair(accessToken: "preview-access-token", refreshToken: "preview-refresh-token",
                                                       accessExpiresIn: 7_200, refreshExpiresIn: 2_592_000)
 
-    /// Samples by endpoint id: the fixtures of `mocks/` with code 0 and a `data` in file
-    /// order, then the contract's success examples whose names no fixture took.
+    /// Samples by endpoint id: the fixtures of `mocks/` that answer a business code, then
+    /// those with code 0 and a `data`, in file order, then the contract's success examples
+    /// whose names no fixture took.
     public let byEndpoint: [String: [Sample]]
 
     public init(contract: Contract, fixtures: FixtureSet) {
@@ -39,6 +44,9 @@ public struct FixtureSamples: Sendable {
             let issuesTokens = AnswerCompiler.issuesTokens(endpoint, in: contract)
             var list: [Sample] = []
             let written = fixtures.fixtures(for: endpoint.id)
+            for fixture in written where fixture.code != 0 && fixture.events == nil {
+                list.append(Sample(name: fixture.name, data: .null, location: fixture.location, code: fixture.code, message: fixture.message))
+            }
             for fixture in written where fixture.code == 0 && fixture.events == nil {
                 guard let data = fixture.data, let compiled = try? CompiledJSON(issuesTokens ? AnswerCompiler.tokenHoles(in: data) : data),
                       let rendered = try? JSONReader.read(compiled.render(Self.context(request))) else { continue }
@@ -55,7 +63,7 @@ public struct FixtureSamples: Sendable {
                 .sorted { ($1.element.priority, $0.offset) < ($0.element.priority, $1.offset) }
                 .first { $0.element.matchers.isEmpty }?.element ?? written.first(where: \.isDefault)
             let fallback: String? = if let unmatched {
-                unmatched.code == 0 && unmatched.events == nil ? unmatched.name : nil
+                unmatched.events == nil ? unmatched.name : nil
             } else {
                 endpoint.examples.first { $0.code == 0 }?.name
             }

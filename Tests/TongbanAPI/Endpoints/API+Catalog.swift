@@ -43,144 +43,128 @@ extension API {
 
     /// Every endpoint with its typed fixtures, for `MockTransport`.
     public static var mockRoutes: [MockRoute] {
-        [
-            MockRoute(id: "auth.sms-send", method: .post, path: "/auth/sms/send", requiresAuth: false, answers: [
-                .init(name: "sent", isDefault: true) { API.auth.fixtures.smsSend.sent },
-                .init(name: "default", isDefault: false) { API.auth.fixtures.smsSend.default },
-            ]),
-            MockRoute(id: "auth.login-phone", method: .post, path: "/auth/login/phone", requiresAuth: false, answers: [
-                .init(name: "new-user", isDefault: false) { API.auth.fixtures.loginPhone.newUser },
-                .init(name: "returning-user", isDefault: true) { API.auth.fixtures.loginPhone.returningUser },
-                .init(name: "default", isDefault: false) { API.auth.fixtures.loginPhone.default },
-            ]),
-            MockRoute(id: "auth.login-apple", method: .post, path: "/auth/login/apple", requiresAuth: false, answers: [
-                .init(name: "signed-in", isDefault: true) { API.auth.fixtures.loginApple.signedIn },
-                .init(name: "default", isDefault: false) { API.auth.fixtures.loginApple.default },
-            ]),
-            MockRoute(id: "auth.refresh", method: .post, path: "/auth/token/refresh", requiresAuth: false, answers: [
-                .init(name: "rotated", isDefault: true) { API.auth.fixtures.refresh.rotated },
-                .init(name: "default", isDefault: false) { API.auth.fixtures.refresh.default },
-            ]),
-            MockRoute(id: "auth.logout", method: .post, path: "/auth/logout", requiresAuth: true, answers: [
-                .init(name: "done", isDefault: true) { API.auth.fixtures.logout.done },
-                .init(name: "default", isDefault: false) { API.auth.fixtures.logout.default },
-            ]),
-            MockRoute(id: "auth.im-token", method: .get, path: "/auth/im/token", requiresAuth: true, answers: [
-                .init(name: "issued", isDefault: true) { API.auth.fixtures.imToken.issued },
-                .init(name: "default", isDefault: false) { API.auth.fixtures.imToken.default },
-            ]),
-            MockRoute(id: "user.me", method: .get, path: "/users/me", requiresAuth: true, answers: [
-                .init(name: "vip", isDefault: true) { API.auth.fixtures.userMe.vip },
-                .init(name: "default", isDefault: false) { API.auth.fixtures.userMe.default },
-            ]),
-            MockRoute(id: "user.update-profile", method: .put, path: "/users/me/profile", requiresAuth: true, answers: [
-                .init(name: "saved", isDefault: true) { API.auth.fixtures.userUpdateProfile.saved },
-                .init(name: "default", isDefault: false) { API.auth.fixtures.userUpdateProfile.default },
-            ]),
-            MockRoute(id: "app.start-config", method: .get, path: "/app/start-config", requiresAuth: false, answers: [
-                .init(name: "force-update", isDefault: false) { API.auth.fixtures.appStartConfig.forceUpdate },
-                .init(name: "current", isDefault: true) { API.auth.fixtures.appStartConfig.current },
-                .init(name: "default", isDefault: false) { API.auth.fixtures.appStartConfig.default },
-            ]),
-            MockRoute(id: "learning.knowledge-bases", method: .get, path: "/knowledge-bases", requiresAuth: true, answers: [
-                .init(name: "first-page", isDefault: true) { API.learning.fixtures.knowledgeBases.firstPage },
-                .init(name: "default", isDefault: false) { API.learning.fixtures.knowledgeBases.default },
-            ]),
-            MockRoute(id: "learning.paths", method: .get, path: "/knowledge-bases/{kb_id}/paths", requiresAuth: true, answers: [
-                .init(name: "paths", isDefault: true) { API.learning.fixtures.paths.paths },
-                .init(name: "default", isDefault: false) { API.learning.fixtures.paths.default },
-            ]),
-            MockRoute(id: "learning.lessons", method: .get, path: "/paths/{path_id}/lessons", requiresAuth: true, answers: [
-                .init(name: "lessons", isDefault: true) { API.learning.fixtures.lessons.lessons },
-                .init(name: "default", isDefault: false) { API.learning.fixtures.lessons.default },
-            ]),
-            MockRoute(id: "learning.lesson", method: .get, path: "/lessons/{lesson_id}", requiresAuth: true, answers: [
-                .init(name: "lesson", isDefault: true) { API.learning.fixtures.lesson.lesson },
-                .init(name: "default", isDefault: false) { API.learning.fixtures.lesson.default },
-            ]),
-            MockRoute(id: "learning.start-session", method: .post, path: "/learning/sessions", requiresAuth: true, answers: [
-                .init(name: "started", isDefault: true) { API.learning.fixtures.startSession.started },
-                .init(name: "default", isDefault: false) { API.learning.fixtures.startSession.default },
-            ]),
-            MockRoute(id: "learning.update-session", method: .patch, path: "/learning/sessions/{session_id}", requiresAuth: true, answers: [
-                .init(name: "ended", isDefault: false) { API.learning.fixtures.updateSession.ended },
-                .init(name: "updated", isDefault: true) { API.learning.fixtures.updateSession.updated },
-                .init(name: "default", isDefault: false) { API.learning.fixtures.updateSession.default },
-            ]),
-            MockRoute(id: "ai.analyze", method: .post, path: "/ai/analyze-learning-input", requiresAuth: true, answers: [
-                .init(name: "analysis", isDefault: true) { API.learning.fixtures.aiAnalyze.analysis },
-                .init(name: "default", isDefault: false) { API.learning.fixtures.aiAnalyze.default },
-            ]),
-            MockRoute(id: "ai.chat", method: .post, path: "/ai/chat", requiresAuth: true, answers: [
-                .init(name: "reply", isDefault: true) { API.learning.fixtures.aiChat.reply },
-                .init(name: "default", isDefault: false) { API.learning.fixtures.aiChat.default },
-            ]),
-            MockRoute(id: "review.tasks", method: .get, path: "/review/tasks", requiresAuth: true, answers: [
-                .init(name: "week", isDefault: false) { API.learning.fixtures.reviewTasks.week },
-                .init(name: "today", isDefault: true) { API.learning.fixtures.reviewTasks.today },
-                .init(name: "default", isDefault: false) { API.learning.fixtures.reviewTasks.default },
-            ]),
-            MockRoute(id: "review.complete", method: .post, path: "/review/tasks/{task_id}/complete", requiresAuth: true, answers: [
-                .init(name: "done", isDefault: true) { API.learning.fixtures.reviewComplete.done },
-                .init(name: "default", isDefault: false) { API.learning.fixtures.reviewComplete.default },
-            ]),
-            MockRoute(id: "learning.profile", method: .get, path: "/learning/profile", requiresAuth: true, answers: [
-                .init(name: "profile", isDefault: true) { API.learning.fixtures.profile.profile },
-                .init(name: "default", isDefault: false) { API.learning.fixtures.profile.default },
-            ]),
-            MockRoute(id: "feedback.submit", method: .post, path: "/feedback", requiresAuth: true, answers: [
-                .init(name: "received", isDefault: true) { API.learning.fixtures.feedbackSubmit.received },
-                .init(name: "default", isDefault: false) { API.learning.fixtures.feedbackSubmit.default },
-            ]),
-            MockRoute(id: "signal.inbox", method: .get, path: "/signals/inbox", requiresAuth: true, answers: [
-                .init(name: "empty", isDefault: false) { API.signal.fixtures.inbox.empty },
-                .init(name: "flash-only", isDefault: false) { API.signal.fixtures.inbox.flashOnly },
-                .init(name: "first-page", isDefault: true) { API.signal.fixtures.inbox.firstPage },
-                .init(name: "default", isDefault: false) { API.signal.fixtures.inbox.default },
-                .init(name: "last-page", isDefault: false) { API.signal.fixtures.inbox.lastPage },
-            ]),
-            MockRoute(id: "signal.publish", method: .post, path: "/signals", requiresAuth: true, answers: [
-                .init(name: "published", isDefault: true) { API.signal.fixtures.publish.published },
-                .init(name: "default", isDefault: false) { API.signal.fixtures.publish.default },
-            ]),
-            MockRoute(id: "signal.detail", method: .get, path: "/signals/{signal_id}", requiresAuth: true, answers: [
-                .init(name: "found", isDefault: true) { API.signal.fixtures.detail.found },
-                .init(name: "default", isDefault: false) { API.signal.fixtures.detail.default },
-            ]),
-            MockRoute(id: "signal.reply", method: .post, path: "/signals/{signal_id}/reply", requiresAuth: true, answers: [
-                .init(name: "conversation", isDefault: true) { API.signal.fixtures.reply.conversation },
-                .init(name: "default", isDefault: false) { API.signal.fixtures.reply.default },
-            ]),
-            MockRoute(id: "signal.flash-viewed", method: .post, path: "/signals/{signal_id}/flash-viewed", requiresAuth: true, answers: [
-                .init(name: "viewed", isDefault: true) { API.signal.fixtures.flashViewed.viewed },
-                .init(name: "default", isDefault: false) { API.signal.fixtures.flashViewed.default },
-            ]),
-            MockRoute(id: "signal.delete", method: .delete, path: "/signals/{signal_id}", requiresAuth: true, answers: [
-                .init(name: "deleted", isDefault: true) { API.signal.fixtures.delete.deleted },
-                .init(name: "default", isDefault: false) { API.signal.fixtures.delete.default },
-            ]),
-            MockRoute(id: "signal.quota", method: .get, path: "/signals/quota", requiresAuth: true, answers: [
-                .init(name: "exhausted", isDefault: true) { API.signal.fixtures.quota.exhausted },
-                .init(name: "plenty", isDefault: false) { API.signal.fixtures.quota.plenty },
-                .init(name: "default", isDefault: false) { API.signal.fixtures.quota.default },
-            ]),
-            MockRoute(id: "subscriptions.products", method: .get, path: "/subscriptions/products", requiresAuth: true, answers: [
-                .init(name: "catalogue", isDefault: true) { API.subscriptions.fixtures.products.catalogue },
-                .init(name: "default", isDefault: false) { API.subscriptions.fixtures.products.default },
-            ]),
-            MockRoute(id: "subscriptions.me", method: .get, path: "/subscriptions/me", requiresAuth: true, answers: [
-                .init(name: "free", isDefault: true) { API.subscriptions.fixtures.me.free },
-                .init(name: "active", isDefault: false) { API.subscriptions.fixtures.me.active },
-                .init(name: "default", isDefault: false) { API.subscriptions.fixtures.me.default },
-            ]),
-            MockRoute(id: "subscriptions.verify", method: .post, path: "/subscriptions/verify", requiresAuth: true, answers: [
-                .init(name: "granted", isDefault: true) { API.subscriptions.fixtures.verify.granted },
-                .init(name: "default", isDefault: false) { API.subscriptions.fixtures.verify.default },
-            ]),
-            MockRoute(id: "subscriptions.restore", method: .post, path: "/subscriptions/restore", requiresAuth: true, answers: [
-                .init(name: "restored", isDefault: true) { API.subscriptions.fixtures.restore.restored },
-                .init(name: "default", isDefault: false) { API.subscriptions.fixtures.restore.default },
-            ]),
-        ]
+        var routes: [MockRoute] = []
+        routes.append(MockRoute(id: "auth.sms-send", method: .post, path: "/auth/sms/send", requiresAuth: false, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "too-frequent", isDefault: false, code: 2002, message: nil))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "sent", isDefault: true) { API.auth.fixtures.smsSend.sent })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", isDefault: false) { API.auth.fixtures.smsSend.default })
+        routes.append(MockRoute(id: "auth.login-phone", method: .post, path: "/auth/login/phone", requiresAuth: false, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "wrong-code", isDefault: false, code: 2001, message: nil))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "wrong-password", isDefault: false, code: 2003, message: nil))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "banned", isDefault: false, code: 1008, message: nil))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "new-user", isDefault: false) { API.auth.fixtures.loginPhone.newUser })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "returning-user", isDefault: true) { API.auth.fixtures.loginPhone.returningUser })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", isDefault: false) { API.auth.fixtures.loginPhone.default })
+        routes.append(MockRoute(id: "auth.login-apple", method: .post, path: "/auth/login/apple", requiresAuth: false, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "signed-in", isDefault: true) { API.auth.fixtures.loginApple.signedIn })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", isDefault: false) { API.auth.fixtures.loginApple.default })
+        routes.append(MockRoute(id: "auth.refresh", method: .post, path: "/auth/token/refresh", requiresAuth: false, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "expired", isDefault: false, code: 1007, message: nil))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "rotated", isDefault: true) { API.auth.fixtures.refresh.rotated })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", isDefault: false) { API.auth.fixtures.refresh.default })
+        routes.append(MockRoute(id: "auth.logout", method: .post, path: "/auth/logout", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "done", isDefault: true) { API.auth.fixtures.logout.done })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", isDefault: false) { API.auth.fixtures.logout.default })
+        routes.append(MockRoute(id: "auth.im-token", method: .get, path: "/auth/im/token", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "issued", isDefault: true) { API.auth.fixtures.imToken.issued })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", isDefault: false) { API.auth.fixtures.imToken.default })
+        routes.append(MockRoute(id: "user.me", method: .get, path: "/users/me", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "vip", isDefault: true) { API.auth.fixtures.userMe.vip })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", isDefault: false) { API.auth.fixtures.userMe.default })
+        routes.append(MockRoute(id: "user.update-profile", method: .put, path: "/users/me/profile", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "rejected-bio", isDefault: false, code: 3002, message: nil))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "saved", isDefault: true) { API.auth.fixtures.userUpdateProfile.saved })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", isDefault: false) { API.auth.fixtures.userUpdateProfile.default })
+        routes.append(MockRoute(id: "app.start-config", method: .get, path: "/app/start-config", requiresAuth: false, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "force-update", isDefault: false) { API.auth.fixtures.appStartConfig.forceUpdate })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "current", isDefault: true) { API.auth.fixtures.appStartConfig.current })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", isDefault: false) { API.auth.fixtures.appStartConfig.default })
+        routes.append(MockRoute(id: "learning.knowledge-bases", method: .get, path: "/knowledge-bases", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "first-page", isDefault: true) { API.learning.fixtures.knowledgeBases.firstPage })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", isDefault: false) { API.learning.fixtures.knowledgeBases.default })
+        routes.append(MockRoute(id: "learning.paths", method: .get, path: "/knowledge-bases/{kb_id}/paths", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "missing", isDefault: false, code: 5001, message: nil))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "paths", isDefault: true) { API.learning.fixtures.paths.paths })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", isDefault: false) { API.learning.fixtures.paths.default })
+        routes.append(MockRoute(id: "learning.lessons", method: .get, path: "/paths/{path_id}/lessons", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "lessons", isDefault: true) { API.learning.fixtures.lessons.lessons })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", isDefault: false) { API.learning.fixtures.lessons.default })
+        routes.append(MockRoute(id: "learning.lesson", method: .get, path: "/lessons/{lesson_id}", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "missing", isDefault: false, code: 5001, message: nil))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "lesson", isDefault: true) { API.learning.fixtures.lesson.lesson })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", isDefault: false) { API.learning.fixtures.lesson.default })
+        routes.append(MockRoute(id: "learning.start-session", method: .post, path: "/learning/sessions", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "started", isDefault: true) { API.learning.fixtures.startSession.started })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", isDefault: false) { API.learning.fixtures.startSession.default })
+        routes.append(MockRoute(id: "learning.update-session", method: .patch, path: "/learning/sessions/{session_id}", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "ended", isDefault: false) { API.learning.fixtures.updateSession.ended })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "updated", isDefault: true) { API.learning.fixtures.updateSession.updated })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", isDefault: false) { API.learning.fixtures.updateSession.default })
+        routes.append(MockRoute(id: "ai.analyze", method: .post, path: "/ai/analyze-learning-input", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "busy", isDefault: false, code: 5002, message: nil))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "analysis", isDefault: true) { API.learning.fixtures.aiAnalyze.analysis })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", isDefault: false) { API.learning.fixtures.aiAnalyze.default })
+        routes.append(MockRoute(id: "ai.chat", method: .post, path: "/ai/chat", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "reply", isDefault: true) { API.learning.fixtures.aiChat.reply })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", isDefault: false) { API.learning.fixtures.aiChat.default })
+        routes.append(MockRoute(id: "review.tasks", method: .get, path: "/review/tasks", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "week", isDefault: false) { API.learning.fixtures.reviewTasks.week })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "today", isDefault: true) { API.learning.fixtures.reviewTasks.today })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", isDefault: false) { API.learning.fixtures.reviewTasks.default })
+        routes.append(MockRoute(id: "review.complete", method: .post, path: "/review/tasks/{task_id}/complete", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "done", isDefault: true) { API.learning.fixtures.reviewComplete.done })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", isDefault: false) { API.learning.fixtures.reviewComplete.default })
+        routes.append(MockRoute(id: "learning.profile", method: .get, path: "/learning/profile", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "profile", isDefault: true) { API.learning.fixtures.profile.profile })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", isDefault: false) { API.learning.fixtures.profile.default })
+        routes.append(MockRoute(id: "feedback.submit", method: .post, path: "/feedback", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "received", isDefault: true) { API.learning.fixtures.feedbackSubmit.received })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", isDefault: false) { API.learning.fixtures.feedbackSubmit.default })
+        routes.append(MockRoute(id: "signal.inbox", method: .get, path: "/signals/inbox", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "empty", isDefault: false) { API.signal.fixtures.inbox.empty })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "flash-only", isDefault: false) { API.signal.fixtures.inbox.flashOnly })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "first-page", isDefault: true) { API.signal.fixtures.inbox.firstPage })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", isDefault: false) { API.signal.fixtures.inbox.default })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "last-page", isDefault: false) { API.signal.fixtures.inbox.lastPage })
+        routes.append(MockRoute(id: "signal.publish", method: .post, path: "/signals", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "quota", isDefault: false, code: 3008, message: nil))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "rejected", isDefault: false, code: 3002, message: nil))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "published", isDefault: true) { API.signal.fixtures.publish.published })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", isDefault: false) { API.signal.fixtures.publish.default })
+        routes.append(MockRoute(id: "signal.detail", method: .get, path: "/signals/{signal_id}", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "gone", isDefault: false, code: 3001, message: nil))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "found", isDefault: true) { API.signal.fixtures.detail.found })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", isDefault: false) { API.signal.fixtures.detail.default })
+        routes.append(MockRoute(id: "signal.reply", method: .post, path: "/signals/{signal_id}/reply", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "gone", isDefault: false, code: 3001, message: nil))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "conversation", isDefault: true) { API.signal.fixtures.reply.conversation })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", isDefault: false) { API.signal.fixtures.reply.default })
+        routes.append(MockRoute(id: "signal.flash-viewed", method: .post, path: "/signals/{signal_id}/flash-viewed", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "viewed", isDefault: true) { API.signal.fixtures.flashViewed.viewed })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", isDefault: false) { API.signal.fixtures.flashViewed.default })
+        routes.append(MockRoute(id: "signal.delete", method: .delete, path: "/signals/{signal_id}", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "gone", isDefault: false, code: 3001, message: nil))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "deleted", isDefault: true) { API.signal.fixtures.delete.deleted })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", isDefault: false) { API.signal.fixtures.delete.default })
+        routes.append(MockRoute(id: "signal.quota", method: .get, path: "/signals/quota", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "exhausted", isDefault: true) { API.signal.fixtures.quota.exhausted })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "plenty", isDefault: false) { API.signal.fixtures.quota.plenty })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", isDefault: false) { API.signal.fixtures.quota.default })
+        routes.append(MockRoute(id: "subscriptions.products", method: .get, path: "/subscriptions/products", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "catalogue", isDefault: true) { API.subscriptions.fixtures.products.catalogue })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", isDefault: false) { API.subscriptions.fixtures.products.default })
+        routes.append(MockRoute(id: "subscriptions.me", method: .get, path: "/subscriptions/me", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "free", isDefault: true) { API.subscriptions.fixtures.me.free })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "active", isDefault: false) { API.subscriptions.fixtures.me.active })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", isDefault: false) { API.subscriptions.fixtures.me.default })
+        routes.append(MockRoute(id: "subscriptions.verify", method: .post, path: "/subscriptions/verify", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "bad-receipt", isDefault: false, code: 4001, message: nil))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "unknown-product", isDefault: false, code: 4002, message: nil))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "granted", isDefault: true) { API.subscriptions.fixtures.verify.granted })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", isDefault: false) { API.subscriptions.fixtures.verify.default })
+        routes.append(MockRoute(id: "subscriptions.restore", method: .post, path: "/subscriptions/restore", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "restored", isDefault: true) { API.subscriptions.fixtures.restore.restored })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", isDefault: false) { API.subscriptions.fixtures.restore.default })
+        return routes
     }
 }

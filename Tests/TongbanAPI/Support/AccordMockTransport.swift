@@ -7,17 +7,28 @@ import FoundationNetworking
 
 /// One endpoint as the in-process mock routes and answers it.
 public struct MockRoute: Sendable {
-    /// A typed fixture the endpoint can answer with.
+    /// A fixture the endpoint can answer with: a typed value, or a business code.
     public struct Answer: Sendable {
         public var name: String
         /// Whether it answers when nothing picks another one.
         public var isDefault: Bool
-        public var value: @Sendable () -> any Encodable & Sendable
+        /// 0 with a value, or the code of a refusal (`msg` from the fixture or the table).
+        public var code: Int
+        public var message: String?
+        public var value: (@Sendable () -> any Encodable & Sendable)?
 
         public init(name: String, isDefault: Bool, value: @escaping @Sendable () -> any Encodable & Sendable) {
             self.name = name
             self.isDefault = isDefault
+            self.code = 0
             self.value = value
+        }
+
+        public init(name: String, isDefault: Bool, code: Int, message: String?) {
+            self.name = name
+            self.isDefault = isDefault
+            self.code = code
+            self.message = message
         }
     }
 
@@ -130,6 +141,12 @@ public actor MockTransport: Transport {
         expired.formUnion(accessTokens)
     }
 
+    /// Every access token now answers as invalid (the token-invalid code); a refresh
+    /// then issues new ones.
+    public func invalidateTokens() {
+        accessTokens.removeAll()
+    }
+
     /// Every session ends: its access token answers force-logout, its refresh token is refused.
     public func forceLogout() {
         revoked.formUnion(accessTokens)
@@ -164,38 +181,57 @@ public actor MockTransport: Transport {
             calls.append(Call(endpoint: route.id, method: method, path: url.path, code: nil))
             throw failure
         }
-        let (code, data) = answer(route, request: request, url: url)
-        calls.append(Call(endpoint: route.id, method: method, path: url.path, code: code.rawValue))
-        return (try Self.envelope(code: code, data: data), try Self.response(url, status: 200, type: "application/json"))
+        let reply = reply(route, request: request, url: url)
+        calls.append(Call(endpoint: route.id, method: method, path: url.path, code: reply.code.rawValue))
+        return (try Self.envelope(reply), try Self.response(url, status: 200, type: "application/json"))
     }
 
-    /// The code and `data` for a request that reached `route`.
-    private func answer(_ route: MockRoute, request: URLRequest, url: URL) -> (BusinessCode, (any Encodable & Sendable)?) {
-        guard Service.unsignedEndpoints.contains(route.id) || isSigned(request, url: url) else { return (Service.signatureInvalidCode, nil) }
+    /// What the transport answers: a code, its `data`, and a `msg` (nil: the table's).
+    private struct Reply {
+        var code: BusinessCode
+        var data: (any Encodable & Sendable)?
+        var message: String?
+
+        init(_ code: Int, data: (any Encodable & Sendable)? = nil, message: String? = nil) {
+            self.code = BusinessCode(rawValue: code)
+            self.data = data
+            self.message = message
+        }
+
+        init(_ code: BusinessCode) {
+            self.code = code
+        }
+    }
+
+    /// The answer to a request that reached `route`: the checks the server makes first,
+    /// then an injected code, then the preferred or default fixture.
+    private func reply(_ route: MockRoute, request: URLRequest, url: URL) -> Reply {
+        guard Service.unsignedEndpoints.contains(route.id) || isSigned(request, url: url) else { return Reply(Service.signatureInvalidCode) }
         if route.requiresAuth {
             let header = request.value(forHTTPHeaderField: Service.authHeader) ?? ""
             let token = String(header.dropFirst(Service.authScheme.count + 1))
-            if revoked.contains(token) { return (Service.forceLogoutCode, nil) }
-            guard accessTokens.contains(token) else { return (Service.tokenInvalidCode, nil) }
-            if expired.contains(token) { return (Service.tokenExpiredCode, nil) }
-            if let banInfo { return (Service.bannedCode, BanData(banInfo: banInfo)) }
+            if revoked.contains(token) { return Reply(Service.forceLogoutCode) }
+            guard accessTokens.contains(token) else { return Reply(Service.tokenInvalidCode) }
+            if expired.contains(token) { return Reply(Service.tokenExpiredCode) }
+            if let banInfo { return Reply(Service.bannedCode.rawValue, data: BanData(banInfo: banInfo)) }
         }
         if var queue = injected[route.id], !queue.isEmpty {
             let code = queue.removeFirst()
             injected[route.id] = queue
-            return (code, nil)
+            return Reply(code)
         }
         let chosen = preferred[route.id].flatMap { name in route.answers.first { $0.name == name } }
             ?? route.answers.first(where: \.isDefault) ?? route.answers.first
-        guard let chosen else { return (BusinessCode(rawValue: 0), AccordEmpty()) }
+        guard let chosen else { return Reply(0, data: AccordEmpty()) }
+        guard let value = chosen.value else { return Reply(chosen.code, message: chosen.message) }
         if route.id == Service.refreshEndpoint {
             guard let token = Self.member("refresh_token", of: request.httpBody), refreshTokens.remove(token) != nil else {
-                return (Service.refreshFailedCode, nil)
+                return Reply(Service.refreshFailedCode)
             }
-            return (BusinessCode(rawValue: 0), issueTokens(into: chosen.value()))
+            return Reply(0, data: issueTokens(into: value()))
         }
-        if Service.loginEndpoints.contains(route.id) { return (BusinessCode(rawValue: 0), issueTokens(into: chosen.value())) }
-        return (BusinessCode(rawValue: 0), chosen.value())
+        if Service.loginEndpoints.contains(route.id) { return Reply(0, data: issueTokens(into: value())) }
+        return Reply(0, data: value())
     }
 
     /// `value` with new tokens in place of the fixture's, which are now the valid ones.
@@ -235,10 +271,11 @@ public actor MockTransport: Transport {
         return nil
     }
 
-    private static func envelope(code: BusinessCode, data: (any Encodable & Sendable)?) throws -> Data {
-        var members: [(key: String, value: CanonicalJSON)] = [(Service.envelopeCode, .integer(code.rawValue)),
-                                                              (Service.envelopeMessage, .string(code.rawValue == 0 ? "ok" : Service.message(code)))]
-        if let data { members.append((Service.envelopeData, try CanonicalJSON(parsing: Array(JSONEncoder().encode(data))))) }
+    private static func envelope(_ reply: Reply) throws -> Data {
+        let message = reply.message ?? (reply.code.rawValue == 0 ? "ok" : Service.message(reply.code))
+        var members: [(key: String, value: CanonicalJSON)] = [(Service.envelopeCode, .integer(reply.code.rawValue)),
+                                                              (Service.envelopeMessage, .string(message))]
+        if let data = reply.data { members.append((Service.envelopeData, try CanonicalJSON(parsing: Array(JSONEncoder().encode(data))))) }
         return Data(CanonicalJSON.object(members).bytes)
     }
 
