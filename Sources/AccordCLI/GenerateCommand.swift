@@ -1,3 +1,4 @@
+import AccordContract
 import AccordDiagnostics
 import AccordGenerator
 import AccordMock
@@ -48,10 +49,7 @@ struct GenerateCommand: Subcommand {
                 console.printError("error: not generating: the fixtures have errors (or pass --no-fixtures)")
                 return 1
             }
-            samples = FixtureSamples(contract: contract, fixtures: fixtures).byEndpoint.mapValues { list in
-                list.map { SwiftGenerator.Sample(name: $0.name, data: $0.data, location: $0.location, isDefault: $0.isDefault,
-                                      code: $0.code, message: $0.message) }
-            }
+            samples = Self.samples(contract: contract, fixtures: fixtures)
         }
         let generator = SwiftGenerator(contract: contract, access: access, samples: samples)
         for diagnostic in generator.diagnostics() { console.writeError(renderer.render(diagnostic)) }
@@ -91,6 +89,14 @@ struct GenerateCommand: Subcommand {
         }
         console.print("\(files.count) files in \(output): \(changed.count) written, \(stale.count) removed")
         return 0
+    }
+
+    /// The fixtures as the generator takes them: rendered as the server answers them.
+    static func samples(contract: Contract, fixtures: FixtureSet) -> [String: [SwiftGenerator.Sample]] {
+        FixtureSamples(contract: contract, fixtures: fixtures).byEndpoint.mapValues { list in
+            list.map { SwiftGenerator.Sample(name: $0.name, data: $0.data, location: $0.location, isDefault: $0.isDefault,
+                                             code: $0.code, message: $0.message) }
+        }
     }
 
     /// A file that could not be written, with the system's reason.

@@ -14,8 +14,12 @@ struct LintCommand: Subcommand {
 
     func run(_ arguments: Arguments, console: Console) -> Int32 {
         let outcome = MockProject.load(contracts: arguments["contracts"] ?? "contracts", mocks: arguments["mocks"] ?? "mocks")
-        // What the generated Swift will differ in (renamed enum cases, no automatic refresh), once the contract loads.
-        let generator = outcome.project.map { SwiftGenerator(contract: $0.contract).diagnostics() } ?? []
+        // What the generated Swift will differ in (renamed enum cases, no automatic refresh,
+        // fixtures that cannot be typed), once the contract loads.
+        let generator = outcome.project.map { project in
+            SwiftGenerator(contract: project.contract, samples: GenerateCommand.samples(contract: project.contract, fixtures: project.fixtures))
+                .diagnostics()
+        } ?? []
         let diagnostics = (outcome.diagnostics + generator).sortedByLocation()
         var renderer = DiagnosticRenderer()
         for diagnostic in diagnostics {

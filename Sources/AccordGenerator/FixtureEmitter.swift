@@ -11,6 +11,14 @@ import AccordJSON
 struct FixtureEmitter {
     let contract: Contract
     let access: String
+    /// Built once: it indexes every endpoint's stream toggle.
+    private let translator: TypeTranslator
+
+    init(contract: Contract, access: String) {
+        self.contract = contract
+        self.access = access
+        translator = TypeTranslator(contract: contract)
+    }
 
     /// A fixture's answer: its name, its rendered `data`, and where it was written.
     typealias Sample = SwiftGenerator.Sample
@@ -119,7 +127,7 @@ struct FixtureEmitter {
     /// nil when the value does not fit it.
     func typedValue(_ value: JSONValue, schema: Schema, suggested: String) -> (type: String, value: String)? {
         var nested: [Declaration] = []
-        let type = TypeTranslator(contract: contract).type(for: schema, suggestedName: suggested, file: "", nested: &nested)
+        let type = translator.type(for: schema, suggestedName: suggested, file: "", nested: &nested)
         guard let expression = expression(value, schema: schema, suggested: suggested, qualifier: nil) else { return nil }
         return (type, expression)
     }

@@ -58,6 +58,7 @@ public struct SwiftGenerator: Sendable {
         let translator = TypeTranslator(contract: contract)
         let models = ModelEmitter(access: accessKeyword)
         let endpoints = EndpointEmitter(contract: contract, access: accessKeyword, translator: translator)
+        let fixtures = FixtureEmitter(contract: contract, access: accessKeyword)
         var files = Runtime.files(access: accessKeyword).map { File(path: $0.path, contents: header("the Accord runtime") + $0.source) }
 
         for declaration in contract.types.values.sorted(by: { $0.name < $1.name }) {
@@ -107,11 +108,10 @@ public struct SwiftGenerator: Sendable {
                 writer.line("]")
             }
             writer.line()
-            FixtureEmitter(contract: contract, access: accessKeyword).routes(samples: samples, into: &writer)
+            fixtures.routes(samples: samples, into: &writer)
         }
         files.append(File(path: "Endpoints/API+Catalog.swift", contents: header("every contract file") + "import Foundation\n\n" + catalog.text))
         if !samples.isEmpty {
-            let fixtures = FixtureEmitter(contract: contract, access: accessKeyword)
             var ignored: [Diagnostic] = []
             for domain in contract.domains {
                 guard let source = fixtures.source(domain: domain, samples: samples, diagnostics: &ignored) else { continue }
