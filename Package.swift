@@ -62,7 +62,7 @@ let package = Package(
         // in-process engine with a signing client, a real server process, raw connections.
         .target(name: "AccordTesting", dependencies: ["AccordContract", "AccordDiagnostics", "AccordJSON", "AccordMock", "AccordSigning",
                                                       "AccordSync", "AccordValidation"], path: "Tests/AccordTesting"),
-        .testTarget(name: "AccordGeneratorTests", dependencies: ["AccordContract", "AccordDiagnostics", "AccordGenerator", "AccordJSON", "AccordMock", "AccordSigning",
+        .testTarget(name: "AccordGeneratorTests", dependencies: ["AccordCLI", "AccordContract", "AccordDiagnostics", "AccordGenerator", "AccordJSON", "AccordMock", "AccordSigning",
                                                                 "AccordTesting", "AccordValidation", "TongbanAPI"]),
         .testTarget(name: "AccordYAMLTests", dependencies: ["AccordYAML"]),
         .testTarget(name: "AccordSigningTests", dependencies: ["AccordContract", "AccordJSON", "AccordSigning"]),

@@ -91,12 +91,26 @@ struct GenerateCommand: Subcommand {
         return 0
     }
 
-    /// The fixtures as the generator takes them: rendered as the server answers them.
+    /// The fixtures as the generator takes them: rendered as the server answers them,
+    /// in the order it tries them, with their matchers.
     static func samples(contract: Contract, fixtures: FixtureSet) -> [String: [SwiftGenerator.Sample]] {
         FixtureSamples(contract: contract, fixtures: fixtures).byEndpoint.mapValues { list in
-            list.map { SwiftGenerator.Sample(name: $0.name, data: $0.data, location: $0.location, isDefault: $0.isDefault,
-                                             code: $0.code, message: $0.message) }
+            list.map { sample in
+                SwiftGenerator.Sample(name: sample.name, data: sample.data, location: sample.location,
+                                      role: SwiftGenerator.Sample.Role(rawValue: sample.role.rawValue) ?? .named,
+                                      matchers: sample.matchers.map(matcher), code: sample.code, message: sample.message)
+            }
         }
+    }
+
+    private static func matcher(_ matcher: Matcher) -> SwiftGenerator.Sample.Matcher {
+        let condition: SwiftGenerator.Sample.Matcher.Condition = switch matcher.condition {
+        case .equals(let text): .equals(text)
+        case .regex(let pattern): .regex(pattern.pattern)
+        case .present(let expected): .present(expected)
+        }
+        return SwiftGenerator.Sample.Matcher(source: SwiftGenerator.Sample.Matcher.Source(rawValue: matcher.source.rawValue) ?? .body,
+                                             key: matcher.key, condition: condition)
     }
 
     /// A file that could not be written, with the system's reason.

@@ -110,17 +110,30 @@ struct FixtureEmitter {
                 let route = "MockRoute(id: \(endpoint.id.swiftLiteral), method: .\(endpoint.method.rawValue.lowercased()), "
                     + "path: \(endpoint.path.description.swiftLiteral), requiresAuth: \(endpoint.requiresAuth), answers: [])"
                 writer.line("routes.append(\(route))")
-                for refusal in all where refusal.code != 0 {
-                    writer.line("routes[routes.count - 1].answers.append(MockRoute.Answer(name: \(refusal.name.swiftLiteral), "
-                                + "isDefault: \(refusal.isDefault), code: \(refusal.code), message: \(refusal.message.map(\.swiftLiteral) ?? "nil")))")
-                }
-                for (sample, name) in typed {
-                    writer.line("routes[routes.count - 1].answers.append(MockRoute.Answer(name: \(sample.name.swiftLiteral), "
-                                + "isDefault: \(sample.isDefault)) { API.\(domain).fixtures.\(function).\(Naming.bare(name.name)) })")
+                // In the server's order: refusals and typed answers interleaved as written.
+                let names = Dictionary(typed.map { ($0.0.name, $0.1.name) }, uniquingKeysWith: { first, _ in first })
+                for sample in all {
+                    let head = "routes[routes.count - 1].answers.append(MockRoute.Answer(name: \(sample.name.swiftLiteral), role: .\(sample.role.rawValue)"
+                        + (sample.matchers.isEmpty ? "" : ", matchers: [" + sample.matchers.map(matcher).joined(separator: ", ") + "]")
+                    if sample.code != 0 {
+                        writer.line(head + ", code: \(sample.code), message: \(sample.message.map(\.swiftLiteral) ?? "nil")))")
+                    } else if let name = names[sample.name] {
+                        writer.line(head + ") { API.\(domain).fixtures.\(function).\(Naming.bare(name)) })")
+                    }
                 }
             }
             writer.line("return routes")
         }
+    }
+
+    /// `.init(.query, "cursor", .equals("c_end"))`
+    private func matcher(_ matcher: Sample.Matcher) -> String {
+        let condition = switch matcher.condition {
+        case .equals(let text): ".equals(\(text.swiftLiteral))"
+        case .regex(let pattern): ".regex(\(pattern.swiftLiteral))"
+        case .present(let expected): ".present(\(expected))"
+        }
+        return ".init(.\(matcher.source.rawValue), \(matcher.key.swiftLiteral), \(condition))"
     }
 
     /// The Swift type and value expression of `value` at a place of `schema`'s type, or

@@ -23,20 +23,57 @@ public struct SwiftGenerator: Sendable {
 
     /// One fixture's answer, rendered to plain JSON (``AccordMock/FixtureSamples``).
     public struct Sample: Sendable {
+        /// When the mock answers it, besides a `prefer` naming it.
+        public enum Role: String, Sendable {
+            /// Tried in order when its matchers all hold (none: always).
+            case matched
+            /// The answer when nothing matches.
+            case fallback
+            /// Only when named.
+            case named
+        }
+
+        /// One condition of a fixture's `when`.
+        public struct Matcher: Sendable {
+            public enum Source: String, Sendable {
+                case params, query, headers, body
+            }
+
+            public enum Condition: Sendable {
+                case equals(String)
+                /// An `NSRegularExpression` pattern, matching anywhere unless anchored.
+                case regex(String)
+                case present(Bool)
+            }
+
+            public var source: Source
+            /// A parameter or header name, or a JSON pointer into the body.
+            public var key: String
+            public var condition: Condition
+
+            public init(source: Source, key: String, condition: Condition) {
+                self.source = source
+                self.key = key
+                self.condition = condition
+            }
+        }
+
         public var name: String
         public var data: JSONValue
         public var location: SourceLocation
-        /// The answer when nothing picks another one.
-        public var isDefault: Bool
+        public var role: Role
+        public var matchers: [Matcher]
         /// A business code other than 0: the answer has no typed value.
         public var code: Int
         public var message: String?
 
-        public init(name: String, data: JSONValue, location: SourceLocation, isDefault: Bool = false, code: Int = 0, message: String? = nil) {
+        public init(name: String, data: JSONValue, location: SourceLocation, role: Role = .named, matchers: [Matcher] = [],
+                    code: Int = 0, message: String? = nil) {
             self.name = name
             self.data = data
             self.location = location
-            self.isDefault = isDefault
+            self.role = role
+            self.matchers = matchers
             self.code = code
             self.message = message
         }

@@ -38,6 +38,7 @@ import TongbanAPI
         session.refreshToken = ""
         try await record("login", session)
         try await record("inbox", try await api.send(API.signal.inbox(limit: 20)))
+        try await record("inbox flash", try await api.send(API.signal.inbox(filter: .flash)))
         try await record("detail", try await api.send(API.signal.detail(signalID: "sg_7f3a")))
         try await record("quota", try await api.send(API.signal.quota()))
         try await expire()

@@ -1,3 +1,4 @@
+@testable import AccordCLI
 import AccordContract
 import AccordGenerator
 import AccordJSON
@@ -17,10 +18,7 @@ import TongbanAPI
     /// The repository's fixtures, as `accord generate` reads them by default.
     static var samples: [String: [SwiftGenerator.Sample]] {
         let (fixtures, _) = FixtureLoader(contract: contract).load(directory: Repository.mocks)
-        return FixtureSamples(contract: contract, fixtures: fixtures).byEndpoint.mapValues { list in
-            list.map { SwiftGenerator.Sample(name: $0.name, data: $0.data, location: $0.location, isDefault: $0.isDefault,
-                                      code: $0.code, message: $0.message) }
-        }
+        return GenerateCommand.samples(contract: contract, fixtures: fixtures)
     }
 
     @Test func checkedInOutputIsWhatTheGeneratorWritesToday() throws {

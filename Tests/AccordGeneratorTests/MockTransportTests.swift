@@ -21,6 +21,25 @@ import TongbanAPI
         #expect(try await client(mock).send(API.signal.detail(signalID: "sg_7f3a")) == API.signal.fixtures.detail.found)
     }
 
+    /// The fixtures' `when:` matchers, on the query, the body (by JSON pointer, with a
+    /// regular expression) and the path, as the server evaluates them.
+    @Test func matchersPickTheFixtureAsTheServerDoes() async throws {
+        let mock = MockTransport(session: tokens)
+        let api = client(mock)
+        #expect(try await api.send(API.signal.inbox(filter: .flash)) == API.signal.fixtures.inbox.flashOnly)
+        #expect(try await api.send(API.signal.inbox(cursor: "c_end")) == API.signal.fixtures.inbox.empty)
+        do {
+            _ = try await api.send(API.signal.publish(SignalPublishRequest(content: "配额测试", isFlash: false)))
+            Issue.record("the body matcher did not pick the quota fixture")
+        } catch {
+            guard case .business(.quota, _, _) = error else {
+                Issue.record("\(error)")
+                return
+            }
+        }
+        #expect(await mock.calls.map(\.code) == [0, 0, 3008])
+    }
+
     @Test func anExpiredTokenIsRefreshedAndTheCallRetried() async throws {
         let mock = MockTransport(session: tokens)
         let storage = InMemoryTokenStorage(tokens)
@@ -64,8 +83,8 @@ import TongbanAPI
         let mock = MockTransport(session: tokens)
         let api = client(mock)
         let device = DeviceInfo(deviceID: "D-1", os: .ios, osVersion: "26.1", model: "iPhone", appVersion: "1.2.0")
+        // Its `when: {body: {code: '000000'}}` picks it, as on the server.
         let wrongCode = API.auth.loginPhone(AuthLoginPhoneRequest(phone: "13800138000", code: "000000", deviceInfo: device))
-        await mock.prefer(wrongCode, "wrong-code")
         do {
             _ = try await api.send(wrongCode)
             Issue.record("the preferred refusal was not answered")

@@ -14,11 +14,22 @@ import Foundation
 public struct FixtureSamples: Sendable {
     /// One named answer's `data`, with where it was written.
     public struct Sample: Sendable {
+        /// When the server answers a sample, besides a `Prefer` naming it.
+        public enum Role: String, Sendable {
+            /// A fixture tried in order when its matchers all hold (none: always).
+            case matched
+            /// The answer when no fixture matches: the default fixture, else the first success example.
+            case fallback
+            /// Only when a `Prefer` names it (the other examples).
+            case named
+        }
+
         public var name: String
         public var data: JSONValue
         public var location: SourceLocation
-        /// Whether the server answers it when no matcher and no `Prefer` picks another.
-        public var isDefault = false
+        public var role: Role
+        /// The fixture's `when`.
+        public var matchers: [Matcher]
         /// A business code other than 0 (`data` is then `null`), with its `msg` if the
         /// fixture gives one.
         public var code = 0
@@ -31,9 +42,10 @@ public struct FixtureSamples: Sendable {
     public static let previewTokens = TokenStore.Pair(accessToken: "preview-access-token", refreshToken: "preview-refresh-token",
                                                       accessExpiresIn: 7_200, refreshExpiresIn: 2_592_000)
 
-    /// Samples by endpoint id: the fixtures of `mocks/` that answer a business code, then
-    /// those with code 0 and a `data`, in file order, then the contract's success examples
-    /// whose names no fixture took.
+    /// Samples by endpoint id, in the order the server tries them (docs/mocks.md): the
+    /// fixtures that are not the default, highest `priority` first, then the default
+    /// fixture, then the contract's success examples whose names no fixture took.
+    /// Streamed fixtures are left out.
     public let byEndpoint: [String: [Sample]]
 
     public init(contract: Contract, fixtures: FixtureSet) {
@@ -42,32 +54,29 @@ public struct FixtureSamples: Sendable {
             let request = Self.request(for: endpoint)
             // As the server compiles them: a login's or refresh's tokens are the issued ones.
             let issuesTokens = AnswerCompiler.issuesTokens(endpoint, in: contract)
-            var list: [Sample] = []
             let written = fixtures.fixtures(for: endpoint.id)
-            for fixture in written where fixture.code != 0 && fixture.events == nil {
-                list.append(Sample(name: fixture.name, data: .null, location: fixture.location, code: fixture.code, message: fixture.message))
-            }
-            for fixture in written where fixture.code == 0 && fixture.events == nil {
+            let tried = written.filter { !$0.isDefault }.enumerated()
+                .sorted { ($1.element.priority, $0.offset) < ($0.element.priority, $1.offset) }
+                .map(\.element) + written.filter(\.isDefault)
+            var list: [Sample] = []
+            for fixture in tried where fixture.events == nil {
+                let role: Sample.Role = fixture.isDefault ? .fallback : .matched
+                guard fixture.code == 0 else {
+                    list.append(Sample(name: fixture.name, data: .null, location: fixture.location, role: role, matchers: fixture.matchers,
+                                       code: fixture.code, message: fixture.message))
+                    continue
+                }
                 guard let data = fixture.data, let compiled = try? CompiledJSON(issuesTokens ? AnswerCompiler.tokenHoles(in: data) : data),
                       let rendered = try? JSONReader.read(compiled.render(Self.context(request))) else { continue }
-                list.append(Sample(name: fixture.name, data: rendered, location: fixture.location))
+                list.append(Sample(name: fixture.name, data: rendered, location: fixture.location, role: role, matchers: fixture.matchers))
             }
+            var fallbackTaken = written.contains(where: \.isDefault)
             for example in endpoint.examples where example.code == 0 && !list.contains(where: { $0.name == example.name }) {
                 guard let response = example.response else { continue }
-                list.append(Sample(name: example.name, data: response.value, location: example.location))
+                list.append(Sample(name: example.name, data: response.value, location: example.location,
+                                   role: fallbackTaken ? .named : .fallback, matchers: []))
+                fallbackTaken = true
             }
-            // What the server answers when no matcher picks a fixture: the first fixture
-            // without matchers (by priority, then as written), else the default one, else
-            // the first success example.
-            let unmatched = written.filter { !$0.isDefault }.enumerated()
-                .sorted { ($1.element.priority, $0.offset) < ($0.element.priority, $1.offset) }
-                .first { $0.element.matchers.isEmpty }?.element ?? written.first(where: \.isDefault)
-            let fallback: String? = if let unmatched {
-                unmatched.events == nil ? unmatched.name : nil
-            } else {
-                endpoint.examples.first { $0.code == 0 }?.name
-            }
-            if let fallback, let index = list.firstIndex(where: { $0.name == fallback }) { list[index].isDefault = true }
             if !list.isEmpty { samples[endpoint.id] = list }
         }
         byEndpoint = samples

@@ -47,6 +47,21 @@ indirect enum CanonicalJSON: Sendable {
         }
     }
 
+    /// The value at an RFC 6901 JSON pointer (`/device_info/os`), or nil.
+    func value(at pointer: String) -> CanonicalJSON? {
+        guard !pointer.isEmpty else { return self }
+        var current: CanonicalJSON? = self
+        for token in pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
+            let key = token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+            switch current {
+            case .object(let members)?: current = members.first { $0.key == key }?.value
+            case .array(let items)?: current = Int(key).flatMap { items.indices.contains($0) ? items[$0] : nil }
+            default: return nil
+            }
+        }
+        return current
+    }
+
     private func write(into output: inout [UInt8]) {
         switch self {
         case .null: output += Array("null".utf8)

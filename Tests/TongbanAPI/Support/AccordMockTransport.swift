@@ -7,26 +7,75 @@ import FoundationNetworking
 
 /// One endpoint as the in-process mock routes and answers it.
 public struct MockRoute: Sendable {
+    /// When an answer is given, besides a ``MockTransport/prefer(_:_:)`` naming it.
+    public enum Role: Sendable {
+        /// Tried in order when its matchers all hold (none: always).
+        case matched
+        /// The answer when nothing matches.
+        case fallback
+        /// Only when named.
+        case named
+    }
+
+    /// One condition of a fixture's `when`, tested as `accord serve` tests it.
+    public struct Matcher: Sendable {
+        public enum Source: Sendable {
+            case params, query, headers, body
+        }
+
+        public enum Condition: Sendable {
+            /// The value's text equals this.
+            case equals(String)
+            /// An `NSRegularExpression` pattern, matching anywhere unless anchored.
+            case regex(String)
+            case present(Bool)
+        }
+
+        public var source: Source
+        /// A parameter or header name, or a JSON pointer into the body.
+        public var key: String
+        public var condition: Condition
+
+        public init(_ source: Source, _ key: String, _ condition: Condition) {
+            self.source = source
+            self.key = key
+            self.condition = condition
+        }
+
+        /// Whether `value` (nil when absent) passes.
+        func holds(for value: String?) -> Bool {
+            switch condition {
+            case .present(let expected): return (value != nil) == expected
+            case .equals(let expected): return value == expected
+            case .regex(let pattern):
+                guard let value, let expression = try? NSRegularExpression(pattern: pattern) else { return false }
+                return expression.firstMatch(in: value, range: NSRange(value.startIndex..., in: value)) != nil
+            }
+        }
+    }
+
     /// A fixture the endpoint can answer with: a typed value, or a business code.
     public struct Answer: Sendable {
         public var name: String
-        /// Whether it answers when nothing picks another one.
-        public var isDefault: Bool
+        public var role: Role
+        public var matchers: [Matcher]
         /// 0 with a value, or the code of a refusal (`msg` from the fixture or the table).
         public var code: Int
         public var message: String?
         public var value: (@Sendable () -> any Encodable & Sendable)?
 
-        public init(name: String, isDefault: Bool, value: @escaping @Sendable () -> any Encodable & Sendable) {
+        public init(name: String, role: Role, matchers: [Matcher] = [], value: @escaping @Sendable () -> any Encodable & Sendable) {
             self.name = name
-            self.isDefault = isDefault
+            self.role = role
+            self.matchers = matchers
             self.code = 0
             self.value = value
         }
 
-        public init(name: String, isDefault: Bool, code: Int, message: String?) {
+        public init(name: String, role: Role, matchers: [Matcher] = [], code: Int, message: String?) {
             self.name = name
-            self.isDefault = isDefault
+            self.role = role
+            self.matchers = matchers
             self.code = code
             self.message = message
         }
@@ -67,9 +116,9 @@ public struct MockRoute: Sendable {
 /// development app secret, the bearer token) and keeps real token state: a login issues
 /// tokens, a refresh rotates them, and the flows a tester asks for are answered with the
 /// contract's codes (``expireTokens()`` → token expired, ``forceLogout()``, ``ban(_:)``,
-/// ``inject(_:code:)``). An endpoint answers its default fixture, or the one
-/// ``prefer(_:_:)`` names. Fixtures with request matchers (`when:`) are not told apart:
-/// only `accord serve` evaluates those.
+/// ``inject(_:code:)``). An endpoint answers as the server does (docs/mocks.md): the
+/// fixture ``prefer(_:_:)`` names, else the first whose `when:` matchers all hold, else
+/// the default fixture, else the first success example.
 ///
 /// ```swift
 /// let mock = MockTransport()
@@ -220,8 +269,10 @@ public actor MockTransport: Transport {
             injected[route.id] = queue
             return Reply(code)
         }
+        let matching = MatchedRequest(request, url: url, route: route)
         let chosen = preferred[route.id].flatMap { name in route.answers.first { $0.name == name } }
-            ?? route.answers.first(where: \.isDefault) ?? route.answers.first
+            ?? route.answers.first { $0.role == .matched && $0.matchers.allSatisfy(matching.holds) }
+            ?? route.answers.first { $0.role == .fallback }
         guard let chosen else { return Reply(0, data: AccordEmpty()) }
         guard let value = chosen.value else { return Reply(chosen.code, message: chosen.message) }
         if route.id == Service.refreshEndpoint {
@@ -284,6 +335,38 @@ public actor MockTransport: Transport {
             throw URLError(.badServerResponse)
         }
         return response
+    }
+}
+
+/// What a fixture's matchers read of a request: path parameters, the decoded query,
+/// headers, and the body by JSON pointer.
+private struct MatchedRequest {
+    let request: URLRequest
+    let parameters: [String: String]
+    let query: [URLQueryItem]
+    let body: CanonicalJSON?
+
+    init(_ request: URLRequest, url: URL, route: MockRoute) {
+        self.request = request
+        let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        query = components?.queryItems ?? []
+        let below = (components?.percentEncodedPath ?? url.path).split(separator: "/").suffix(route.path.split(separator: "/").count)
+        var parameters: [String: String] = [:]
+        for (pattern, segment) in zip(route.path.split(separator: "/"), below) where pattern.hasPrefix("{") {
+            parameters[String(pattern.dropFirst().dropLast())] = String(segment).removingPercentEncoding ?? String(segment)
+        }
+        self.parameters = parameters
+        body = request.httpBody.flatMap { try? CanonicalJSON(parsing: Array($0)) }
+    }
+
+    func holds(_ matcher: MockRoute.Matcher) -> Bool {
+        let value: String? = switch matcher.source {
+        case .params: parameters[matcher.key]
+        case .query: query.first { $0.name == matcher.key }?.value
+        case .headers: request.value(forHTTPHeaderField: matcher.key)
+        case .body: body?.value(at: matcher.key)?.parameterText
+        }
+        return matcher.holds(for: value)
     }
 }
 
