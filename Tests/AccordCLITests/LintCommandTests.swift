@@ -47,6 +47,27 @@ import Testing
         #expect(output == "0 errors, 0 warnings; 32 endpoints, 28 types in 4 domains, 57 fixtures, 6 scenarios\n")
     }
 
+    /// A fixture without `when` that is not the default answers every request, so the
+    /// fixtures after it (and the default) are never reached.
+    @Test func aFixtureWithoutWhenThatShadowsOthersIsWarnedAbout() throws {
+        let mocks = try contracts(["signal.yaml": """
+            signal.quota:
+              - name: exhausted
+                data: {daily_limit: 20, used: 20, resets_at: '{{now}}'}
+              - name: half
+                when: {headers: {X-Quota: half}}
+                data: {daily_limit: 20, used: 10, resets_at: '{{now}}'}
+              - name: plenty
+                default: true
+                data: {daily_limit: 20, used: 3, resets_at: '{{now}}'}
+            """])
+        defer { try? FileManager.default.removeItem(atPath: mocks) }
+        let (status, output, _) = run(["lint", "--quiet", "--contracts", Repository.contracts, "--mocks", mocks])
+        #expect(status == 0)
+        #expect(output == "\(mocks)/signal.yaml:2:5: warning: fixture 'exhausted' of 'signal.quota' has no 'when', so it answers every request "
+                + "before 'half', 'plenty' (the default); give it a 'when' (or reach it with 'Prefer: example=exhausted')\n")
+    }
+
     @Test func quietPrintsOnlyTheOneLineForm() throws {
         let directory = try contracts(["shop.yaml": "domain: shop\n---\n"])
         defer { try? FileManager.default.removeItem(atPath: directory) }

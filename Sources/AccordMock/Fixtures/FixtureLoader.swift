@@ -67,7 +67,30 @@ public struct FixtureLoader: Sendable {
             }
             diagnostics += reader.diagnostics
         }
+        diagnostics += Self.shadowing(in: set)
         return (set, diagnostics.sortedByLocation())
+    }
+
+    /// A warning at every fixture that has no `when` and is not the default, when other
+    /// fixtures of its endpoint come after it: it matches every request, so the server
+    /// never reaches them (docs/mocks.md, "Which answer"); only `Prefer` can.
+    static func shadowing(in set: FixtureSet) -> [Diagnostic] {
+        var warnings: [Diagnostic] = []
+        for (id, fixtures) in set.byEndpoint {
+            for streams in [false, true] {
+                let kind = fixtures.filter { ($0.events != nil) == streams }
+                let tried = kind.filter { !$0.isDefault }.enumerated()
+                    .sorted { ($1.element.priority, $0.offset) < ($0.element.priority, $1.offset) }
+                    .map(\.element) + kind.filter(\.isDefault)
+                guard let index = tried.firstIndex(where: { !$0.isDefault && $0.matchers.isEmpty }), index + 1 < tried.count else { continue }
+                let shadowed = tried[(index + 1)...].map { "'\($0.name)'" + ($0.isDefault ? " (the default)" : "") }
+                let fixture = tried[index]
+                warnings.append(.warning("fixture '\(fixture.name)' of '\(id)' has no 'when', so it answers every request before "
+                                         + shadowed.joined(separator: ", ") + "; give it a 'when' (or reach it with 'Prefer: example=\(fixture.name)')",
+                                         at: fixture.location))
+            }
+        }
+        return warnings
     }
 
     // MARK: One fixture

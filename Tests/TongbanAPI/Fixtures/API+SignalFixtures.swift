@@ -117,7 +117,7 @@ public struct SignalFixtures: Sendable {
         public var exhausted: SignalQuota {
             SignalQuota(dailyLimit: 20, used: 20, resetsAt: AccordDateTime(fixture: "2026-11-30T14:00:00Z"))
         }
-        /// `plenty`, signal.yaml:104
+        /// `plenty`, signal.yaml:106
         public var plenty: SignalQuota {
             SignalQuota(dailyLimit: 20, used: 3, resetsAt: AccordDateTime(fixture: "2026-11-30T14:00:00Z"))
         }

@@ -35,7 +35,7 @@ public struct SubscriptionsFixtures: Sendable {
         public var free: Entitlement {
             Entitlement(isActive: false, willRenew: false, platform: Entitlement.Platform.ios)
         }
-        /// `active`, subscriptions.yaml:13
+        /// `active`, subscriptions.yaml:15
         public var active: Entitlement {
             Entitlement(isActive: true, productID: "tongban.vip.yearly", period: Period.yearly, expiresAt: AccordDateTime(fixture: "2027-11-30T08:00:00Z"), willRenew: true, platform: Entitlement.Platform.ios)
         }
@@ -49,7 +49,7 @@ public struct SubscriptionsFixtures: Sendable {
     public var verify: VerifyFixtures { VerifyFixtures() }
 
     public struct VerifyFixtures: Sendable {
-        /// `granted`, subscriptions.yaml:24
+        /// `granted`, subscriptions.yaml:26
         public var granted: Entitlement {
             Entitlement(isActive: true, productID: "tongban.vip.yearly", expiresAt: AccordDateTime(fixture: "2027-11-30T08:00:00Z"), willRenew: true, platform: Entitlement.Platform.ios)
         }
@@ -63,7 +63,7 @@ public struct SubscriptionsFixtures: Sendable {
     public var restore: RestoreFixtures { RestoreFixtures() }
 
     public struct RestoreFixtures: Sendable {
-        /// `restored`, subscriptions.yaml:34
+        /// `restored`, subscriptions.yaml:36
         public var restored: Entitlement {
             Entitlement(isActive: true, productID: "tongban.vip.yearly", period: Period.yearly, expiresAt: AccordDateTime(fixture: "2027-11-30T08:00:00Z"), willRenew: true, platform: Entitlement.Platform.ios)
         }
