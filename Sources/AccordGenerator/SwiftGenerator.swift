@@ -83,19 +83,26 @@ public struct SwiftGenerator: Sendable {
     public let access: Access
     /// The fixtures to emit as typed values, by endpoint id; none when empty.
     public let samples: [String: [Sample]]
+    /// The fixtures typed once, for the files and the diagnostics alike.
+    private let fixtures: FixtureEmitter
 
     public init(contract: Contract, access: Access = .public, samples: [String: [Sample]] = [:]) {
         self.contract = contract
         self.access = access
         self.samples = samples
+        fixtures = FixtureEmitter(contract: contract, access: Self.keyword(access), samples: samples)
+    }
+
+    /// `public ` or the empty string (internal).
+    private static func keyword(_ access: Access) -> String {
+        access == .public ? "public " : ""
     }
 
     public func files() -> [File] {
-        let accessKeyword = access == .public ? "public " : ""
+        let accessKeyword = Self.keyword(access)
         let translator = TypeTranslator(contract: contract)
         let models = ModelEmitter(access: accessKeyword)
         let endpoints = EndpointEmitter(contract: contract, access: accessKeyword, translator: translator)
-        let fixtures = FixtureEmitter(contract: contract, access: accessKeyword)
         var files = Runtime.files(access: accessKeyword).map { File(path: $0.path, contents: header("the Accord runtime") + $0.source) }
 
         for declaration in contract.types.values.sorted(by: { $0.name < $1.name }) {
@@ -145,18 +152,17 @@ public struct SwiftGenerator: Sendable {
                 writer.line("]")
             }
             writer.line()
-            fixtures.routes(samples: samples, into: &writer)
+            fixtures.routes(into: &writer)
         }
         files.append(File(path: "Endpoints/API+Catalog.swift", contents: header("every contract file") + "import Foundation\n\n" + catalog.text))
         if !samples.isEmpty {
-            var ignored: [Diagnostic] = []
             for domain in contract.domains {
-                guard let source = fixtures.source(domain: domain, samples: samples, diagnostics: &ignored) else { continue }
+                guard let source = fixtures.source(domain: domain) else { continue }
                 files.append(File(path: "Fixtures/API+\(Naming.type(domain.name))Fixtures.swift",
                                   contents: header("mocks/ and \(TypeTranslator.fileName(domain.file))") + "import Foundation\n\n" + source))
             }
             files.append(File(path: "Fixtures/API+FixtureCatalog.swift",
-                              contents: header("mocks/ and the contract's examples") + "import Foundation\n\n" + fixtures.catalog(samples: samples)))
+                              contents: header("mocks/ and the contract's examples") + "import Foundation\n\n" + fixtures.catalog()))
         }
         return files.sorted { $0.path < $1.path }
     }
@@ -164,8 +170,7 @@ public struct SwiftGenerator: Sendable {
     /// What the generated code cannot do for this contract, as warnings at the place to fix.
     public func diagnostics() -> [Diagnostic] {
         var diagnostics = enumRenames()
-        let fixtures = FixtureEmitter(contract: contract, access: "")
-        for domain in contract.domains { _ = fixtures.source(domain: domain, samples: samples, diagnostics: &diagnostics) }
+        diagnostics += fixtures.diagnostics
         if let reason = ServiceEmitter.refreshUnsupportedReason(contract) {
             let location = contract.endpoint(contract.service.auth.refreshEndpoint)?.location ?? contract.service.location
             diagnostics.append(.warning("the generated client will not refresh tokens by itself: \(reason)", at: location))

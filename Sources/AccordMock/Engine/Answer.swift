@@ -11,7 +11,6 @@ struct Answer: Sendable {
     /// `fixture:NAME`, `example:NAME` or `generated`, for logs.
     var label: String
     var matchers: [Matcher]
-    var priority: Int
     var isDefault: Bool
     var status: Int
     var headers: [(name: String, value: String)]

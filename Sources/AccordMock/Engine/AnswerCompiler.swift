@@ -28,10 +28,9 @@ struct AnswerCompiler {
             answers.examples.append(literal(name: example.name, origin: .example, code: example.code,
                                             data: example.code == 0 ? (example.response?.value ?? generatedData) : example.response?.value))
         }
-        for fixture in fixtures {
+        for fixture in fixtures.inTryOrder {
             guard var compiled = templated(fixture, fallback: fixture.code == 0 ? generatedData : nil) else { continue }
             compiled.matchers = fixture.matchers
-            compiled.priority = fixture.priority
             compiled.isDefault = fixture.isDefault
             compiled.headers = fixture.headers
             compiled.delayMilliseconds = fixture.delayMilliseconds
@@ -42,10 +41,6 @@ struct AnswerCompiler {
             }
             if fixture.isDefault { answers.defaultFixture = compiled } else { answers.fixtures.append(compiled) }
         }
-        // Highest priority first; the sort is stable, so ties keep the written order.
-        answers.fixtures = answers.fixtures.enumerated()
-            .sorted { ($1.element.priority, $0.offset) < ($0.element.priority, $1.offset) }
-            .map(\.element)
         return answers
     }
 
@@ -114,7 +109,7 @@ struct AnswerCompiler {
 
     private func answer(name: String, origin: Answer.Origin, code: Int, envelope: CompiledJSON) -> Answer {
         Answer(name: name, origin: origin, label: origin == .generated ? "generated" : "\(origin.rawValue):\(name)",
-               matchers: [], priority: 0, isDefault: false,
+               matchers: [], isDefault: false,
                status: contract.service.code(code)?.httpStatus ?? 200, headers: [], delayMilliseconds: 0, code: code,
                envelope: envelope, events: nil)
     }

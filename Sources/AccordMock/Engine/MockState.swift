@@ -40,7 +40,7 @@ public final class MockState: Sendable {
     /// A version-4 UUID from the seeded generator (`{{uuid}}`): unique across the
     /// server's life, and the same sequence for the same seed.
     public func uuid() -> String {
-        var bytes = withUnsafeBytes(of: generator.bits().bigEndian, Array.init) + withUnsafeBytes(of: generator.bits().bigEndian, Array.init)
+        var bytes = withUnsafeBytes(of: generator.nextBits().bigEndian, Array.init) + withUnsafeBytes(of: generator.nextBits().bigEndian, Array.init)
         bytes[6] = bytes[6] & 0x0F | 0x40
         bytes[8] = bytes[8] & 0x3F | 0x80
         let hex = bytes.map { byte in String(byte >> 4, radix: 16) + String(byte & 0x0F, radix: 16) }
@@ -75,13 +75,8 @@ final class SeededRandom: Sendable {
         Double(nextBits() >> 11) / Double(1 << 53)
     }
 
-    /// 64 random bits.
-    func bits() -> UInt64 {
-        nextBits()
-    }
-
-    /// SplitMix64: its arithmetic wraps by design (`&+`, `&*`).
-    private func nextBits() -> UInt64 {
+    /// 64 random bits. SplitMix64: its arithmetic wraps by design (`&+`, `&*`).
+    func nextBits() -> UInt64 {
         state.withLock { state in
             state &+= 0x9E37_79B9_7F4A_7C15
             var z = state

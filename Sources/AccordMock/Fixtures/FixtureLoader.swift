@@ -78,10 +78,7 @@ public struct FixtureLoader: Sendable {
         var warnings: [Diagnostic] = []
         for (id, fixtures) in set.byEndpoint {
             for streams in [false, true] {
-                let kind = fixtures.filter { ($0.events != nil) == streams }
-                let tried = kind.filter { !$0.isDefault }.enumerated()
-                    .sorted { ($1.element.priority, $0.offset) < ($0.element.priority, $1.offset) }
-                    .map(\.element) + kind.filter(\.isDefault)
+                let tried = fixtures.filter { ($0.events != nil) == streams }.inTryOrder
                 guard let index = tried.firstIndex(where: { !$0.isDefault && $0.matchers.isEmpty }), index + 1 < tried.count else { continue }
                 let shadowed = tried[(index + 1)...].map { "'\($0.name)'" + ($0.isDefault ? " (the default)" : "") }
                 let fixture = tried[index]

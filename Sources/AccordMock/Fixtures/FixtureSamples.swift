@@ -55,11 +55,8 @@ public struct FixtureSamples: Sendable {
             // As the server compiles them: a login's or refresh's tokens are the issued ones.
             let issuesTokens = AnswerCompiler.issuesTokens(endpoint, in: contract)
             let written = fixtures.fixtures(for: endpoint.id)
-            let tried = written.filter { !$0.isDefault }.enumerated()
-                .sorted { ($1.element.priority, $0.offset) < ($0.element.priority, $1.offset) }
-                .map(\.element) + written.filter(\.isDefault)
             var list: [Sample] = []
-            for fixture in tried where fixture.events == nil {
+            for fixture in written.inTryOrder where fixture.events == nil {
                 let role: Sample.Role = fixture.isDefault ? .fallback : .matched
                 guard fixture.code == 0 else {
                     list.append(Sample(name: fixture.name, data: .null, location: fixture.location, role: role, matchers: fixture.matchers,

@@ -14,3 +14,14 @@ public struct FixtureSet: Sendable {
         byEndpoint[endpoint] ?? []
     }
 }
+
+extension Array where Element == Fixture {
+    /// The fixtures in the order the server tries them (docs/mocks.md, "Which answer"):
+    /// those that are not the default, highest `priority` first and ties as written, then
+    /// the default.
+    public var inTryOrder: [Fixture] {
+        filter { !$0.isDefault }.enumerated()
+            .sorted { ($1.element.priority, $0.offset) < ($0.element.priority, $1.offset) }
+            .map(\.element) + filter(\.isDefault)
+    }
+}

@@ -215,33 +215,31 @@ public actor MockTransport: Transport {
 
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         if latency > 0 { try await Task.sleep(nanoseconds: UInt64(latency * 1_000_000_000)) }
-        let url = request.url ?? URL(fileURLWithPath: "/")
-        let method = request.httpMethod ?? "GET"
-        let below = Self.pathBelowBase(url)
+        let received = ReceivedRequest(request)
+        let url = received.url, method = received.method
         // As the server routes: where templates overlap, the one with more literal segments wins
         // (`/signals/quota` before `/signals/{signal_id}`).
-        let segments = below.split(separator: "/")
-        let candidates = routes.filter { $0.method.rawValue == method && $0.matches(segments) }
+        let candidates = routes.filter { $0.method.rawValue == method && $0.matches(received.segments) }
         guard let route = candidates.max(by: { $0.literalSegments < $1.literalSegments }) else {
             calls.append(Call(endpoint: nil, method: method, path: url.path, code: nil))
-            return (Data("no endpoint \(method) \(below)".utf8), try Self.response(url, status: 404, type: "text/plain"))
+            return (Data("no endpoint \(method) /\(received.segments.joined(separator: "/"))".utf8), try Self.response(url, status: 404, type: "text/plain"))
         }
         if let failure = failures[route.id] {
             calls.append(Call(endpoint: route.id, method: method, path: url.path, code: nil))
             throw failure
         }
-        let reply = reply(route, request: request, url: url)
+        let reply = try reply(route, request: received)
         calls.append(Call(endpoint: route.id, method: method, path: url.path, code: reply.code.rawValue))
-        return (try Self.envelope(reply), try Self.response(url, status: 200, type: "application/json"))
+        return (Self.envelope(reply), try Self.response(url, status: 200, type: "application/json"))
     }
 
     /// What the transport answers: a code, its `data`, and a `msg` (nil: the table's).
     private struct Reply {
         var code: BusinessCode
-        var data: (any Encodable & Sendable)?
+        var data: CanonicalJSON?
         var message: String?
 
-        init(_ code: Int, data: (any Encodable & Sendable)? = nil, message: String? = nil) {
+        init(_ code: Int, data: CanonicalJSON? = nil, message: String? = nil) {
             self.code = BusinessCode(rawValue: code)
             self.data = data
             self.message = message
@@ -254,79 +252,72 @@ public actor MockTransport: Transport {
 
     /// The answer to a request that reached `route`: the checks the server makes first,
     /// then an injected code, then the preferred or default fixture.
-    private func reply(_ route: MockRoute, request: URLRequest, url: URL) -> Reply {
-        guard Service.unsignedEndpoints.contains(route.id) || isSigned(request, url: url) else { return Reply(Service.signatureInvalidCode) }
+    private func reply(_ route: MockRoute, request: ReceivedRequest) throws -> Reply {
+        guard Service.unsignedEndpoints.contains(route.id) || isSigned(request) else { return Reply(Service.signatureInvalidCode) }
         if route.requiresAuth {
-            let header = request.value(forHTTPHeaderField: Service.authHeader) ?? ""
+            let header = request.header(Service.authHeader) ?? ""
             let token = String(header.dropFirst(Service.authScheme.count + 1))
             if revoked.contains(token) { return Reply(Service.forceLogoutCode) }
             guard accessTokens.contains(token) else { return Reply(Service.tokenInvalidCode) }
             if expired.contains(token) { return Reply(Service.tokenExpiredCode) }
-            if let banInfo { return Reply(Service.bannedCode.rawValue, data: BanData(banInfo: banInfo)) }
+            if let banInfo { return Reply(Service.bannedCode.rawValue, data: try Self.json(BanData(banInfo: banInfo))) }
         }
         if var queue = injected[route.id], !queue.isEmpty {
             let code = queue.removeFirst()
             injected[route.id] = queue
             return Reply(code)
         }
-        let matching = MatchedRequest(request, url: url, route: route)
+        let parameters = request.parameters(of: route)
         let chosen = preferred[route.id].flatMap { name in route.answers.first { $0.name == name } }
-            ?? route.answers.first { $0.role == .matched && $0.matchers.allSatisfy(matching.holds) }
+            ?? route.answers.first { $0.role == .matched && $0.matchers.allSatisfy { request.satisfies($0, parameters: parameters) } }
             ?? route.answers.first { $0.role == .fallback }
-        guard let chosen else { return Reply(0, data: AccordEmpty()) }
+        guard let chosen else { return Reply(0, data: .object([])) }
         guard let value = chosen.value else { return Reply(chosen.code, message: chosen.message) }
+        let data = try Self.json(value())
         if route.id == Service.refreshEndpoint {
-            guard let token = Self.member("refresh_token", of: request.httpBody), refreshTokens.remove(token) != nil else {
+            guard case .string(let token)? = request.body?.value(at: "/refresh_token"), refreshTokens.remove(token) != nil else {
                 return Reply(Service.refreshFailedCode)
             }
-            return Reply(0, data: issueTokens(into: value()))
+            return Reply(0, data: issueTokens(into: data))
         }
-        if Service.loginEndpoints.contains(route.id) { return Reply(0, data: issueTokens(into: value())) }
-        return Reply(0, data: value())
+        if Service.loginEndpoints.contains(route.id) { return Reply(0, data: issueTokens(into: data)) }
+        return Reply(0, data: data)
     }
 
-    /// `value` with new tokens in place of the fixture's, which are now the valid ones.
-    private func issueTokens(into value: any Encodable & Sendable) -> any Encodable & Sendable {
+    /// `data` with new tokens in place of the fixture's, which are now the valid ones.
+    private func issueTokens(into data: CanonicalJSON) -> CanonicalJSON {
         issuedCount += 1
         let pair = Tokens(accessToken: "mock-access-\(issuedCount)", refreshToken: "mock-refresh-\(issuedCount)")
         accessTokens.insert(pair.accessToken)
         refreshTokens.insert(pair.refreshToken)
-        guard let json = try? CanonicalJSON(parsing: Array(JSONEncoder().encode(value))), case .object(var members) = json else { return value }
+        guard case .object(var members) = data else { return data }
         for index in members.indices {
             if members[index].key == "access_token" { members[index].value = .string(pair.accessToken) }
             if members[index].key == "refresh_token" { members[index].value = .string(pair.refreshToken) }
         }
-        return RawJSON(bytes: CanonicalJSON.object(members).bytes)
+        return .object(members)
     }
 
     /// Whether `X-Sign` is what the contract's rule gives with the app's secret.
-    private func isSigned(_ request: URLRequest, url: URL) -> Bool {
-        guard let appKey = request.value(forHTTPHeaderField: Service.appKeyHeader), let secret = Service.apps[appKey],
-              let timestamp = request.value(forHTTPHeaderField: Service.timestampHeader),
-              let nonce = request.value(forHTTPHeaderField: Service.nonceHeader),
-              let signature = request.value(forHTTPHeaderField: Service.signatureHeader) else { return false }
-        let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.map { QueryItem(name: $0.name, value: $0.value ?? "") } ?? []
-        let params = RequestSigner.sortedParams(query: query, body: request.httpBody)
+    private func isSigned(_ request: ReceivedRequest) -> Bool {
+        guard let appKey = request.header(Service.appKeyHeader), let secret = Service.apps[appKey],
+              let timestamp = request.header(Service.timestampHeader), let nonce = request.header(Service.nonceHeader),
+              let signature = request.header(Service.signatureHeader) else { return false }
+        let query = request.query.map { QueryItem(name: $0.name, value: $0.value ?? "") }
+        let params = RequestSigner.sortedParams(query: query, body: request.body)
         return RequestSigner(appKey: appKey, appSecret: secret).signature(timestamp: timestamp, nonce: nonce, sortedParams: params) == signature
     }
 
-    private static func pathBelowBase(_ url: URL) -> String {
-        let path = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? url.path
-        guard let range = path.range(of: Service.basePath) else { return path }
-        return String(path[range.upperBound...])
+    /// A value as the JSON the server would send.
+    private static func json(_ value: any Encodable) throws -> CanonicalJSON {
+        try CanonicalJSON(parsing: Array(JSONEncoder().encode(value)))
     }
 
-    private static func member(_ name: String, of body: Data?) -> String? {
-        guard let body, case .object(let members)? = try? CanonicalJSON(parsing: Array(body)) else { return nil }
-        if case .string(let value)? = members.first(where: { $0.key == name })?.value { return value }
-        return nil
-    }
-
-    private static func envelope(_ reply: Reply) throws -> Data {
+    private static func envelope(_ reply: Reply) -> Data {
         let message = reply.message ?? (reply.code.rawValue == 0 ? "ok" : Service.message(reply.code))
         var members: [(key: String, value: CanonicalJSON)] = [(Service.envelopeCode, .integer(reply.code.rawValue)),
                                                               (Service.envelopeMessage, .string(message))]
-        if let data = reply.data { members.append((Service.envelopeData, try CanonicalJSON(parsing: Array(JSONEncoder().encode(data))))) }
+        if let data = reply.data { members.append((Service.envelopeData, data)) }
         return Data(CanonicalJSON.object(members).bytes)
     }
 
@@ -338,45 +329,51 @@ public actor MockTransport: Transport {
     }
 }
 
-/// What a fixture's matchers read of a request: path parameters, the decoded query,
-/// headers, and the body by JSON pointer.
-private struct MatchedRequest {
+/// A request as the transport reads it, parsed once: the path below the base path, the
+/// decoded query, headers, and the JSON body.
+private struct ReceivedRequest {
     let request: URLRequest
-    let parameters: [String: String]
+    let url: URL
+    let method: String
+    /// The path's segments below the base path, still percent-encoded.
+    let segments: [Substring]
     let query: [URLQueryItem]
     let body: CanonicalJSON?
 
-    init(_ request: URLRequest, url: URL, route: MockRoute) {
+    init(_ request: URLRequest) {
         self.request = request
+        url = request.url ?? URL(fileURLWithPath: "/")
+        method = request.httpMethod ?? "GET"
         let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        let path = components?.percentEncodedPath ?? url.path
+        let below = path.range(of: Service.basePath).map { path[$0.upperBound...] } ?? path[...]
+        segments = below.split(separator: "/")
         query = components?.queryItems ?? []
-        let below = (components?.percentEncodedPath ?? url.path).split(separator: "/").suffix(route.path.split(separator: "/").count)
-        var parameters: [String: String] = [:]
-        for (pattern, segment) in zip(route.path.split(separator: "/"), below) where pattern.hasPrefix("{") {
-            parameters[String(pattern.dropFirst().dropLast())] = String(segment).removingPercentEncoding ?? String(segment)
-        }
-        self.parameters = parameters
         body = request.httpBody.flatMap { try? CanonicalJSON(parsing: Array($0)) }
     }
 
-    func holds(_ matcher: MockRoute.Matcher) -> Bool {
+    func header(_ name: String) -> String? {
+        request.value(forHTTPHeaderField: name)
+    }
+
+    /// The path parameters `route`'s template names, decoded.
+    func parameters(of route: MockRoute) -> [String: String] {
+        var parameters: [String: String] = [:]
+        for (pattern, segment) in zip(route.path.split(separator: "/"), segments) where pattern.hasPrefix("{") {
+            parameters[String(pattern.dropFirst().dropLast())] = String(segment).removingPercentEncoding ?? String(segment)
+        }
+        return parameters
+    }
+
+    /// Whether a fixture's matcher holds, as `accord serve` tests it.
+    func satisfies(_ matcher: MockRoute.Matcher, parameters: [String: String]) -> Bool {
         let value: String? = switch matcher.source {
         case .params: parameters[matcher.key]
         case .query: query.first { $0.name == matcher.key }?.value
-        case .headers: request.value(forHTTPHeaderField: matcher.key)
+        case .headers: header(matcher.key)
         case .body: body?.value(at: matcher.key)?.parameterText
         }
         return matcher.holds(for: value)
-    }
-}
-
-/// JSON already written, encoded as it is.
-private struct RawJSON: Encodable, Sendable {
-    let bytes: [UInt8]
-
-    func encode(to encoder: any Encoder) throws {
-        guard let value = try? JSONDecoder().decode(AccordJSON.self, from: Data(bytes)) else { return }
-        try value.encode(to: encoder)
     }
 }
 
