@@ -1,4 +1,5 @@
 import AccordContract
+import AccordJSON
 import AccordSync
 import AccordTesting
 import Testing
@@ -120,5 +121,16 @@ import Testing
         let replay = fixture.handle(signed)
         #expect(replay.summary.verdict == .replay)
         #expect(fixture.state.journal.entries().last?.user == nil)
+    }
+
+    /// The journal keeps a body up to 4 KiB of compact JSON, else only its size; a small
+    /// body is kept without being measured, a large one is measured as written.
+    @Test func theJournalKeepsSmallBodiesAndOnlyTheSizeOfLargeOnes() {
+        let small = JSONValue.object([.init("content", .string("你好"))])
+        #expect(JournalEntry.Body(small, received: 20) == .json(small))
+        let spaced = JSONValue.object([.init("content", .string(String(repeating: "a", count: 100)))])
+        #expect(JournalEntry.Body(spaced, received: 3_000) == .json(spaced))
+        let large = JSONValue.object([.init("content", .string(String(repeating: "a", count: 5_000)))])
+        #expect(JournalEntry.Body(large, received: 5_016) == .omitted(bytes: 5_014))
     }
 }

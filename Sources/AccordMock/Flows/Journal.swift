@@ -14,7 +14,14 @@ public struct JournalEntry: Sendable {
         /// The largest body kept, in bytes of compact JSON.
         public static let limit = 4_096
 
-        init(_ value: JSONValue) {
+        /// - Parameter received: the body's size as it arrived. Compact JSON is at most
+        ///   3.5 times that (a form's `a&` is `"a":"",`), so a body of a quarter of the
+        ///   limit is kept without writing it out to measure it: the common case costs nothing.
+        init(_ value: JSONValue, received: Int) {
+            guard received > Self.limit / 4 else {
+                self = .json(value)
+                return
+            }
             let size = JSONWriter.bytes(value).count
             self = size <= Self.limit ? .json(value) : .omitted(bytes: size)
         }

@@ -8,7 +8,7 @@ struct JournalStage: ResponseStage {
         journal.add(JournalEntry(
             time: clock.now, method: request.method, path: request.path, endpoint: response.summary.endpoint,
             parameters: exchange.parameters.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) },
-            query: request.query, body: exchange.body.map(JournalEntry.Body.init),
+            query: request.query, body: exchange.body.map { JournalEntry.Body($0, received: request.body.count) },
             session: exchange.session, user: exchange.user, status: response.status, code: response.summary.code,
             answer: response.summary.source, injected: exchange.injected, verdict: response.summary.verdict
         ))
