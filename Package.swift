@@ -33,8 +33,12 @@ let package = Package(
         .target(name: "AccordValidation", dependencies: ["AccordContract", "AccordJSON", "AccordDiagnostics"]),
         // X-Sign: the signing rule, sorted params, digests, verification and the nonce cache.
         .target(name: "AccordSigning", dependencies: ["CCrypto", "AccordJSON", "AccordSync"]),
+        // What a run did against the contracts: observations, coverage, JUnit and JSON reports.
+        .target(name: "AccordReport", dependencies: ["AccordContract", "AccordJSON", "AccordSync"]),
+        // Captured traffic read as exchanges: HAR 1.2 files and `accord serve --record` journals.
+        .target(name: "AccordCapture", dependencies: ["AccordJSON"]),
         // The mock backend as a pure function: routing, validation, fixtures, templating.
-        .target(name: "AccordMock", dependencies: ["AccordContract", "AccordDiagnostics", "AccordJSON", "AccordSigning", "AccordSync", "AccordValidation", "AccordYAML"]),
+        .target(name: "AccordMock", dependencies: ["AccordContract", "AccordDiagnostics", "AccordJSON", "AccordReport", "AccordSigning", "AccordSync", "AccordValidation", "AccordYAML"]),
         // HTTP/1.1 over libmicrohttpd: moves bytes between sockets and the engine.
         .target(name: "AccordServer", dependencies: ["CMicroHTTPD", "AccordJSON", "AccordMock", "AccordSync"]),
         // Swift code from contracts: models, typed endpoints, runtime support.
@@ -43,7 +47,7 @@ let package = Package(
                 plugins: ["EmbedRuntime"]),
         .plugin(name: "EmbedRuntime", capability: .buildTool()),
         // The `accord` commands, as a library so tests run them in-process.
-        .target(name: "AccordCLI", dependencies: ["AccordContract", "AccordDiagnostics", "AccordGenerator", "AccordMock", "AccordServer", "AccordValidation"]),
+        .target(name: "AccordCLI", dependencies: ["AccordCapture", "AccordContract", "AccordDiagnostics", "AccordGenerator", "AccordMock", "AccordReport", "AccordServer", "AccordValidation"]),
         .executableTarget(name: "accord", dependencies: ["AccordCLI"]),
         // `swift package accord-generate --output DIR`: the generator for app packages.
         .plugin(

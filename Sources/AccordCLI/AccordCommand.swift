@@ -1,3 +1,6 @@
+import AccordContract
+import AccordDiagnostics
+
 /// The `accord` command line: parses the subcommand and runs it.
 ///
 /// ```
@@ -11,7 +14,7 @@ public enum AccordCommand {
     /// The version printed by `accord --version`.
     public static let version = "0.1.0"
 
-    static let subcommands: [Subcommand] = [LintCommand(), ServeCommand(), GenerateCommand()]
+    static let subcommands: [Subcommand] = [LintCommand(), ServeCommand(), GenerateCommand(), CheckRequestsCommand()]
 
     /// Runs `arguments` (without the program name) and returns the exit status.
     public static func run(_ arguments: [String], console: Console = .standard) -> Int32 {
@@ -40,7 +43,7 @@ public enum AccordCommand {
             return 0
         }
         do {
-            let parsed = try Arguments(rest, options: command.options)
+            let parsed = try Arguments(rest, options: command.options, takesPositionals: command.positionals != nil)
             return command.run(parsed, console: console)
         } catch {
             console.printError("error: \(error.message)\n\n\(command.help)")
@@ -55,7 +58,7 @@ public enum AccordCommand {
         USAGE: accord <command> [options]
 
         COMMANDS:
-        \(subcommands.map { "  " + $0.name.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.abstract }.joined(separator: "\n"))
+        \(subcommands.map { "  " + $0.name.padding(toLength: 16, withPad: " ", startingAt: 0) + $0.abstract }.joined(separator: "\n"))
 
         OPTIONS:
           --help      Show help; 'accord <command> --help' for a command.
@@ -69,17 +72,35 @@ protocol Subcommand: Sendable {
     var name: String { get }
     var abstract: String { get }
     var options: [Arguments.Option] { get }
+    /// How the usage names the arguments that are not options (`FILE…`); nil when there are none.
+    var positionals: String? { get }
     func run(_ arguments: Arguments, console: Console) -> Int32
 }
 
 extension Subcommand {
+    var positionals: String? { nil }
+
+    /// The contract in `arguments["contracts"]` (default `contracts`), its problems
+    /// printed; nil when it has errors.
+    func loadContract(_ arguments: Arguments, console: Console) -> Contract? {
+        let directory = arguments["contracts"] ?? "contracts"
+        let outcome = ContractLoader().load(directory: directory)
+        var renderer = DiagnosticRenderer()
+        for diagnostic in outcome.diagnostics { console.writeError(renderer.render(diagnostic)) }
+        guard let contract = outcome.contract, !outcome.diagnostics.contains(where: { $0.severity == .error }) else {
+            console.printError("error: the contracts in \(directory) have errors")
+            return nil
+        }
+        return contract
+    }
+
     var help: String {
         let width = (options.map(\.usage.count).max() ?? 0) + 2
         let lines = options.map { "  " + $0.usage.padding(toLength: width, withPad: " ", startingAt: 0) + $0.help }
         return """
         OVERVIEW: \(abstract)
 
-        USAGE: accord \(name) \(options.map { "[\($0.usage)]" }.joined(separator: " "))
+        USAGE: accord \(name) \(options.map { "[\($0.usage)]" }.joined(separator: " "))\(positionals.map { " " + $0 } ?? "")
 
         OPTIONS:
         \(lines.joined(separator: "\n"))

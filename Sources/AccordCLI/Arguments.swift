@@ -13,13 +13,17 @@ struct Arguments {
     /// Every value given to each option, in order (options may repeat).
     private(set) var values: [String: [String]] = [:]
     private(set) var flags: Set<String> = []
+    /// The arguments that are not options, in order (file names).
+    private(set) var positionals: [String] = []
 
-    /// Parses `arguments` against `options`; positionals are refused.
-    init(_ arguments: [String], options: [Option]) throws(UsageError) {
+    /// Parses `arguments` against `options`; positionals are refused unless `takesPositionals`.
+    init(_ arguments: [String], options: [Option], takesPositionals: Bool = false) throws(UsageError) {
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             guard argument.hasPrefix("--") else {
-                throw UsageError("unexpected argument '\(argument)'")
+                guard takesPositionals else { throw UsageError("unexpected argument '\(argument)'") }
+                positionals.append(argument)
+                continue
             }
             let body = argument.dropFirst(2)
             let name = String(body.prefix { $0 != "=" })

@@ -1,6 +1,7 @@
 import AccordContract
 import AccordDiagnostics
 import AccordMock
+import AccordReport
 import AccordServer
 import Dispatch
 import Foundation
@@ -28,13 +29,15 @@ struct ServeCommand: Subcommand {
         Arguments.Option(name: "scenario", valueName: "NAME", help: "Run mocks/scenarios/NAME.yaml for every session."),
         Arguments.Option(name: "admin-token", valueName: "TOKEN", help: "Require X-Accord-Admin-Token on /__accord/ (needed to bind beyond loopback)."),
         Arguments.Option(name: "record", valueName: "FILE", help: "Append every request to FILE as a JSON line."),
+        Arguments.Option(name: "fail-on", valueName: "LIST",
+                         help: "Exit 1 on stop when any of these happened: 'violations', 'uncovered' (comma-separated)."),
         Arguments.Option(name: "allow-remote-steering", valueName: nil,
                          help: "Accept X-Accord-Inject, X-Accord-Scenario and X-Accord-Session from beyond loopback without the admin token."),
         Arguments.Option(name: "no-sign", valueName: nil, help: "Do not check X-Sign (for quick poking with curl)."),
         Arguments.Option(name: "no-reload", valueName: nil, help: "Do not watch the directories for changes."),
         Arguments.Option(name: "quiet", valueName: nil, help: "No access log."),
         Arguments.Option(name: "log-format", valueName: "FORMAT", help: "Access log as 'text' or 'json' (default: text)."),
-    ]
+    ] + ReportOptions.options
 
     func run(_ arguments: Arguments, console: Console) -> Int32 {
         let settings: Settings
@@ -109,11 +112,34 @@ struct ServeCommand: Subcommand {
         console.print(banner(project, port: server.port, settings: settings, state: state))
 
         let watcher = settings.reloads ? reloading(into: live, settings: settings, state: state, console: console) : nil
-        waitForTerminationSignal()
+        waitForStop(state.shutdown)
         watcher?.stop()
+        // Requests in flight finish (or are cut) before the report is taken, so it
+        // counts exactly what the server answered.
         let unfinished = server.stop(grace: .milliseconds(1_500))
         log?.close()
         console.print(unfinished == 0 ? "accord serve: stopped" : "accord serve: stopped with \(unfinished) request(s) unfinished")
+        return finish(live.engine.report(), settings: settings, console: console)
+    }
+
+    /// Prints the run's summary, writes `--report` and gives the exit status `--fail-on` asks for.
+    private func finish(_ report: ContractReport, settings: Settings, console: Console) -> Int32 {
+        console.print("accord serve: \(report.summary)")
+        if let path = settings.report {
+            let bytes = report.rendered(as: settings.reportFormat, failsUncovered: settings.failOn.contains(.uncovered))
+            do {
+                try ReportFile.write(bytes, to: path)
+                console.print("accord serve: report written to \(path)")
+            } catch {
+                console.printError("error: \(error)")
+                return 1
+            }
+        }
+        let met = report.met(settings.failOn)
+        guard met.isEmpty else {
+            console.printError("accord serve: failing: \(met.map(\.rawValue).joined(separator: " and ")) (--fail-on)")
+            return 1
+        }
         return 0
     }
 
@@ -148,9 +174,10 @@ struct ServeCommand: Subcommand {
         """
     }
 
-    /// Blocks until SIGINT or SIGTERM.
-    private func waitForTerminationSignal() {
+    /// Blocks until SIGINT, SIGTERM or `POST /__accord/shutdown`.
+    private func waitForStop(_ shutdown: ShutdownSwitch) {
         let received = DispatchSemaphore(value: 0)
+        shutdown.onRequest { received.signal() }
         let sources = [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
@@ -178,6 +205,9 @@ extension ServeCommand {
         var refreshTTL: Int?
         var injections: [String]
         var record: String?
+        var report: String?
+        var reportFormat: ContractReport.Format
+        var failOn: Set<ContractReport.FailCondition>
 
         init(_ arguments: Arguments) throws(UsageError) {
             contracts = arguments["contracts"] ?? "contracts"
@@ -234,6 +264,7 @@ extension ServeCommand {
             refreshTTL = try Self.seconds(arguments["refresh-ttl"], option: "refresh-ttl")
             injections = arguments.all("inject")
             record = arguments["record"]
+            (report, reportFormat, failOn) = try ReportOptions.parse(arguments)
             mockOptions.scenario = arguments["scenario"]
             mockOptions.adminToken = arguments["admin-token"]
             mockOptions.allowsRemoteSteering = arguments.has("allow-remote-steering")

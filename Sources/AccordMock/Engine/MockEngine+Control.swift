@@ -14,6 +14,8 @@ import AccordSigning
 /// | `GET/POST /__accord/clock` `{advance: "2h"}` or `{set: …}` | read or move the mock clock |
 /// | `POST /__accord/reset` | forget tokens, bans, rules, scenario progress, journal; wall clock |
 /// | `GET/DELETE /__accord/requests?session=&limit=` | the request journal |
+/// | `GET /__accord/report` | the run's report so far: violations and coverage |
+/// | `POST /__accord/shutdown` | stop the server as SIGTERM does, writing `--report` |
 extension MockEngine {
     static let controlPrefix = "/__accord/"
 
@@ -92,6 +94,13 @@ extension MockEngine {
             var members: [JSONValue.Member] = [.init("requests", .array(state.journal.entries(session: session, limit: limit).map(\.json)))]
             if let recording = state.journal.recordingStatus { members.append(.init("recording", recording.json)) }
             return controlAnswer(.object(members))
+        case ("GET", ["report"]):
+            return controlAnswer(report().json)
+        case ("POST", ["shutdown"]):
+            guard state.shutdown.request() else {
+                return controlError(409, "cannot_stop", "this engine runs inside a process that does not stop on request")
+            }
+            return controlAnswer(.object([.init("stopping", .bool(true))]), status: 202)
         case ("DELETE", ["requests"]):
             state.journal.clear()
             return controlAnswer(.object([]))

@@ -1,4 +1,5 @@
 import AccordContract
+import AccordReport
 import AccordSigning
 import AccordValidation
 
@@ -17,6 +18,8 @@ public struct MockEngine: Sendable {
     public let state: MockState
     /// Scenarios by name, from `mocks/scenarios/`.
     public let scenarios: [String: Scenario]
+    /// Each endpoint's fixtures as the journal and the report name them (`fixture:NAME`).
+    public let fixtureLabels: [String: [String]]
     let pipeline: Pipeline
 
     /// The header that names the session a request belongs to.
@@ -28,12 +31,18 @@ public struct MockEngine: Sendable {
         self.options = options
         self.state = state
         self.scenarios = scenarios
+        fixtureLabels = fixtures.byEndpoint.mapValues { $0.map { "fixture:" + $0.name } }
         pipeline = Self.pipeline(contract: contract, fixtures: fixtures, scenarios: scenarios, options: options, state: state)
     }
 
     /// Answers one request.
     public func handle(_ request: MockRequest) -> MockResponse {
         request.path.hasPrefix(Self.controlPrefix) ? control(request) : pipeline.run(request)
+    }
+
+    /// The report of every request the server answered so far.
+    public func report(title: String = "accord serve") -> ContractReport {
+        ContractReport(title: title, contract: contract, answers: fixtureLabels, observed: state.observations.snapshot)
     }
 
     /// The stages, in the order a request meets them.
@@ -62,6 +71,7 @@ public struct MockEngine: Sendable {
         var finishing: [any ResponseStage] = []
         if let origin = options.corsAllowOrigin { finishing.append(CORSStage(allowOrigin: origin)) }
         finishing.append(JournalStage(journal: state.journal, clock: state.clock))
+        finishing.append(ReportStage(observations: state.observations, envelope: service.envelope))
         return Pipeline(
             screening: [
                 SteeringStage(options: options, envelopes: envelopes),

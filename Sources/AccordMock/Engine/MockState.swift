@@ -1,9 +1,11 @@
+import AccordReport
 import AccordSigning
 import AccordSync
 import Synchronization
 
 /// State shared by every request and kept across hot reloads: the clocks, tokens,
-/// nonces, injection rules, scenario progress, the journal, `{{seq}}` and the seeded
+/// nonces, injection rules, scenario progress, the journal, the report's observations,
+/// `{{seq}}` and the seeded
 /// random generator.
 public final class MockState: Sendable {
     public let clock: MockClock
@@ -12,6 +14,10 @@ public final class MockState: Sendable {
     public let rules: InjectionRules
     public let scenarios: ScenarioProgress
     public let journal: Journal
+    /// Every request counted for the run's report (`--report`, `GET /__accord/report`).
+    public let observations = Observations()
+    /// How `POST /__accord/shutdown` reaches the process that serves.
+    public let shutdown = ShutdownSwitch()
     private let sequence = Atomic<Int>(0)
     private let generator: SeededRandom
 
@@ -47,7 +53,9 @@ public final class MockState: Sendable {
         return [hex[0..<4], hex[4..<6], hex[6..<8], hex[8..<10], hex[10..<16]].map { $0.joined() }.joined(separator: "-")
     }
 
-    /// Forgets tokens, bans, rules, scenario progress and the journal, and returns to the wall clock.
+    /// Forgets tokens, bans, rules, scenario progress and the journal, and returns to the
+    /// wall clock. The report's observations stay: a test suite resets between tests and
+    /// still wants one report of the whole run.
     public func reset() {
         tokens.reset()
         rules.removeAll()

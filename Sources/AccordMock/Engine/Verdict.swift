@@ -40,3 +40,32 @@ public enum Verdict: String, Sendable, Hashable, CaseIterable {
     /// A call of the control API.
     case control
 }
+
+extension Verdict {
+    /// What contract rule a request with this verdict broke, for reports; nil when the
+    /// verdict is not a contract violation (an answer, a token flow, an injection, an
+    /// overloaded server, CORS or control traffic).
+    public var violatedRule: String? {
+        switch self {
+        case .invalid: "validation"
+        case .malformed: "malformed request"
+        case .tooLarge: "body too large"
+        case .method: "method not allowed"
+        case .noRoute: "unknown route"
+        case .mediaType: "media type"
+        case .badSignature: "signature"
+        case .stale: "timestamp window"
+        case .replay: "nonce replay"
+        case .ok, .overloaded, .unauthorized, .banned, .forbidden, .injected, .fault, .noExample, .error, .options, .preflight, .control: nil
+        }
+    }
+
+    /// Whether a report counts the request: everything but CORS, `OPTIONS`, control
+    /// calls and steering refused for want of the admin token.
+    public var isObserved: Bool {
+        switch self {
+        case .options, .preflight, .control, .forbidden: false
+        default: true
+        }
+    }
+}

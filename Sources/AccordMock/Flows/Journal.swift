@@ -30,6 +30,8 @@ public struct JournalEntry: Sendable {
     public var sequence = 0
     /// The mock clock when the request was answered.
     public var time: Int64
+    /// The wall clock then, which signatures are checked against (`accord check-requests`).
+    public var wallTime: Int64
     public var method: String
     public var path: String
     public var endpoint: String?
@@ -38,6 +40,8 @@ public struct JournalEntry: Sendable {
     /// The query, percent-decoded, in request order.
     public var query: [(name: String, value: String)] = []
     public var body: Body?
+    /// The request headers, lowercased, with credentials masked (see ``masked(_:)``).
+    public var headers: [(name: String, value: String)] = []
     public var session: String
     public var user: Int?
     public var status: Int
@@ -52,7 +56,7 @@ public struct JournalEntry: Sendable {
     public var json: JSONValue {
         var members: [JSONValue.Member] = [
             .init("seq", .int(sequence)), .init("time", .string(RFC3339.format(unixSeconds: time))),
-            .init("method", .string(method)), .init("path", .string(path)),
+            .init("wall", .int(Int(wallTime))), .init("method", .string(method)), .init("path", .string(path)),
         ]
         if let endpoint { members.append(.init("endpoint", .string(endpoint))) }
         if !parameters.isEmpty {
@@ -60,6 +64,9 @@ public struct JournalEntry: Sendable {
         }
         if !query.isEmpty {
             members.append(.init("query", .array(query.map { .array([.string($0.name), .string($0.value)]) })))
+        }
+        if !headers.isEmpty {
+            members.append(.init("headers", .array(headers.map { .array([.string($0.name), .string($0.value)]) })))
         }
         switch body {
         case .json(let value)?: members.append(.init("body", value))
@@ -74,6 +81,20 @@ public struct JournalEntry: Sendable {
         if let injected { members.append(.init("injected", .string(injected))) }
         members.append(.init("verdict", .string(verdict.rawValue)))
         return .object(members)
+    }
+}
+
+extension JournalEntry {
+    /// Headers whose values are credentials: kept as their first word (`Bearer`) only.
+    static let maskedHeaders: Set<String> = ["authorization", "cookie", "proxy-authorization", MockEngine.adminTokenHeader]
+
+    /// `headers` with credentials masked: `Authorization: Bearer <masked>`.
+    static func masked(_ headers: HTTPHeaders) -> [(name: String, value: String)] {
+        headers.map { name, value in
+            guard maskedHeaders.contains(name) else { return (name, value) }
+            let scheme = value.split(separator: " ", maxSplits: 1).first.map { "\($0) " } ?? ""
+            return (name, scheme + "<masked>")
+        }
     }
 }
 

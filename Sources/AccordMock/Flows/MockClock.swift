@@ -19,16 +19,28 @@ public final class MockClock: Sendable {
         public var message: String
     }
 
-    private let frozenWall: Int64?
+    /// A pinned wall-clock time, or ``systemWall`` for the system clock.
+    private let pinnedWall: Atomic<Int64>
     private let offset = Atomic<Int64>(0)
+    private static let systemWall = Int64.min
 
-    /// - Parameter wall: a fixed wall-clock time in Unix seconds (tests), or nil for the system clock.
+    /// - Parameter wall: a fixed wall-clock time in Unix seconds (tests, checking a
+    ///   capture), or nil for the system clock.
     public init(wall: Int64? = nil) {
-        frozenWall = wall
+        pinnedWall = Atomic(wall ?? Self.systemWall)
     }
 
     /// The wall clock, in Unix seconds.
-    public var wallNow: Int64 { frozenWall ?? Int64(Date().timeIntervalSince1970) }
+    public var wallNow: Int64 {
+        let pinned = pinnedWall.load(ordering: .relaxed)
+        return pinned == Self.systemWall ? Int64(Date().timeIntervalSince1970) : pinned
+    }
+
+    /// Pins the wall clock to `time` (Unix seconds): `accord check-requests` judges each
+    /// captured request at the time it was sent.
+    public func pinWall(to time: Int64) {
+        pinnedWall.store(time == Self.systemWall ? time + 1 : time, ordering: .relaxed)
+    }
 
     /// The mock clock, in Unix seconds.
     public var now: Int64 { wallNow + offset.load(ordering: .relaxed) }

@@ -12,10 +12,15 @@ struct Pipeline: Sendable {
     var unanswered: @Sendable (Exchange) -> MockResponse
 
     func run(_ request: MockRequest) -> MockResponse {
+        process(request).response
+    }
+
+    /// The answer and what the stages learned of the request on the way.
+    func process(_ request: MockRequest) -> (response: MockResponse, exchange: Exchange) {
         var exchange = Exchange(request: request)
         var response = answer(&exchange)
         for stage in finishing { stage.finish(&response, for: exchange) }
-        return response
+        return (response, exchange)
     }
 
     private func answer(_ exchange: inout Exchange) -> MockResponse {

@@ -1,0 +1,127 @@
+import AccordJSON
+import Foundation
+
+/// One HAR 1.2 entry as a captured exchange: the URL (or HTTP/2's `:authority` and
+/// `:path`), the headers without HTTP/2 pseudo-headers, `postData.text` (base64 when
+/// the exporter says so), and the response's status, type and content (`text`, base64
+/// when `encoding` says so).
+enum HAREntry {
+    static func exchange(_ entry: JSONValue, origin: String) throws(CaptureError) -> CapturedExchange {
+        guard let request = entry["request"], case .string(let method)? = request["method"] else {
+            throw CaptureError("\(origin): not a HAR entry: no 'request.method'")
+        }
+        var headers: [(name: String, value: String)] = []
+        var authority: String?
+        var pseudoPath: String?
+        for (name, value) in pairs(request["headers"]) {
+            switch name.lowercased() {
+            case ":authority": authority = value
+            case ":path": pseudoPath = value
+            case "host": authority = authority ?? value; headers.append((name, value))
+            default: if !name.hasPrefix(":") { headers.append((name, value)) }
+            }
+        }
+        var host: String?
+        var target: String
+        if case .string(let url)? = request["url"], let components = URLComponents(string: url), components.host != nil || pseudoPath == nil {
+            host = components.host
+            target = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+            if let query = components.percentEncodedQuery, !query.isEmpty {
+                target += "?" + query
+            } else {
+                let query = pairs(request["queryString"])
+                if !query.isEmpty {
+                    target += "?" + query.map { QueryEncoding.component($0.0) + "=" + QueryEncoding.component($0.1) }.joined(separator: "&")
+                }
+            }
+        } else if let pseudoPath {
+            target = pseudoPath
+        } else {
+            throw CaptureError("\(origin): not a HAR entry: no 'request.url'")
+        }
+        if host == nil, let authority { host = String(authority.prefix { $0 != ":" }) }
+        var body: [UInt8] = []
+        if let postData = request["postData"] {
+            body = try content(postData, origin: origin, what: "request.postData")
+            if case .string(let type)? = postData["mimeType"], !type.isEmpty,
+               !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
+                headers.append(("Content-Type", type))
+            }
+        }
+        var time: Int64?
+        if case .string(let started)? = entry["startedDateTime"] { time = Timestamp.unixSeconds(started) }
+        return CapturedExchange(origin: origin, time: time, method: method, host: host, target: target, headers: headers, body: body,
+                                omittedBodyBytes: nil, response: try response(entry["response"], origin: origin), recordedVerdict: nil)
+    }
+
+    private static func response(_ response: JSONValue?, origin: String) throws(CaptureError) -> CapturedExchange.Response? {
+        // Browsers write status 0 for a request that got no answer (blocked, cancelled).
+        guard let response, case .int(let status)? = response["status"], status > 0 else { return nil }
+        var contentType = pairs(response["headers"]).first { $0.0.lowercased() == "content-type" }?.1
+        var body: [UInt8]?
+        if let content = response["content"] {
+            if case .string(let type)? = content["mimeType"], !type.isEmpty { contentType = contentType ?? type }
+            if content["text"] != nil { body = try self.content(content, origin: origin, what: "response.content") }
+        }
+        var redirect: String?
+        if case .string(let url)? = response["redirectURL"], !url.isEmpty { redirect = url }
+        return .init(status: status, contentType: contentType, body: body, code: nil, redirect: redirect)
+    }
+
+    /// `text`, decoded from base64 when `encoding` says so.
+    private static func content(_ value: JSONValue, origin: String, what: String) throws(CaptureError) -> [UInt8] {
+        guard case .string(let text)? = value["text"] else { return [] }
+        guard case .string(let encoding)? = value["encoding"], encoding.lowercased() == "base64" else { return Array(text.utf8) }
+        guard let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else {
+            throw CaptureError("\(origin): \(what).text says base64 but is not")
+        }
+        return [UInt8](data)
+    }
+
+    /// `[{name, value}]` as pairs, skipping malformed items.
+    private static func pairs(_ value: JSONValue?) -> [(String, String)] {
+        guard case .array(let items)? = value else { return [] }
+        return items.compactMap { item in
+            guard case .string(let name)? = item["name"], case .string(let value)? = item["value"] else { return nil }
+            return (name, value)
+        }
+    }
+}
+
+/// RFC 3339 times as HAR writes them: `2026-11-30T10:00:00.123+08:00`, `…Z`.
+enum Timestamp {
+    /// Unix seconds, or nil when `text` is not such a time.
+    static func unixSeconds(_ text: String) -> Int64? {
+        let bytes = Array(text.utf8)
+        func number(_ range: Range<Int>) -> Int64? {
+            guard range.upperBound <= bytes.count else { return nil }
+            var value: Int64 = 0
+            for byte in bytes[range] {
+                guard (0x30...0x39).contains(byte) else { return nil }
+                value = value * 10 + Int64(byte - 0x30)
+            }
+            return value
+        }
+        guard bytes.count >= 19, let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
+        var index = 19
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            while index < bytes.count, (0x30...0x39).contains(bytes[index]) { index += 1 }
+        }
+        var offset: Int64 = 0
+        if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+            guard let hours = number(index + 1..<index + 3), let minutes = number(index + 4..<index + 6) else { return nil }
+            offset = (hours * 60 + minutes) * 60 * (bytes[index] == UInt8(ascii: "-") ? -1 : 1)
+        }
+        // Days from the civil date (Howard Hinnant's algorithm).
+        let shiftedYear = month <= 2 ? year - 1 : year
+        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
+        let yearOfEra = shiftedYear - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = era * 146_097 + dayOfEra - 719_468
+        return days * 86_400 + hour * 3_600 + minute * 60 + second - offset
+    }
+}
