@@ -72,7 +72,8 @@ let package = Package(
         .testTarget(name: "AccordSigningTests", dependencies: ["AccordContract", "AccordJSON", "AccordSigning"]),
         .testTarget(name: "AccordEndToEndTests", dependencies: ["accord", "AccordContract", "AccordJSON", "AccordSigning", "AccordTesting", "TongbanAPI"],
                     exclude: ["Clients"]),
-        .testTarget(name: "AccordMockTests", dependencies: ["AccordContract", "AccordJSON", "AccordMock", "AccordSigning", "AccordSync", "AccordTesting"]),
+        .testTarget(name: "AccordMockTests", dependencies: ["AccordContract", "AccordJSON", "AccordMock", "AccordReport", "AccordSigning", "AccordSync",
+                                                           "AccordTesting"]),
         .testTarget(
             name: "AccordContractTests",
             dependencies: ["AccordContract", "AccordDiagnostics", "AccordTesting", "AccordValidation"],
@@ -80,7 +81,7 @@ let package = Package(
         ),
         .testTarget(name: "AccordJSONTests", dependencies: ["AccordJSON"]),
         .testTarget(name: "AccordValidationTests", dependencies: ["AccordContract", "AccordDiagnostics", "AccordJSON", "AccordValidation"]),
-        .testTarget(name: "AccordCLITests", dependencies: ["AccordCLI", "AccordSync", "AccordTesting"]),
+        .testTarget(name: "AccordCLITests", dependencies: ["AccordCapture", "AccordCLI", "AccordJSON", "AccordSync", "AccordTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -90,6 +90,17 @@ public final class ServerProcess: @unchecked Sendable {
         throw LaunchError(description: "timed out; stdout: \(standardOutput) stderr: \(standardError)")
     }
 
+    /// Waits for the process to exit by itself (`POST /__accord/shutdown`) and for the
+    /// last of its output; its exit status, or nil when it still runs after `timeout`.
+    public func waitForExit(timeout: Double) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        guard !process.isRunning else { return nil }
+        process.waitUntilExit()
+        while !(output.isFinished && errors.isFinished) && Date() < deadline.addingTimeInterval(5) { Thread.sleep(forTimeInterval: 0.01) }
+        return process.terminationStatus
+    }
+
     /// Sends SIGTERM and waits for the process and for the last of its output (the
     /// pipes are read on another thread, so the exit can come before the last line);
     /// returns the exit status and how long the process took to exit.

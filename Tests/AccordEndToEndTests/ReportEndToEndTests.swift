@@ -1,0 +1,88 @@
+import AccordJSON
+import AccordSync
+import AccordTesting
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// `accord serve --report` as a CI job runs it: UI tests against the server, a stop
+/// through the control API or SIGTERM, and a report file and exit status.
+@Suite(.serialized) struct ReportEndToEndTests {
+    private func temporaryFile(_ name: String) -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("accord-report-\(UUID().uuidString)-\(name)").path
+    }
+
+    private func send(_ server: ServerProcess, _ method: String, _ target: String, body: String? = nil, token: String? = nil,
+                      headers: [String: String] = [:]) async throws -> Int {
+        var request = URLRequest(url: URL(string: server.baseURL + target)!)
+        request.httpMethod = method
+        request.httpBody = body.map { Data($0.utf8) }
+        for (name, value) in ServeEndToEndTests.signedHeaders(target, body: body, token: token).merging(headers, uniquingKeysWith: { $1 }) {
+            request.setValue(value, forHTTPHeaderField: name)
+        }
+        let (_, response) = try await URLSession.shared.data(for: request)
+        return (response as? HTTPURLResponse)?.statusCode ?? 0
+    }
+
+    @Test func shutdownWritesTheJUnitReportAndFailsOnViolations() async throws {
+        let path = temporaryFile("report.xml")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let server = try ServerProcess(arguments: ["--quiet", "--no-reload", "--report", path, "--fail-on", "violations"])
+        let token = try ServeEndToEndTests.login(server)
+        #expect(try await send(server, "GET", "/api/v1/signals/inbox", token: token) == 200)
+        #expect(try await send(server, "POST", "/api/v1/signals", body: #"{"content":""}"#, token: token) == 400)
+        #expect(try await send(server, "GET", "/api/v1/users/me", token: token, headers: ["X-Accord-Inject": "1008"]) == 200)
+        var stop = URLRequest(url: URL(string: server.baseURL + "/__accord/shutdown")!)
+        stop.httpMethod = "POST"
+        stop.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        let (_, response) = try await URLSession.shared.data(for: stop)
+        #expect((response as? HTTPURLResponse)?.statusCode == 202)
+        #expect(server.waitForExit(timeout: 10) == 1)
+        #expect(server.standardOutput.contains("accord serve: 4 requests, 1 violation in 1 endpoint, 3/32 endpoints covered\n"))
+        #expect(server.standardError.contains("accord serve: failing: violations (--fail-on)"))
+        let document = try JUnitDocument(Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(document.failures == 1)
+        let failed = document.suites.flatMap(\.cases).filter(\.failed)
+        #expect(failed.map(\.name) == ["signal.publish POST /signals"])
+        #expect(failed.first?.failureText.contains(#""pointer":"/body/is_flash""#) == true)
+    }
+
+    @Test func sigtermUnderLoadLeavesAWholeReportOfWhatWasAnswered() async throws {
+        let path = temporaryFile("report.json")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let server = try ServerProcess(arguments: ["--quiet", "--no-reload", "--report", path, "--report-format", "json"])
+        let answered = Locked((invalid: 0, all: 0))
+        let sent = Locked(0)
+        let load = Task {
+            await withTaskGroup(of: Void.self) { group in
+                for worker in 0..<8 {
+                    group.addTask {
+                        for index in 0..<10_000 {
+                            sent.withLock { $0 += 1 }
+                            let target = "/api/v1/signals/inbox?limit=\(index % 2 == 0 ? "many" : "5")&w=\(worker)"
+                            guard let status = try? await send(server, "GET", target) else { return }
+                            answered.withLock { $0.all += 1; if status == 400 { $0.invalid += 1 } }
+                        }
+                    }
+                }
+            }
+        }
+        while answered.withLock({ $0.all }) < 300 { try await Task.sleep(for: .milliseconds(20)) }
+        let (status, _) = server.terminate()
+        await load.value
+        #expect(status == 0)
+        let report = try JSONReader.read(Array(Data(contentsOf: URL(fileURLWithPath: path))))
+        guard case .int(let requests)? = report.value(at: "/summary/requests"),
+              case .int(let violations)? = report.value(at: "/summary/violations") else {
+            Issue.record("no summary in \(report)")
+            return
+        }
+        let (invalid, all) = answered.withLock { ($0.invalid, $0.all) }
+        // Every answer a client received was counted; a request cut by the stop may be counted without its answer arriving.
+        #expect(requests >= all && requests <= sent.withLock { $0 })
+        #expect(violations >= invalid && violations <= requests)
+        #expect(server.standardOutput.contains("accord serve: \(requests) requests, \(violations) violations"))
+    }
+}
