@@ -85,4 +85,29 @@ import Testing
         #expect(violations >= invalid && violations <= requests)
         #expect(server.standardOutput.contains("accord serve: \(requests) requests, \(violations) violations"))
     }
+
+    @Test func aRecordedJournalIsCheckedAgainOffline() async throws {
+        let journal = temporaryFile("run.jsonl")
+        defer { try? FileManager.default.removeItem(atPath: journal) }
+        let server = try ServerProcess(arguments: ["--quiet", "--no-reload", "--record", journal])
+        let token = try ServeEndToEndTests.login(server)
+        #expect(try await send(server, "GET", "/api/v1/signals/inbox?filter=flash", token: token) == 200)
+        #expect(try await send(server, "POST", "/api/v1/signals", body: #"{"content":"","is_flash":false}"#, token: token) == 400)
+        _ = server.terminate()
+
+        let check = Process()
+        check.executableURL = ServerProcess.executable
+        check.arguments = ["check-requests", journal, "--contracts", Repository.contracts]
+        let output = Pipe()
+        check.standardOutput = output
+        try check.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        check.waitUntilExit()
+        #expect(check.terminationStatus == 1)
+        #expect(text == """
+        \(journal):3: POST /api/v1/signals: /body/content: expected at least 1 character, found a string "" (0 characters)
+        accord check-requests: 3 requests, 1 violation in 1 endpoint, 2/32 endpoints covered
+
+        """)
+    }
 }
