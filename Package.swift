@@ -41,13 +41,15 @@ let package = Package(
         .target(name: "AccordMock", dependencies: ["AccordContract", "AccordDiagnostics", "AccordJSON", "AccordReport", "AccordSigning", "AccordSync", "AccordValidation", "AccordYAML"]),
         // HTTP/1.1 over libmicrohttpd: moves bytes between sockets and the engine.
         .target(name: "AccordServer", dependencies: ["CMicroHTTPD", "AccordJSON", "AccordMock", "AccordSync"]),
+        // The contracts as an OpenAPI 3.1 document.
+        .target(name: "AccordOpenAPI", dependencies: ["AccordContract", "AccordJSON", "AccordYAML"]),
         // Swift code from contracts: models, typed endpoints, runtime support.
         // Its runtime is ordinary Swift in Runtime/, embedded at build time by EmbedRuntime.
         .target(name: "AccordGenerator", dependencies: ["AccordContract", "AccordDiagnostics", "AccordJSON"], exclude: ["Runtime"],
                 plugins: ["EmbedRuntime"]),
         .plugin(name: "EmbedRuntime", capability: .buildTool()),
         // The `accord` commands, as a library so tests run them in-process.
-        .target(name: "AccordCLI", dependencies: ["AccordCapture", "AccordContract", "AccordDiagnostics", "AccordGenerator", "AccordMock", "AccordReport", "AccordServer", "AccordValidation"]),
+        .target(name: "AccordCLI", dependencies: ["AccordCapture", "AccordContract", "AccordDiagnostics", "AccordGenerator", "AccordMock", "AccordOpenAPI", "AccordReport", "AccordServer", "AccordValidation"]),
         .executableTarget(name: "accord", dependencies: ["AccordCLI"]),
         // `swift package accord-generate --output DIR`: the generator for app packages.
         .plugin(
@@ -80,6 +82,7 @@ let package = Package(
             exclude: ["Corpus"]
         ),
         .testTarget(name: "AccordJSONTests", dependencies: ["AccordJSON"]),
+        .testTarget(name: "AccordOpenAPITests", dependencies: ["AccordContract", "AccordJSON", "AccordOpenAPI", "AccordTesting", "AccordYAML"]),
         .testTarget(name: "AccordValidationTests", dependencies: ["AccordContract", "AccordDiagnostics", "AccordJSON", "AccordValidation"]),
         .testTarget(name: "AccordCLITests", dependencies: ["AccordCapture", "AccordCLI", "AccordJSON", "AccordSync", "AccordTesting"]),
     ],

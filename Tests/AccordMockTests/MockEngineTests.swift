@@ -21,7 +21,7 @@ import Testing
         let quota = fixture.handle(fixture.signed("POST", "/api/v1/signals", body: #"{"content":"hi","is_flash":false}"#,
                                                   headers: [("Prefer", "example=quota")]))
         #expect(quota.status == 200)
-        #expect(quota.text == #"{"code":3008,"msg":"今日信号已达上限"}"#)
+        #expect(quota.text == #"{"code":3008,"msg":"今日信号已达上限","data":null}"#)
         let unknown = fixture.handle(fixture.signed("GET", "/api/v1/signals/quota", headers: [("Prefer", "example=nope")]))
         #expect(unknown.status == 400)
         #expect(unknown.text == #"{"code":1000,"msg":"no fixture or example named 'nope' for 'signal.quota'; available: default","data":{"error":"unknown_example","available":["default"]}}"#)

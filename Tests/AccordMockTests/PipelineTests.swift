@@ -57,7 +57,7 @@ import Testing
                         "AnswerStage", "TokenFlowStage", "FaultStage"]
 
     /// The stages every answer passes on its way out (CORS is on by default).
-    static let finishing = ["CORSStage", "JournalStage"]
+    static let finishing = ["CORSStage", "JournalStage", "ReportStage"]
 
     /// The stages up to and including `last`, then the finishing ones.
     static func through(_ last: String) -> [String] {

@@ -103,7 +103,8 @@ struct AnswerCompiler {
             .init(names.code, .int(code)),
             .init(names.message, .string(message ?? contract.service.code(code)?.message ?? "ok")),
         ]
-        if let data { members.append(.init(names.data, data)) }
+        // domain.md: every answer is {code, msg, data}; a code without details carries null.
+        members.append(.init(names.data, data ?? .null))
         return .object(members)
     }
 

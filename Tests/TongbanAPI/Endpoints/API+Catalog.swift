@@ -56,6 +56,7 @@ extension API {
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "returning-user", role: .fallback) { API.auth.fixtures.loginPhone.returningUser })
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.auth.fixtures.loginPhone.default })
         routes.append(MockRoute(id: "auth.login-apple", method: .post, path: "/auth/login/apple", requiresAuth: false, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "named", role: .matched, matchers: [.init(.body, "/full_name/given_name", .regex("^.{2,20}$"))]) { API.auth.fixtures.loginApple.named })
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "signed-in", role: .fallback) { API.auth.fixtures.loginApple.signedIn })
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.auth.fixtures.loginApple.default })
         routes.append(MockRoute(id: "auth.refresh", method: .post, path: "/auth/token/refresh", requiresAuth: false, answers: []))

@@ -49,9 +49,13 @@ public struct AuthFixtures: Sendable {
     public var loginApple: LoginAppleFixtures { LoginAppleFixtures() }
 
     public struct LoginAppleFixtures: Sendable {
-        /// `signed-in`, auth.yaml:75
-        public var signedIn: LoginResponse {
+        /// `named`, auth.yaml:77
+        public var named: LoginResponse {
             LoginResponse(isNewUser: true, accessToken: "preview-access-token", refreshToken: "preview-refresh-token", accessExpiresIn: 7200, refreshExpiresIn: 2592000, imToken: "im_1", user: LoginUser(uid: 10087, nickname: "小鹿", avatar: URL(fixture: "https://cdn.example.com/avatars/default.png"), gender: Gender.unset, isVerified: false, isVIP: false, bio: "", birthDate: AccordDate(fixture: "2000-01-01"), mbti: "", orientation: 0, attribute: 0, isPersonalized: false, isProfileHidden: false))
+        }
+        /// `signed-in`, auth.yaml:95
+        public var signedIn: LoginResponse {
+            LoginResponse(isNewUser: true, accessToken: "preview-access-token", refreshToken: "preview-refresh-token", accessExpiresIn: 7200, refreshExpiresIn: 2592000, imToken: "im_1", user: LoginUser(uid: 10087, nickname: "Apple 用户", avatar: URL(fixture: "https://cdn.example.com/avatars/default.png"), gender: Gender.unset, isVerified: false, isVIP: false, bio: "", birthDate: AccordDate(fixture: "2000-01-01"), mbti: "", orientation: 0, attribute: 0, isPersonalized: false, isProfileHidden: false))
         }
         /// `default`, auth.yaml:154
         public var `default`: LoginResponse {
@@ -63,7 +67,7 @@ public struct AuthFixtures: Sendable {
     public var refresh: RefreshFixtures { RefreshFixtures() }
 
     public struct RefreshFixtures: Sendable {
-        /// `rotated`, auth.yaml:99
+        /// `rotated`, auth.yaml:119
         public var rotated: TokenPair {
             TokenPair(accessToken: "preview-access-token", refreshToken: "preview-refresh-token", accessExpiresIn: 7200, refreshExpiresIn: 2592000)
         }
@@ -77,7 +81,7 @@ public struct AuthFixtures: Sendable {
     public var logout: LogoutFixtures { LogoutFixtures() }
 
     public struct LogoutFixtures: Sendable {
-        /// `done`, auth.yaml:108
+        /// `done`, auth.yaml:128
         public var done: AccordEmpty {
             AccordEmpty()
         }
@@ -91,7 +95,7 @@ public struct AuthFixtures: Sendable {
     public var imToken: ImTokenFixtures { ImTokenFixtures() }
 
     public struct ImTokenFixtures: Sendable {
-        /// `issued`, auth.yaml:113
+        /// `issued`, auth.yaml:133
         public var issued: AuthIMTokenResponse {
             AuthIMTokenResponse(imToken: "im_e220a839-7b1d-4daf-ae78-9e6aa1b965f4")
         }
@@ -105,7 +109,7 @@ public struct AuthFixtures: Sendable {
     public var userMe: UserMeFixtures { UserMeFixtures() }
 
     public struct UserMeFixtures: Sendable {
-        /// `vip`, auth.yaml:118
+        /// `vip`, auth.yaml:138
         public var vip: LoginUser {
             LoginUser(uid: 10086, nickname: "林间小鹿", avatar: URL(fixture: "https://cdn.example.com/avatars/10086.jpg"), gender: Gender.female, isVerified: true, isVIP: true, bio: "喜欢徒步和胶片摄影，周末常去山里。", birthDate: AccordDate(fixture: "1998-05-20"), mbti: "INFP", residence: Residence(countryName: "中国", provinceName: "浙江省", cityName: "杭州市", cityCode: "330100"), orientation: 1, attribute: 2, isPersonalized: true, isProfileHidden: false)
         }
@@ -119,7 +123,7 @@ public struct AuthFixtures: Sendable {
     public var userUpdateProfile: UserUpdateProfileFixtures { UserUpdateProfileFixtures() }
 
     public struct UserUpdateProfileFixtures: Sendable {
-        /// `saved`, auth.yaml:141
+        /// `saved`, auth.yaml:161
         public var saved: LoginUser {
             LoginUser(uid: 10086, nickname: "林间小鹿", avatar: URL(fixture: "https://cdn.example.com/avatars/10086.jpg"), gender: Gender.female, isVerified: true, isVIP: true, bio: "喜欢徒步和胶片摄影，周末常去山里。", birthDate: AccordDate(fixture: "1998-05-20"), mbti: "INFP", residence: Residence(countryName: "中国", provinceName: "浙江省", cityName: "杭州市", cityCode: "330100"), orientation: 1, attribute: 2, isPersonalized: true, isProfileHidden: false)
         }
@@ -133,11 +137,11 @@ public struct AuthFixtures: Sendable {
     public var appStartConfig: AppStartConfigFixtures { AppStartConfigFixtures() }
 
     public struct AppStartConfigFixtures: Sendable {
-        /// `force-update`, auth.yaml:146
+        /// `force-update`, auth.yaml:166
         public var forceUpdate: AppStartConfigResponse {
             AppStartConfigResponse(update: AppStartConfigResponse.Update(hasUpdate: true, forceUpdate: true, latestVersion: "1.3.0", downloadURL: URL(fixture: "https://apps.apple.com/app/id000000"), notes: "当前版本过旧，请更新。"), features: ["flash_signal": false, "ai_chat": false])
         }
-        /// `current`, auth.yaml:152
+        /// `current`, auth.yaml:172
         public var current: AppStartConfigResponse {
             AppStartConfigResponse(update: AppStartConfigResponse.Update(hasUpdate: false, forceUpdate: false, latestVersion: "1.3.0"), features: ["flash_signal": true, "ai_chat": true, "review_reminder": true])
         }

@@ -11,6 +11,7 @@ extension API {
         catalog.append(("auth.login-phone", "new-user", API.auth.fixtures.loginPhone.newUser))
         catalog.append(("auth.login-phone", "returning-user", API.auth.fixtures.loginPhone.returningUser))
         catalog.append(("auth.login-phone", "default", API.auth.fixtures.loginPhone.default))
+        catalog.append(("auth.login-apple", "named", API.auth.fixtures.loginApple.named))
         catalog.append(("auth.login-apple", "signed-in", API.auth.fixtures.loginApple.signedIn))
         catalog.append(("auth.login-apple", "default", API.auth.fixtures.loginApple.default))
         catalog.append(("auth.refresh", "rotated", API.auth.fixtures.refresh.rotated))

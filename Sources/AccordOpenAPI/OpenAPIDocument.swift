@@ -1,0 +1,259 @@
+import AccordContract
+import AccordJSON
+import AccordYAML
+
+/// The contracts as an OpenAPI 3.1 document, for the rest of the ecosystem (Postman,
+/// Prism, Schemathesis, swift-openapi-generator): named types as components, the
+/// envelope folded into each response, business codes per operation, the signing
+/// headers and `Authorization` as parameters and a security scheme, examples carried
+/// over.
+///
+/// Each operation answers:
+/// - `200`: one of the success envelope (`code` 0, `data` of the endpoint's type) or a
+///   business envelope (`code` one of the codes that travel with HTTP 200);
+/// - each other status the endpoint's codes travel with (400 for the violation code…);
+/// - `default`: the envelope of a refusal (unknown route, body too large, a busy nonce store).
+public struct OpenAPIDocument: Sendable {
+    public let contract: Contract
+    private let schemas: SchemaTranslator
+
+    public init(contract: Contract) {
+        self.contract = contract
+        schemas = SchemaTranslator(closed: contract.service.validation.unknownMembers == .reject)
+    }
+
+    /// The document as a JSON value (the YAML form is the same tree).
+    public var json: JSONValue {
+        let service = contract.service
+        var components: [JSONValue.Member] = [
+            .init("schemas", .object(contract.types.keys.sorted().compactMap { name in
+                contract.types[name].map { .init(name, schemas.schema($0.schema)) }
+            } + [.init(Self.refusalName, refusalSchema)])),
+            .init("parameters", .object(signingParameters.map { .init($0.key, $0.value) } + serviceParameters.map { .init($0.key, $0.value) })),
+        ]
+        components.append(.init("securitySchemes", .object([
+            .init(Self.bearerName, .object([.init("type", .string("http")), .init("scheme", .string(service.auth.scheme.lowercased())),
+                                           .init("description", .string("The access token from a login endpoint, in `\(service.auth.header)`."))])),
+        ])))
+        return .object([
+            .init("openapi", .string("3.1.0")),
+            .init("info", .object([
+                .init("title", .string(service.title ?? service.name)), .init("version", .string(service.version)),
+                .init("description", .string(infoDescription)),
+            ])),
+            .init("servers", .array([.object([.init("url", .string(service.basePath))])])),
+            .init("tags", .array(contract.domains.map { domain in
+                .object([.init("name", .string(domain.name))] + (domain.description.map { [.init("description", .string($0))] } ?? []))
+            })),
+            .init("paths", paths),
+            .init("components", .object(components)),
+        ])
+    }
+
+    static let refusalName = "Refusal"
+    static let bearerName = "bearerAuth"
+
+    private var infoDescription: String {
+        let signing = contract.service.signing
+        var text = "Every answer is an envelope `{\(envelope.code), \(envelope.message), \(envelope.data)}`; `\(envelope.code)` 0 is success."
+        if signing.isEnabled {
+            text += "\n\nRequests are signed: `\(signing.signatureHeader)` = \(signing.algorithm.rawValue)("
+                + signing.parts.map(\.rawValue).joined(separator: " + ") + "), lowercase hex; `\(signing.timestampHeader)` within ±\(signing.windowSeconds) s, "
+                + "`\(signing.nonceHeader)` unique for \(signing.nonceTTLSeconds) s."
+        }
+        text += "\n\n| code | name | flow | HTTP | message |\n|---|---|---|---|---|\n"
+        text += contract.service.codes.map { "| \($0.code) | \($0.name) | \($0.flow.rawValue) | \($0.httpStatus) | \($0.message) |" }.joined(separator: "\n")
+        return text
+    }
+
+    private var envelope: Service.Envelope { contract.service.envelope }
+
+    /// Paths in contract order, each with its operations.
+    private var paths: JSONValue {
+        var order: [String] = []
+        var operations: [String: [JSONValue.Member]] = [:]
+        for endpoint in contract.endpoints {
+            let path = endpoint.path.description
+            if operations[path] == nil { order.append(path) }
+            operations[path, default: []].append(.init(endpoint.method.rawValue.lowercased(), operation(endpoint)))
+        }
+        return .object(order.map { .init($0, .object(operations[$0] ?? [])) })
+    }
+
+    private func operation(_ endpoint: Endpoint) -> JSONValue {
+        var members: [JSONValue.Member] = [.init("operationId", .string(endpoint.id)), .init("tags", .array([.string(endpoint.domain)]))]
+        if let summary = endpoint.summary { members.append(.init("summary", .string(summary))) }
+        members.append(.init("description", .string(description(of: endpoint))))
+        if endpoint.isDeprecated { members.append(.init("deprecated", .bool(true))) }
+        var parameters: [JSONValue] = endpoint.parameters.map { parameter($0, in: "path") } + endpoint.query.map { parameter($0, in: "query") }
+        parameters += serviceParameters.map { .object([.init("$ref", .string("#/components/parameters/\($0.key)"))]) }
+        parameters += endpoint.headers.map { parameter($0, in: "header") }
+        if isSigned(endpoint) {
+            parameters += signingParameters.map { .object([.init("$ref", .string("#/components/parameters/\($0.key)"))]) }
+        }
+        members.append(.init("parameters", .array(parameters)))
+        if let body = endpoint.body {
+            var content: [JSONValue.Member] = [.init("schema", schemas.schema(body))]
+            let examples = endpoint.examples.compactMap { example in example.body.map { JSONValue.Member(example.name, .object([.init("value", $0.value)])) } }
+            if !examples.isEmpty { content.append(.init("examples", .object(examples))) }
+            members.append(.init("requestBody", .object([.init("required", .bool(true)),
+                                                         .init("content", .object([.init("application/json", .object(content))]))])))
+        }
+        members.append(.init("responses", responses(endpoint)))
+        members.append(.init("security", .array(endpoint.requiresAuth ? [.object([.init(Self.bearerName, .array([]))])] : [])))
+        members.append(.init("x-accord-codes", .array(codes(of: endpoint).map { code in
+            .object([.init("code", .int(code.code)), .init("name", .string(code.name)), .init("flow", .string(code.flow.rawValue)),
+                     .init("http", .int(code.httpStatus)), .init("message", .string(code.message))])
+        })))
+        return .object(members)
+    }
+
+    private func description(of endpoint: Endpoint) -> String {
+        var text = endpoint.description ?? endpoint.summary ?? endpoint.id
+        let codes = codes(of: endpoint)
+        if !codes.isEmpty {
+            text += "\n\nBusiness codes: " + codes.map { "\($0.code) \($0.name) (\($0.flow.rawValue))" }.joined(separator: ", ") + "."
+        }
+        return text
+    }
+
+    /// The codes the endpoint declares, from the table.
+    private func codes(of endpoint: Endpoint) -> [BusinessCode] {
+        endpoint.codes.compactMap { contract.service.code($0) }
+    }
+
+    /// Every non-zero code the endpoint may answer: its own and the service's flow codes.
+    private func answerableCodes(of endpoint: Endpoint) -> [Int] {
+        let flows = FlowCodes(service: contract.service)
+        let all = Set(endpoint.codes + FlowCodes.Role.allCases.map { flows[$0] } + [flows.invalidRequest])
+        return all.sorted()
+    }
+
+    private func responses(_ endpoint: Endpoint) -> JSONValue {
+        var byStatus: [Int: [Int]] = [:]
+        for code in answerableCodes(of: endpoint) {
+            byStatus[contract.service.code(code)?.httpStatus ?? 200, default: []].append(code)
+        }
+        let success: JSONValue = .object([
+            .init("type", .string("object")),
+            .init("properties", .object([
+                .init(envelope.code, .object([.init("const", .int(0))])), .init(envelope.message, .object([.init("type", .string("string"))])),
+                .init(envelope.data, schemas.schema(endpoint.response)),
+            ])),
+            .init("required", .array([.string(envelope.code), .string(envelope.message), .string(envelope.data)])),
+        ])
+        var okContent: [JSONValue.Member] = [.init("schema", byStatus[200].map { .object([.init("oneOf", .array([success, businessEnvelope(codes: $0)]))]) } ?? success)]
+        let examples = endpoint.examples.compactMap { example -> JSONValue.Member? in
+            guard example.code == 0, let response = example.response else { return nil }
+            return .init(example.name, .object([.init("value", .object([.init(envelope.code, .int(0)), .init(envelope.message, .string("ok")),
+                                                                          .init(envelope.data, response.value)]))]))
+        }
+        if !examples.isEmpty { okContent.append(.init("examples", .object(examples))) }
+        var content: [JSONValue.Member] = [.init("application/json", .object(okContent))]
+        if let stream = endpoint.stream {
+            content.append(.init("text/event-stream", .object([
+                .init("schema", .object([.init("type", .string("string")),
+                                         .init("description", .string("`data:` lines of \(schemas.describe(stream.event)) JSON, then `data: [DONE]`; asked for with `\(stream.toggle): true`."))])),
+            ])))
+        }
+        var responses: [JSONValue.Member] = [.init("200", .object([.init("description", .string("The envelope: success, or a business code.")),
+                                                                   .init("content", .object(content))]))]
+        for status in byStatus.keys.sorted() where status != 200 {
+            let codes = byStatus[status] ?? []
+            responses.append(.init(String(status), .object([
+                .init("description", .string("Business code \(codes.map(String.init).joined(separator: ", "))")),
+                .init("content", .object([.init("application/json", .object([.init("schema", businessEnvelope(codes: codes))]))])),
+            ])))
+        }
+        responses.append(.init("default", .object([
+            .init("description", .string("A refusal: unknown route or method, unsupported media type, body too large, an overloaded nonce store.")),
+            .init("content", .object([.init("application/json", .object([.init("schema", .object([.init("$ref", .string("#/components/schemas/\(Self.refusalName)"))]))]))])),
+        ])))
+        return .object(responses)
+    }
+
+    private func businessEnvelope(codes: [Int]) -> JSONValue {
+        .object([
+            .init("type", .string("object")),
+            .init("properties", .object([
+                .init(envelope.code, .object([.init("type", .string("integer")), .init("enum", .array(codes.map { .int($0) }))])),
+                .init(envelope.message, .object([.init("type", .string("string"))])), .init(envelope.data, .object([])),
+            ])),
+            // domain.md: a business code's `data` may carry details; a server may leave it out.
+            .init("required", .array([.string(envelope.code), .string(envelope.message)])),
+        ])
+    }
+
+    private var refusalSchema: JSONValue {
+        .object([
+            .init("type", .string("object")),
+            .init("properties", .object([
+                .init(envelope.code, .object([.init("type", .string("integer"))])), .init(envelope.message, .object([.init("type", .string("string"))])),
+                .init(envelope.data, .object([])),
+            ])),
+            .init("required", .array([.string(envelope.code), .string(envelope.message)])),
+        ])
+    }
+
+    private func isSigned(_ endpoint: Endpoint) -> Bool {
+        let signing = contract.service.signing
+        return signing.isEnabled && !signing.exempt.contains { EndpointPattern.matches($0, endpoint.id) }
+    }
+
+    private func parameter(_ field: Field, in location: String) -> JSONValue {
+        var members: [JSONValue.Member] = [.init("name", .string(field.name)), .init("in", .string(location)),
+                                           .init("required", .bool(location == "path" || !field.isOptional))]
+        if let description = field.schema.description { members.append(.init("description", .string(description))) }
+        members.append(.init("schema", schemas.schema(field.schema)))
+        return .object(members)
+    }
+
+    /// The service-wide headers, by component name.
+    private var serviceParameters: [(key: String, value: JSONValue)] {
+        contract.service.headers.map { ("header-" + $0.name, parameter($0, in: "header")) }
+    }
+
+    /// The four signing headers, by component name.
+    private var signingParameters: [(key: String, value: JSONValue)] {
+        let signing = contract.service.signing
+        let headers: [(String, String, JSONValue)] = [
+            (signing.appKeyHeader, "The app key.", .object([.init("type", .string("string")), .init("enum", .array(signing.apps.keys.sorted().map { .string($0) }))])),
+            (signing.timestampHeader, "Unix seconds when the request was signed.", .object([.init("type", .string("string")), .init("pattern", .string("^[0-9]{1,12}$"))])),
+            (signing.nonceHeader, "A value never sent before within the nonce lifetime.", .object([.init("type", .string("string")), .init("minLength", .int(1)),
+                                                                                               .init("maxLength", .int(128))])),
+            (signing.signatureHeader, "The signature, lowercase hex.", .object([.init("type", .string("string")), .init("pattern", .string("^[0-9a-f]+$"))])),
+        ]
+        return headers.map { name, description, schema in
+            ("signing-" + name, .object([.init("name", .string(name)), .init("in", .string("header")), .init("required", .bool(true)),
+                                         .init("description", .string(description)), .init("schema", schema)]))
+        }
+    }
+}
+
+extension OpenAPIDocument {
+    /// A file format of the document.
+    public enum Format: String, Sendable, CaseIterable {
+        case yaml, json
+    }
+
+    /// The document in `format`, ending with a newline.
+    public func rendered(as format: Format) throws(YAMLEmitter.EmitError) -> String {
+        switch format {
+        case .json: JSONWriter.string(json) + "\n"
+        case .yaml: try YAMLEmitter.document(Self.yaml(json))
+        }
+    }
+
+    /// A JSON value as the YAML emitter's tree: strings stay strings, numbers plain.
+    static func yaml(_ value: JSONValue) -> YAMLEmitter.Value {
+        switch value {
+        case .null: .plain("null")
+        case .bool(let flag): .plain(flag ? "true" : "false")
+        case .int(let number): .plain(String(number))
+        case .double(let number): .plain(JSONWriter.number(number))
+        case .string(let text): .string(text)
+        case .array(let items): .sequence(items.map(yaml))
+        case .object(let members): .mapping(members.map { .init($0.key, yaml($0.value)) })
+        }
+    }
+}
