@@ -41,6 +41,8 @@ let package = Package(
         .target(name: "AccordMock", dependencies: ["AccordContract", "AccordDiagnostics", "AccordJSON", "AccordReport", "AccordSigning", "AccordSync", "AccordValidation", "AccordYAML"]),
         // HTTP/1.1 over libmicrohttpd: moves bytes between sockets and the engine.
         .target(name: "AccordServer", dependencies: ["CMicroHTTPD", "AccordJSON", "AccordMock", "AccordSync"]),
+        // What changed between two versions of the contracts, and whom it breaks.
+        .target(name: "AccordDiff", dependencies: ["AccordContract", "AccordDiagnostics", "AccordJSON"]),
         // The contracts as an OpenAPI 3.1 document.
         .target(name: "AccordOpenAPI", dependencies: ["AccordContract", "AccordJSON", "AccordYAML"]),
         // Swift code from contracts: models, typed endpoints, runtime support.
@@ -49,7 +51,7 @@ let package = Package(
                 plugins: ["EmbedRuntime"]),
         .plugin(name: "EmbedRuntime", capability: .buildTool()),
         // The `accord` commands, as a library so tests run them in-process.
-        .target(name: "AccordCLI", dependencies: ["AccordCapture", "AccordContract", "AccordDiagnostics", "AccordGenerator", "AccordMock", "AccordOpenAPI", "AccordReport", "AccordServer", "AccordValidation"]),
+        .target(name: "AccordCLI", dependencies: ["AccordCapture", "AccordContract", "AccordDiagnostics", "AccordDiff", "AccordGenerator", "AccordMock", "AccordOpenAPI", "AccordReport", "AccordServer", "AccordValidation"]),
         .executableTarget(name: "accord", dependencies: ["AccordCLI"]),
         // `swift package accord-generate --output DIR`: the generator for app packages.
         .plugin(

@@ -1,0 +1,101 @@
+import AccordCLI
+import AccordJSON
+import AccordSync
+import AccordTesting
+import Foundation
+import Testing
+
+/// `accord diff` on a copy of the repository's contracts with typical edits, as two
+/// directories and as a git revision against the working tree.
+@Suite struct DiffCommandTests {
+    private func run(_ arguments: [String]) -> (status: Int32, output: String, error: String) {
+        let output = Locked(""), error = Locked("")
+        let console = Console(output: { text in output.withLock { $0 += text } }, error: { text in error.withLock { $0 += text } })
+        let status = AccordCommand.run(arguments, console: console)
+        return (status, output.withLock { $0 }, error.withLock { $0 })
+    }
+
+    /// The repository's contracts copied to `directory`, then edited: a request
+    /// member added, a code dropped, an endpoint renamed, a response member removed,
+    /// a request enum value added.
+    private func editedCopy(in directory: URL) throws {
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: Repository.contracts), to: directory)
+        func edit(_ file: String, _ change: (inout String) -> Void) throws {
+            let url = directory.appendingPathComponent(file)
+            var text = try String(contentsOf: url, encoding: .utf8)
+            let original = text
+            change(&text)
+            #expect(text != original, "the edit of \(file) found nothing to change")
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+        try edit("signal.yaml") { text in
+            text = text.replacingOccurrences(of: "      is_flash: bool\n    response: Signal\n    codes: [3008, 3002]",
+                                             with: "      is_flash: bool\n      topic_id: string\n    response: Signal\n    codes: [3008]")
+            text = text.replacingOccurrences(of: "  signal.quota:\n    route: GET /signals/quota", with: "  signal.quota-today:\n    route: GET /signals/quota/today")
+        }
+        try edit("auth.yaml") { text in
+            let member = "      nickname: {type: string, min_length: 2, max_length: 20}\n"
+            guard let type = text.range(of: "  LoginUser:"), let range = text.range(of: member, range: type.upperBound..<text.endIndex) else { return }
+            text.removeSubrange(range)
+        }
+        try edit("service.yaml") { $0 = $0.replacingOccurrences(of: "  X-OS: ios | android", with: "  X-OS: ios | android | harmony") }
+    }
+
+    @Test func classifiesEachChangeWithBothPositions() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("accord-diff-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try editedCopy(in: directory)
+        let (old, new) = (Repository.contracts, directory.path)
+        let (status, output, error) = run(["diff", old, new])
+        #expect(error == "")
+        #expect(status == 1)
+        #expect(output == """
+        \(new)/service.yaml:34:25: breaking (backend): service request /headers/X-OS: enum value 'harmony' added [old: \(old)/service.yaml:34:9]
+        \(old)/signal.yaml:184:3: breaking (app): endpoint 'signal.quota' (GET /signals/quota) removed
+        \(new)/auth.yaml:25:5: breaking (app): type 'LoginUser' (responses) /nickname: member removed [old: \(old)/auth.yaml:28:7]
+        \(new)/signal.yaml:105:3: breaking (backend): 'signal.publish' no longer declares business code 3002 [old: \(old)/signal.yaml:105:3]
+        \(new)/signal.yaml:114:7: breaking (app): 'signal.publish' request /body/topic_id: new required member [old: \(old)/signal.yaml:110:7]
+        \(new)/signal.yaml:185:3: compatible: endpoint 'signal.quota-today' (GET /signals/quota/today) added
+        5 breaking, 1 compatible change
+
+        """)
+        let json = run(["diff", old, new, "--format", "json"])
+        let parsed = try JSONReader.read(Array(json.output.utf8))
+        #expect(parsed["breaking"] == .int(5) && parsed["compatible"] == .int(1))
+        #expect(parsed.value(at: "/changes/2/breaks") == .array([.string("app")]))
+        #expect(parsed.value(at: "/changes/2/old") == .string("\(old)/auth.yaml:28:7"))
+        #expect(run(["diff", old, old]).output == "0 breaking, 0 compatible changes\n")
+    }
+
+    @Test func readsTheOldVersionFromAGitRevision() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("accord-diff-git-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let contracts = root.appendingPathComponent("contracts")
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: Repository.contracts), to: contracts)
+        func git(_ arguments: String...) throws {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["git", "-C", root.path, "-c", "user.name=t", "-c", "user.email=t@example.com"] + arguments
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "git \(arguments)")
+        }
+        try git("init", "-q")
+        try git("add", ".")
+        try git("commit", "-qm", "contracts")
+        try FileManager.default.removeItem(at: contracts)
+        try editedCopy(in: contracts)
+        let (status, output, _) = run(["diff", "--git", "HEAD", "--contracts", contracts.path])
+        #expect(status == 1)
+        #expect(output.contains("\(contracts.path)/signal.yaml:114:7: breaking (app): 'signal.publish' request /body/topic_id: new required member "
+            + "[old: HEAD:\(contracts.path)/signal.yaml:110:7]"))
+        #expect(output.hasSuffix("5 breaking, 1 compatible change\n"))
+        let unknown = run(["diff", "--git", "no-such-revision", "--contracts", contracts.path])
+        #expect(unknown.status == 2)
+        #expect(unknown.error.hasPrefix("error: git ls-tree failed: fatal: "))
+        let neither = run(["diff"])
+        #expect(neither.status == 2 && neither.error.hasPrefix("error: give OLD_DIR NEW_DIR, or --git REV"))
+    }
+}
