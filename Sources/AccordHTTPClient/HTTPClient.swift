@@ -1,0 +1,173 @@
+internal import CCurl
+import Foundation
+
+/// An HTTP client for real backends, on libcurl: HTTPS with the system's CAs (or a
+/// given CA file), HTTP/2 when the server offers it over TLS, keep-alive connections
+/// reused across requests, a deadline per request and a cap on the answer's size.
+///
+/// One client holds one libcurl handle and its connections: use one per thread.
+public final class HTTPClient {
+    /// A request to send.
+    public struct Request: Sendable {
+        public var method: String
+        public var url: String
+        public var headers: [(name: String, value: String)]
+        public var body: [UInt8]
+
+        public init(method: String, url: String, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+            self.method = method
+            self.url = url
+            self.headers = headers
+            self.body = body
+        }
+    }
+
+    /// What the server answered.
+    public struct Response: Sendable {
+        public var status: Int
+        /// Header names lowercased, in order.
+        public var headers: [(name: String, value: String)]
+        public var body: [UInt8]
+
+        /// The value of header `name` (lowercased), if any.
+        public func header(_ name: String) -> String? {
+            headers.first { $0.name == name }?.value
+        }
+    }
+
+    /// Why no answer came, in one line.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        /// What went wrong, for retrying: only `.connection` failures are worth a retry.
+        public enum Kind: Sendable, Equatable {
+            case connection, timeout, tooLarge, other
+        }
+
+        public var kind: Kind
+        public var description: String
+    }
+
+    /// Settings shared by every request of a client.
+    public struct Configuration: Sendable {
+        /// The deadline of one request, connection included, in milliseconds.
+        public var timeoutMilliseconds = 10_000
+        /// The largest answer body read; a larger one fails as `.tooLarge`.
+        public var maxBodyBytes = 16 << 20
+        /// A PEM file of CAs to trust instead of the system's.
+        public var caFile: String?
+
+        public init() {}
+    }
+
+    private let handle: UnsafeMutableRawPointer
+    private let configuration: Configuration
+
+    private static let initialized: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+
+    public init(configuration: Configuration = Configuration()) throws(Failure) {
+        guard Self.initialized, let handle = curl_easy_init() else { throw Failure(kind: .other, description: "libcurl could not start") }
+        self.handle = handle
+        self.configuration = configuration
+    }
+
+    deinit {
+        curl_easy_cleanup(handle)
+    }
+
+    /// Sends `request` and waits for the whole answer.
+    public func send(_ request: Request) throws(Failure) -> Response {
+        let collector = Collector(limit: configuration.maxBodyBytes)
+        var list: UnsafeMutablePointer<curl_slist>?
+        defer { curl_slist_free_all(list) }
+        // "Expect:" off: no 100-continue round trip before a body.
+        for line in request.headers.map({ "\($0.name): \($0.value)" }) + ["Expect:"] {
+            list = curl_slist_append(list, line)
+        }
+        return try request.body.withUnsafeBufferPointer { body throws(Failure) -> Response in
+            curl_easy_reset(handle)
+            var status = CURLE_OK
+            func set(_ result: CURLcode) { if status == CURLE_OK { status = result } }
+            set(accord_curl_set_string(handle, CURLOPT_URL, request.url))
+            set(accord_curl_set_string(handle, CURLOPT_CUSTOMREQUEST, request.method))
+            set(accord_curl_set_pointer(handle, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(list)))
+            set(accord_curl_set_long(handle, CURLOPT_TIMEOUT_MS, configuration.timeoutMilliseconds))
+            set(accord_curl_set_long(handle, CURLOPT_NOSIGNAL, 1))
+            set(accord_curl_set_long(handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)))
+            set(accord_curl_set_long(handle, CURLOPT_FOLLOWLOCATION, 0))
+            if let caFile = configuration.caFile { set(accord_curl_set_string(handle, CURLOPT_CAINFO, caFile)) }
+            if request.method == "HEAD" { set(accord_curl_set_long(handle, CURLOPT_NOBODY, 1)) }
+            if !body.isEmpty || ["POST", "PUT", "PATCH"].contains(request.method) {
+                set(accord_curl_set_pointer(handle, CURLOPT_POSTFIELDS, UnsafeMutableRawPointer(mutating: body.baseAddress)))
+                set(accord_curl_set_long(handle, CURLOPT_POSTFIELDSIZE, body.count))
+            }
+            let context = Unmanaged.passUnretained(collector).toOpaque()
+            set(accord_curl_set_callback(handle, CURLOPT_WRITEFUNCTION) { data, size, count, context in
+                guard let data, let context else { return 0 }
+                return Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue().body(data, size * count)
+            })
+            set(accord_curl_set_pointer(handle, CURLOPT_WRITEDATA, context))
+            set(accord_curl_set_callback(handle, CURLOPT_HEADERFUNCTION) { data, size, count, context in
+                guard let data, let context else { return 0 }
+                return Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue().header(data, size * count)
+            })
+            set(accord_curl_set_pointer(handle, CURLOPT_HEADERDATA, context))
+            guard status == CURLE_OK else { throw Failure(kind: .other, description: "libcurl refused an option: \(Self.message(status))") }
+            let result = curl_easy_perform(handle)
+            guard result == CURLE_OK else { throw Self.failure(result, request: request, collector: collector, limit: configuration.maxBodyBytes,
+                                                                timeout: configuration.timeoutMilliseconds) }
+            var code = 0
+            _ = accord_curl_get_long(handle, CURLINFO_RESPONSE_CODE, &code)
+            return Response(status: code, headers: collector.headers, body: collector.bytes)
+        }
+    }
+
+    private static func failure(_ code: CURLcode, request: Request, collector: Collector, limit: Int, timeout: Int) -> Failure {
+        let target = "\(request.method) \(request.url)"
+        switch code {
+        case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING:
+            return Failure(kind: .connection, description: "\(target): \(message(code))")
+        case CURLE_OPERATION_TIMEDOUT:
+            return Failure(kind: .timeout, description: "\(target): no answer within \(timeout) ms")
+        case CURLE_WRITE_ERROR where collector.overflowed:
+            return Failure(kind: .tooLarge, description: "\(target): the answer is larger than \(limit) bytes")
+        default:
+            return Failure(kind: .other, description: "\(target): \(message(code))")
+        }
+    }
+
+    private static func message(_ code: CURLcode) -> String {
+        String(cString: curl_easy_strerror(code))
+    }
+
+    /// Gathers one answer's headers and body, within the size cap.
+    private final class Collector {
+        let limit: Int
+        var bytes: [UInt8] = []
+        var headers: [(name: String, value: String)] = []
+        var overflowed = false
+
+        init(limit: Int) {
+            self.limit = limit
+        }
+
+        func body(_ data: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
+            guard bytes.count + count <= limit else {
+                overflowed = true
+                return 0
+            }
+            data.withMemoryRebound(to: UInt8.self, capacity: count) { bytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: count)) }
+            return count
+        }
+
+        func header(_ data: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
+            let line = data.withMemoryRebound(to: UInt8.self, capacity: count) { String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self) }
+            if line.hasPrefix("HTTP/") {
+                headers = [] // a new answer (after 100 Continue): only the last one counts
+            } else if let colon = line.firstIndex(of: ":") {
+                let name = line[..<colon].lowercased()
+                let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+                headers.append((name, value))
+            }
+            return count
+        }
+    }
+}

@@ -1,0 +1,297 @@
+import AccordContract
+import AccordHTTPClient
+import AccordJSON
+import AccordReport
+import AccordSigning
+import AccordSync
+import AccordValidation
+import Dispatch
+import Foundation
+
+/// Provider verification: the contract's examples sent to a real backend, signed and
+/// signed in, each answer held to the contract; then the negative checks the contract
+/// promises (a tampered signature, a replayed nonce, a stale timestamp, a garbage
+/// token, an invalid body), each expecting its business code.
+public struct Verifier: Sendable {
+    /// How to reach and drive the backend.
+    public struct Settings: Sendable {
+        /// The service's base URL, such as `https://staging.example.com/api/v1`.
+        public var baseURL: String
+        /// Endpoint ids or `prefix.*` patterns to check (all when empty).
+        public var only: [String] = []
+        public var skip: [String] = []
+        public var concurrency = 4
+        /// Whether endpoints that write (POST, PUT, PATCH, DELETE) are called.
+        public var allowsWrites = false
+        /// How often a request is sent again after a connection error.
+        public var retries = 2
+        /// Values of service-wide headers the contract gives no default for.
+        public var headers: [String: String] = [:]
+        public var appKey: String?
+        public var appSecret: String?
+        public var client = HTTPClient.Configuration()
+
+        public init(baseURL: String) {
+            self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        }
+    }
+
+    /// Why verification cannot start.
+    public struct SetupError: Error, Sendable, CustomStringConvertible {
+        public var description: String
+    }
+
+    public let contract: Contract
+    public let settings: Settings
+    private let requests: RequestBuilder
+    private let responses: ResponseChecker
+    private let flows: FlowCodes
+
+    public init(contract: Contract, settings: Settings) throws(SetupError) {
+        self.contract = contract
+        self.settings = settings
+        requests = try RequestBuilder(contract: contract, settings: settings)
+        responses = ResponseChecker(contract: contract)
+        flows = FlowCodes(service: contract.service)
+    }
+
+    /// The endpoints selected by `only` and `skip`.
+    public var selected: [Endpoint] {
+        contract.endpoints.filter { endpoint in
+            (settings.only.isEmpty || settings.only.contains { EndpointPattern.matches($0, endpoint.id) })
+                && !settings.skip.contains { EndpointPattern.matches($0, endpoint.id) }
+        }
+    }
+
+    /// The backend gave no answer at all to the first request (it refuses connections,
+    /// or hangs past the deadline): nothing else is tried.
+    public struct Unreachable: Error, Sendable, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Runs every check; `progress` hears of each as it ends (from several threads, one at a time).
+    public func run(progress: @escaping @Sendable (VerificationCheck) -> Void = { _ in }) throws(Unreachable) -> [VerificationCheck] {
+        let results = Locked<[VerificationCheck]>([])
+        let report = { @Sendable (check: VerificationCheck) in
+            results.withLock { $0.append(check) }
+            progress(check)
+        }
+        let auth = contract.service.auth
+        let session = try login(report: report)
+        // Refresh and logout change the session: they run after everything else.
+        let last = [auth.refreshEndpoint] + (auth.logoutEndpoint.map { [$0] } ?? [])
+        let plain = selected.filter { !auth.loginEndpoints.contains($0.id) && !last.contains($0.id) }
+        let next = Locked(0)
+        DispatchQueue.concurrentPerform(iterations: max(1, min(settings.concurrency, plain.count))) { _ in
+            guard let client = try? HTTPClient(configuration: settings.client) else { return }
+            while true {
+                let index = next.withLock { index -> Int in defer { index += 1 }; return index }
+                guard index < plain.count else { return }
+                for (check, _) in checkExamples(of: plain[index], session: session, client: client) { report(check) }
+            }
+        }
+        if let client = try? HTTPClient(configuration: settings.client) {
+            for check in negativeChecks(session: session, client: client) { report(check) }
+            // A refresh rotates the tokens: the logout after it signs out with the new ones.
+            var current = session
+            for endpoint in selected where last.contains(endpoint.id) {
+                for (check, envelope) in checkExamples(of: endpoint, session: current, client: client) {
+                    report(check)
+                    if endpoint.id == auth.refreshEndpoint, case .passed = check.outcome, let data = envelope?[contract.service.envelope.data] {
+                        current.accessToken = Self.string(named: "access_token", in: data) ?? current.accessToken
+                        current.refreshToken = Self.string(named: "refresh_token", in: data) ?? current.refreshToken
+                    }
+                }
+            }
+        }
+        return results.withLock { $0 }
+    }
+
+    /// The run as observations for a ``ContractReport``.
+    public static func observations(of checks: [VerificationCheck], contract: Contract) -> Observations {
+        let observations = Observations()
+        let endpoints = Dictionary(contract.endpoints.map { ($0.id, $0) }) { first, _ in first }
+        for check in checks {
+            guard case .skipped = check.outcome else {
+                var observation = Observation(endpoint: check.endpoint, method: endpoints[check.endpoint]?.method.rawValue ?? "",
+                                              path: endpoints[check.endpoint]?.path.description ?? "", answer: check.name, code: check.code)
+                if case .failed(let problems) = check.outcome {
+                    observation.failures = problems.map { problem in
+                        Observation.Failure(side: .response, kind: check.name, message: problem,
+                                            details: .object([.init("check", .string(check.name)), .init("status", check.status.map { .int($0) } ?? .null)]))
+                    }
+                }
+                observations.record(observation)
+                continue
+            }
+        }
+        return observations
+    }
+
+    // MARK: Sessions
+
+    /// The tokens a login gave.
+    struct Session: Sendable {
+        var accessToken: String?
+        var refreshToken: String?
+        var failure: String?
+    }
+
+    private func login(report: @Sendable (VerificationCheck) -> Void) throws(Unreachable) -> Session {
+        guard let client = try? HTTPClient(configuration: settings.client) else { return Session(failure: "libcurl could not start") }
+        let logins = contract.service.auth.loginEndpoints.compactMap { contract.endpoint($0) }
+        guard let endpoint = logins.first(where: { $0.examples.contains { $0.code == 0 && $0.body != nil } }) else {
+            return Session(failure: "no login endpoint has a success example to sign in with")
+        }
+        let example = endpoint.examples.first { $0.code == 0 && $0.body != nil }!
+        let (check, envelope, failure) = send(example, of: endpoint, session: Session(), client: client)
+        if let failure, failure.kind == .connection || failure.kind == .timeout {
+            throw Unreachable(description: "cannot reach the backend: \(failure)")
+        }
+        report(check)
+        guard case .passed = check.outcome, let data = envelope?[contract.service.envelope.data] else {
+            return Session(failure: "signing in through '\(endpoint.id)' failed")
+        }
+        return Session(accessToken: Self.string(named: "access_token", in: data), refreshToken: Self.string(named: "refresh_token", in: data))
+    }
+
+    /// The first string member called `name`, at any depth.
+    private static func string(named name: String, in value: JSONValue) -> String? {
+        switch value {
+        case .object(let members):
+            if case .string(let text)? = members.first(where: { $0.key == name })?.value { return text }
+            return members.lazy.compactMap { string(named: name, in: $0.value) }.first
+        case .array(let items): return items.lazy.compactMap { string(named: name, in: $0) }.first
+        default: return nil
+        }
+    }
+
+    // MARK: Examples
+
+    /// Each success example's check, with the envelope answered.
+    private func checkExamples(of endpoint: Endpoint, session: Session, client: HTTPClient) -> [(VerificationCheck, JSONValue?)] {
+        let examples = endpoint.examples.filter { $0.code == 0 }
+        if endpoint.method != .get && !settings.allowsWrites && !contract.service.auth.loginEndpoints.contains(endpoint.id) {
+            return [(VerificationCheck(endpoint: endpoint.id, name: "examples", outcome: .skipped("writes (\(endpoint.method.rawValue)); --allow-writes runs it")), nil)]
+        }
+        if endpoint.requiresAuth, let failure = session.failure {
+            return [(VerificationCheck(endpoint: endpoint.id, name: "examples", outcome: .failed(["not signed in: \(failure)"])), nil)]
+        }
+        guard !examples.isEmpty else {
+            return [(VerificationCheck(endpoint: endpoint.id, name: "examples", outcome: .skipped("no success example to send")), nil)]
+        }
+        return examples.map { example in
+            let (check, envelope, _) = send(example, of: endpoint, session: session, client: client)
+            return (check, envelope)
+        }
+    }
+
+    /// Sends one example and holds the answer to the contract and to the example's code.
+    private func send(_ example: Endpoint.Example, of endpoint: Endpoint, session: Session, client: HTTPClient)
+        -> (check: VerificationCheck, envelope: JSONValue?, failure: HTTPClient.Failure?) {
+        let name = "example '\(example.name)'"
+        let request = requests.request(for: example, of: endpoint, session: session)
+        let response: HTTPClient.Response
+        do {
+            response = try deliver(request, client: client)
+        } catch {
+            return (VerificationCheck(endpoint: endpoint.id, name: name, outcome: .failed(["no answer: \(error)"])), nil, error)
+        }
+        var problems = responses.check(endpoint: endpoint, status: response.status, contentType: response.header("content-type"), body: response.body)
+            .map { violation in violation.pointer.isEmpty ? violation.message : "\(violation.pointer): \(violation.message)" }
+        let envelope = try? JSONReader.read(response.body)
+        let code = envelope.flatMap { value -> Int? in if case .int(let code)? = value[contract.service.envelope.code] { code } else { nil } }
+        if let code, code != example.code {
+            let named = contract.service.code(code).map { " (\($0.name))" } ?? ""
+            let message = envelope?[contract.service.envelope.message].flatMap { if case .string(let text) = $0 { ": \(text)" } else { nil } } ?? ""
+            problems.insert("expected code \(example.code) as the example says, answered \(code)\(named)\(message)", at: 0)
+        }
+        return (VerificationCheck(endpoint: endpoint.id, name: name, outcome: problems.isEmpty ? .passed : .failed(problems),
+                                  status: response.status, code: code), envelope, nil)
+    }
+
+    /// Sends `request`, again after a connection error, up to ``Settings/retries`` times.
+    private func deliver(_ request: HTTPClient.Request, client: HTTPClient) throws(HTTPClient.Failure) -> HTTPClient.Response {
+        var attempt = 0
+        while true {
+            do {
+                return try client.send(request)
+            } catch where error.kind == .connection && attempt < settings.retries {
+                attempt += 1
+                Thread.sleep(forTimeInterval: 0.25 * Double(attempt))
+            }
+        }
+    }
+
+    // MARK: Negative checks
+
+    private func negativeChecks(session: Session, client: HTTPClient) -> [VerificationCheck] {
+        var checks: [VerificationCheck] = []
+        let signing = contract.service.signing
+        let probe = selected.first { endpoint in
+            endpoint.method == .get && endpoint.requiresAuth && requests.isSigned(endpoint) && endpoint.examples.contains { $0.code == 0 }
+        }
+        if let probe, let example = probe.examples.first(where: { $0.code == 0 }), session.failure == nil {
+            func expect(_ name: String, _ codes: [Int], _ request: HTTPClient.Request, meaning: String) {
+                let response = try? deliver(request, client: client)
+                let envelope = response.flatMap { try? JSONReader.read($0.body) }
+                let code = envelope.flatMap { value -> Int? in if case .int(let code)? = value[contract.service.envelope.code] { code } else { nil } }
+                let outcome: VerificationCheck.Outcome
+                if let code, codes.contains(code) {
+                    outcome = .passed
+                } else {
+                    let answered = response.map { "HTTP \($0.status)\(code.map { ", code \($0)" } ?? "")" } ?? "no answer"
+                    outcome = .failed(["expected code \(codes.map(String.init).joined(separator: " or ")), answered \(answered): \(meaning)"])
+                }
+                checks.append(VerificationCheck(endpoint: probe.id, name: name, outcome: outcome, status: response?.status, code: code))
+            }
+            if signing.isEnabled {
+                var tampered = requests.request(for: example, of: probe, session: session)
+                tampered.replaceHeader(signing.signatureHeader) { Self.flippingLastCharacter($0) }
+                expect("tampered signature", [flows[.signatureInvalid]], tampered, meaning: "the backend accepts a wrong \(signing.signatureHeader)")
+                let original = requests.request(for: example, of: probe, session: session)
+                _ = try? deliver(original, client: client)
+                expect("replayed nonce", [flows[.nonceReused]], original, meaning: "the backend accepts a \(signing.nonceHeader) it has seen")
+                let stale = requests.request(for: example, of: probe, session: session,
+                                             timestamp: Int64(Date().timeIntervalSince1970) - Int64(signing.windowSeconds) - 120)
+                expect("stale timestamp", [flows[.timestampInvalid]], stale,
+                       meaning: "the backend accepts a \(signing.timestampHeader) outside ±\(signing.windowSeconds) s")
+            }
+            let garbage = requests.request(for: example, of: probe, session: Session(accessToken: "garbage-\(UUID().uuidString)"))
+            expect("garbage token", [flows[.tokenInvalid], flows[.forceLogout]], garbage, meaning: "the backend accepts a token it never issued")
+        } else {
+            checks.append(VerificationCheck(endpoint: probe?.id ?? "-", name: "signature and token checks",
+                                            outcome: .skipped("no signed, signed-in GET endpoint with a success example among those selected")))
+        }
+        if let target = selected.first(where: { $0.body != nil && $0.examples.contains { $0.code == 0 } && requests.isSigned($0) }) {
+            guard settings.allowsWrites else {
+                checks.append(VerificationCheck(endpoint: target.id, name: "invalid body", outcome: .skipped("writes; --allow-writes runs it")))
+                return checks
+            }
+            let example = target.examples.first { $0.code == 0 }!
+            let invalid = requests.request(for: example, of: target, session: session, body: .array([]))
+            let response = try? deliver(invalid, client: client)
+            let envelope = response.flatMap { try? JSONReader.read($0.body) }
+            let code = envelope.flatMap { value -> Int? in if case .int(let code)? = value[contract.service.envelope.code] { code } else { nil } }
+            let expected = flows.invalidRequest
+            checks.append(VerificationCheck(endpoint: target.id, name: "invalid body",
+                                            outcome: code == expected ? .passed : .failed(["expected code \(expected), answered "
+                                                + "\(response.map { "HTTP \($0.status)\(code.map { ", code \($0)" } ?? "")" } ?? "no answer"): "
+                                                + "the backend accepts a body that is not an object"]),
+                                            status: response?.status, code: code))
+        }
+        return checks
+    }
+
+    private static func flippingLastCharacter(_ text: String) -> String {
+        guard let last = text.last else { return "0" }
+        return String(text.dropLast()) + (last == "0" ? "1" : "0")
+    }
+}
+
+extension HTTPClient.Request {
+    mutating func replaceHeader(_ name: String, _ change: (String) -> String) {
+        guard let index = headers.firstIndex(where: { $0.name.lowercased() == name.lowercased() }) else { return }
+        headers[index].value = change(headers[index].value)
+    }
+}
