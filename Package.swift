@@ -57,7 +57,8 @@ let package = Package(
                 plugins: ["EmbedRuntime"]),
         .plugin(name: "EmbedRuntime", capability: .buildTool()),
         // The `accord` commands, as a library so tests run them in-process.
-        .target(name: "AccordCLI", dependencies: ["AccordCapture", "AccordContract", "AccordDiagnostics", "AccordDiff", "AccordVerification", "AccordGenerator", "AccordMock", "AccordOpenAPI", "AccordReport", "AccordServer", "AccordValidation"]),
+        .target(name: "AccordCLI", dependencies: ["AccordCapture", "AccordContract", "AccordDiagnostics", "AccordDiff", "AccordGenerator", "AccordMock",
+                                                "AccordOpenAPI", "AccordReport", "AccordServer", "AccordSync", "AccordValidation", "AccordVerification"]),
         .executableTarget(name: "accord", dependencies: ["AccordCLI"]),
         // `swift package accord-generate --output DIR`: the generator for app packages.
         .plugin(

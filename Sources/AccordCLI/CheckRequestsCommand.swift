@@ -3,7 +3,9 @@ import AccordContract
 import AccordJSON
 import AccordMock
 import AccordReport
+import AccordSync
 import AccordValidation
+import Dispatch
 import Foundation
 
 /// `accord check-requests FILE…`: captured traffic (HAR 1.2, or an `accord serve
@@ -89,6 +91,11 @@ extension CheckRequestsCommand {
         var skipped = 0
         var unchecked = 0
         var printed = 0
+        private let parser: EntryParser
+        /// The batch being parsed in the background.
+        private var pending: PendingBatch?
+        /// A problem in the input ended the run.
+        private var stopped = false
         /// Endpoints by id, for the response check.
         private let endpoints: [String: Endpoint]
 
@@ -99,15 +106,86 @@ extension CheckRequestsCommand {
             responses = ResponseChecker(contract: contract)
             self.console = console
             endpoints = Dictionary(contract.endpoints.map { ($0.id, $0) }) { first, _ in first }
+            parser = EntryParser(basePath: contract.service.basePath, host: host)
         }
 
+        /// How many entries are read before they are checked together.
+        static let batchSize = 2_048
+
+        /// One entry as read, not yet parsed.
+        struct Entry: Sendable {
+            var bytes: ArraySlice<UInt8>
+            var origin: String
+            var isHAR: Bool
+        }
+
+        /// Reads `file` in batches. Each batch is parsed on every core while the batch
+        /// before it is judged, in order, on this thread (the nonce store and the clock
+        /// follow the capture's order); answers are then checked on every core again.
         mutating func check(file: String) throws(CaptureError) {
-            if try Self.isHAR(file) {
-                try HARFile(path: file).forEach { exchange throws(CaptureError) in check(exchange) }
-            } else {
-                try JSONLines(path: file).forEach { line, number throws(CaptureError) in
-                    check(try JournalLine.exchange(line, origin: "\(file):\(number)"))
+            var batch: [Entry] = []
+            batch.reserveCapacity(Self.batchSize)
+            do {
+                if try Self.isHAR(file) {
+                    try HARFile(path: file).forEachEntry { bytes, number throws(CaptureError) in
+                        batch.append(Entry(bytes: bytes, origin: "\(file):entry \(number)", isHAR: true))
+                        if batch.count == Self.batchSize { try submit(&batch) }
+                    }
+                } else {
+                    try JSONLines(path: file).forEach { line, number throws(CaptureError) in
+                        batch.append(Entry(bytes: ArraySlice(Array(line)), origin: "\(file):\(number)", isHAR: false))
+                        if batch.count == Self.batchSize { try submit(&batch) }
+                    }
                 }
+            } catch {
+                // What was read whole before a problem in the file is still checked and reported.
+                if !stopped {
+                    try submit(&batch)
+                    try finishPending()
+                }
+                throw error
+            }
+            try submit(&batch)
+            try finishPending()
+        }
+
+        /// Starts parsing `batch` (emptying it), and judges the batch parsed before it meanwhile.
+        private mutating func submit(_ batch: inout [Entry]) throws(CaptureError) {
+            let entries = batch
+            batch.removeAll(keepingCapacity: true)
+            let next = PendingBatch(entries, parser: parser)
+            try finishPending()
+            pending = next
+        }
+
+        /// Judges the batch being parsed, once it is; the first problem in it stops the run
+        /// after the entries before it.
+        private mutating func finishPending() throws(CaptureError) {
+            guard let batch = pending?.wait() else { return }
+            pending = nil
+            var judged: [(exchange: CapturedExchange, observation: Observation)] = []
+            judged.reserveCapacity(batch.items.count)
+            for item in batch.items {
+                switch item {
+                case .check(let exchange, let request):
+                    judged.append((exchange, requests.check(request, sentAt: exchange.time ?? 0)))
+                case .otherHost: skipped += 1
+                case .bodyLeftOut: unchecked += 1
+                case .ignored: break
+                }
+            }
+            let answers = judged.concurrentMap { [self] item in answerFailures(of: item.exchange, observation: item.observation) }
+            for (index, item) in judged.enumerated() {
+                var observation = item.observation
+                if let code = answers[index].code { observation.code = code }
+                observation.failures += answers[index].failures
+                for failureIndex in observation.failures.indices { observation.failures[failureIndex].origin = item.exchange.origin }
+                print(observation, exchange: item.exchange)
+                observations.record(observation)
+            }
+            if let failure = batch.failure {
+                stopped = true
+                throw failure
             }
         }
 
@@ -121,47 +199,29 @@ extension CheckRequestsCommand {
             return compact.hasPrefix("{\"log\"")
         }
 
-        mutating func check(_ exchange: CapturedExchange) {
-            if let host {
-                if let entryHost = exchange.host, entryHost != host { skipped += 1; return }
-            } else if !exchange.path.hasPrefix(contract.service.basePath) {
-                skipped += 1
-                return
-            }
-            if exchange.recordedVerdict.flatMap(Verdict.init(rawValue:)).map({ !$0.isObserved }) ?? false { return }
-            if exchange.omittedBodyBytes != nil {
-                unchecked += 1
-                return
-            }
-            let request = MockRequest(method: exchange.method, target: exchange.target, headers: exchange.headers, body: exchange.body)
-            var observation = requests.check(request, sentAt: exchange.time ?? 0)
-            if let id = observation.endpoint, let endpoint = endpoints[id], let response = exchange.response {
-                observation.failures += check(response, of: endpoint, observation: &observation)
-            }
-            for index in observation.failures.indices { observation.failures[index].origin = exchange.origin }
-            print(observation, exchange: exchange)
-            observations.record(observation)
-        }
-
-        /// The answer's violations; a redirect is not an answer of the contract and is not checked.
-        private func check(_ response: CapturedExchange.Response, of endpoint: Endpoint, observation: inout Observation) -> [Observation.Failure] {
-            guard response.redirect == nil, !(300..<400).contains(response.status) else { return [] }
+        /// The answer's violations and its business code; a redirect is not an answer of
+        /// the contract and is not checked.
+        private func answerFailures(of exchange: CapturedExchange, observation: Observation) -> (failures: [Observation.Failure], code: Int?) {
+            guard let id = observation.endpoint, let endpoint = endpoints[id], let response = exchange.response,
+                  response.redirect == nil, !(300..<400).contains(response.status) else { return ([], nil) }
             let violations: [Violation]
+            var code: Int?
             if let body = response.body {
                 violations = responses.check(endpoint: endpoint, status: response.status, contentType: response.contentType, body: body)
-                if case .int(let code)? = (try? JSONReader.read(body))?[contract.service.envelope.code] { observation.code = code }
-            } else if let code = response.code {
-                violations = responses.check(endpoint: endpoint, status: response.status, code: code)
-                observation.code = code
+                if case .int(let value)? = (try? JSONReader.read(body))?[contract.service.envelope.code] { code = value }
+            } else if let recorded = response.code {
+                violations = responses.check(endpoint: endpoint, status: response.status, code: recorded)
+                code = recorded
             } else {
-                return []
+                return ([], nil)
             }
-            return violations.map { violation in
+            let failures = violations.map { violation in
                 Observation.Failure(side: .response, kind: "response", message: violation.message, details: .object([
                     .init("status", .int(response.status)), .init("pointer", .string(violation.pointer)),
                     .init("expected", .string(violation.expected)), .init("actual", .string(violation.actual)),
                 ]))
             }
+            return (failures, code)
         }
 
         /// `capture.har:entry 17: POST /api/v1/signals: /body/content: expected at least 1 character …`
@@ -194,5 +254,97 @@ extension CheckRequestsCommand {
             let reason = failure.details["reason"].flatMap { if case .string(let text) = $0 { text } else { nil } }
             return ["\(failure.kind): \(reason ?? failure.message)"]
         }
+    }
+}
+
+/// Turns read entries into requests to judge, on every core: parsing, the host
+/// filter, and building the request the server's stages take.
+struct EntryParser: Sendable {
+    /// What became of one entry.
+    enum Item: Sendable {
+        case check(CapturedExchange, MockRequest)
+        /// Another host than `--host`, or a path outside the base path.
+        case otherHost
+        /// A journal entry whose body was too large to keep.
+        case bodyLeftOut
+        /// CORS and control traffic in a journal.
+        case ignored
+    }
+
+    /// A batch parsed: its items up to the first problem, and that problem.
+    struct Batch: Sendable {
+        var items: [Item]
+        var failure: CaptureError?
+    }
+
+    let basePath: String
+    let host: String?
+
+    func parse(_ entries: [CheckRequestsCommand.Run.Entry]) -> Batch {
+        let results = entries.concurrentMap { entry -> Result<Item, CaptureError> in
+            do throws(CaptureError) {
+                let exchange = entry.isHAR ? try HARFile.exchange(entry.bytes, origin: entry.origin)
+                                           : try JournalLine.exchange(entry.bytes, origin: entry.origin)
+                return .success(item(for: exchange))
+            } catch {
+                return .failure(error)
+            }
+        }
+        var batch = Batch(items: [])
+        batch.items.reserveCapacity(results.count)
+        for result in results {
+            switch result {
+            case .success(let item): batch.items.append(item)
+            case .failure(let error): batch.failure = error; return batch
+            }
+        }
+        return batch
+    }
+
+    private func item(for exchange: CapturedExchange) -> Item {
+        if let host {
+            if let entryHost = exchange.host, entryHost != host { return .otherHost }
+        } else if !exchange.path.hasPrefix(basePath) {
+            return .otherHost
+        }
+        if exchange.recordedVerdict.flatMap(Verdict.init(rawValue:)).map({ !$0.isObserved }) ?? false { return .ignored }
+        if exchange.omittedBodyBytes != nil { return .bodyLeftOut }
+        return .check(exchange, MockRequest(method: exchange.method, target: exchange.target, headers: exchange.headers, body: exchange.body))
+    }
+}
+
+/// A batch parsed in the background while the one before it is judged.
+final class PendingBatch: Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private let result = Locked<EntryParser.Batch?>(nil)
+
+    init(_ entries: [CheckRequestsCommand.Run.Entry], parser: EntryParser) {
+        DispatchQueue.global().async { [done, result] in
+            let batch = parser.parse(entries)
+            result.withLock { $0 = batch }
+            done.signal()
+        }
+    }
+
+    /// The parsed batch, once it is.
+    func wait() -> EntryParser.Batch {
+        done.wait()
+        return result.withLock { $0 } ?? EntryParser.Batch(items: [])
+    }
+}
+
+extension Array where Element: Sendable {
+    /// `map` on every core, in order: the array cut into a few chunks per core.
+    func concurrentMap<T: Sendable>(_ transform: @escaping @Sendable (Element) -> T) -> [T] {
+        let chunks = Swift.min(count, ProcessInfo.processInfo.activeProcessorCount * 4)
+        guard chunks > 1 else { return map(transform) }
+        let parts = Locked([[T]](repeating: [], count: chunks))
+        let elements = self
+        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+            let range = (elements.count * chunk / chunks)..<(elements.count * (chunk + 1) / chunks)
+            let part = elements[range].map(transform)
+            parts.withLock { $0[chunk] = part }
+        }
+        return parts.withLock { $0.flatMap { $0 } }
     }
 }

@@ -31,7 +31,10 @@ public struct CapturedExchange: Sendable {
     public var recordedVerdict: String?
 
     /// The path without the query.
-    public var path: Substring { target.prefix { $0 != "?" } }
+    public var path: Substring {
+        guard let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return target[...] }
+        return target[..<mark]
+    }
 }
 
 /// A capture that cannot be read: a torn line, a file that is not JSON, a truncated

@@ -20,6 +20,25 @@ public struct HARFile: Sendable {
 
     /// Calls `body` with each entry, in file order.
     public func forEach(_ body: (CapturedExchange) throws(CaptureError) -> Void) throws(CaptureError) {
+        try forEachEntry { bytes, number throws(CaptureError) in
+            try body(try Self.exchange(bytes, origin: "\(path):entry \(number)"))
+        }
+    }
+
+    /// The exchange an entry's bytes (from ``forEachEntry(_:)``) describe.
+    public static func exchange(_ bytes: ArraySlice<UInt8>, origin: String) throws(CaptureError) -> CapturedExchange {
+        let json: JSONValue
+        do throws(JSONReader.Failure) {
+            json = try JSONReader.read(bytes)
+        } catch {
+            throw CaptureError("\(origin): not JSON: \(error.message)")
+        }
+        return try HAREntry.exchange(json, origin: origin)
+    }
+
+    /// Calls `body` with each entry's bytes and its 1-based number, in file order,
+    /// parsing nothing: the caller decides where the entries are parsed.
+    public func forEachEntry(_ body: (ArraySlice<UInt8>, Int) throws(CaptureError) -> Void) throws(CaptureError) {
         var scanner = Scanner(bytes: bytes, path: path)
         scanner.skipSpace()
         guard scanner.peek == UInt8(ascii: "{") else {
@@ -37,14 +56,7 @@ public struct HARFile: Sendable {
                     number += 1
                     scanner.entry = number
                     let range = try scanner.skipValue()
-                    let origin = "\(path):entry \(number)"
-                    let json: JSONValue
-                    do throws(JSONReader.Failure) {
-                        json = try JSONReader.read(bytes[range])
-                    } catch {
-                        throw CaptureError("\(origin): not JSON: \(error.message)")
-                    }
-                    try body(try HAREntry.exchange(json, origin: origin))
+                    try body(bytes[range], number)
                 }
             }
         }

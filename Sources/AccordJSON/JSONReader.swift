@@ -94,8 +94,11 @@ public enum JSONReader {
                 position += 1
                 return .object(members)
             }
+            // Room for a typical object at once, rather than growing 1, 2, 4, 8.
+            members.reserveCapacity(8)
             // Where each member's name starts, to report a duplicate with both positions.
             var keyOffsets: [Int] = []
+            keyOffsets.reserveCapacity(8)
             // Past a few members, names are found by hashing rather than scanning.
             var index: [String: Int] = [:]
             while true {
@@ -134,6 +137,7 @@ public enum JSONReader {
                 position += 1
                 return .array(items)
             }
+            items.reserveCapacity(4)
             while true {
                 skipWhitespace()
                 items.append(try value(depth: depth + 1))
@@ -149,11 +153,17 @@ public enum JSONReader {
         mutating func string() throws(Problem) -> String {
             let start = position
             position += 1
-            // Fast path: no escapes.
+            // Fast path: no escapes; plain ASCII needs no UTF-8 validation at all.
             var end = position
-            while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 { end += 1 }
+            var ascii = true
+            while end < bytes.count {
+                let byte = bytes[end]
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+                if byte >= 0x80 { ascii = false }
+                end += 1
+            }
             if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
-                let text = try validated(bytes[position..<end], at: position)
+                let text = ascii ? Self.asciiString(bytes[position..<end]) : try validated(bytes[position..<end], at: position)
                 position = end + 1
                 return text
             }
@@ -173,6 +183,16 @@ public enum JSONReader {
                 default:
                     scalars.append(byte)
                     position += 1
+                }
+            }
+        }
+
+        /// Bytes known to be ASCII as a String, copied without validating them again.
+        static func asciiString(_ bytes: ArraySlice<UInt8>) -> String {
+            bytes.withUnsafeBufferPointer { source in
+                String(unsafeUninitializedCapacity: source.count) { target in
+                    _ = target.initialize(fromContentsOf: source)
+                    return source.count
                 }
             }
         }
