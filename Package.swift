@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "AccordYAML", targets: ["AccordYAML"]),
         .library(name: "AccordValidation", targets: ["AccordValidation"]),
         .library(name: "AccordMock", targets: ["AccordMock"]),
+        .library(name: "AccordCapture", targets: ["AccordCapture"]),
     ],
     targets: [
         // C libraries from Debian, reached through pkg-config.

@@ -19,6 +19,8 @@ let package = Package(
         .executableTarget(name: "FuzzEngine", dependencies: [.product(name: "AccordMock", package: accord)]),
         // Template expressions and the JSON templates that hold them, rendered.
         .executableTarget(name: "FuzzTemplate", dependencies: [.product(name: "AccordMock", package: accord)]),
+        // Captures: HAR files entry by entry and --record journal lines.
+        .executableTarget(name: "FuzzCapture", dependencies: [.product(name: "AccordCapture", package: accord)]),
         // Durations, injections, command-line and control-API rules.
         .executableTarget(name: "FuzzNumbers", dependencies: [.product(name: "AccordMock", package: accord)]),
     ],

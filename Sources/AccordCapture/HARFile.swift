@@ -12,10 +12,15 @@ public struct HARFile: Sendable {
     private let bytes: [UInt8]
 
     public init(path: String) throws(CaptureError) {
-        self.path = path
         guard let data = FileManager.default.contents(atPath: path) else { throw CaptureError("\(path): cannot be read") }
         guard data.count <= Self.maxBytes else { throw CaptureError("\(path): larger than \(Self.maxBytes) bytes") }
-        bytes = [UInt8](data)
+        self.init(bytes: [UInt8](data), path: path)
+    }
+
+    /// A HAR already in memory; `path` names it in messages.
+    public init(bytes: [UInt8], path: String) {
+        self.path = path
+        self.bytes = bytes
     }
 
     /// Calls `body` with each entry, in file order.

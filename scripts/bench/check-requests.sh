@@ -10,6 +10,7 @@
 # Every entry must pass (0 violations): the capture is what the server accepted.
 #
 # usage: scripts/bench/check-requests.sh [JSONL_ENTRIES] [HAR_ENTRIES]   (default: 100000 20000)
+#   ACCORD_BENCH_KEEP=DIR keeps the journal and the two captures in DIR, to profile them.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 jsonl_entries=${1:-100000}
