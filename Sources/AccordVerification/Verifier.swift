@@ -200,7 +200,7 @@ public struct Verifier: Sendable {
         var problems = responses.check(endpoint: endpoint, status: response.status, contentType: response.header("content-type"), body: response.body)
             .map { violation in violation.pointer.isEmpty ? violation.message : "\(violation.pointer): \(violation.message)" }
         let envelope = try? JSONReader.read(response.body)
-        let code = envelope.flatMap { value -> Int? in if case .int(let code)? = value[contract.service.envelope.code] { code } else { nil } }
+        let code = businessCode(of: envelope)
         if let code, code != example.code {
             let named = contract.service.code(code).map { " (\($0.name))" } ?? ""
             let message = envelope?[contract.service.envelope.message].flatMap { if case .string(let text) = $0 { ": \(text)" } else { nil } } ?? ""
@@ -235,7 +235,7 @@ public struct Verifier: Sendable {
             func expect(_ name: String, _ codes: [Int], _ request: HTTPClient.Request, meaning: String) {
                 let response = try? deliver(request, client: client)
                 let envelope = response.flatMap { try? JSONReader.read($0.body) }
-                let code = envelope.flatMap { value -> Int? in if case .int(let code)? = value[contract.service.envelope.code] { code } else { nil } }
+                let code = businessCode(of: envelope)
                 let outcome: VerificationCheck.Outcome
                 if let code, codes.contains(code) {
                     outcome = .passed
@@ -272,7 +272,7 @@ public struct Verifier: Sendable {
             let invalid = requests.request(for: example, of: target, session: session, body: .array([]))
             let response = try? deliver(invalid, client: client)
             let envelope = response.flatMap { try? JSONReader.read($0.body) }
-            let code = envelope.flatMap { value -> Int? in if case .int(let code)? = value[contract.service.envelope.code] { code } else { nil } }
+            let code = businessCode(of: envelope)
             let expected = flows.invalidRequest
             checks.append(VerificationCheck(endpoint: target.id, name: "invalid body",
                                             outcome: code == expected ? .passed : .failed(["expected code \(expected), answered "
@@ -281,6 +281,12 @@ public struct Verifier: Sendable {
                                             status: response?.status, code: code))
         }
         return checks
+    }
+
+    /// The envelope's business code, if it has one.
+    private func businessCode(of envelope: JSONValue?) -> Int? {
+        if case .int(let code)? = envelope?[contract.service.envelope.code] { return code }
+        return nil
     }
 
     private static func flippingLastCharacter(_ text: String) -> String {

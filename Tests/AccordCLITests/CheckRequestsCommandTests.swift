@@ -8,10 +8,8 @@ import Testing
 /// `accord check-requests` run in-process on captures in the shapes real tools write.
 @Suite struct CheckRequestsCommandTests {
     private func run(_ arguments: [String]) -> (status: Int32, output: String, error: String) {
-        let output = Locked(""), error = Locked("")
-        let console = Console(output: { text in output.withLock { $0 += text } }, error: { text in error.withLock { $0 += text } })
-        let status = AccordCommand.run(arguments, console: console)
-        return (status, output.withLock { $0 }, error.withLock { $0 })
+        let run = CommandRun(arguments)
+        return (run.status, run.output, run.error)
     }
 
     private func write(_ text: String, name: String) throws -> String {

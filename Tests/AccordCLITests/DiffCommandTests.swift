@@ -9,10 +9,8 @@ import Testing
 /// directories and as a git revision against the working tree.
 @Suite struct DiffCommandTests {
     private func run(_ arguments: [String]) -> (status: Int32, output: String, error: String) {
-        let output = Locked(""), error = Locked("")
-        let console = Console(output: { text in output.withLock { $0 += text } }, error: { text in error.withLock { $0 += text } })
-        let status = AccordCommand.run(arguments, console: console)
-        return (status, output.withLock { $0 }, error.withLock { $0 })
+        let run = CommandRun(arguments)
+        return (run.status, run.output, run.error)
     }
 
     /// The repository's contracts copied to `directory`, then edited: a request

@@ -6,12 +6,9 @@ import Testing
 
 /// `accord lint` run in-process: output, rendering and exit status.
 @Suite struct LintCommandTests {
-    /// Runs the command and returns (status, standard output, standard error).
-    private func run(_ arguments: [String]) -> (Int32, String, String) {
-        let output = Locked(""), error = Locked("")
-        let console = Console(output: { text in output.withLock { $0 += text } }, error: { text in error.withLock { $0 += text } })
-        let status = AccordCommand.run(arguments, console: console)
-        return (status, output.withLock { $0 }, error.withLock { $0 })
+    private func run(_ arguments: [String]) -> (status: Int32, output: String, error: String) {
+        let run = CommandRun(arguments)
+        return (run.status, run.output, run.error)
     }
 
     private func contracts(_ files: [String: String]) throws -> String {

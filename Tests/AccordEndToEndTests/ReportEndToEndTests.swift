@@ -16,14 +16,7 @@ import Testing
 
     private func send(_ server: ServerProcess, _ method: String, _ target: String, body: String? = nil, token: String? = nil,
                       headers: [String: String] = [:]) async throws -> Int {
-        var request = URLRequest(url: URL(string: server.baseURL + target)!)
-        request.httpMethod = method
-        request.httpBody = body.map { Data($0.utf8) }
-        for (name, value) in ServeEndToEndTests.signedHeaders(target, body: body, token: token).merging(headers, uniquingKeysWith: { $1 }) {
-            request.setValue(value, forHTTPHeaderField: name)
-        }
-        let (_, response) = try await URLSession.shared.data(for: request)
-        return (response as? HTTPURLResponse)?.statusCode ?? 0
+        try await ServeEndToEndTests.send(server, method, target, body: body, token: token, headers: headers).0.statusCode
     }
 
     @Test func shutdownWritesTheJUnitReportAndFailsOnViolations() async throws {

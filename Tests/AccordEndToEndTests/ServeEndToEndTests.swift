@@ -34,7 +34,8 @@ import Testing
         return token
     }
 
-    private func send(_ server: ServerProcess, _ method: String, _ target: String, body: String? = nil, token: String? = nil,
+    /// Sends a signed request over URLSession; the answer and its JSON body.
+    static func send(_ server: ServerProcess, _ method: String, _ target: String, body: String? = nil, token: String? = nil,
                       headers extra: [String: String] = [:]) async throws -> (HTTPURLResponse, JSONValue?) {
         var request = URLRequest(url: URL(string: server.baseURL + target)!)
         request.httpMethod = method
@@ -49,17 +50,17 @@ import Testing
     @Test func signedRequestsOverURLSessionGetFixtures() async throws {
         let server = try ServerProcess()
         let token = try Self.login(server)
-        let (response, json) = try await send(server, "GET", "/api/v1/signals/inbox?filter=flash", token: token)
+        let (response, json) = try await Self.send(server, "GET", "/api/v1/signals/inbox?filter=flash", token: token)
         #expect(response.statusCode == 200)
         #expect(response.value(forHTTPHeaderField: "Content-Type") == "application/json; charset=utf-8")
         #expect(json?["code"] == .int(0))
         #expect(json?["data"]?["items"]?.value(at: "/0/id") == .string("sg_flash_1"))
-        let (_, published) = try await send(server, "POST", "/api/v1/signals", body: #"{"content":"周末爬山","is_flash":false}"#, token: token)
+        let (_, published) = try await Self.send(server, "POST", "/api/v1/signals", body: #"{"content":"周末爬山","is_flash":false}"#, token: token)
         #expect(published?["data"]?["content"] == .string("周末爬山"))
-        let (_, quota) = try await send(server, "POST", "/api/v1/signals", body: #"{"content":"配额用完了","is_flash":false}"#, token: token)
+        let (_, quota) = try await Self.send(server, "POST", "/api/v1/signals", body: #"{"content":"配额用完了","is_flash":false}"#, token: token)
         #expect(quota?["code"] == .int(3008))
         #expect(quota?["msg"] == .string("今日信号已达上限"))
-        let (busy, _) = try await send(server, "POST", "/api/v1/ai/analyze-learning-input", body: #"{"session_id":"s","input_text":"BUSY"}"#, token: token)
+        let (busy, _) = try await Self.send(server, "POST", "/api/v1/ai/analyze-learning-input", body: #"{"session_id":"s","input_text":"BUSY"}"#, token: token)
         #expect(busy.statusCode == 503)
         // The access log has one line per request.
         try server.waitFor(timeout: 2) { out, _ in out.contains("POST /api/v1/ai/analyze-learning-input 503 code=5002") }
@@ -69,7 +70,7 @@ import Testing
 
     @Test func violationsComeBackAsA400Envelope() async throws {
         let server = try ServerProcess()
-        let (response, json) = try await send(server, "POST", "/api/v1/auth/login/phone", body: #"{"phone":"12","device_info":{}}"#)
+        let (response, json) = try await Self.send(server, "POST", "/api/v1/auth/login/phone", body: #"{"phone":"12","device_info":{}}"#)
         #expect(response.statusCode == 400)
         #expect(json?["code"] == .int(1000))
         guard case .array(let violations)? = json?["data"]?["violations"] else {
@@ -161,16 +162,16 @@ import Testing
         try write("1")
         let server = try ServerProcess(arguments: ["--quiet"], mocks: mocks.path)
         let token = try Self.login(server)
-        #expect(try await send(server, "GET", "/api/v1/signals/quota", token: token).1?["data"]?["used"] == .int(1))
+        #expect(try await Self.send(server, "GET", "/api/v1/signals/quota", token: token).1?["data"]?["used"] == .int(1))
 
         try write("7")
         try server.waitFor(timeout: 5) { out, _ in out.contains("accord serve: reloaded: 32 endpoints, 1 fixtures") }
-        #expect(try await send(server, "GET", "/api/v1/signals/quota", token: token).1?["data"]?["used"] == .int(7))
+        #expect(try await Self.send(server, "GET", "/api/v1/signals/quota", token: token).1?["data"]?["used"] == .int(7))
 
         try write("lots")
         try server.waitFor(timeout: 5) { _, err in err.contains("still serving the previous version") }
         #expect(server.standardError.contains("quota.yaml:2:60: error: fixture 'q' data /used: expected integer, found a string \"lots\""))
-        #expect(try await send(server, "GET", "/api/v1/signals/quota", token: token).1?["data"]?["used"] == .int(7))
+        #expect(try await Self.send(server, "GET", "/api/v1/signals/quota", token: token).1?["data"]?["used"] == .int(7))
     }
 
     @Test func sigtermLetsARequestInFlightFinishAndExitsZero() throws {
