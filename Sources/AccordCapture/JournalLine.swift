@@ -15,7 +15,7 @@ public enum JournalLine {
         guard case .object(let members) = entry else { throw CaptureError("\(origin): not a journal line: not a JSON object") }
         // One pass over the members: a journal line has a dozen, and is read 100,000 times.
         var method: String?, path: String?, time: Int64?, status: Int?, code: Int?, omitted: Int?, verdict: String?
-        var query: [JSONValue] = [], headerPairs: [JSONValue] = []
+        var query: [JSONValue] = [], headerMembers: [JSONValue.Member] = []
         var body: [UInt8] = []
         for member in members {
             switch (member.key, member.value) {
@@ -23,7 +23,7 @@ public enum JournalLine {
             case ("path", .string(let text)): path = text
             case ("wall", .int(let seconds)): time = Int64(seconds)
             case ("query", .array(let pairs)): query = pairs
-            case ("headers", .array(let pairs)): headerPairs = pairs
+            case ("headers", .object(let members)): headerMembers = members
             case ("body", let json): body = JSONWriter.bytes(json)
             case ("body_omitted_bytes", .int(let bytes)): omitted = bytes
             case ("status", .int(let value)): status = value
@@ -41,12 +41,8 @@ public enum JournalLine {
             return QueryEncoding.component(name) + "=" + QueryEncoding.component(value)
         }
         if !encoded.isEmpty { target += "?" + encoded.joined(separator: "&") }
-        var headers: [(name: String, value: String)] = []
-        headers.reserveCapacity(headerPairs.count)
-        for pair in headerPairs {
-            if case .array(let items) = pair, items.count == 2, case .string(let name) = items[0], case .string(let value) = items[1] {
-                headers.append((name, value))
-            }
+        let headers = headerMembers.compactMap { member -> (name: String, value: String)? in
+            if case .string(let value) = member.value { (member.key, value) } else { nil }
         }
         let response = status.map { CapturedExchange.Response(status: $0, contentType: nil, body: nil, code: code, redirect: nil) }
         return CapturedExchange(origin: origin, time: time, method: method, host: nil, target: target, headers: headers, body: body,

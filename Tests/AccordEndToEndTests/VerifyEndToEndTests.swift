@@ -60,8 +60,13 @@ import Testing
         }, log: { _ in })
         try server.start()
         defer { _ = server.stop(grace: .milliseconds(100)) }
-        let (status, output, _) = try verify(["--base-url", "http://127.0.0.1:\(server.port)/api/v1", "--quiet"])
+        let report = FileManager.default.temporaryDirectory.appendingPathComponent("accord-verify-\(UUID().uuidString).xml").path
+        defer { try? FileManager.default.removeItem(atPath: report) }
+        let (status, output, _) = try verify(["--base-url", "http://127.0.0.1:\(server.port)/api/v1", "--quiet", "--report", report])
         #expect(status == 1)
+        let document = try JUnitDocument(Data(contentsOf: URL(fileURLWithPath: report)))
+        let failed = document.suites.flatMap(\.cases).filter(\.failed).map(\.name).sorted()
+        #expect(failed == ["auth.im-token GET /auth/im/token", "signal.quota GET /signals/quota", "user.me GET /users/me"])
         let failures = output.split(separator: "\n").filter { $0.hasPrefix("FAIL") }.map(String.init).sorted()
         #expect(failures == [
             "FAIL auth.im-token replayed nonce: expected code 1004, answered HTTP 200, code 0: the backend accepts a X-Nonce it has seen",

@@ -40,7 +40,9 @@ public struct JournalEntry: Sendable {
     /// The query, percent-decoded, in request order.
     public var query: [(name: String, value: String)] = []
     public var body: Body?
-    /// The request headers, lowercased, with credentials masked (see ``masked(_:)``).
+    /// The request headers, lowercased, with credentials masked (see ``masked(_:)``);
+    /// repeated ones are already joined, so the names are unique and the JSON form is an
+    /// object.
     public var headers: [(name: String, value: String)] = []
     public var session: String
     public var user: Int?
@@ -66,7 +68,7 @@ public struct JournalEntry: Sendable {
             members.append(.init("query", .array(query.map { .array([.string($0.name), .string($0.value)]) })))
         }
         if !headers.isEmpty {
-            members.append(.init("headers", .array(headers.map { .array([.string($0.name), .string($0.value)]) })))
+            members.append(.init("headers", .object(headers.map { .init($0.name, .string($0.value)) })))
         }
         switch body {
         case .json(let value)?: members.append(.init("body", value))
