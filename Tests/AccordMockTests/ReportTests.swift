@@ -123,4 +123,15 @@ import Testing
         #expect(publish.value(at: "/failures/0/details/violations/0/pointer") == .string("/body/content"))
         #expect(publish["injected"] == .int(1))
     }
+
+    @Test func aBodyOverTheLimitIsFiledUnderItsEndpoint() throws {
+        var fixture = try EngineFixture(fixturesIn: Repository.mocks)
+        var request = fixture.signed("POST", "/api/v1/signals", body: #"{"content":"hi","is_flash":false}"#)
+        request.bodyLimitExceeded = true
+        #expect(fixture.handle(request).status == 413)
+        let report = fixture.engine.report()
+        #expect(report.unknownRoutes.isEmpty)
+        let publish = try #require(report.endpoints.first { $0.endpoint.id == "signal.publish" })
+        #expect(publish.tally.failures.map(\.kind) == ["body too large (1000)"])
+    }
 }

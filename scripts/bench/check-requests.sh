@@ -88,7 +88,7 @@ def entry(line):
     answer = inbox_answer if e["method"] == "GET" else login_answer
     post = {"mimeType": "application/json", "text": json.dumps(e["body"], ensure_ascii=False)} if "body" in e else None
     request = {"method": e["method"], "url": f"https://api.example.com{e['path']}" + (f"?{query}" if query else ""), "httpVersion": "HTTP/1.1",
-               "headers": [{"name": n, "value": v} for n, v in e["headers"]], "queryString": [], "cookies": [], "headersSize": -1, "bodySize": -1}
+               "headers": [{"name": n, "value": v} for n, v in e["headers"].items()], "queryString": [], "cookies": [], "headersSize": -1, "bodySize": -1}
     if post: request["postData"] = post
     started = time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime(e["wall"]))
     return {"startedDateTime": started, "time": 1, "request": request,

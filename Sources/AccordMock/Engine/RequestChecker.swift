@@ -14,6 +14,7 @@ public struct RequestChecker: Sendable {
     private let clock = MockClock(wall: 0)
     private let pipeline: Pipeline
     private let envelope: Service.Envelope
+    private let router: Router
 
     /// - Parameter verifiesSignatures: false to skip X-Sign (the capture's app secret is unknown).
     public init(contract: Contract, verifiesSignatures: Bool = true) {
@@ -22,6 +23,7 @@ public struct RequestChecker: Sendable {
         envelope = service.envelope
         let envelopes = Envelopes(service: service)
         let router = Router(contract: contract)
+        self.router = router
         var routed: [any RoutedStage] = [BodyStage(envelopes: envelopes)]
         if verifiesSignatures && service.signing.isEnabled {
             let nonces = NonceCache(ttlSeconds: service.signing.nonceTTLSeconds)
@@ -45,6 +47,6 @@ public struct RequestChecker: Sendable {
     public func check(_ request: MockRequest, sentAt time: Int64) -> Observation {
         clock.pinWall(to: time)
         let (response, exchange) = pipeline.process(request)
-        return ReportStage.observation(of: response, for: exchange, envelope: envelope)
+        return ReportStage.observation(of: response, for: exchange, envelope: envelope, router: router)
     }
 }

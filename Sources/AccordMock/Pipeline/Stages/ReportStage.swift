@@ -9,18 +9,25 @@ import AccordReport
 struct ReportStage: ResponseStage {
     let observations: Observations
     let envelope: Service.Envelope
+    let router: Router
 
     func finish(_ response: inout MockResponse, for exchange: Exchange) {
         guard response.summary.verdict.isObserved else { return }
-        observations.record(Self.observation(of: response, for: exchange, envelope: envelope))
+        observations.record(Self.observation(of: response, for: exchange, envelope: envelope, router: router))
     }
 
-    /// How a report counts `response` to `exchange`.
-    static func observation(of response: MockResponse, for exchange: Exchange, envelope names: Service.Envelope) -> Observation {
+    /// How a report counts `response` to `exchange`. A request refused before routing
+    /// (bad framing, a body over the limit) is filed under its endpoint when it has one.
+    static func observation(of response: MockResponse, for exchange: Exchange, envelope names: Service.Envelope, router: Router) -> Observation {
         let summary = response.summary
         let request = exchange.request
         let injected = exchange.injected != nil || request.headers[InjectionStage.header] != nil
-        var observation = Observation(endpoint: summary.endpoint, method: request.method, path: request.path, answer: summary.source,
+        var endpoint = summary.endpoint
+        if endpoint == nil, summary.verdict == .tooLarge || summary.verdict == .malformed,
+           case .endpoint(let matched, _) = router.match(method: request.method, path: request.path) {
+            endpoint = matched.id
+        }
+        var observation = Observation(endpoint: endpoint, method: request.method, path: request.path, answer: summary.source,
                                       code: summary.code, injected: injected)
         guard let rule = summary.verdict.violatedRule, !injected else { return observation }
         let envelope = response.json
