@@ -25,8 +25,8 @@ let package = Package(
         .target(name: "AccordDiagnostics"),
         // The lock around shared state, one ThreadSanitizer understands.
         .target(name: "AccordSync"),
-        // libyaml events → a node tree with 1-based positions.
-        .target(name: "AccordYAML", dependencies: ["CYAML", "AccordDiagnostics"]),
+        // libyaml events → a node tree with 1-based positions; JSON values → YAML through its emitter.
+        .target(name: "AccordYAML", dependencies: ["CYAML", "AccordDiagnostics", "AccordJSON"]),
         // JSON values: a strict reader with positions, a compact writer, pointers.
         .target(name: "AccordJSON", dependencies: ["AccordDiagnostics"]),
         // The contract model, its loader from YAML and the structural checks.
@@ -38,7 +38,7 @@ let package = Package(
         // What a run did against the contracts: observations, coverage, JUnit and JSON reports.
         .target(name: "AccordReport", dependencies: ["AccordContract", "AccordJSON", "AccordSync"]),
         // Captured traffic read as exchanges: HAR 1.2 files and `accord serve --record` journals.
-        .target(name: "AccordCapture", dependencies: ["AccordJSON"]),
+        .target(name: "AccordCapture", dependencies: ["AccordContract", "AccordJSON"]),
         // The mock backend as a pure function: routing, validation, fixtures, templating.
         .target(name: "AccordMock", dependencies: ["AccordContract", "AccordDiagnostics", "AccordJSON", "AccordReport", "AccordSigning", "AccordSync", "AccordValidation", "AccordYAML"]),
         // HTTP/1.1 over libmicrohttpd: moves bytes between sockets and the engine.

@@ -65,7 +65,7 @@ struct CheckRequestsCommand: Subcommand {
         console.print("accord check-requests: \(report.summary)\(notes)")
         if let path = reportOptions.path {
             do {
-                try ReportFile.write(report.rendered(as: reportOptions.format, failsUncovered: reportOptions.failOn.contains(.uncovered)), to: path)
+                try AtomicFile.write(report.rendered(as: reportOptions.format, failsUncovered: reportOptions.failOn.contains(.uncovered)), to: path)
             } catch {
                 console.printError("error: \(error)")
                 return 2
@@ -83,7 +83,6 @@ extension CheckRequestsCommand {
     /// One invocation's state: the checkers, the counts, what was printed.
     struct Run {
         let contract: Contract
-        let host: String?
         let requests: RequestChecker
         let responses: ResponseChecker
         let console: Console?
@@ -101,7 +100,6 @@ extension CheckRequestsCommand {
 
         init(contract: Contract, host: String?, verifiesSignatures: Bool, console: Console?) {
             self.contract = contract
-            self.host = host
             requests = RequestChecker(contract: contract, verifiesSignatures: verifiesSignatures)
             responses = ResponseChecker(contract: contract)
             self.console = console
@@ -151,6 +149,7 @@ extension CheckRequestsCommand {
 
         /// Starts parsing `batch` (emptying it), and judges the batch parsed before it meanwhile.
         private mutating func submit(_ batch: inout [Entry]) throws(CaptureError) {
+            guard !batch.isEmpty else { return try finishPending() }
             let entries = batch
             batch.removeAll(keepingCapacity: true)
             let next = PendingBatch(entries, parser: parser)

@@ -30,7 +30,7 @@ struct OpenAPICommand: Subcommand {
             return 0
         }
         do {
-            try ReportFile.write(Array(text.utf8), to: output)
+            try AtomicFile.write(Array(text.utf8), to: output)
         } catch {
             console.printError("error: \(error)")
             return 1

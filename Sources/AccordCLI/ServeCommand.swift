@@ -128,7 +128,7 @@ struct ServeCommand: Subcommand {
         if let path = settings.report {
             let bytes = report.rendered(as: settings.reportFormat, failsUncovered: settings.failOn.contains(.uncovered))
             do {
-                try ReportFile.write(bytes, to: path)
+                try AtomicFile.write(bytes, to: path)
                 console.print("accord serve: report written to \(path)")
             } catch {
                 console.printError("error: \(error)")

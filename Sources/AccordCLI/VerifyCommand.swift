@@ -64,7 +64,7 @@ struct VerifyCommand: Subcommand {
             let observed = Verifier.observations(of: checks, contract: contract).snapshot
             let document = ContractReport(title: "accord verify", contract: contract, answers: [:], observed: observed)
             do {
-                try ReportFile.write(document.rendered(as: report.format, failsUncovered: false), to: path)
+                try AtomicFile.write(document.rendered(as: report.format, failsUncovered: false), to: path)
             } catch {
                 console.printError("error: \(error)")
                 return 2

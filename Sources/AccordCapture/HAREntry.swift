@@ -1,3 +1,4 @@
+import AccordContract
 import AccordJSON
 import Foundation
 
@@ -31,7 +32,7 @@ enum HAREntry {
             } else {
                 let query = pairs(request["queryString"])
                 if !query.isEmpty {
-                    target += "?" + query.map { QueryEncoding.component($0.0) + "=" + QueryEncoding.component($0.1) }.joined(separator: "&")
+                    target += "?" + query.map { PercentEncoding.component($0.0) + "=" + PercentEncoding.component($0.1) }.joined(separator: "&")
                 }
             }
         } else if let pseudoPath {

@@ -1,3 +1,4 @@
+import AccordContract
 import AccordJSON
 
 /// A line of an `accord serve --record` journal as a captured exchange. The journal
@@ -38,7 +39,7 @@ public enum JournalLine {
             guard case .array(let items) = pair, items.count == 2, case .string(let name) = items[0], case .string(let value) = items[1] else {
                 return nil
             }
-            return QueryEncoding.component(name) + "=" + QueryEncoding.component(value)
+            return PercentEncoding.component(name) + "=" + PercentEncoding.component(value)
         }
         if !encoded.isEmpty { target += "?" + encoded.joined(separator: "&") }
         let headers = headerMembers.compactMap { member -> (name: String, value: String)? in
@@ -47,25 +48,5 @@ public enum JournalLine {
         let response = status.map { CapturedExchange.Response(status: $0, contentType: nil, body: nil, code: code, redirect: nil) }
         return CapturedExchange(origin: origin, time: time, method: method, host: nil, target: target, headers: headers, body: body,
                                 omittedBodyBytes: omitted, response: response, recordedVerdict: verdict)
-    }
-}
-
-/// Percent-encoding of query components: everything but RFC 3986 unreserved characters.
-enum QueryEncoding {
-    static func component(_ text: String) -> String {
-        var encoded = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                encoded.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let digits = Array("0123456789ABCDEF".unicodeScalars)
-                encoded.unicodeScalars.append("%")
-                encoded.unicodeScalars.append(digits[Int(byte >> 4)])
-                encoded.unicodeScalars.append(digits[Int(byte & 0x0F)])
-            }
-        }
-        return encoded
     }
 }

@@ -16,10 +16,14 @@ import AccordYAML
 public struct OpenAPIDocument: Sendable {
     public let contract: Contract
     private let schemas: SchemaTranslator
+    private let unsigned: Set<String>
+    private let flows: FlowCodes
 
     public init(contract: Contract) {
         self.contract = contract
         schemas = SchemaTranslator(closed: contract.service.validation.unknownMembers == .reject)
+        unsigned = contract.unsignedEndpoints
+        flows = FlowCodes(service: contract.service)
     }
 
     /// The document as a JSON value (the YAML form is the same tree).
@@ -122,11 +126,9 @@ public struct OpenAPIDocument: Sendable {
         endpoint.codes.compactMap { contract.service.code($0) }
     }
 
-    /// Every non-zero code the endpoint may answer: its own and the service's flow codes.
+    /// Every non-zero code the endpoint may answer: its own and the service's.
     private func answerableCodes(of endpoint: Endpoint) -> [Int] {
-        let flows = FlowCodes(service: contract.service)
-        let all = Set(endpoint.codes + FlowCodes.Role.allCases.map { flows[$0] } + [flows.invalidRequest])
-        return all.sorted()
+        flows.serviceCodes.union(endpoint.codes).sorted()
     }
 
     private func responses(_ endpoint: Endpoint) -> JSONValue {
@@ -196,8 +198,7 @@ public struct OpenAPIDocument: Sendable {
     }
 
     private func isSigned(_ endpoint: Endpoint) -> Bool {
-        let signing = contract.service.signing
-        return signing.isEnabled && !signing.exempt.contains { EndpointPattern.matches($0, endpoint.id) }
+        !unsigned.contains(endpoint.id)
     }
 
     private func parameter(_ field: Field, in location: String) -> JSONValue {
@@ -240,20 +241,7 @@ extension OpenAPIDocument {
     public func rendered(as format: Format) throws(YAMLEmitter.EmitError) -> String {
         switch format {
         case .json: JSONWriter.string(json) + "\n"
-        case .yaml: try YAMLEmitter.document(Self.yaml(json))
-        }
-    }
-
-    /// A JSON value as the YAML emitter's tree: strings stay strings, numbers plain.
-    static func yaml(_ value: JSONValue) -> YAMLEmitter.Value {
-        switch value {
-        case .null: .plain("null")
-        case .bool(let flag): .plain(flag ? "true" : "false")
-        case .int(let number): .plain(String(number))
-        case .double(let number): .plain(JSONWriter.number(number))
-        case .string(let text): .string(text)
-        case .array(let items): .sequence(items.map(yaml))
-        case .object(let members): .mapping(members.map { .init($0.key, yaml($0.value)) })
+        case .yaml: try YAMLEmitter.document(json)
         }
     }
 }

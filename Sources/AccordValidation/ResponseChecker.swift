@@ -14,8 +14,7 @@ public struct ResponseChecker: Sendable {
     public init(contract: Contract) {
         self.contract = contract
         validator = SchemaValidator(contract: contract)
-        let flows = FlowCodes(service: contract.service)
-        serviceCodes = Set(FlowCodes.Role.allCases.map { flows[$0] } + [flows.invalidRequest])
+        serviceCodes = FlowCodes(service: contract.service).serviceCodes
     }
 
     /// Every way the answer (`status`, `Content-Type`, `body`) to a call of `endpoint` breaks the contract.

@@ -13,7 +13,7 @@ struct RequestBuilder: Sendable {
     let appKey: String
     let appSecret: String
     private let signer: RequestSigner
-    private let exempt: Set<String>
+    private let unsigned: Set<String>
 
     init(contract: Contract, settings: Verifier.Settings) throws(Verifier.SetupError) {
         self.contract = contract
@@ -25,7 +25,7 @@ struct RequestBuilder: Sendable {
         appKey = key
         appSecret = secret
         signer = RequestSigner(settings: signing)
-        exempt = Set(contract.endpoints.map(\.id).filter { id in signing.exempt.contains { EndpointPattern.matches($0, id) } })
+        unsigned = contract.unsignedEndpoints
         var headers: [(name: String, value: String)] = []
         var missing: [String] = []
         for field in contract.service.headers {
@@ -57,7 +57,7 @@ struct RequestBuilder: Sendable {
     }
 
     func isSigned(_ endpoint: Endpoint) -> Bool {
-        contract.service.signing.isEnabled && !exempt.contains(endpoint.id)
+        !unsigned.contains(endpoint.id)
     }
 
     /// The request of `example`; `body` replaces the example's (the invalid-body check).
@@ -69,7 +69,7 @@ struct RequestBuilder: Sendable {
             case .literal(let text): path += "/" + text
             case .parameter(let name):
                 let value = example.parameters?.value[name].flatMap(SortedParams.text(of:)) ?? ""
-                path += "/" + Self.escaped(value)
+                path += "/" + PercentEncoding.pathSegment(value)
             }
         }
         var query: [(name: String, value: String)] = []
@@ -106,16 +106,7 @@ struct RequestBuilder: Sendable {
             headers.append(("Content-Type", "application/json"))
         }
         let target = contract.service.basePath.isEmpty || baseURL.hasSuffix(contract.service.basePath) ? path : contract.service.basePath + path
-        let queryText = query.isEmpty ? "" : "?" + query.map { Self.escaped($0.name) + "=" + Self.escaped($0.value) }.joined(separator: "&")
+        let queryText = query.isEmpty ? "" : "?" + query.map { PercentEncoding.component($0.name) + "=" + PercentEncoding.component($0.value) }.joined(separator: "&")
         return HTTPClient.Request(method: endpoint.method.rawValue, url: baseURL + target + queryText, headers: headers, body: bytes)
-    }
-
-    /// Percent-encoding of everything but RFC 3986's unreserved characters (and `.`
-    /// alone or doubled as a path segment, which HTTP stacks would resolve away).
-    static func escaped(_ text: String) -> String {
-        if text == "." || text == ".." { return text.replacingOccurrences(of: ".", with: "%2E") }
-        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(127)))
-        allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
     }
 }

@@ -112,18 +112,17 @@ public struct Verifier: Sendable {
         let observations = Observations()
         let endpoints = Dictionary(contract.endpoints.map { ($0.id, $0) }) { first, _ in first }
         for check in checks {
-            guard case .skipped = check.outcome else {
-                var observation = Observation(endpoint: check.endpoint, method: endpoints[check.endpoint]?.method.rawValue ?? "",
-                                              path: endpoints[check.endpoint]?.path.description ?? "", answer: check.name, code: check.code)
-                if case .failed(let problems) = check.outcome {
-                    observation.failures = problems.map { problem in
-                        Observation.Failure(side: .response, kind: check.name, message: problem,
-                                            details: .object([.init("check", .string(check.name)), .init("status", check.status.map { .int($0) } ?? .null)]))
-                    }
+            if case .skipped = check.outcome { continue }
+            let endpoint = endpoints[check.endpoint]
+            var observation = Observation(endpoint: check.endpoint, method: endpoint?.method.rawValue ?? "", path: endpoint?.path.description ?? "",
+                                          answer: check.name, code: check.code)
+            if case .failed(let problems) = check.outcome {
+                observation.failures = problems.map { problem in
+                    Observation.Failure(side: .response, kind: check.name, message: problem,
+                                        details: .object([.init("check", .string(check.name)), .init("status", check.status.map { .int($0) } ?? .null)]))
                 }
-                observations.record(observation)
-                continue
             }
+            observations.record(observation)
         }
         return observations
     }
@@ -233,17 +232,7 @@ public struct Verifier: Sendable {
         }
         if let probe, let example = probe.examples.first(where: { $0.code == 0 }), session.failure == nil {
             func expect(_ name: String, _ codes: [Int], _ request: HTTPClient.Request, meaning: String) {
-                let response = try? deliver(request, client: client)
-                let envelope = response.flatMap { try? JSONReader.read($0.body) }
-                let code = businessCode(of: envelope)
-                let outcome: VerificationCheck.Outcome
-                if let code, codes.contains(code) {
-                    outcome = .passed
-                } else {
-                    let answered = response.map { "HTTP \($0.status)\(code.map { ", code \($0)" } ?? "")" } ?? "no answer"
-                    outcome = .failed(["expected code \(codes.map(String.init).joined(separator: " or ")), answered \(answered): \(meaning)"])
-                }
-                checks.append(VerificationCheck(endpoint: probe.id, name: name, outcome: outcome, status: response?.status, code: code))
+                checks.append(expectCode(codes, for: request, check: name, of: probe, meaning: meaning, client: client))
             }
             if signing.isEnabled {
                 var tampered = requests.request(for: example, of: probe, session: session)
@@ -270,17 +259,25 @@ public struct Verifier: Sendable {
             }
             let example = target.examples.first { $0.code == 0 }!
             let invalid = requests.request(for: example, of: target, session: session, body: .array([]))
-            let response = try? deliver(invalid, client: client)
-            let envelope = response.flatMap { try? JSONReader.read($0.body) }
-            let code = businessCode(of: envelope)
-            let expected = flows.invalidRequest
-            checks.append(VerificationCheck(endpoint: target.id, name: "invalid body",
-                                            outcome: code == expected ? .passed : .failed(["expected code \(expected), answered "
-                                                + "\(response.map { "HTTP \($0.status)\(code.map { ", code \($0)" } ?? "")" } ?? "no answer"): "
-                                                + "the backend accepts a body that is not an object"]),
-                                            status: response?.status, code: code))
+            checks.append(expectCode([flows.invalidRequest], for: invalid, check: "invalid body", of: target,
+                                     meaning: "the backend accepts a body that is not an object", client: client))
         }
         return checks
+    }
+
+    /// Sends `request` and passes when the answer carries one of `codes`.
+    private func expectCode(_ codes: [Int], for request: HTTPClient.Request, check name: String, of endpoint: Endpoint, meaning: String,
+                            client: HTTPClient) -> VerificationCheck {
+        let response = try? deliver(request, client: client)
+        let code = businessCode(of: response.flatMap { try? JSONReader.read($0.body) })
+        let outcome: VerificationCheck.Outcome
+        if let code, codes.contains(code) {
+            outcome = .passed
+        } else {
+            let answered = response.map { "HTTP \($0.status)\(code.map { ", code \($0)" } ?? "")" } ?? "no answer"
+            outcome = .failed(["expected code \(codes.map(String.init).joined(separator: " or ")), answered \(answered): \(meaning)"])
+        }
+        return VerificationCheck(endpoint: endpoint.id, name: name, outcome: outcome, status: response?.status, code: code)
     }
 
     /// The envelope's business code, if it has one.

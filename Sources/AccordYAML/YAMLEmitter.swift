@@ -1,37 +1,17 @@
+import AccordJSON
 internal import CYAML
 
-/// Writes YAML through libyaml's emitter: block style, UTF-8 kept as written, strings
-/// quoted whenever a plain scalar would read back as something else (`"true"`,
-/// `"1.0"`, `"2026-11-30"`, `""`).
+/// Writes a JSON value as YAML through libyaml's emitter: block style, UTF-8 kept as
+/// written, strings quoted whenever a plain scalar would read back as something else
+/// (`"true"`, `"1.0"`, `"2026-11-30"`, `""`), multi-line strings as literal blocks.
 public enum YAMLEmitter {
-    /// What is written: a tree of scalars, sequences and mappings.
-    public indirect enum Value: Sendable, Equatable {
-        /// A string, read back as a string.
-        case string(String)
-        /// A number, boolean or null, written plain (`42`, `true`, `null`).
-        case plain(String)
-        case sequence([Value])
-        case mapping([Entry])
-    }
-
-    /// A mapping's key and value.
-    public struct Entry: Sendable, Equatable {
-        public var key: String
-        public var value: Value
-
-        public init(_ key: String, _ value: Value) {
-            self.key = key
-            self.value = value
-        }
-    }
-
     /// libyaml refused an event (a bug here, never the data's fault).
     public struct EmitError: Error, Sendable, CustomStringConvertible {
         public var description: String
     }
 
     /// The document for `value`.
-    public static func document(_ value: Value) throws(EmitError) -> String {
+    public static func document(_ value: JSONValue) throws(EmitError) -> String {
         let output = Output()
         let emitter = UnsafeMutablePointer<yaml_emitter_t>.allocate(capacity: 1)
         defer {
@@ -79,22 +59,24 @@ public enum YAMLEmitter {
             }
         }
 
-        func write(_ value: Value) throws(EmitError) {
+        func write(_ value: JSONValue) throws(EmitError) {
             switch value {
+            case .null: try scalar("null", style: YAML_PLAIN_SCALAR_STYLE)
+            case .bool(let flag): try scalar(flag ? "true" : "false", style: YAML_PLAIN_SCALAR_STYLE)
+            case .int(let number): try scalar(String(number), style: YAML_PLAIN_SCALAR_STYLE)
+            case .double(let number): try scalar(JSONWriter.number(number), style: YAML_PLAIN_SCALAR_STYLE)
             case .string(let text):
                 let style = text.contains("\n") ? YAML_LITERAL_SCALAR_STYLE : YAMLEmitter.needsQuotes(text) ? YAML_DOUBLE_QUOTED_SCALAR_STYLE : YAML_ANY_SCALAR_STYLE
                 try scalar(text, style: style)
-            case .plain(let text):
-                try scalar(text, style: YAML_PLAIN_SCALAR_STYLE)
-            case .sequence(let items):
+            case .array(let items):
                 try emit { yaml_sequence_start_event_initialize(&$0, nil, nil, 1, YAML_BLOCK_SEQUENCE_STYLE) }
                 for item in items { try write(item) }
                 try emit { yaml_sequence_end_event_initialize(&$0) }
-            case .mapping(let entries):
+            case .object(let members):
                 try emit { yaml_mapping_start_event_initialize(&$0, nil, nil, 1, YAML_BLOCK_MAPPING_STYLE) }
-                for entry in entries {
-                    try write(.string(entry.key))
-                    try write(entry.value)
+                for member in members {
+                    try write(.string(member.key))
+                    try write(member.value)
                 }
                 try emit { yaml_mapping_end_event_initialize(&$0) }
             }

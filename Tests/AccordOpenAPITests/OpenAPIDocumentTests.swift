@@ -79,7 +79,7 @@ import Testing
     }
 
     @Test func stringsThatLookLikeOtherTypesAreQuoted() throws {
-        let tree = YAMLEmitter.Value.mapping(["true", "1.0", "2026-11-30", "", "null", "-1", "plain", "多行\n文本"].map { .init($0, .string($0)) })
+        let tree = JSONValue.object(["true", "1.0", "2026-11-30", "", "null", "-1", "plain", "多行\n文本"].map { .init($0, .string($0)) })
         let yaml = try YAMLEmitter.document(tree)
         let document = YAMLParser.parse(Array(yaml.utf8), file: "t.yaml")
         let parsed = try #require(document.root)

@@ -52,3 +52,12 @@ public struct Domain: Sendable, Hashable {
         self.endpointIDs = endpointIDs
     }
 }
+
+extension Contract {
+    /// The ids of the endpoints that take no signature: every one when signing is off,
+    /// else those the signing rule's `exempt` patterns name.
+    public var unsignedEndpoints: Set<String> {
+        let signing = service.signing
+        return Set(endpoints.map(\.id).filter { id in !signing.isEnabled || signing.exempt.contains { EndpointPattern.matches($0, id) } })
+    }
+}

@@ -49,4 +49,10 @@ public struct FlowCodes: Sendable, Hashable {
     public subscript(role: Role) -> Int {
         codes[role] ?? role.conventionalCode
     }
+
+    /// The codes any endpoint may answer, whatever it declares: the violation code and
+    /// every role's.
+    public var serviceCodes: Set<Int> {
+        Set(Role.allCases.map { self[$0] } + [invalidRequest])
+    }
 }

@@ -19,14 +19,12 @@ public final class ShutdownSwitch: Sendable {
 
     /// Runs the action, the first time only; false when no action is set.
     public func request() -> Bool {
-        let action: (@Sendable () -> Void)?? = state.withLock { state in
-            guard let action = state.action else { return .none }
-            if state.requested { return .some(nil) }
-            state.requested = true
-            return .some(action)
+        let (isSet, action) = state.withLock { state -> (Bool, (@Sendable () -> Void)?) in
+            guard let action = state.action else { return (false, nil) }
+            defer { state.requested = true }
+            return (true, state.requested ? nil : action)
         }
-        guard let action else { return false }
         action?()
-        return true
+        return isSet
     }
 }

@@ -13,8 +13,7 @@ struct SignatureStage: RoutedStage {
 
     init(verifier: SignatureVerifier, contract: Contract, clock: MockClock, envelopes: Envelopes) {
         self.verifier = verifier
-        let patterns = contract.service.signing.exempt
-        exempt = Set(contract.endpoints.map(\.id).filter { id in patterns.contains { EndpointPattern.matches($0, id) } })
+        exempt = contract.unsignedEndpoints
         self.clock = clock
         self.envelopes = envelopes
     }
