@@ -45,6 +45,9 @@ let package = Package(
         .target(name: "AccordServer", dependencies: ["CMicroHTTPD", "AccordJSON", "AccordMock", "AccordSync"]),
         // HTTP to real backends over libcurl: TLS, HTTP/2, keep-alive, deadlines, size caps.
         .target(name: "AccordHTTPClient", dependencies: ["CCurl"]),
+        // `accord proxy`: the mock's checks in front of a real backend, answers checked, recorded as fixtures.
+        .target(name: "AccordProxy", dependencies: ["AccordContract", "AccordHTTPClient", "AccordJSON", "AccordMock", "AccordServer", "AccordSync",
+                                                    "AccordYAML"]),
         // Provider verification: the contract's examples and negative checks against a real backend.
         .target(name: "AccordVerification", dependencies: ["AccordContract", "AccordHTTPClient", "AccordJSON", "AccordReport", "AccordSigning",
                                                            "AccordSync", "AccordValidation"]),
@@ -59,7 +62,7 @@ let package = Package(
         .plugin(name: "EmbedRuntime", capability: .buildTool()),
         // The `accord` commands, as a library so tests run them in-process.
         .target(name: "AccordCLI", dependencies: ["AccordCapture", "AccordContract", "AccordDiagnostics", "AccordDiff", "AccordGenerator", "AccordMock",
-                                                "AccordOpenAPI", "AccordReport", "AccordServer", "AccordSync", "AccordValidation", "AccordVerification"]),
+                                                "AccordOpenAPI", "AccordProxy", "AccordReport", "AccordServer", "AccordSync", "AccordValidation", "AccordVerification"]),
         .executableTarget(name: "accord", dependencies: ["AccordCLI"]),
         // `swift package accord-generate --output DIR`: the generator for app packages.
         .plugin(
@@ -83,7 +86,7 @@ let package = Package(
         .testTarget(name: "AccordYAMLTests", dependencies: ["AccordYAML"]),
         .testTarget(name: "AccordSigningTests", dependencies: ["AccordContract", "AccordJSON", "AccordSigning"]),
         .testTarget(name: "AccordEndToEndTests", dependencies: ["accord", "AccordContract", "AccordJSON", "AccordMock", "AccordServer", "AccordSigning",
-                                                                "AccordTesting", "TongbanAPI"],
+                                                                "AccordSync", "AccordTesting", "TongbanAPI"],
                     exclude: ["Clients"]),
         .testTarget(name: "AccordMockTests", dependencies: ["AccordContract", "AccordJSON", "AccordMock", "AccordReport", "AccordSigning", "AccordSync",
                                                            "AccordTesting"]),

@@ -1,3 +1,4 @@
+import AccordMock
 import AccordOpenAPI
 
 /// `accord openapi`: the contracts as an OpenAPI 3.1 document.

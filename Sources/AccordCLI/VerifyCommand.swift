@@ -1,5 +1,6 @@
-import AccordReport
 import AccordContract
+import AccordMock
+import AccordReport
 import AccordVerification
 import Foundation
 

@@ -25,21 +25,39 @@ public final class HTTPClient {
     /// What the server answered.
     public struct Response: Sendable {
         public var status: Int
-        /// Header names lowercased, in order.
+        /// The headers as the server spelled them, in order.
         public var headers: [(name: String, value: String)]
+        /// The body; empty when it was handed to a reader as it came (``send(_:streaming:)``).
         public var body: [UInt8]
 
-        /// The value of header `name` (lowercased), if any.
+        /// The value of header `name`, case-insensitively, if any.
         public func header(_ name: String) -> String? {
-            headers.first { $0.name == name }?.value
+            headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
         }
     }
+
+    /// An answer's status and headers, known before its body.
+    public struct Head: Sendable {
+        public var status: Int
+        /// The headers as the server spelled them, in order.
+        public var headers: [(name: String, value: String)]
+
+        /// The value of header `name`, case-insensitively, if any.
+        public func header(_ name: String) -> String? {
+            headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        }
+    }
+
+    /// Takes a body's bytes as they arrive; false stops the transfer (the reader went away).
+    public typealias BodyReader = (UnsafeRawBufferPointer) -> Bool
 
     /// Why no answer came, in one line.
     public struct Failure: Error, Sendable, CustomStringConvertible {
         /// What went wrong, for retrying: only `.connection` failures are worth a retry.
         public enum Kind: Sendable, Equatable {
-            case connection, timeout, tooLarge, other
+            case connection, timeout, tooLarge, notHTTP, other
+            /// A ``BodyReader`` stopped the transfer.
+            case readerGone
         }
 
         public var kind: Kind
@@ -75,7 +93,18 @@ public final class HTTPClient {
 
     /// Sends `request` and waits for the whole answer.
     public func send(_ request: Request) throws(Failure) -> Response {
-        let collector = Collector(limit: configuration.maxBodyBytes)
+        try send(request, streaming: false) { _ in nil }
+    }
+
+    /// Sends `request`; once the answer's head is in, `onHead` decides where its body
+    /// goes: a ``BodyReader`` it returns gets the bytes as they arrive (the answer's
+    /// `body` is then empty), nil collects them within ``Configuration/maxBodyBytes``.
+    ///
+    /// - Parameter streaming: the answer may be a long stream: instead of a deadline on
+    ///   the whole answer, the connection has ``Configuration/timeoutMilliseconds`` and
+    ///   the transfer fails after that long (in whole seconds, at least one) without a byte.
+    public func send(_ request: Request, streaming: Bool, onHead: @escaping (Head) -> BodyReader?) throws(Failure) -> Response {
+        let collector = Collector(limit: configuration.maxBodyBytes, onHead: onHead)
         var list: UnsafeMutablePointer<curl_slist>?
         defer { curl_slist_free_all(list) }
         // "Expect:" off: no 100-continue round trip before a body.
@@ -89,7 +118,13 @@ public final class HTTPClient {
             set(accord_curl_set_string(handle, CURLOPT_URL, request.url))
             set(accord_curl_set_string(handle, CURLOPT_CUSTOMREQUEST, request.method))
             set(accord_curl_set_pointer(handle, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(list)))
-            set(accord_curl_set_long(handle, CURLOPT_TIMEOUT_MS, configuration.timeoutMilliseconds))
+            if streaming {
+                set(accord_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT_MS, configuration.timeoutMilliseconds))
+                set(accord_curl_set_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1))
+                set(accord_curl_set_long(handle, CURLOPT_LOW_SPEED_TIME, max(1, (configuration.timeoutMilliseconds + 999) / 1_000)))
+            } else {
+                set(accord_curl_set_long(handle, CURLOPT_TIMEOUT_MS, configuration.timeoutMilliseconds))
+            }
             set(accord_curl_set_long(handle, CURLOPT_NOSIGNAL, 1))
             set(accord_curl_set_long(handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)))
             set(accord_curl_set_long(handle, CURLOPT_FOLLOWLOCATION, 0))
@@ -116,6 +151,7 @@ public final class HTTPClient {
                                                                 timeout: configuration.timeoutMilliseconds) }
             var code = 0
             _ = accord_curl_get_long(handle, CURLINFO_RESPONSE_CODE, &code)
+            if !collector.headComplete { collector.completeHead(status: code) }
             return Response(status: code, headers: collector.headers, body: collector.bytes)
         }
     }
@@ -129,6 +165,14 @@ public final class HTTPClient {
             return Failure(kind: .timeout, description: "\(target): no answer within \(timeout) ms")
         case CURLE_WRITE_ERROR where collector.overflowed:
             return Failure(kind: .tooLarge, description: "\(target): the answer is larger than \(limit) bytes")
+        case CURLE_WRITE_ERROR where collector.readerStopped:
+            return Failure(kind: .readerGone, description: "\(target): the reader of the answer went away")
+        case CURLE_TOO_MANY_REDIRECTS:
+            return Failure(kind: .other, description: "\(target): too many redirects")
+        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
+            return Failure(kind: .other, description: "\(target): \(message(code)) (give an http:// or https:// URL)")
+        case CURLE_WEIRD_SERVER_REPLY:
+            return Failure(kind: .notHTTP, description: "\(target): the server does not speak HTTP (\(message(code)))")
         default:
             return Failure(kind: .other, description: "\(target): \(message(code))")
         }
@@ -138,18 +182,33 @@ public final class HTTPClient {
         String(cString: curl_easy_strerror(code))
     }
 
-    /// Gathers one answer's headers and body, within the size cap.
+    /// Gathers one answer's head, then its body within the size cap or into the reader
+    /// the head asked for.
     private final class Collector {
         let limit: Int
+        let onHead: (Head) -> BodyReader?
         var bytes: [UInt8] = []
         var headers: [(name: String, value: String)] = []
+        var status = 0
+        var headComplete = false
+        var reader: BodyReader?
         var overflowed = false
+        var readerStopped = false
 
-        init(limit: Int) {
+        init(limit: Int, onHead: @escaping (Head) -> BodyReader?) {
             self.limit = limit
+            self.onHead = onHead
         }
 
         func body(_ data: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
+            if !headComplete { completeHead(status: status) }
+            if let reader {
+                guard reader(UnsafeRawBufferPointer(start: data, count: count)) else {
+                    readerStopped = true
+                    return 0
+                }
+                return count
+            }
             guard bytes.count + count <= limit else {
                 overflowed = true
                 return 0
@@ -161,13 +220,22 @@ public final class HTTPClient {
         func header(_ data: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
             let line = data.withMemoryRebound(to: UInt8.self, capacity: count) { String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self) }
             if line.hasPrefix("HTTP/") {
-                headers = [] // a new answer (after 100 Continue): only the last one counts
+                // A new answer (after 100 Continue, or a redirect): only the last one counts.
+                headers = []
+                status = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+            } else if line == "\r\n" || line == "\n" {
+                if status >= 200 { completeHead(status: status) }
             } else if let colon = line.firstIndex(of: ":") {
-                let name = line[..<colon].lowercased()
+                let name = String(line[..<colon])
                 let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
                 headers.append((name, value))
             }
             return count
+        }
+
+        func completeHead(status: Int) {
+            headComplete = true
+            reader = onHead(Head(status: status, headers: headers))
         }
     }
 }

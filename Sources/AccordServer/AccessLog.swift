@@ -10,7 +10,8 @@ import Synchronization
 public final class AccessLog: Sendable {
     /// How each line is written.
     public enum Format: String, Sendable, CaseIterable {
-        /// `GET /api/v1/signals/inbox 200 code=0 0.4ms ok signal.inbox example:default`
+        /// `GET /api/v1/signals/inbox 200 code=0 0.4ms ok signal.inbox example:default`;
+        /// `problems=2` ends the line of a request or proxied answer that broke the contract.
         case text
         /// One JSON object per line.
         case json
@@ -79,6 +80,10 @@ public final class AccessLog: Sendable {
             line += summary.verdict.rawValue.utf8
             if let endpoint = summary.endpoint { line.append(0x20); line += endpoint.utf8 }
             if let source = summary.source { line.append(0x20); line += source.utf8 }
+            if summary.problems > 0 {
+                line += " problems=".utf8
+                JSONWriter.writeInteger(summary.problems, into: &line)
+            }
             line.append(0x0A)
             return line
         case .json:
@@ -92,6 +97,7 @@ public final class AccessLog: Sendable {
             members.append(.init("verdict", .string(summary.verdict.rawValue)))
             if let endpoint = summary.endpoint { members.append(.init("endpoint", .string(endpoint))) }
             if let source = summary.source { members.append(.init("source", .string(source))) }
+            if summary.problems > 0 { members.append(.init("problems", .int(summary.problems))) }
             return JSONWriter.bytes(.object(members)) + [0x0A]
         }
     }

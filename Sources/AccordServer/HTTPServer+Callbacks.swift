@@ -42,6 +42,16 @@ let chunkStreamFree: MHD_ContentReaderFreeCallback = { context in
     Unmanaged<ChunkStream>.fromOpaque(context).release()
 }
 
+let pipeReader: MHD_ContentReaderCallback = { context, _, buffer, max in
+    guard let context, let buffer else { return accord_end_of_stream() }
+    return Unmanaged<PipeReader>.fromOpaque(context).takeUnretainedValue().read(into: buffer, max: max)
+}
+
+let pipeReaderFree: MHD_ContentReaderFreeCallback = { context in
+    guard let context else { return }
+    Unmanaged<PipeReader>.fromOpaque(context).takeRetainedValue().pipe.close()
+}
+
 /// MHD's own messages (connection limits reached, malformed requests), rate-limited.
 @_cdecl("accord_mhd_log_sink")
 func mhdLogSink(_ context: UnsafeMutableRawPointer?, _ message: UnsafePointer<CChar>?) {

@@ -58,11 +58,23 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Answers one request; called on a worker thread.
     public typealias Handler = @Sendable (MockRequest) -> MockResponse
+    /// Answers one request now, or later from another thread (see ``Reply``).
+    public typealias ReplyingHandler = @Sendable (MockRequest) -> Reply
+
+    /// How a ``ReplyingHandler`` answers.
+    public enum Reply: Sendable {
+        /// The answer, at once.
+        case now(MockResponse)
+        /// The answer comes later: the server parks the connection (no worker waits) and
+        /// calls this with the function that delivers the answer, from any thread,
+        /// once. An answer delivered after the server stopped is dropped.
+        case later(@Sendable (_ deliver: @escaping @Sendable (MockResponse) -> Void) -> Void)
+    }
     /// Told about every answered request, with its latency in microseconds.
     public typealias Observer = @Sendable (MockRequest, MockResponse, Int) -> Void
 
     public let configuration: Configuration
-    private let handler: Handler
+    private let handler: ReplyingHandler
     private let observer: Observer?
     /// Where the server's own notices go (deadlines enforced): one line a second at most, by the sweep itself.
     private let log: @Sendable (String) -> Void
@@ -76,7 +88,14 @@ public final class HTTPServer: @unchecked Sendable {
     private let timers = DispatchQueue(label: "accord.http.timers")
 
     /// - Parameter log: receives the server's own notices, one line each (standard error by default).
-    public init(configuration: Configuration, handler: @escaping Handler, observer: Observer? = nil,
+    public convenience init(configuration: Configuration, handler: @escaping Handler, observer: Observer? = nil,
+                            log: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }) {
+        self.init(configuration: configuration, replying: { .now(handler($0)) }, observer: observer, log: log)
+    }
+
+    /// A server whose handler may answer later, from another thread (a proxy waiting on its upstream).
+    /// - Parameter log: receives the server's own notices, one line each (standard error by default).
+    public init(configuration: Configuration, replying handler: @escaping ReplyingHandler, observer: Observer? = nil,
                 log: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }) {
         self.configuration = configuration
         self.handler = handler
@@ -146,8 +165,11 @@ public final class HTTPServer: @unchecked Sendable {
             Thread.sleep(forTimeInterval: 0.005)
         }
         let unfinished = inFlight.load(ordering: .acquiring)
-        // MHD must not be stopped with suspended connections.
-        for connection in suspended.withLock({ Array($0) }) { MHD_resume_connection(connection.pointer) }
+        // MHD must not be stopped with suspended connections; a timer or a late answer
+        // finds its connection gone from the set and leaves it alone.
+        for connection in suspended.withLock({ set in defer { set.removeAll() }; return Array(set) }) {
+            MHD_resume_connection(connection.pointer)
+        }
         MHD_stop_daemon(daemon)
         self.daemon = nil
         return unfinished
@@ -200,9 +222,13 @@ public final class HTTPServer: @unchecked Sendable {
             uploadSize.pointee = 0
             return .YES
         }
-        if let pending = state.pending {
-            // Resumed after a delay.
-            suspended.withLock { _ = $0.remove(ConnectionHandle(pointer: connection)) }
+        if state.request != nil {
+            // Resumed after a delay or a later answer; without one the server is stopping.
+            let pending = suspended.withLock { set in
+                _ = set.remove(ConnectionHandle(pointer: connection))
+                return state.pending
+            }
+            guard let pending else { return .NO }
             return queue(pending, on: connection, state: state)
         }
         return answer(connection, state: state, framingProblem: nil)
@@ -215,13 +241,37 @@ public final class HTTPServer: @unchecked Sendable {
         request.framingProblem = framingProblem
         request.isFromLoopback = accord_client_is_loopback(connection) != 0
         state.request = request
-        let response = handler(request)
-        if response.delayMilliseconds > 0 && !state.closesConnection {
-            state.pending = response
-            suspend(connection, for: response.delayMilliseconds)
+        switch handler(request) {
+        case .now(let response):
+            if response.delayMilliseconds > 0 && !state.closesConnection {
+                state.pending = response
+                suspend(connection, for: response.delayMilliseconds)
+                return .YES
+            }
+            return queue(response, on: connection, state: state)
+        case .later(let start):
+            let handle = park(connection)
+            start { [self] response in deliver(response, to: handle, state: state) }
             return .YES
         }
-        return queue(response, on: connection, state: state)
+    }
+
+    /// Hands a later answer to its parked connection, after the answer's own delay.
+    private func deliver(_ response: MockResponse, to handle: ConnectionHandle, state: RequestState) {
+        var response = response
+        let delay = response.delayMilliseconds
+        response.delayMilliseconds = 0
+        let waiting = suspended.withLock { set in
+            guard set.contains(handle), state.pending == nil else { return false }
+            state.pending = response
+            return true
+        }
+        guard waiting else { return }
+        if delay > 0 {
+            timers.asyncAfter(deadline: .now() + .milliseconds(delay)) { [self] in wake(handle) }
+        } else {
+            wake(handle)
+        }
     }
 
     private func queue(_ response: MockResponse, on connection: OpaquePointer, state: RequestState) -> MHD_Result {
@@ -237,11 +287,16 @@ public final class HTTPServer: @unchecked Sendable {
             break
         }
         let mhdResponse: OpaquePointer?
-        if case .bytes(let bytes) = response.body {
+        switch response.body {
+        case .bytes(let bytes):
             mhdResponse = bytes.withUnsafeBytes { buffer in
                 MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
             }
-        } else {
+        case .stream(let pipe):
+            let reader = PipeReader(server: self, connection: connection, pipe: pipe)
+            mhdResponse = MHD_create_response_from_callback(
+                accord_size_unknown(), 16_384, pipeReader, Unmanaged.passRetained(reader).toOpaque(), pipeReaderFree)
+        case .events, .chunks:
             let stream = ChunkStream(server: self, connection: connection, chunks: response.chunks)
             mhdResponse = MHD_create_response_from_callback(
                 accord_size_unknown(), 4_096, chunkReader, Unmanaged.passRetained(stream).toOpaque(), chunkStreamFree)
@@ -257,13 +312,23 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Parks the connection and wakes it after `milliseconds`, without holding a worker.
     func suspend(_ connection: OpaquePointer, for milliseconds: Int) {
+        let handle = park(connection)
+        timers.asyncAfter(deadline: .now() + .milliseconds(milliseconds)) { [self] in wake(handle) }
+    }
+
+    /// Parks the connection until ``wake(_:)``; MHD calls no handler for it meanwhile.
+    func park(_ connection: OpaquePointer) -> ConnectionHandle {
         let handle = ConnectionHandle(pointer: connection)
         suspended.withLock { _ = $0.insert(handle) }
         MHD_suspend_connection(connection)
-        timers.asyncAfter(deadline: .now() + .milliseconds(milliseconds)) { [self] in
-            guard suspended.withLock({ $0.remove(handle) }) != nil else { return }
-            MHD_resume_connection(handle.pointer)
-        }
+        return handle
+    }
+
+    /// Resumes a parked connection, once; a connection no longer parked (woken already,
+    /// or the server stopped) is left alone.
+    func wake(_ handle: ConnectionHandle) {
+        guard suspended.withLock({ $0.remove(handle) }) != nil else { return }
+        MHD_resume_connection(handle.pointer)
     }
 
     func completed(_ connection: OpaquePointer?, _ slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {

@@ -6,8 +6,10 @@ struct ConnectionHandle: @unchecked Sendable, Hashable {
     let pointer: OpaquePointer
 }
 
-/// One request's state across MHD's calls to the access handler.
-final class RequestState {
+/// One request's state across MHD's calls to the access handler, which come on one
+/// thread at a time; ``pending`` is also written by a later answer's thread, under the
+/// server's lock of parked connections.
+final class RequestState: @unchecked Sendable {
     /// The request target as sent (path and query, still percent-encoded).
     let target: String
     let start = ContinuousClock.now
@@ -19,7 +21,7 @@ final class RequestState {
     /// Answered before the body was read: the connection closes after the answer.
     var closesConnection = false
     var request: MockRequest?
-    /// Waiting out its delay.
+    /// Waiting out its delay, or delivered later by another thread.
     var pending: MockResponse?
     var response: MockResponse?
 
@@ -64,5 +66,34 @@ final class ChunkStream {
             waited = false
         }
         return count
+    }
+}
+
+/// A body written by another thread (``BodyPipe``), fed to MHD as it arrives: when
+/// nothing waits, the connection is parked until the writer wakes it.
+final class PipeReader {
+    unowned let server: HTTPServer
+    let connection: OpaquePointer
+    let pipe: BodyPipe
+
+    init(server: HTTPServer, connection: OpaquePointer, pipe: BodyPipe) {
+        self.server = server
+        self.connection = connection
+        self.pipe = pipe
+    }
+
+    func read(into buffer: UnsafeMutablePointer<CChar>, max: Int) -> Int {
+        switch pipe.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: max)) {
+        case .bytes(let count):
+            return count
+        case .end:
+            return accord_end_of_stream()
+        case .failed:
+            return accord_end_with_error()
+        case .empty:
+            let handle = server.park(connection)
+            pipe.whenReadable { [server] in server.wake(handle) }
+            return 0
+        }
     }
 }

@@ -16,3 +16,13 @@ public struct Violation: Sendable, Hashable, Codable {
         self.message = message
     }
 }
+
+import AccordJSON
+
+extension Violation {
+    /// The violation as the mock answers it: `{pointer, expected, actual, message}`.
+    public var json: JSONValue {
+        .object([.init("pointer", .string(pointer)), .init("expected", .string(expected)), .init("actual", .string(actual)),
+                 .init("message", .string(message))])
+    }
+}

@@ -107,6 +107,14 @@ accord_end_of_stream(void)
     return MHD_CONTENT_READER_END_OF_STREAM;
 }
 
+/* MHD_CONTENT_READER_END_WITH_ERROR, likewise: the body is cut short and the
+ * connection closed (a chunked body then lacks its last chunk). */
+static inline ssize_t
+accord_end_with_error(void)
+{
+    return MHD_CONTENT_READER_END_WITH_ERROR;
+}
+
 /* MHD_SIZE_UNKNOWN is a macro with a cast Swift does not import. */
 static inline uint64_t
 accord_size_unknown(void)

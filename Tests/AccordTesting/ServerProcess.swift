@@ -1,7 +1,7 @@
 import AccordSync
 import Foundation
 
-/// A real `accord serve` process on a free loopback port, for end-to-end tests.
+/// A real `accord serve` (or `accord proxy`) process on a free loopback port, for end-to-end tests.
 public final class ServerProcess: @unchecked Sendable {
     /// The `accord` built beside this test binary.
     public static var executable: URL {
@@ -24,9 +24,12 @@ public final class ServerProcess: @unchecked Sendable {
     }
 
     /// Starts the server and waits for its banner.
-    /// - Parameter fileSizeLimitKiB: runs the server under `ulimit -f` (bash's 1 KiB blocks), to fill its "disk".
-    public init(arguments: [String] = [], mocks: String? = nil, contracts: String? = nil, fileSizeLimitKiB: Int? = nil) throws {
-        let serve = ["serve", "--port", "0",
+    /// - Parameters:
+    ///   - command: `serve`, or `proxy` (give it `--upstream URL` in `arguments`).
+    ///   - fileSizeLimitKiB: runs the server under `ulimit -f` (bash's 1 KiB blocks), to fill its "disk".
+    public init(command: String = "serve", arguments: [String] = [], mocks: String? = nil, contracts: String? = nil,
+                fileSizeLimitKiB: Int? = nil) throws {
+        let serve = [command, "--port", "0",
                      "--contracts", contracts ?? Repository.contracts,
                      "--mocks", mocks ?? Repository.mocks] + arguments
         if let fileSizeLimitKiB {
@@ -48,7 +51,7 @@ public final class ServerProcess: @unchecked Sendable {
             if data.isEmpty { errors.finish() } else { errors.append(data) }
         }
         try process.run()
-        let banner = try waitFor(timeout: 10) { text, _ in text.contains("accord serve: http://") }
+        let banner = try waitFor(timeout: 10) { text, _ in text.contains("accord \(command): http://") }
         guard let range = banner.range(of: #"127\.0\.0\.1:(\d+)"#, options: .regularExpression),
               let port = UInt16(banner[range].split(separator: ":").last ?? "") else {
             throw LaunchError(description: "no URL in the banner: \(banner)")

@@ -22,6 +22,12 @@ public enum Verdict: String, Sendable, Hashable, CaseIterable {
     case overloaded
     /// The access or refresh token is missing, expired, invalidated or revoked.
     case unauthorized
+    /// The `Authorization` header is not `<scheme> <token>` (the proxy checks its shape only).
+    case badToken = "bad-token"
+    /// The upstream's answer breaks the contract (`accord proxy`).
+    case drift
+    /// The upstream could not be reached, timed out or answered beyond the limits (`accord proxy`).
+    case upstreamFailed = "upstream-failed"
     case banned
     /// Steering headers from beyond loopback without the admin token.
     case forbidden
@@ -56,7 +62,8 @@ extension Verdict {
         case .badSignature: "signature"
         case .stale: "timestamp window"
         case .replay: "nonce replay"
-        case .ok, .overloaded, .unauthorized, .banned, .forbidden, .injected, .fault, .noExample, .error, .options, .preflight, .control: nil
+        case .badToken: "token shape"
+        case .ok, .drift, .upstreamFailed, .overloaded, .unauthorized, .banned, .forbidden, .injected, .fault, .noExample, .error, .options, .preflight, .control: nil
         }
     }
 

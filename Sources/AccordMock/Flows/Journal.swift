@@ -1,5 +1,6 @@
 import AccordContract
 import AccordJSON
+import AccordReport
 import AccordSync
 import Foundation
 
@@ -53,6 +54,39 @@ public struct JournalEntry: Sendable {
     /// What injected the answer: `header`, `rule:3`, `scenario:token-expiry#1`.
     public var injected: String?
     public var verdict: Verdict
+    /// How the request or, behind `accord proxy`, the upstream's answer broke the contract.
+    public var problems: [Problem] = []
+
+    /// One way a request or its answer broke the contract, as the journal shows it.
+    public struct Problem: Sendable, Equatable {
+        public var side: Observation.Side
+        /// The JSON pointer (`/body/content`, `/data/nickname`); empty for the whole message.
+        public var pointer: String
+        public var message: String
+
+        public init(side: Observation.Side, pointer: String, message: String) {
+            self.side = side
+            self.pointer = pointer
+            self.message = message
+        }
+
+        /// The problems of a refusal the mock answered: each violation, or its message.
+        static func request(refusal: MockResponse, envelope names: Service.Envelope) -> [Problem] {
+            let envelope = refusal.json
+            if case .array(let list)? = envelope?.value(at: "/\(names.data)/violations") {
+                return list.map { item in
+                    let text = { (key: String) -> String in if case .string(let text)? = item[key] { text } else { "" } }
+                    return Problem(side: .request, pointer: text("pointer"), message: text("message"))
+                }
+            }
+            let message: String = if case .string(let text)? = envelope?[names.message] { text } else { "the request breaks the contract" }
+            return [Problem(side: .request, pointer: "", message: message)]
+        }
+
+        var json: JSONValue {
+            .object([.init("side", .string(side.rawValue)), .init("pointer", .string(pointer)), .init("message", .string(message))])
+        }
+    }
 
     /// The entry as a JSON object.
     public var json: JSONValue {
@@ -82,6 +116,7 @@ public struct JournalEntry: Sendable {
         if let answer { members.append(.init("answer", .string(answer))) }
         if let injected { members.append(.init("injected", .string(injected))) }
         members.append(.init("verdict", .string(verdict.rawValue)))
+        if !problems.isEmpty { members.append(.init("problems", .array(problems.map(\.json)))) }
         return .object(members)
     }
 }

@@ -4,6 +4,9 @@ import AccordSigning
 /// runs behind libmicrohttpd or directly in a test.
 public struct MockRequest: Sendable {
     public var method: String
+    /// The request target exactly as sent: path and query, still percent-encoded (a
+    /// proxy forwards it byte for byte).
+    public let target: String
     /// The path as sent, still percent-encoded, without the query. The router splits
     /// it into segments and only then decodes each, so `%2F` stays inside its segment.
     public var path: String
@@ -30,6 +33,7 @@ public struct MockRequest: Sendable {
     ///   - headers: the headers, names already lowercased.
     public init(method: String, target: String, headers: HTTPHeaders, body: [UInt8] = [], bodyLimitExceeded: Bool = false) {
         self.method = method.utf8.contains(where: { $0 >= 0x61 && $0 <= 0x7A }) ? method.uppercased() : method
+        self.target = target
         if let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) {
             path = String(target[..<mark])
             query = PercentDecoding.query(target.utf8[target.utf8.index(after: mark)...])

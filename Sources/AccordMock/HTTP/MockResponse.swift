@@ -10,6 +10,8 @@ public struct MockResponse: Sendable {
         case events([StreamEvent])
         /// Raw pieces of a body sent with pauses between them (the slow-body fault).
         case chunks([Chunk])
+        /// Bytes sent as another thread writes them (a proxied stream).
+        case stream(BodyPipe)
     }
 
     /// A raw piece of a body and how long to wait before sending it.
@@ -55,6 +57,8 @@ public struct MockResponse: Sendable {
         public var code: Int?
         /// How the engine judged the request.
         public var verdict: Verdict
+        /// How many ways the request and, behind a proxy, its answer broke the contract.
+        public var problems = 0
 
         public init(endpoint: String? = nil, source: String? = nil, code: Int? = nil, verdict: Verdict) {
             self.endpoint = endpoint
@@ -82,12 +86,14 @@ public struct MockResponse: Sendable {
         self.summary = summary
     }
 
-    /// The body as chunks with their delays, whatever its form.
+    /// The body as chunks with their delays, whatever its form; none for a stream
+    /// still being written (its bytes are not known yet).
     public var chunks: [Chunk] {
         switch body {
         case .bytes(let bytes): [Chunk(bytes: bytes, delayMilliseconds: 0)]
         case .events(let events): events.map { Chunk(bytes: $0.wireBytes, delayMilliseconds: $0.delayMilliseconds) }
         case .chunks(let chunks): chunks
+        case .stream: []
         }
     }
 

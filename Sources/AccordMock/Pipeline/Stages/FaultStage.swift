@@ -6,12 +6,13 @@ struct FaultStage: RoutedStage {
     func run(_ exchange: inout Exchange, route: Route) -> StageResult {
         guard var response = exchange.response else { return .proceed }
         response.delayMilliseconds += exchange.addedDelay
-        if let fault = exchange.fault { apply(fault, to: &response) }
+        if let fault = exchange.fault { Self.apply(fault, to: &response, state: state) }
         exchange.response = response
         return .proceed
     }
 
-    private func apply(_ fault: Injection.Fault, to response: inout MockResponse) {
+    /// `response` as `fault` spoils it (a mock's answer or an upstream's).
+    static func apply(_ fault: Injection.Fault, to response: inout MockResponse, state: MockState) {
         response.summary.verdict = .fault
         switch fault {
         case .latency(let range):

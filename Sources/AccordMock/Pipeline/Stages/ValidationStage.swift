@@ -10,10 +10,7 @@ struct ValidationStage: RoutedStage {
     func run(_ exchange: inout Exchange, route: Route) -> StageResult {
         let violations = validator.validate(exchange.request, endpoint: route.endpoint, parameters: route.parameters, body: exchange.body)
         guard !violations.isEmpty else { return .proceed }
-        let list = JSONValue.array(violations.map { violation in
-            .object([.init("pointer", .string(violation.pointer)), .init("expected", .string(violation.expected)),
-                     .init("actual", .string(violation.actual)), .init("message", .string(violation.message))])
-        })
+        let list = JSONValue.array(violations.map(\.json))
         let message = violations.count == 1 ? violations[0].message : "\(violations.count) problems in the request"
         return .answer(envelopes.refusal(status: nil, kind: "invalid_request", message, extra: [.init("violations", list)],
                                          endpoint: route.endpoint.id, verdict: .invalid))

@@ -1,0 +1,105 @@
+import AccordContract
+import AccordMock
+import AccordReport
+import AccordServer
+
+/// The options of a command that listens (`serve`, `proxy`): the address, workers,
+/// limits and the steering guards, checked.
+struct ListenerOptions {
+    static let options = [
+        Arguments.Option(name: "host", valueName: "IPV4", help: "The address to listen on (default: 127.0.0.1)."),
+        Arguments.Option(name: "threads", valueName: "N", help: "Worker threads (default: the number of cores)."),
+        Arguments.Option(name: "max-body", valueName: "SIZE", help: "The largest request body, such as 512KiB or 2MiB (default: 1MiB)."),
+        Arguments.Option(name: "header-timeout", valueName: "DURATION",
+                         help: "How long a connection has to send each request head, such as 10s (default: 10s, at most 1h)."),
+        Arguments.Option(name: "max-connections", valueName: "N", help: "The most open connections (default: 4096, at most 65536)."),
+        Arguments.Option(name: "max-connections-per-ip", valueName: "N", help: "The most open connections from one address (default: half of --max-connections)."),
+        Arguments.Option(name: "inject", valueName: "RULE", help: "An injection rule, such as 'signal.publish=3008' or 'auth.*=1005@once'; repeatable."),
+        Arguments.Option(name: "scenario", valueName: "NAME", help: "Run mocks/scenarios/NAME.yaml for every session."),
+        Arguments.Option(name: "admin-token", valueName: "TOKEN", help: "Require X-Accord-Admin-Token on /__accord/ (needed to bind beyond loopback)."),
+        Arguments.Option(name: "record", valueName: "FILE", help: "Append every request to FILE as a JSON line."),
+        Arguments.Option(name: "fail-on", valueName: "LIST",
+                         help: "Exit 1 on stop when any of these happened: 'violations', 'uncovered' (comma-separated)."),
+        Arguments.Option(name: "allow-remote-steering", valueName: nil,
+                         help: "Accept X-Accord-Inject, X-Accord-Scenario and X-Accord-Session from beyond loopback without the admin token."),
+        Arguments.Option(name: "no-sign", valueName: nil, help: "Do not check X-Sign (for quick poking with curl)."),
+        Arguments.Option(name: "quiet", valueName: nil, help: "No access log."),
+        Arguments.Option(name: "log-format", valueName: "FORMAT", help: "Access log as 'text' or 'json' (default: text)."),
+    ] + ReportOptions.options
+
+    var server: HTTPServer.Configuration
+    var mockOptions: MockOptions
+    var quiet: Bool
+    var logFormat: AccessLog.Format
+    var injections: [String]
+    var record: String?
+    var report: String?
+    var reportFormat: ContractReport.Format
+    var failOn: Set<ContractReport.FailCondition>
+
+    /// - Parameter defaultPort: the port without `--port`.
+    init(_ arguments: Arguments, defaultPort: UInt16) throws(UsageError) {
+        server = HTTPServer.Configuration(port: defaultPort)
+        if let host = arguments["host"] { server.host = host }
+        if let port = arguments["port"] {
+            guard let value = UInt16(port) else { throw UsageError("'--port' takes a number from 0 to 65535, found '\(port)'") }
+            server.port = value
+        }
+        if let threads = arguments["threads"] {
+            guard let value = Int(threads), (1...256).contains(value) else { throw UsageError("'--threads' takes a number from 1 to 256, found '\(threads)'") }
+            server.threads = value
+        }
+        if let size = arguments["max-body"] {
+            guard let bytes = Self.bytes(size) else {
+                throw UsageError("'--max-body' takes a size up to 1GiB such as 512KiB, 2MiB or 1048576, found '\(size)'")
+            }
+            server.maxBodyBytes = bytes
+        }
+        if let text = arguments["header-timeout"] {
+            guard let seconds = DurationText.seconds(text) ?? Int(text), (1...3_600).contains(seconds) else {
+                throw UsageError("'--header-timeout' takes a duration from 1s to 1h such as 10s, found '\(text)'")
+            }
+            server.headerTimeoutSeconds = seconds
+        }
+        if let text = arguments["max-connections"] {
+            guard let value = Int(text), (16...65_536).contains(value) else {
+                throw UsageError("'--max-connections' takes a number from 16 to 65536, found '\(text)'")
+            }
+            server.connectionLimit = value
+            server.perIPConnectionLimit = value / 2
+        }
+        if let text = arguments["max-connections-per-ip"] {
+            guard let value = Int(text), (1...server.connectionLimit).contains(value) else {
+                throw UsageError("'--max-connections-per-ip' takes a number from 1 to \(server.connectionLimit), found '\(text)'")
+            }
+            server.perIPConnectionLimit = value
+        }
+        mockOptions = MockOptions(verifiesSignatures: !arguments.has("no-sign"), maxBodyBytes: server.maxBodyBytes)
+        quiet = arguments.has("quiet")
+        let formatName = arguments["log-format"] ?? "text"
+        guard let format = AccessLog.Format(rawValue: formatName) else { throw UsageError("'--log-format' is 'text' or 'json', found '\(formatName)'") }
+        logFormat = format
+        injections = arguments.all("inject")
+        record = arguments["record"]
+        (report, reportFormat, failOn) = try ReportOptions.parse(arguments)
+        mockOptions.scenario = arguments["scenario"]
+        mockOptions.adminToken = arguments["admin-token"]
+        mockOptions.allowsRemoteSteering = arguments.has("allow-remote-steering")
+        if !server.host.hasPrefix("127.") && mockOptions.adminToken == nil {
+            throw UsageError("binding \(server.host) exposes the control API beyond this machine; give --admin-token TOKEN")
+        }
+    }
+
+    /// The largest `--max-body`: 1 GiB.
+    static let maxBodyLimit = 1 << 30
+
+    /// `1048576`, `512KiB`, `512k`, `2MiB`, `2m`; nil past `limit` or below 0.
+    static func bytes(_ text: String, limit: Int = maxBodyLimit) -> Int? {
+        let lower = text.lowercased()
+        let (digits, factor) = [("kib", 1_024), ("mib", 1_048_576), ("k", 1_024), ("m", 1_048_576), ("b", 1)]
+            .first { lower.hasSuffix($0.0) }.map { (lower.dropLast($0.0.count), $0.1) } ?? (Substring(lower), 1)
+        guard let amount = Int(digits), amount >= 0 else { return nil }
+        let (bytes, overflow) = amount.multipliedReportingOverflow(by: factor)
+        return !overflow && bytes <= limit ? bytes : nil
+    }
+}

@@ -1,0 +1,83 @@
+import AccordContract
+import AccordMock
+import AccordReport
+import Dispatch
+import Foundation
+
+/// What `serve` and `proxy` do around their server: the journal, the standing rules,
+/// waiting for a stop, and the report at the end.
+enum Listening {
+    /// The journal, appending to `--record FILE` when given.
+    static func journal(recording path: String?, console: Console) -> Journal? {
+        guard let path else { return Journal() }
+        // A file-size limit must fail the write (which the recorder handles), not kill the server.
+        signal(SIGXFSZ, SIG_IGN)
+        do {
+            return Journal(recorder: try JournalRecorder(path: path, report: { console.printError($0) }))
+        } catch {
+            console.printError("error: \(error)")
+            return nil
+        }
+    }
+
+    /// Adds the `--inject` rules and checks `--scenario`; false (reported) when one is wrong.
+    static func prepare(_ state: MockState, options: ListenerOptions, contract: Contract, scenarios: [String: Scenario], mocks: String,
+                        console: Console) -> Bool {
+        guard options.injections.count <= state.rules.capacity else {
+            console.printError("error: \(options.injections.count) --inject rules; the server keeps at most \(state.rules.capacity)")
+            return false
+        }
+        for text in options.injections {
+            do {
+                let rule = try InjectionRule(parsing: text, codes: contract.service.codes)
+                // Within the capacity checked above, adding cannot fail.
+                _ = try? state.rules.add(rule)
+            } catch {
+                console.printError("error: --inject '\(text)': \(error.message)")
+                return false
+            }
+        }
+        if let name = options.mockOptions.scenario, scenarios[name] == nil {
+            let names = scenarios.keys.sorted()
+            console.printError("error: --scenario '\(name)': no such scenario in \(mocks)/scenarios; available: \(names.joined(separator: ", "))")
+            return false
+        }
+        return true
+    }
+
+    /// Blocks until SIGINT, SIGTERM or `POST /__accord/shutdown`.
+    static func waitForStop(_ shutdown: ShutdownSwitch) {
+        let received = DispatchSemaphore(value: 0)
+        shutdown.onRequest { received.signal() }
+        let sources = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { received.signal() }
+            source.resume()
+            return source
+        }
+        received.wait()
+        sources.forEach { $0.cancel() }
+    }
+
+    /// Prints the run's summary, writes `--report` and gives the exit status `--fail-on` asks for.
+    static func finish(_ report: ContractReport, command: String, options: ListenerOptions, console: Console) -> Int32 {
+        console.print("accord \(command): \(report.summary)")
+        if let path = options.report {
+            let bytes = report.rendered(as: options.reportFormat, failsUncovered: options.failOn.contains(.uncovered))
+            do {
+                try AtomicFile.write(bytes, to: path)
+                console.print("accord \(command): report written to \(path)")
+            } catch {
+                console.printError("error: \(error)")
+                return 1
+            }
+        }
+        let met = report.met(options.failOn)
+        guard met.isEmpty else {
+            console.printError("accord \(command): failing: \(met.map(\.rawValue).joined(separator: " and ")) (--fail-on)")
+            return 1
+        }
+        return 0
+    }
+}

@@ -1,0 +1,274 @@
+import AccordContract
+import AccordJSON
+import AccordReport
+import AccordSigning
+import AccordValidation
+
+/// The mock's stages for requests a real backend answers (`accord proxy`): what the
+/// engine decides before forwarding, and what it makes of the upstream's answer.
+///
+/// Before: the control API, steering, framing and the body limit answer as in the
+/// mock; then the request is routed and checked as the mock checks it (JSON body,
+/// `X-Sign` with its timestamp window and nonce, the token's shape, the contract).
+/// A request that breaks the contract is refused in ``Mode/strict`` and forwarded in
+/// ``Mode/report``; either way it is reported. Injection (header, rules, scenarios)
+/// then runs as in the mock: an injected business code answers instead of the
+/// upstream, an injected fault spoils the upstream's answer (``prepare(_:for:)``).
+/// Unknown routes and `OPTIONS` are forwarded unjudged.
+///
+/// After: ``check(_:for:)`` holds the answer to the contract, ``record(_:for:check:)``
+/// files the exchange in the journal and the report, each failure with its side.
+public struct ForwardingGate: Sendable {
+    /// What happens to a request that breaks the contract.
+    public enum Mode: String, Sendable, CaseIterable {
+        /// Forward it and report it.
+        case report
+        /// Refuse it with the mock's answer; the upstream never sees it.
+        case strict
+    }
+
+    /// What the gate decided.
+    public enum Admission: Sendable {
+        /// Answered here: a control call, a refusal, an injected business code.
+        case answer(MockResponse)
+        /// To be forwarded.
+        case forward(Forwarding)
+    }
+
+    /// The engine whose contract, state and control API the gate uses.
+    public let engine: MockEngine
+    public let mode: Mode
+    private let screening: [any RequestStage]
+    private let routing: RouteStage
+    private let checks: [any RoutedStage]
+    private let injection: InjectionStage
+    private let journal: JournalStage
+    private let report: ReportStage
+    private let responses: ResponseChecker
+    private let envelopes: Envelopes
+
+    /// Headers that steer Accord itself; they are not forwarded.
+    public static let steeringHeaders: Set<String> = [InjectionStage.header, InjectionStage.scenarioHeader, MockEngine.sessionHeader,
+                                                       MockEngine.adminTokenHeader]
+
+    public init(engine: MockEngine, mode: Mode) {
+        self.engine = engine
+        self.mode = mode
+        let contract = engine.contract
+        let service = contract.service
+        let state = engine.state
+        let envelopes = Envelopes(service: service)
+        self.envelopes = envelopes
+        let router = Router(contract: contract)
+        screening = [SteeringStage(options: engine.options, envelopes: envelopes), FramingStage(envelopes: envelopes),
+                     BodyLimitStage(maxBodyBytes: engine.options.maxBodyBytes, envelopes: envelopes)]
+        routing = RouteStage(router: router, envelopes: envelopes)
+        var checks: [any RoutedStage] = [BodyStage(envelopes: envelopes)]
+        if engine.options.verifiesSignatures && service.signing.isEnabled {
+            let verifier = SignatureVerifier(settings: service.signing, nonces: state.nonces)
+            checks.append(SignatureStage(verifier: verifier, contract: contract, clock: state.clock, envelopes: envelopes))
+        }
+        checks += [TokenShapeStage(auth: service.auth, envelopes: envelopes) as any RoutedStage,
+                   ValidationStage(validator: RequestValidator(contract: contract), envelopes: envelopes)]
+        self.checks = checks
+        injection = InjectionStage(state: state, codes: service.codes, scenarios: engine.scenarios, defaultScenario: engine.options.scenario,
+                                   envelopes: envelopes)
+        journal = JournalStage(journal: state.journal, clock: state.clock)
+        report = ReportStage(observations: state.observations, envelope: service.envelope, router: router)
+        responses = ResponseChecker(contract: contract)
+    }
+
+    /// Answers `request` here, or hands it on to be forwarded.
+    public func admit(_ request: MockRequest) -> Admission {
+        if request.path.hasPrefix(MockEngine.controlPrefix) { return .answer(engine.handle(request)) }
+        let names = engine.contract.service.envelope
+        var exchange = Exchange(request: request)
+        for stage in screening {
+            if case .answer(let response) = stage.run(&exchange) { return .answer(finished(response, exchange)) }
+        }
+        guard request.method != "OPTIONS" else { return .forward(Forwarding(exchange: exchange, endpoint: nil, refusal: nil, observed: false, envelope: names)) }
+        let route: Route
+        switch routing.route(request) {
+        case .refused(let unknown):
+            return .forward(Forwarding(exchange: exchange, endpoint: nil, refusal: unknown, observed: true, envelope: names))
+        case .found(let found):
+            route = found
+        }
+        exchange.parameters = route.parameters
+        var refusal: MockResponse?
+        for stage in checks {
+            if case .answer(let response) = stage.run(&exchange, route: route) {
+                refusal = response
+                break
+            }
+        }
+        if let refusal, mode == .strict { return .answer(finished(refusal, exchange)) }
+        if case .answer(let injected) = injection.run(&exchange, route: route) { return .answer(finished(injected, exchange)) }
+        return .forward(Forwarding(exchange: exchange, endpoint: route.endpoint, refusal: refusal, observed: true, envelope: names))
+    }
+
+    /// How the upstream's answer to `forwarding` keeps to the contract.
+    public func check(_ answer: MockResponse, for forwarding: Forwarding) -> AnswerCheck {
+        guard let endpoint = forwarding.endpoint else { return AnswerCheck(code: nil, violations: []) }
+        let bytes = answer.bodyBytes
+        let code: Int? = if case .int(let code)? = (try? JSONReader.read(bytes))?[engine.contract.service.envelope.code] { code } else { nil }
+        return AnswerCheck(code: code, violations: responses.check(endpoint: endpoint, status: answer.status,
+                                                                   contentType: answer.header("content-type"), body: bytes))
+    }
+
+    /// The upstream's answer as an injected fault spoils it (latency, an HTTP error, a
+    /// reset, a cut or slow body); unchanged without one.
+    public func prepare(_ answer: MockResponse, for forwarding: Forwarding) -> MockResponse {
+        var answer = answer
+        answer.delayMilliseconds += forwarding.exchange.addedDelay
+        if let fault = forwarding.exchange.fault { FaultStage.apply(fault, to: &answer, state: engine.state) }
+        return answer
+    }
+
+    /// Files the forwarded exchange in the journal and the report: the request's
+    /// failure (if any), then the answer's, each with its side. Returns the answer
+    /// with its summary (endpoint, code, verdict, problems) for the access log.
+    @discardableResult
+    public func record(_ answer: MockResponse, for forwarding: Forwarding, check: AnswerCheck) -> MockResponse {
+        var answer = answer
+        guard forwarding.observed else { return answer }
+        answer.summary.endpoint = forwarding.endpoint?.id
+        answer.summary.code = check.code
+        answer.summary.source = "upstream"
+        if answer.summary.verdict == .ok {
+            answer.summary.verdict = forwarding.refusal?.summary.verdict ?? (check.violations.isEmpty ? .ok : .drift)
+        }
+        let exchange = forwarding.exchange
+        let problems = forwarding.requestProblems + check.violations.map { JournalEntry.Problem(side: .response, pointer: $0.pointer, message: $0.message) }
+        answer.summary.problems = problems.count
+        journal.finish(&answer, for: exchange, problems: problems)
+        guard answer.summary.verdict.isObserved else { return answer }
+        var observation = ReportStage.observation(of: forwarding.refusal ?? answer, for: exchange, envelope: engine.contract.service.envelope,
+                                                  router: routing.router)
+        observation.endpoint = forwarding.endpoint?.id
+        observation.answer = "upstream"
+        observation.code = check.code
+        if !check.violations.isEmpty && !observation.injected {
+            observation.failures.append(responseFailure(answer, for: exchange, violations: check.violations))
+        }
+        engine.state.observations.record(observation)
+        return answer
+    }
+
+    /// The answer when no answer came from the upstream: HTTP 502 (504 for a timeout,
+    /// 503 when the proxy is saturated) with the refusal envelope naming the cause
+    /// (`upstream_unreachable`, `upstream_timeout`, `upstream_too_large`,
+    /// `upstream_failed`, `proxy_saturated`); filed in the journal and the report.
+    public func upstreamFailure(_ cause: UpstreamFailure, message: String, for forwarding: Forwarding) -> MockResponse {
+        var response = envelopes.refusal(status: cause.status, kind: cause.rawValue, message, endpoint: forwarding.endpoint?.id,
+                                         verdict: .upstreamFailed)
+        if cause == .saturated { response.headers.append(("Retry-After", "1")) }
+        response.summary.source = "accord proxy"
+        response.summary.problems = forwarding.requestProblems.count
+        let exchange = forwarding.exchange
+        journal.finish(&response, for: exchange, problems: forwarding.requestProblems)
+        if forwarding.observed {
+            engine.state.observations.record(ReportStage.observation(of: forwarding.refusal ?? response, for: exchange,
+                                                                     envelope: engine.contract.service.envelope, router: routing.router))
+        }
+        return response
+    }
+
+    /// Why the upstream gave no answer.
+    public enum UpstreamFailure: String, Sendable {
+        case unreachable = "upstream_unreachable"
+        case timeout = "upstream_timeout"
+        case tooLarge = "upstream_too_large"
+        case failed = "upstream_failed"
+        /// Every upstream worker is busy and the queue is full: HTTP 503.
+        case saturated = "proxy_saturated"
+
+        var status: Int {
+            switch self {
+            case .timeout: 504
+            case .saturated: 503
+            case .unreachable, .tooLarge, .failed: 502
+            }
+        }
+    }
+
+    /// An answer made here passes the journal and the report like the mock's.
+    private func finished(_ response: MockResponse, _ exchange: Exchange) -> MockResponse {
+        var response = response
+        journal.finish(&response, for: exchange)
+        report.finish(&response, for: exchange)
+        return response
+    }
+
+    private func responseFailure(_ answer: MockResponse, for exchange: Exchange, violations: [Violation]) -> Observation.Failure {
+        var details: [JSONValue.Member] = [
+            .init("method", .string(exchange.request.method)), .init("path", .string(exchange.request.path)),
+            .init("session", .string(exchange.session)), .init("status", .int(answer.status)),
+        ]
+        if let code = answer.summary.code { details.append(.init("code", .int(code))) }
+        details.append(.init("violations", .array(violations.map(\.json))))
+        let kind = answer.summary.code.map { "response (\($0))" } ?? "response (HTTP \(answer.status))"
+        let message = violations.count == 1 ? violations[0].message : "\(violations.count) problems in the answer: \(violations[0].message)"
+        return Observation.Failure(side: .response, kind: kind, message: message, details: .object(details))
+    }
+}
+
+/// A request on its way to the upstream, and what the gate learned of it.
+public struct Forwarding: Sendable {
+    let exchange: Exchange
+    /// The endpoint it reached; nil for an unknown route.
+    public let endpoint: Endpoint?
+    /// What the mock would have answered a request that breaks the contract (forwarded
+    /// in ``ForwardingGate/Mode/report``), or the 404/405 of an unknown route.
+    public let refusal: MockResponse?
+    /// Whether the journal and the report count it (not `OPTIONS`).
+    let observed: Bool
+    /// How the request breaks the contract, one problem per violation (none for an unknown route).
+    let requestProblems: [JournalEntry.Problem]
+
+    init(exchange: Exchange, endpoint: Endpoint?, refusal: MockResponse?, observed: Bool, envelope names: Service.Envelope) {
+        self.exchange = exchange
+        self.endpoint = endpoint
+        self.refusal = refusal
+        self.observed = observed
+        requestProblems = endpoint == nil ? [] : refusal.map { JournalEntry.Problem.request(refusal: $0, envelope: names) } ?? []
+    }
+
+    /// The session the request belongs to (`X-Accord-Session`, else `anonymous`).
+    public var session: String { exchange.session }
+
+    /// The path parameters, percent-decoded, by name.
+    public var parameters: [String: String] { exchange.parameters }
+
+    /// The JSON body, when it is one.
+    public var body: JSONValue? { exchange.body }
+
+    /// Whether a header, rule or scenario injected a fault into the answer.
+    public var isInjected: Bool { exchange.injected != nil }
+
+    /// An injected fault that replaces the upstream's answer or cuts it (anything but latency).
+    public var spoilsAnswer: Bool { exchange.fault != nil }
+
+    /// Whether the request asks the endpoint for a server-sent event stream.
+    public var wantsStream: Bool {
+        guard let stream = endpoint?.stream else { return false }
+        return exchange.body?[stream.toggle] == .bool(true)
+    }
+
+    /// How many problems the request and `check` found, for `X-Accord-Violations`.
+    public func violationCount(_ check: AnswerCheck) -> Int {
+        requestProblems.count + check.violations.count
+    }
+}
+
+/// What ``ForwardingGate/check(_:for:)`` found in an upstream's answer.
+public struct AnswerCheck: Sendable {
+    /// The envelope's business code, when the answer is one.
+    public var code: Int?
+    public var violations: [Violation]
+
+    public init(code: Int?, violations: [Violation]) {
+        self.code = code
+        self.violations = violations
+    }
+}
