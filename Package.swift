@@ -47,7 +47,7 @@ let package = Package(
         .target(name: "AccordHTTPClient", dependencies: ["CCurl"]),
         // `accord proxy`: the mock's checks in front of a real backend, answers checked, recorded as fixtures.
         .target(name: "AccordProxy", dependencies: ["AccordContract", "AccordHTTPClient", "AccordJSON", "AccordMock", "AccordServer", "AccordSync",
-                                                    "AccordYAML"]),
+                                                    "AccordValidation", "AccordYAML"]),
         // Provider verification: the contract's examples and negative checks against a real backend.
         .target(name: "AccordVerification", dependencies: ["AccordContract", "AccordHTTPClient", "AccordJSON", "AccordReport", "AccordSigning",
                                                            "AccordSync", "AccordValidation"]),
@@ -98,6 +98,7 @@ let package = Package(
         .testTarget(name: "AccordJSONTests", dependencies: ["AccordJSON"]),
         .testTarget(name: "AccordOpenAPITests", dependencies: ["AccordContract", "AccordJSON", "AccordOpenAPI", "AccordTesting", "AccordYAML"]),
         .testTarget(name: "AccordValidationTests", dependencies: ["AccordContract", "AccordDiagnostics", "AccordJSON", "AccordValidation"]),
+        .testTarget(name: "AccordProxyTests", dependencies: ["AccordJSON", "AccordMock", "AccordProxy"]),
         .testTarget(name: "AccordCLITests", dependencies: ["AccordCapture", "AccordCLI", "AccordJSON", "AccordSync", "AccordTesting"]),
     ],
     swiftLanguageModes: [.v6]

@@ -218,19 +218,35 @@ public final class HTTPClient {
         }
 
         func header(_ data: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
-            let line = data.withMemoryRebound(to: UInt8.self, capacity: count) { String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self) }
-            if line.hasPrefix("HTTP/") {
+            let line = UnsafeRawBufferPointer(start: data, count: count)
+            var end = line.endIndex
+            while end > line.startIndex && (line[end - 1] == 0x0A || line[end - 1] == 0x0D) { end -= 1 }
+            if end == line.startIndex {
+                // The blank line after a head: a final answer's (not 100 Continue's) is complete.
+                if status >= 200 { completeHead(status: status) }
+            } else if line.starts(with: "HTTP/".utf8) {
                 // A new answer (after 100 Continue, or a redirect): only the last one counts.
                 headers = []
-                status = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
-            } else if line == "\r\n" || line == "\n" {
-                if status >= 200 { completeHead(status: status) }
-            } else if let colon = line.firstIndex(of: ":") {
-                let name = String(line[..<colon])
-                let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
-                headers.append((name, value))
+                status = Self.status(in: line[..<end])
+            } else if let colon = line[..<end].firstIndex(of: UInt8(ascii: ":")) {
+                var start = colon + 1
+                while start < end && (line[start] == 0x20 || line[start] == 0x09) { start += 1 }
+                var last = end
+                while last > start && (line[last - 1] == 0x20 || line[last - 1] == 0x09) { last -= 1 }
+                headers.append((String(decoding: line[..<colon], as: UTF8.self), String(decoding: line[start..<last], as: UTF8.self)))
             }
             return count
+        }
+
+        /// The status of `HTTP/1.1 200 OK` or `HTTP/2 200`; 0 when unreadable.
+        private static func status(in line: Slice<UnsafeRawBufferPointer>) -> Int {
+            guard let space = line.firstIndex(of: 0x20) else { return 0 }
+            var status = 0
+            for byte in line[(space + 1)...].prefix(3) {
+                guard (0x30...0x39).contains(byte) else { return 0 }
+                status = status * 10 + Int(byte - 0x30)
+            }
+            return status
         }
 
         func completeHead(status: Int) {

@@ -2,6 +2,7 @@ import AccordContract
 import AccordJSON
 import AccordMock
 import AccordSync
+import AccordValidation
 import AccordYAML
 import Foundation
 
@@ -92,7 +93,7 @@ public final class FixtureRecorder: Sendable {
         let scrubber = Scrubber(issuesTokens: contract.service.auth.loginEndpoints.contains(endpoint.id)
                                     || endpoint.id == contract.service.auth.refreshEndpoint,
                                 requestBody: requestBody)
-        if answer.header("content-type")?.lowercased().hasPrefix("text/event-stream") == true {
+        if ResponseChecker.isEventStream(answer.header("content-type")) {
             let events = Self.events(in: bytes).map { JSONValue.object([.init("data", scrubber.scrub($0, at: []))]) }
             guard !events.isEmpty, answer.status == 200 else { return nil }
             members.append(.init("stream", .array(events)))

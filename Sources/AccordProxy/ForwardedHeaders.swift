@@ -31,16 +31,14 @@ enum ForwardedHeaders {
     /// The upstream's answer headers to send back: framing (`Content-Length`,
     /// `Transfer-Encoding`) is the server's own on this side.
     static func downstream(_ headers: [(name: String, value: String)]) -> [(name: String, value: String)] {
-        let named = connectionOptions(headers.first { $0.name.lowercased() == "connection" }?.value)
-        return headers.filter { header in
-            let name = header.name.lowercased()
-            return !hopByHop.contains(name) && !named.contains(name) && name != "content-length"
-        }
+        let names = headers.map { ASCII.lowercased($0.name) }
+        let named = connectionOptions(names.firstIndex(of: "connection").map { headers[$0].value })
+        return zip(names, headers).filter { name, _ in !hopByHop.contains(name) && !named.contains(name) && name != "content-length" }.map(\.1)
     }
 
-    /// The field names a `Connection` header lists.
+    /// The field names a `Connection` header lists, lowercased.
     private static func connectionOptions(_ value: String?) -> Set<String> {
         guard let value else { return [] }
-        return Set(value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
+        return Set(value.split(separator: ",").map { ASCII.lowercased(String(ASCII.trimmed($0))) })
     }
 }

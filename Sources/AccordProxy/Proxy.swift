@@ -1,7 +1,7 @@
 import AccordHTTPClient
 import AccordMock
 import AccordServer
-import AccordSync
+import AccordValidation
 import Foundation
 
 /// `accord proxy`: the app's requests pass the mock's checks (``ForwardingGate``), go to
@@ -87,7 +87,7 @@ public final class Proxy: Sendable {
         var tee: StreamTee?
         do {
             let answer = try client.send(outgoing, streaming: forwarding.wantsStream) { [self] head in
-                guard passesStreams, Self.isEventStream(head.header("content-type")) else { return nil }
+                guard passesStreams, ResponseChecker.isEventStream(head.header("content-type")) else { return nil }
                 let stream = StreamTee(limit: Self.streamCheckLimit)
                 tee = stream
                 deliver(gate.prepare(response(head.status, head.headers, body: .stream(stream.pipe)), for: forwarding))
@@ -136,10 +136,6 @@ public final class Proxy: Sendable {
 
     private func response(_ status: Int, _ headers: [(name: String, value: String)], body: MockResponse.Body) -> MockResponse {
         MockResponse(status: status, headers: ForwardedHeaders.downstream(headers), body: body, summary: .init(source: "upstream", verdict: .ok))
-    }
-
-    private static func isEventStream(_ contentType: String?) -> Bool {
-        contentType?.lowercased().hasPrefix("text/event-stream") ?? false
     }
 }
 

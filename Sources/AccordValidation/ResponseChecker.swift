@@ -19,10 +19,10 @@ public struct ResponseChecker: Sendable {
 
     /// Every way the answer (`status`, `Content-Type`, `body`) to a call of `endpoint` breaks the contract.
     public func check(endpoint: Endpoint, status: Int, contentType: String?, body: [UInt8]) -> [Violation] {
-        let mediaType = contentType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-        if mediaType == "text/event-stream" {
+        if Self.isEventStream(contentType) {
             return checkStream(endpoint: endpoint, status: status, body: body)
         }
+        let mediaType = contentType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         let envelope: JSONValue
         do {
             envelope = try JSONReader.read(body)
@@ -32,6 +32,17 @@ public struct ResponseChecker: Sendable {
                               message: "HTTP \(status) with \(found); the contract answers with a JSON envelope")]
         }
         return check(endpoint: endpoint, status: status, envelope: envelope)
+    }
+
+    /// Whether `contentType` announces server-sent events.
+    public static func isEventStream(_ contentType: String?) -> Bool {
+        guard var bytes = contentType?.utf8[...] else { return false }
+        while bytes.first == 0x20 || bytes.first == 0x09 { bytes = bytes.dropFirst() }
+        let mediaType = "text/event-stream".utf8
+        guard bytes.count >= mediaType.count,
+              zip(bytes, mediaType).allSatisfy({ $0 | 0x20 == $1 | 0x20 }) else { return false }
+        let rest = bytes.dropFirst(mediaType.count)
+        return rest.first.map { $0 == UInt8(ascii: ";") || $0 == 0x20 || $0 == 0x09 } ?? true
     }
 
     /// Every way a parsed envelope and its HTTP `status` break the contract.

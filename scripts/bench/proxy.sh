@@ -24,7 +24,7 @@ work=$(mktemp -d)
 trap 'kill $(cat "$work"/*.pid 2>/dev/null) 2>/dev/null || true; rm -rf "$work"' EXIT
 
 python3 - "$accord" "$work" "$seconds" "$connections" <<'PY'
-import hashlib, json, os, re, socket, subprocess, sys, time, urllib.request, uuid
+import hashlib, json, os, re, socket, subprocess, sys, time, urllib.error, urllib.request, uuid
 
 accord, work, seconds, connections = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 lua = os.path.join(os.getcwd(), "scripts/bench/sign.lua")
@@ -36,10 +36,12 @@ def free_port():
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
-def wait_for(url, headers=device):
+def wait_for(url, headers=lambda: device):
     for _ in range(300):
         try:
-            return urllib.request.urlopen(urllib.request.Request(url, headers=headers)).read()
+            return urllib.request.urlopen(urllib.request.Request(url, headers=headers())).read()
+        except urllib.error.HTTPError as error:
+            sys.exit(f"{url}: HTTP {error.code}: {error.read()}")
         except OSError:
             time.sleep(0.02)
     sys.exit(f"nothing answers {url}")
@@ -97,7 +99,7 @@ assert wait_for(direct + path) == inbox
 proxy_port = free_port()
 start("proxy", [accord, "proxy", "--upstream", direct, "--port", str(proxy_port), "--quiet"])
 proxied = f"http://127.0.0.1:{proxy_port}"
-assert urllib.request.urlopen(urllib.request.Request(proxied + path, headers=signed_headers(token))).read() == inbox
+assert wait_for(proxied + path, lambda: signed_headers(token)) == inbox
 
 def wrk(base, threads, conns, duration):
     out = subprocess.run(["wrk", f"-t{threads}", f"-c{conns}", f"-d{duration}s", "--latency", "-s", lua, base + path, "--", "GET", path, "",

@@ -111,9 +111,13 @@ public struct ForwardingGate: Sendable {
     public func check(_ answer: MockResponse, for forwarding: Forwarding) -> AnswerCheck {
         guard let endpoint = forwarding.endpoint else { return AnswerCheck(code: nil, violations: []) }
         let bytes = answer.bodyBytes
-        let code: Int? = if case .int(let code)? = (try? JSONReader.read(bytes))?[engine.contract.service.envelope.code] { code } else { nil }
-        return AnswerCheck(code: code, violations: responses.check(endpoint: endpoint, status: answer.status,
-                                                                   contentType: answer.header("content-type"), body: bytes))
+        let contentType = answer.header("content-type")
+        // An envelope is read once, for its code and its check; anything else is named by the checker.
+        guard !ResponseChecker.isEventStream(contentType), let envelope = try? JSONReader.read(bytes) else {
+            return AnswerCheck(code: nil, violations: responses.check(endpoint: endpoint, status: answer.status, contentType: contentType, body: bytes))
+        }
+        let code: Int? = if case .int(let code)? = envelope[engine.contract.service.envelope.code] { code } else { nil }
+        return AnswerCheck(code: code, violations: responses.check(endpoint: endpoint, status: answer.status, envelope: envelope))
     }
 
     /// The upstream's answer as an injected fault spoils it (latency, an HTTP error, a

@@ -38,6 +38,16 @@ extension ASCII {
     }
 }
 
+extension ASCII {
+    /// `text` without leading and trailing spaces and tabs (optional whitespace in HTTP fields).
+    public static func trimmed(_ text: Substring) -> Substring {
+        var start = text.utf8.startIndex, end = text.utf8.endIndex
+        while start < end, text.utf8[start] == 0x20 || text.utf8[start] == 0x09 { start = text.utf8.index(after: start) }
+        while end > start, let last = text.utf8[..<end].last, last == 0x20 || last == 0x09 { end = text.utf8.index(before: end) }
+        return text[start..<end]
+    }
+}
+
 extension String {
     /// Without trailing spaces and tabs.
     var trimmingTrailingSpaces: String {
