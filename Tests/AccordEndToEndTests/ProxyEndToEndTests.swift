@@ -334,6 +334,67 @@ import TongbanAPI
         #expect(config?.value(at: "/failures/0/message") == .string("HTTP 302 with an empty body; the contract answers with a JSON envelope"))
     }
 
+    @Test func anHTTPSUpstreamIsTrustedThroughItsCAFileOnly() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("accord-tls-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        openssl.arguments = ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+                             "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", directory + "/key.pem", "-out", directory + "/cert.pem"]
+        openssl.standardError = Pipe()
+        try openssl.run()
+        openssl.waitUntilExit()
+        try #require(openssl.terminationStatus == 0)
+        // The mock's own answer, served over TLS by Python's http.server.
+        let config = try StandIn()
+        let answer = try exchange(config.server.port, signed("GET", "/api/v1/app/start-config")).body
+        try Data(answer.utf8).write(to: URL(fileURLWithPath: directory + "/answer.json"))
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = ["python3", "-c", """
+            import http.server, ssl, sys
+            body = open(sys.argv[1] + "/answer.json", "rb").read()
+            class Handler(http.server.BaseHTTPRequestHandler):
+                protocol_version = "HTTP/1.1"
+                def do_GET(self):
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json; charset=utf-8")
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+                def log_message(self, *arguments):
+                    pass
+            server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(sys.argv[1] + "/cert.pem", sys.argv[1] + "/key.pem")
+            server.socket = context.wrap_socket(server.socket, server_side=True)
+            print(server.server_address[1], flush=True)
+            server.serve_forever()
+            """, directory]
+        let output = Pipe()
+        python.standardOutput = output
+        python.standardError = FileHandle.nullDevice
+        try python.run()
+        defer { python.terminate() }
+        let portLine = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        let port = try #require(UInt16(portLine.trimmingCharacters(in: .whitespacesAndNewlines)))
+        let upstream = "https://127.0.0.1:\(port)"
+        let trusted = try ServerProcess(command: "proxy", arguments: ["--upstream", upstream, "--upstream-ca", directory + "/cert.pem", "--quiet",
+                                                                      "--annotate"])
+        let through = try exchange(trusted.port, signed("GET", "/api/v1/app/start-config"))
+        #expect(through.head == "HTTP/1.1 200 OK")
+        #expect(through.body == answer)
+        #expect(through.headers["x-accord-violations"] == "0")
+        // With the system's CAs only, the self-signed upstream is refused, and said why.
+        let untrusted = try ServerProcess(command: "proxy", arguments: ["--upstream", upstream, "--quiet"])
+        let refused = try exchange(untrusted.port, signed("GET", "/api/v1/app/start-config"))
+        #expect(refused.head == "HTTP/1.1 502 Bad Gateway")
+        let envelope = try JSONReader.read(Array(refused.body.utf8))
+        #expect(envelope.value(at: "/data/error") == .string("upstream_failed"))
+        #expect(envelope["msg"].map { "\($0)".contains("certificate") } == true, "\(envelope)")
+    }
+
     // MARK: Recording
 
     @Test func aRecordedSessionReplaysOffline() async throws {
