@@ -376,7 +376,11 @@ import TongbanAPI
         python.standardOutput = output
         python.standardError = FileHandle.nullDevice
         try python.run()
-        defer { python.terminate() }
+        // SIGKILL: a child of a test thread starts with SIGTERM blocked.
+        defer {
+            kill(python.processIdentifier, SIGKILL)
+            python.waitUntilExit()
+        }
         let portLine = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
         let port = try #require(UInt16(portLine.trimmingCharacters(in: .whitespacesAndNewlines)))
         let upstream = "https://127.0.0.1:\(port)"
