@@ -63,7 +63,20 @@ import TongbanAPI
             let pair = line.split(separator: ":", maxSplits: 1)
             headers[pair[0].lowercased()] = pair[1].trimmingCharacters(in: .whitespaces)
         }
-        return (String(head.split(separator: "\r\n").first ?? ""), headers, parts.dropFirst().joined(separator: "\r\n\r\n"))
+        let body = parts.dropFirst().joined(separator: "\r\n\r\n")
+        return (String(head.split(separator: "\r\n").first ?? ""), headers, headers["transfer-encoding"] == "chunked" ? dechunked(body) : body)
+    }
+
+    /// A chunked body's content: where the chunks fall depends on timing, not on the answer.
+    private func dechunked(_ body: String) -> String {
+        var bytes = Array(body.utf8)[...]
+        var content: [UInt8] = []
+        while let lineEnd = bytes.firstIndex(of: 0x0D), let size = Int(String(decoding: bytes[..<lineEnd], as: UTF8.self), radix: 16), size > 0 {
+            let start = lineEnd + 2
+            content += bytes[start..<min(start + size, bytes.endIndex)]
+            bytes = bytes[min(start + size + 2, bytes.endIndex)...]
+        }
+        return String(decoding: content, as: UTF8.self)
     }
 
     /// Logs in through `port` and returns the access token.
