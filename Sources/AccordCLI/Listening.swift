@@ -1,4 +1,5 @@
 import AccordContract
+import AccordDiagnostics
 import AccordMock
 import AccordReport
 import Dispatch
@@ -7,6 +8,20 @@ import Foundation
 /// What `serve` and `proxy` do around their server: the journal, the standing rules,
 /// waiting for a stop, and the report at the end.
 enum Listening {
+    /// The contracts and fixtures, their diagnostics printed; nil (reported) when they have errors.
+    /// - Parameter doing: what the command would have done, for the refusal: `serving`.
+    static func load(contracts: String, mocks: String, doing: String, console: Console) -> MockProject? {
+        let outcome = MockProject.load(contracts: contracts, mocks: mocks)
+        var renderer = DiagnosticRenderer()
+        for diagnostic in outcome.diagnostics { console.writeError(renderer.render(diagnostic)) }
+        guard let project = outcome.project else {
+            let errors = outcome.diagnostics.filter { $0.severity == .error }.count
+            console.printError("error: not \(doing): \(errors) error\(errors == 1 ? "" : "s") in \(contracts) and \(mocks)")
+            return nil
+        }
+        return project
+    }
+
     /// The journal, appending to `--record FILE` when given.
     static func journal(recording path: String?, console: Console) -> Journal? {
         guard let path else { return Journal() }

@@ -1,5 +1,4 @@
 import AccordContract
-import AccordDiagnostics
 import AccordMock
 import AccordProxy
 import AccordServer
@@ -35,12 +34,7 @@ struct ProxyCommand: Subcommand {
             return 2
         }
         // Fixtures are the upstream's job here; only the scenarios of `--mocks` are used.
-        let outcome = MockProject.load(contracts: settings.contracts, mocks: settings.mocks)
-        var renderer = DiagnosticRenderer()
-        for diagnostic in outcome.diagnostics { console.writeError(renderer.render(diagnostic)) }
-        guard let project = outcome.project else {
-            let errors = outcome.diagnostics.filter { $0.severity == .error }.count
-            console.printError("error: not proxying: \(errors) error\(errors == 1 ? "" : "s") in \(settings.contracts) and \(settings.mocks)")
+        guard let project = Listening.load(contracts: settings.contracts, mocks: settings.mocks, doing: "proxying", console: console) else {
             return 1
         }
         let contract = project.contract

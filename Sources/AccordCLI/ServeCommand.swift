@@ -28,12 +28,7 @@ struct ServeCommand: Subcommand {
             console.printError("error: \(error.message)\n\n\(help)")
             return 2
         }
-        let outcome = MockProject.load(contracts: settings.contracts, mocks: settings.mocks)
-        var renderer = DiagnosticRenderer()
-        for diagnostic in outcome.diagnostics { console.writeError(renderer.render(diagnostic)) }
-        guard let project = outcome.project else {
-            let errors = outcome.diagnostics.filter { $0.severity == .error }.count
-            console.printError("error: not serving: \(errors) error\(errors == 1 ? "" : "s") in \(settings.contracts) and \(settings.mocks)")
+        guard let project = Listening.load(contracts: settings.contracts, mocks: settings.mocks, doing: "serving", console: console) else {
             return 1
         }
 
