@@ -27,7 +27,7 @@ public enum YAMLEmitter {
             Unmanaged<Output>.fromOpaque(data).takeUnretainedValue().bytes.append(contentsOf: UnsafeBufferPointer(start: buffer, count: size))
             return 1
         }, context)
-        var writer = Writer(emitter: emitter)
+        let writer = Writer(emitter: emitter)
         try writer.emit { yaml_stream_start_event_initialize(&$0, YAML_UTF8_ENCODING) }
         try writer.emit { yaml_document_start_event_initialize(&$0, nil, nil, nil, 1) }
         try writer.write(value)
