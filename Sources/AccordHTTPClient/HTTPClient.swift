@@ -78,6 +78,8 @@ public final class HTTPClient {
 
     private let handle: UnsafeMutableRawPointer
     private let configuration: Configuration
+    /// libcurl's detailed message of the last failure (`CURLOPT_ERRORBUFFER`).
+    private let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
 
     private static let initialized: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
 
@@ -89,6 +91,7 @@ public final class HTTPClient {
 
     deinit {
         curl_easy_cleanup(handle)
+        errorText.deallocate()
     }
 
     /// Sends `request` and waits for the whole answer.
@@ -128,6 +131,8 @@ public final class HTTPClient {
             set(accord_curl_set_long(handle, CURLOPT_NOSIGNAL, 1))
             set(accord_curl_set_long(handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)))
             set(accord_curl_set_long(handle, CURLOPT_FOLLOWLOCATION, 0))
+            errorText[0] = 0
+            set(accord_curl_set_pointer(handle, CURLOPT_ERRORBUFFER, errorText))
             if let caFile = configuration.caFile { set(accord_curl_set_string(handle, CURLOPT_CAINFO, caFile)) }
             if request.method == "HEAD" { set(accord_curl_set_long(handle, CURLOPT_NOBODY, 1)) }
             if !body.isEmpty || ["POST", "PUT", "PATCH"].contains(request.method) {
@@ -147,8 +152,10 @@ public final class HTTPClient {
             set(accord_curl_set_pointer(handle, CURLOPT_HEADERDATA, context))
             guard status == CURLE_OK else { throw Failure(kind: .other, description: "libcurl refused an option: \(Self.message(status))") }
             let result = curl_easy_perform(handle)
-            guard result == CURLE_OK else { throw Self.failure(result, request: request, collector: collector, limit: configuration.maxBodyBytes,
-                                                                timeout: configuration.timeoutMilliseconds) }
+            guard result == CURLE_OK else {
+                throw Self.failure(result, detail: String(cString: errorText), request: request, collector: collector,
+                                   limit: configuration.maxBodyBytes, timeout: configuration.timeoutMilliseconds)
+            }
             var code = 0
             _ = accord_curl_get_long(handle, CURLINFO_RESPONSE_CODE, &code)
             if !collector.headComplete { collector.completeHead(status: code) }
@@ -156,7 +163,8 @@ public final class HTTPClient {
         }
     }
 
-    private static func failure(_ code: CURLcode, request: Request, collector: Collector, limit: Int, timeout: Int) -> Failure {
+    /// - Parameter detail: libcurl's own message for this failure, when it wrote one.
+    private static func failure(_ code: CURLcode, detail: String, request: Request, collector: Collector, limit: Int, timeout: Int) -> Failure {
         let target = "\(request.method) \(request.url)"
         switch code {
         case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING:
@@ -169,6 +177,9 @@ public final class HTTPClient {
             return Failure(kind: .readerGone, description: "\(target): the reader of the answer went away")
         case CURLE_TOO_MANY_REDIRECTS:
             return Failure(kind: .other, description: "\(target): too many redirects")
+        case CURLE_UNSUPPORTED_PROTOCOL where detail.contains("HTTP/0.9"):
+            // A reply without a status line (an SSH banner, a raw TCP service).
+            return Failure(kind: .notHTTP, description: "\(target): the server does not speak HTTP (it answered without a status line)")
         case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
             return Failure(kind: .other, description: "\(target): \(message(code)) (give an http:// or https:// URL)")
         case CURLE_WEIRD_SERVER_REPLY:

@@ -324,7 +324,10 @@ import TongbanAPI
         let notHTTP = try ServerProcess(command: "proxy", arguments: ["--upstream", "http://127.0.0.1:\(garbage.port)", "--quiet", "--no-sign"])
         let answer = try exchange(notHTTP.port, signed("GET", "/api/v1/app/start-config"))
         #expect(answer.head == "HTTP/1.1 502 Bad Gateway")
-        #expect(try JSONReader.read(Array(answer.body.utf8)).value(at: "/data/error") == .string("upstream_failed"))
+        let notHTTPEnvelope = try JSONReader.read(Array(answer.body.utf8))
+        #expect(notHTTPEnvelope.value(at: "/data/error") == .string("upstream_failed"))
+        #expect(notHTTPEnvelope["msg"] == .string("the upstream http://127.0.0.1:\(garbage.port) did not answer: GET http://127.0.0.1:\(garbage.port)"
+                                                  + "/api/v1/app/start-config: the server does not speak HTTP (it answered without a status line)"))
         // An answer over the limit, and a redirect loop (passed back, not followed, and reported).
         let big = try StandIn { request, response in
             if request.path.hasSuffix("/signals/quota") { response.body = .bytes(Array(repeating: UInt8(ascii: " "), count: 8_192) + response.bodyBytes) }
