@@ -15,7 +15,7 @@ let package = Package(
         .executableTarget(name: "FuzzContract", dependencies: [.product(name: "AccordValidation", package: accord)]),
         // The JSON reader, and the writer's round trip of what it accepts.
         .executableTarget(name: "FuzzJSON", dependencies: [.product(name: "AccordJSON", package: accord)]),
-        // Whole requests (method, target, headers, body) through the mock engine.
+        // Whole requests (method, target, headers, body) through the mock engine and the proxy's gate.
         .executableTarget(name: "FuzzEngine", dependencies: [.product(name: "AccordMock", package: accord)]),
         // Template expressions and the JSON templates that hold them, rendered.
         .executableTarget(name: "FuzzTemplate", dependencies: [.product(name: "AccordMock", package: accord)]),

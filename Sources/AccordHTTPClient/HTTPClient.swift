@@ -173,6 +173,8 @@ public final class HTTPClient {
             return Failure(kind: .timeout, description: "\(target): no answer within \(timeout) ms")
         case CURLE_WRITE_ERROR where collector.overflowed:
             return Failure(kind: .tooLarge, description: "\(target): the answer is larger than \(limit) bytes")
+        case CURLE_WRITE_ERROR where collector.headOverflowed:
+            return Failure(kind: .tooLarge, description: "\(target): the answer's header lines are larger than \(Collector.headLimit) bytes")
         case CURLE_WRITE_ERROR where collector.readerStopped:
             return Failure(kind: .readerGone, description: "\(target): the reader of the answer went away")
         case CURLE_TOO_MANY_REDIRECTS:
@@ -204,7 +206,12 @@ public final class HTTPClient {
         var headComplete = false
         var reader: BodyReader?
         var overflowed = false
+        var headOverflowed = false
         var readerStopped = false
+        /// The bytes of the answer's header lines so far.
+        var headerBytes = 0
+        /// The largest head read: 64 KiB of header lines.
+        static let headLimit = 64 << 10
 
         init(limit: Int, onHead: @escaping (Head) -> BodyReader?) {
             self.limit = limit
@@ -239,7 +246,12 @@ public final class HTTPClient {
                 // A new answer (after 100 Continue, or a redirect): only the last one counts.
                 headers = []
                 status = Self.status(in: line[..<end])
+            } else if headerBytes + count > Self.headLimit {
+                // A head this large is an attack or a broken server: the transfer fails as too large.
+                headOverflowed = true
+                return 0
             } else if let colon = line[..<end].firstIndex(of: UInt8(ascii: ":")) {
+                headerBytes += count
                 var start = colon + 1
                 while start < end && (line[start] == 0x20 || line[start] == 0x09) { start += 1 }
                 var last = end

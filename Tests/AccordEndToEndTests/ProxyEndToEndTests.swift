@@ -79,6 +79,12 @@ import TongbanAPI
         return String(decoding: content, as: UTF8.self)
     }
 
+    /// The `msg` of an envelope.
+    private func message(_ body: String) throws -> String {
+        guard case .string(let text)? = try JSONReader.read(Array(body.utf8))["msg"] else { return "" }
+        return text
+    }
+
     /// Logs in through `port` and returns the access token.
     private func login(_ port: UInt16, session: String? = nil) throws -> String {
         let answer = try exchange(port, signed("POST", "/api/v1/auth/login/phone", body: ServeEndToEndTests.loginBody,
@@ -319,8 +325,13 @@ import TongbanAPI
             #expect(process.terminationStatus == 2)
             #expect(text.contains(message), "\(text)")
         }
-        // A server that does not speak HTTP.
-        let garbage = try GarbageServer()
+        // A server that does not speak HTTP, and one whose head never ends.
+        let garbage = try RawReplyServer(reply: "SSH-2.0-OpenSSH_9.2\r\nnot http at all\r\n\r\n")
+        let flooding = try RawReplyServer(reply: "HTTP/1.1 200 OK\r\n" + (0..<4_000).map { "X-Flood-\($0): \(String(repeating: "f", count: 40))\r\n" }.joined())
+        let flooded = try ServerProcess(command: "proxy", arguments: ["--upstream", "http://127.0.0.1:\(flooding.port)", "--quiet", "--no-sign"])
+        let flood = try exchange(flooded.port, signed("GET", "/api/v1/app/start-config"))
+        #expect(flood.head == "HTTP/1.1 502 Bad Gateway")
+        #expect(try message(flood.body).hasSuffix("the answer's header lines are larger than 65536 bytes"), "\(flood)")
         let notHTTP = try ServerProcess(command: "proxy", arguments: ["--upstream", "http://127.0.0.1:\(garbage.port)", "--quiet", "--no-sign"])
         let answer = try exchange(notHTTP.port, signed("GET", "/api/v1/app/start-config"))
         #expect(answer.head == "HTTP/1.1 502 Bad Gateway")
@@ -412,7 +423,7 @@ import TongbanAPI
         #expect(refused.head == "HTTP/1.1 502 Bad Gateway")
         let envelope = try JSONReader.read(Array(refused.body.utf8))
         #expect(envelope.value(at: "/data/error") == .string("upstream_failed"))
-        #expect(envelope["msg"].map { "\($0)".contains("certificate") } == true, "\(envelope)")
+        #expect(try message(refused.body).contains("certificate"), "\(envelope)")
     }
 
     // MARK: Recording
@@ -450,12 +461,12 @@ import TongbanAPI
     }
 }
 
-/// A TCP listener that answers every connection with text that is not HTTP.
-final class GarbageServer: @unchecked Sendable {
+/// A TCP listener that answers every connection with the same bytes, then closes it.
+final class RawReplyServer: @unchecked Sendable {
     let port: UInt16
     private let socket: Int32
 
-    init() throws {
+    init(reply: String) throws {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -466,12 +477,12 @@ final class GarbageServer: @unchecked Sendable {
         _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) } }
         self.socket = socket
         port = UInt16(bigEndian: address.sin_port)
+        let bytes = Array(reply.utf8)
         Thread.detachNewThread {
             while true {
                 let client = accept(socket, nil, nil)
                 guard client >= 0 else { return }
-                let text = Array("SSH-2.0-OpenSSH_9.2\r\nnot http at all\r\n\r\n".utf8)
-                _ = text.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                _ = bytes.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                 close(client)
             }
         }

@@ -17,9 +17,17 @@ private let engines: [MockEngine] = {
     }
 }()
 
+/// The proxy's gate over each engine, strict and reporting in turn.
+private let gates: [ForwardingGate] = engines.map { ForwardingGate(engine: $0, mode: .report) }
+    + engines.map { ForwardingGate(engine: $0, mode: .strict) }
+
 /// One request from bytes: the first line is the method, the second the target, then
 /// `name: value` header lines up to an empty line, then the body. The first byte's low
-/// bit picks the engine, the second the peer (loopback or not).
+/// bit picks the engine, the second the peer (loopback or not). The same request then
+/// meets the proxy's gate (the first byte's second bit picks strict mode), and a
+/// forwarded one gets its own body back as the upstream's answer, with a status and
+/// media type from the second byte, to be checked, spoiled by any injected fault, and
+/// recorded.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzEngine(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
@@ -38,5 +46,15 @@ public func fuzzEngine(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var request = MockRequest(method: method, target: target, headers: headers, body: body)
     request.isFromLoopback = bytes[1] & 1 == 0
     _ = engine.handle(request)
+    let gate = gates[Int(bytes[0] & 1) + (bytes[0] & 2 == 0 ? 0 : 2)]
+    if case .forward(let forwarding) = gate.admit(request) {
+        let statuses = [200, 200, 302, 400, 401, 404, 500, 503]
+        let types = ["application/json", "text/event-stream", "text/html", "application/json; charset=utf-8"]
+        let answer = MockResponse(status: statuses[Int(bytes[1] >> 1) % statuses.count],
+                                  headers: [("Content-Type", types[Int(bytes[1] >> 4) % types.count])], body: .bytes(body),
+                                  summary: .init(source: "upstream", verdict: .ok))
+        let check = gate.check(answer, for: forwarding)
+        gate.record(gate.prepare(answer, for: forwarding), for: forwarding, check: check)
+    }
     return 0
 }
