@@ -34,7 +34,9 @@ struct LintCommand: Subcommand {
         if !arguments.has("quiet") {
             let summary = "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
             if let contract = outcome.contract {
-                let fixtures = outcome.project.map { ", \($0.fixtures.count) fixtures, \($0.scenarios.count) scenarios" } ?? ""
+                let fixtures = outcome.project.map {
+                    ", \($0.fixtures.count) fixtures, \($0.scenarios.count) scenarios" + ($0.collections.isEmpty ? "" : ", \($0.collections.count) collection\($0.collections.count == 1 ? "" : "s")")
+                } ?? ""
                 console.print("\(summary); \(contract.endpoints.count) endpoints, \(contract.types.count) types in \(contract.domains.count) domains\(fixtures)")
             } else {
                 console.print(summary)

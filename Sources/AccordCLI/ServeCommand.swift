@@ -40,7 +40,7 @@ struct ServeCommand: Subcommand {
         guard Listening.prepare(state, options: settings.listener, contract: project.contract, scenarios: project.scenarios,
                                 mocks: settings.mocks, console: console) else { return 2 }
         let live = LiveEngine(MockEngine(contract: project.contract, fixtures: project.fixtures, scenarios: project.scenarios,
-                                               options: settings.mockOptions, state: state))
+                                         collections: project.collections, options: settings.mockOptions, state: state))
         let log = settings.listener.quiet ? nil : AccessLog(format: settings.listener.logFormat)
         var observer: HTTPServer.Observer?
         if let log {
@@ -82,9 +82,16 @@ struct ServeCommand: Subcommand {
                 return
             }
             live.replace(with: MockEngine(contract: project.contract, fixtures: project.fixtures, scenarios: project.scenarios,
-                                          options: settings.mockOptions, state: state))
+                                          collections: project.collections, options: settings.mockOptions, state: state))
             console.print("accord serve: reloaded: \(project.contract.endpoints.count) endpoints, \(project.fixtures.count) fixtures")
         }
+    }
+
+    /// `signals (12 seeds, ≤ 1000 a session)`, … and the session cap, or `none`.
+    private func collectionsText(_ collections: [String: CollectionDefinition], store: CollectionStore) -> String {
+        guard !collections.isEmpty else { return "none" }
+        let list = collections.values.sorted { $0.name < $1.name }.map { "\($0.name) (\($0.seedCount) seeds, ≤ \($0.limit) a session)" }
+        return list.joined(separator: ", ") + "; per session, \(store.sessionLimit) sessions kept, the least recently used evicted first"
     }
 
     private func banner(_ project: MockProject, port: UInt16, settings: Settings, state: MockState) -> String {
@@ -98,6 +105,7 @@ struct ServeCommand: Subcommand {
         CORS \(settings.mockOptions.corsAllowOrigin ?? "off"), body limit \(settings.listener.server.maxBodyBytes) bytes
           limits: \(settings.listener.server.connectionLimit) connections (\(settings.listener.server.perIPConnectionLimit) per address), \
         \(settings.listener.server.headerTimeoutSeconds) s per request head, \(state.rules.capacity) rules, \(state.nonces.capacity) nonces
+          collections: \(collectionsText(project.collections, store: state.collections))
           contracts: \(settings.contracts)  mocks: \(settings.mocks)\(settings.reloads ? "  (reloading on change)" : "")
         """
     }

@@ -15,6 +15,8 @@ import AccordSigning
 /// | `POST /__accord/reset` | forget tokens, bans, rules, scenario progress, journal; wall clock |
 /// | `GET/DELETE /__accord/requests?session=&limit=` | the request journal |
 /// | `GET /__accord/report` | the run's report so far: violations and coverage |
+/// | `GET /__accord/state/{collection}?session=` | a session's records of a collection (`anonymous` by default) |
+/// | `POST /__accord/state/reset?session=` | a session (or, without `session`, every one) back to the seeds |
 /// | `POST /__accord/shutdown` | stop the server as SIGTERM does, writing `--report` |
 extension MockEngine {
     static let controlPrefix = "/__accord/"
@@ -96,6 +98,20 @@ extension MockEngine {
             return controlAnswer(.object(members))
         case ("GET", ["report"]):
             return controlAnswer(report().json)
+        case ("POST", ["state", "reset"]):
+            let session = request.query.first { $0.name == "session" }?.value
+            state.collections.reset(session: session)
+            return controlAnswer(.object([.init("reset", .string(session ?? "every session"))]))
+        case ("GET", let path) where path.count == 2 && path[0] == "state":
+            guard let collection = collections[path[1]] else {
+                return controlError(404, "no_such_collection", "no collection '\(path[1])'; collections: \(collections.keys.sorted().joined(separator: ", "))")
+            }
+            let session = request.query.first { $0.name == "session" }?.value ?? "anonymous"
+            let records = state.collections.records(of: collection, session: session, state: state)
+            return controlAnswer(.object([
+                .init("collection", .string(collection.name)), .init("type", .string(collection.typeName)), .init("session", .string(session)),
+                .init("limit", .int(collection.limit)), .init("records", .array(records)),
+            ]))
         case ("POST", ["shutdown"]):
             guard state.shutdown.request() else {
                 return controlError(409, "cannot_stop", "this engine runs inside a process that does not stop on request")

@@ -20,14 +20,17 @@ public struct MockEngine: Sendable {
     public let scenarios: [String: Scenario]
     /// Each endpoint's fixtures as the journal and the report name them (`fixture:NAME`).
     public let fixtureLabels: [String: [String]]
+    /// Collections by name, from `mocks/collections/`.
+    public let collections: [String: CollectionDefinition]
     let pipeline: Pipeline
 
     /// The header that names the session a request belongs to.
     static let sessionHeader = "x-accord-session"
 
-    public init(contract: Contract, fixtures: FixtureSet, scenarios: [String: Scenario] = [:], options: MockOptions = MockOptions(),
-                state: MockState) {
+    public init(contract: Contract, fixtures: FixtureSet, scenarios: [String: Scenario] = [:], collections: [String: CollectionDefinition] = [:],
+                options: MockOptions = MockOptions(), state: MockState) {
         self.contract = contract
+        self.collections = collections
         self.options = options
         self.state = state
         self.scenarios = scenarios

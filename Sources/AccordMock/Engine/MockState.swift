@@ -5,7 +5,7 @@ import Synchronization
 
 /// State shared by every request and kept across hot reloads: the clocks, tokens,
 /// nonces, injection rules, scenario progress, the journal, the report's observations,
-/// `{{seq}}` and the seeded
+/// the collections' records, `{{seq}}` and the seeded
 /// random generator.
 public final class MockState: Sendable {
     public let clock: MockClock
@@ -18,12 +18,15 @@ public final class MockState: Sendable {
     public let observations = Observations()
     /// How `POST /__accord/shutdown` reaches the process that serves.
     public let shutdown = ShutdownSwitch()
+    /// The records of the collections, per session.
+    public let collections: CollectionStore
     private let sequence = Atomic<Int>(0)
     private let generator: SeededRandom
 
     public init(clock: MockClock = MockClock(), nonceTTLSeconds: Int, accessTTL: Int = 7_200, refreshTTL: Int = 2_592_000,
-                seed: UInt64 = 0, journal: Journal = Journal()) {
+                seed: UInt64 = 0, journal: Journal = Journal(), collections: CollectionStore = CollectionStore()) {
         self.clock = clock
+        self.collections = collections
         let generator = SeededRandom(seed: seed)
         self.generator = generator
         nonces = NonceCache(ttlSeconds: nonceTTLSeconds)
@@ -53,10 +56,12 @@ public final class MockState: Sendable {
         return [hex[0..<4], hex[4..<6], hex[6..<8], hex[8..<10], hex[10..<16]].map { $0.joined() }.joined(separator: "-")
     }
 
-    /// Forgets tokens, bans, rules, scenario progress and the journal, and returns to the
-    /// wall clock. The report's observations stay: a test suite resets between tests and
-    /// still wants one report of the whole run.
+    /// Forgets tokens, bans, rules, scenario progress, the journal and every session's
+    /// records (back to the seeds), and returns to the wall clock. The report's
+    /// observations stay: a test suite resets between tests and still wants one report
+    /// of the whole run.
     public func reset() {
+        collections.reset()
         tokens.reset()
         rules.removeAll()
         scenarios.reset()

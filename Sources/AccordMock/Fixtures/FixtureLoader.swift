@@ -18,11 +18,11 @@ import Foundation
 /// ```
 public struct FixtureLoader: Sendable {
     public let contract: Contract
-    private let validator: SchemaValidator
+    private let values: TemplatedValues
 
     public init(contract: Contract) {
         self.contract = contract
-        self.validator = SchemaValidator(types: contract.types, unknownMembers: .reject)
+        values = TemplatedValues(contract: contract)
     }
 
     static let fixtureKeys = ["name", "description", "default", "priority", "when", "status", "headers", "delay", "code", "msg", "data", "stream"]
@@ -137,9 +137,9 @@ public struct FixtureLoader: Sendable {
             let sourced = reader.json(dataNode)
             fixture.data = sourced.value
             if fixture.code == 0 {
-                check(sourced, against: endpoint.response, what: "fixture '\(name)' data", reader: &reader)
+                values.check(sourced, against: endpoint.response, what: "fixture '\(name)' data", reader: &reader)
             } else {
-                compileCheck(sourced, what: "fixture '\(name)' data", reader: &reader)
+                values.compileCheck(sourced, what: "fixture '\(name)' data", reader: &reader)
             }
         }
         return fixture
@@ -158,7 +158,7 @@ public struct FixtureLoader: Sendable {
                 return nil
             }
             let data = reader.json(dataNode)
-            check(data, against: stream.event, what: "fixture '\(fixture)' event", reader: &reader)
+            values.check(data, against: stream.event, what: "fixture '\(fixture)' event", reader: &reader)
             let delay = item["delay"].flatMap { reader.milliseconds($0, "'delay'") } ?? 0
             return Fixture.Event(data: data.value, delayMilliseconds: delay)
         }
@@ -224,40 +224,6 @@ public struct FixtureLoader: Sendable {
                 reader.error("unknown matcher '\(kind)'\(NameSuggestion.hint(for: kind, in: ["equals", "regex", "present"]))", at: pairs[0].key)
                 return nil
             }
-        }
-    }
-
-    // MARK: Checks
-
-    /// Compiles the templates and checks the value against `schema`; a violation at a
-    /// templated string (or inside one) is left to the rendered value.
-    private func check(_ data: SourcedJSON, against schema: Schema, what: String, reader: inout NodeReader) {
-        guard compileCheck(data, what: what, reader: &reader) else { return }
-        let templated = Self.templatedPointers(data.value, pointer: "")
-        for violation in validator.validate(data.value, against: schema) where !templated.contains(where: { violation.pointer.hasPrefix($0) }) {
-            let pointer = violation.pointer.isEmpty ? "" : " \(violation.pointer)"
-            reader.error("\(what)\(pointer): \(violation.message)", at: data.location(of: violation.pointer) ?? reader.location(of: data))
-        }
-    }
-
-    @discardableResult
-    private func compileCheck(_ data: SourcedJSON, what: String, reader: inout NodeReader) -> Bool {
-        do {
-            _ = try CompiledJSON(data.value)
-            return true
-        } catch {
-            reader.error("\(what) \(error.pointer.isEmpty ? "" : error.pointer + " ")template: \(error.message)",
-                         at: data.location(of: error.pointer) ?? reader.location(of: data))
-            return false
-        }
-    }
-
-    private static func templatedPointers(_ value: JSONValue, pointer: String) -> [String] {
-        switch value {
-        case .string(let text) where text.contains("{{"): [pointer]
-        case .array(let items): items.enumerated().flatMap { templatedPointers($0.element, pointer: "\(pointer)/\($0.offset)") }
-        case .object(let members): members.flatMap { templatedPointers($0.value, pointer: "\(pointer)/\($0.key.jsonPointerEscaped)") }
-        default: []
         }
     }
 }

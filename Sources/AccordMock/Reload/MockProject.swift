@@ -10,6 +10,8 @@ public struct MockProject: Sendable {
     public var fixtures: FixtureSet
     /// Scenarios from `scenarios/` under the fixtures directory, by name.
     public var scenarios: [String: Scenario]
+    /// Collections from `collections/` under the fixtures directory, by name.
+    public var collections: [String: CollectionDefinition] = [:]
 
     /// What loading produced: a project when nothing is in error, and every diagnostic.
     public struct Outcome: Sendable {
@@ -29,9 +31,12 @@ public struct MockProject: Sendable {
         let (scenarios, scenarioDiagnostics) = mocks.map {
             ScenarioLoader(contract: contract).load(directory: ($0 as NSString).appendingPathComponent("scenarios"))
         } ?? ([:], [])
-        let diagnostics = outcome.diagnostics + fixtureDiagnostics + scenarioDiagnostics
-        return Outcome(project: diagnostics.containsErrors ? nil : MockProject(contract: contract, fixtures: fixtures, scenarios: scenarios),
-                       diagnostics: diagnostics, contract: contract)
+        let (collections, collectionDiagnostics) = mocks.map {
+            CollectionLoader(contract: contract).load(directory: ($0 as NSString).appendingPathComponent("collections"))
+        } ?? ([:], [])
+        let diagnostics = outcome.diagnostics + fixtureDiagnostics + scenarioDiagnostics + collectionDiagnostics
+        let project = MockProject(contract: contract, fixtures: fixtures, scenarios: scenarios, collections: collections)
+        return Outcome(project: diagnostics.containsErrors ? nil : project, diagnostics: diagnostics, contract: contract)
     }
 
     /// A fingerprint of the YAML files under the directories (path, size, modification

@@ -1,0 +1,83 @@
+import AccordJSON
+import AccordSync
+
+/// The records of every collection, per session: each session starts from the seeds
+/// (rendered when it first reads a collection) and sees only its own writes, so
+/// parallel UI tests never see each other's data.
+///
+/// Bounded: at most ``sessionLimit`` sessions (the one used longest ago is evicted
+/// first) and, per session, each collection's ``CollectionDefinition/limit`` records.
+/// Kept across hot reloads, like the rest of ``MockState``.
+public final class CollectionStore: Sendable {
+    /// The default ``sessionLimit``.
+    public static let defaultSessionLimit = 256
+
+    /// The most sessions kept.
+    public let sessionLimit: Int
+
+    private struct Session {
+        var collections: [String: [JSONValue]] = [:]
+        var lastUse: UInt64 = 0
+    }
+
+    private struct Storage {
+        var sessions: [String: Session] = [:]
+        var uses: UInt64 = 0
+        var evicted = 0
+    }
+
+    private let storage = Locked(Storage())
+
+    public init(sessionLimit: Int = CollectionStore.defaultSessionLimit) {
+        self.sessionLimit = max(1, sessionLimit)
+    }
+
+    /// The records `session` holds of `collection`, seeding them first if the session
+    /// has not read it yet.
+    public func records(of collection: CollectionDefinition, session: String, state: MockState) -> [JSONValue] {
+        if let records = touch(collection.name, session: session) { return records }
+        // Rendered outside the lock: templates draw from the state's own locks.
+        let seeded = Array(collection.renderSeeds(state: state).prefix(collection.limit))
+        return storage.withLock { storage in
+            var entry = storage.sessions[session] ?? Session()
+            storage.uses += 1
+            entry.lastUse = storage.uses
+            let records = entry.collections[collection.name] ?? seeded
+            entry.collections[collection.name] = records
+            storage.sessions[session] = entry
+            evictIfNeeded(&storage, keeping: session)
+            return records
+        }
+    }
+
+    /// How many sessions hold records now, and how many were evicted so far.
+    public var counts: (sessions: Int, evicted: Int) {
+        storage.withLock { ($0.sessions.count, $0.evicted) }
+    }
+
+    /// Returns `session` (or every session) to the seeds: the next read seeds it again.
+    public func reset(session: String? = nil) {
+        storage.withLock { storage in
+            if let session { storage.sessions[session] = nil } else { storage.sessions.removeAll() }
+        }
+    }
+
+    /// The session's records of `name`, marking the session used; nil when not seeded yet.
+    private func touch(_ name: String, session: String) -> [JSONValue]? {
+        storage.withLock { storage in
+            guard var entry = storage.sessions[session], let records = entry.collections[name] else { return nil }
+            storage.uses += 1
+            entry.lastUse = storage.uses
+            storage.sessions[session] = entry
+            return records
+        }
+    }
+
+    private func evictIfNeeded(_ storage: inout Storage, keeping session: String) {
+        while storage.sessions.count > sessionLimit,
+              let oldest = storage.sessions.filter({ $0.key != session }).min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
+            storage.sessions[oldest] = nil
+            storage.evicted += 1
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import AccordContract
+import AccordJSON
+import AccordMock
+import AccordTesting
+import Foundation
+import Testing
+
+/// Collections (`mocks/collections/*.yaml`): what the loader accepts and reports, and
+/// the per-session records the engine keeps.
+@Suite struct CollectionTests {
+    /// Loads one collection file written inline, as `DIR/collections/NAME.yaml`.
+    private func load(_ yaml: String, name: String = "signals") throws -> ([String: CollectionDefinition], [String]) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("accord-collections-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data(yaml.utf8).write(to: directory.appendingPathComponent("\(name).yaml"))
+        let (collections, diagnostics) = CollectionLoader(contract: Repository.contract).load(directory: directory.path)
+        return (collections, diagnostics.map { $0.description.replacingOccurrences(of: directory.path + "/", with: "") })
+    }
+
+    private let signal = "{id: sg_1, sender: {uid: 1, nickname: a, avatar: 'https://a.example/1.png', gender: 1}, content: hi, media: [], tags: [], "
+        + "is_flash: false, status: active, created_at: '{{now - 1h}}'}"
+
+    @Test func aCollectionLoadsWithItsSeeds() throws {
+        let (collections, diagnostics) = try load("type: Signal\nkey: id\nlimit: 10\nseed:\n  - \(signal)\n")
+        #expect(diagnostics == [])
+        let signals = try #require(collections["signals"])
+        #expect(signals.typeName == "Signal")
+        #expect(signals.key == "id")
+        #expect(signals.limit == 10)
+        #expect(signals.seedCount == 1)
+    }
+
+    @Test func everyProblemIsReportedWhereItIs() throws {
+        let cases: [(String, String)] = [
+            ("type: Signl\nkey: id\n", "signals.yaml:1:7: error: collection 'signals': unknown type 'Signl'; did you mean 'Signal'?"),
+            ("type: SignalStatus\nkey: id\n", "signals.yaml:1:7: error: collection 'signals': type 'SignalStatus' is not an object type; records need members"),
+            ("type: Signal\n", "signals.yaml:1:1: error: collection 'signals' needs a 'key': the member that identifies a record"),
+            ("type: Signal\nkey: idd\n", "signals.yaml:2:6: error: collection 'signals': 'Signal' has no member 'idd'; did you mean 'id'?"),
+            ("type: Signal\nkey: expires_at\n",
+             "signals.yaml:2:6: error: collection 'signals': the key 'expires_at' must be a required string or int member of 'Signal'"),
+            ("type: Signal\nkey: id\nlimit: 0\n", "signals.yaml:3:8: error: collection 'signals': 'limit' takes a number of records from 1 to 100000, found 0"),
+            ("type: Signal\nkey: id\nsort: id\n", "signals.yaml:3:1: error: unknown key 'sort' in a collection"),
+            ("type: Signal\nkey: id\nseed:\n  - {id: 5}\n", "signals.yaml:4:10: error: collection 'signals' seed 0 /id: expected string, found an integer 5"),
+            ("type: Signal\nkey: id\nseed:\n  - \(signal)\n  - \(signal)\n",
+             "signals.yaml:5:10: error: collection 'signals' seed 1: its id \"sg_1\" is the id of an earlier seed (at signals.yaml:4:10)"),
+            ("type: Signal\nkey: id\nlimit: 1\nseed:\n  - \(signal)\n  - \(signal.replacingOccurrences(of: "sg_1", with: "sg_2"))\n",
+             "signals.yaml:5:3: error: collection 'signals': 2 seed records, more than its 'limit' of 1"),
+        ]
+        for (yaml, expected) in cases {
+            let (_, diagnostics) = try load(yaml)
+            #expect(diagnostics.contains(expected), "\(diagnostics)")
+        }
+    }
+
+    @Test func eachSessionStartsFromTheSeedsAndKeepsItsOwn() throws {
+        let (collections, _) = try load("type: Signal\nkey: id\nseed:\n  - \(signal)\n")
+        let signals = try #require(collections["signals"])
+        let state = MockState(clock: MockClock(wall: 1_796_025_600), nonceTTLSeconds: 600)
+        let first = state.collections.records(of: signals, session: "a", state: state)
+        #expect(first.map { $0["created_at"] } == [.string("2026-11-30T07:00:00Z")])
+        // A later session is seeded at its own time; the first keeps what it had.
+        try state.clock.advance(by: 3_600)
+        #expect(state.collections.records(of: signals, session: "b", state: state).first?["created_at"] == .string("2026-11-30T08:00:00Z"))
+        #expect(state.collections.records(of: signals, session: "a", state: state) == first)
+        state.collections.reset(session: "a")
+        #expect(state.collections.records(of: signals, session: "a", state: state).first?["created_at"] == .string("2026-11-30T08:00:00Z"))
+    }
+
+    @Test func theLeastRecentlyUsedSessionIsEvictedFirst() throws {
+        let (collections, _) = try load("type: Signal\nkey: id\nseed:\n  - \(signal)\n")
+        let signals = try #require(collections["signals"])
+        let store = CollectionStore(sessionLimit: 2)
+        let state = MockState(nonceTTLSeconds: 600, collections: store)
+        _ = store.records(of: signals, session: "a", state: state)
+        _ = store.records(of: signals, session: "b", state: state)
+        _ = store.records(of: signals, session: "a", state: state) // a is used again: b is now the oldest
+        _ = store.records(of: signals, session: "c", state: state)
+        #expect(store.counts.sessions == 2)
+        #expect(store.counts.evicted == 1)
+    }
+
+    @Test func theControlAPIShowsAndResetsASessionsRecords() throws {
+        let project = try #require(MockProject.load(contracts: Repository.contracts, mocks: Repository.mocks).project)
+        let state = MockState(nonceTTLSeconds: 600)
+        let engine = MockEngine(contract: project.contract, fixtures: project.fixtures, scenarios: project.scenarios, collections: project.collections,
+                                state: state)
+        let json = [("Content-Type", "application/json")]
+        let shown = engine.handle(MockRequest(method: "GET", target: "/__accord/state/signals?session=ui-1"))
+        #expect(shown.status == 200)
+        #expect(shown.json?["session"] == .string("ui-1"))
+        #expect(shown.json?["type"] == .string("Signal"))
+        guard case .array(let records)? = shown.json?["records"] else { Issue.record("no records"); return }
+        #expect(records.map { $0["id"] } == [.string("sg_7f3a"), .string("sg_7f3b"), .string("sg_flash_1")])
+        #expect(state.collections.counts.sessions == 1)
+        let unknown = engine.handle(MockRequest(method: "GET", target: "/__accord/state/matches"))
+        #expect(unknown.status == 404)
+        #expect(unknown.json?["message"] == .string("no collection 'matches'; collections: signals"))
+        #expect(engine.handle(MockRequest(method: "POST", target: "/__accord/state/reset?session=ui-1", headers: json)).status == 200)
+        #expect(state.collections.counts.sessions == 0)
+        _ = engine.handle(MockRequest(method: "GET", target: "/__accord/state/signals"))
+        #expect(engine.handle(MockRequest(method: "POST", target: "/__accord/reset", headers: json)).status == 200)
+        #expect(state.collections.counts.sessions == 0)
+    }
+}
