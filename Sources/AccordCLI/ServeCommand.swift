@@ -18,6 +18,7 @@ struct ServeCommand: Subcommand {
         Arguments.Option(name: "access-ttl", valueName: "DURATION", help: "Access token lifetime, such as 30s or 2h (default: the contract's)."),
         Arguments.Option(name: "refresh-ttl", valueName: "DURATION", help: "Refresh token lifetime (default: the contract's)."),
         Arguments.Option(name: "no-reload", valueName: nil, help: "Do not watch the directories for changes."),
+        Arguments.Option(name: "state", valueName: "FILE", help: "Load the collections' records from FILE at start and write them there on stop."),
     ] + ListenerOptions.options
 
     func run(_ arguments: Arguments, console: Console) -> Int32 {
@@ -41,6 +42,7 @@ struct ServeCommand: Subcommand {
                                 mocks: settings.mocks, console: console) else { return 2 }
         let live = LiveEngine(MockEngine(contract: project.contract, fixtures: project.fixtures, scenarios: project.scenarios,
                                          collections: project.collections, options: settings.mockOptions, state: state))
+        if let path = settings.state { loadState(from: path, project: project, state: state, console: console) }
         let log = settings.listener.quiet ? nil : AccessLog(format: settings.listener.logFormat)
         var observer: HTTPServer.Observer?
         if let log {
@@ -68,6 +70,15 @@ struct ServeCommand: Subcommand {
         let unfinished = server.stop(grace: .milliseconds(1_500))
         log?.close()
         console.print(unfinished == 0 ? "accord serve: stopped" : "accord serve: stopped with \(unfinished) request(s) unfinished")
+        if let path = settings.state {
+            do {
+                try AtomicFile.write(StateSnapshot.encode(state.collections, collections: live.engine.collections), to: path)
+                let sessions = state.collections.counts.sessions
+                console.print("accord serve: state written to \(path) (\(sessions) session\(sessions == 1 ? "" : "s"))")
+            } catch {
+                console.printError("error: \(error)")
+            }
+        }
         return Listening.finish(live.engine.report(), command: name, options: settings.listener, console: console)
     }
 
@@ -84,6 +95,24 @@ struct ServeCommand: Subcommand {
             live.replace(with: MockEngine(contract: project.contract, fixtures: project.fixtures, scenarios: project.scenarios,
                                           collections: project.collections, options: settings.mockOptions, state: state))
             console.print("accord serve: reloaded: \(project.contract.endpoints.count) endpoints, \(project.fixtures.count) fixtures")
+        }
+    }
+
+    /// Restores the collections from `path`; a missing file is a fresh start, a bad one
+    /// one warning and the seeds.
+    private func loadState(from path: String, project: MockProject, state: MockState, console: Console) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            console.print("accord serve: no state file at \(path) yet; starting from the seeds")
+            return
+        }
+        do {
+            let records = try StateSnapshot.decode(Array(data), collections: project.collections, contract: project.contract)
+            state.collections.restore(records)
+            let count = records.values.reduce(0) { $0 + $1.values.reduce(0) { $0 + $1.count } }
+            let sessions = state.collections.counts.sessions
+            console.print("accord serve: state loaded from \(path): \(sessions) session\(sessions == 1 ? "" : "s"), \(count) record\(count == 1 ? "" : "s")")
+        } catch {
+            console.printError(error.rendered(file: path) + "; starting from the seeds")
         }
     }
 
@@ -122,6 +151,8 @@ extension ServeCommand {
         var reloads: Bool
         var accessTTL: Int?
         var refreshTTL: Int?
+        /// `--state FILE`: the collections' records across restarts.
+        var state: String?
 
         init(_ arguments: Arguments) throws(UsageError) {
             contracts = arguments["contracts"] ?? "contracts"
@@ -138,6 +169,7 @@ extension ServeCommand {
             reloads = !arguments.has("no-reload")
             accessTTL = try Self.seconds(arguments["access-ttl"], option: "access-ttl")
             refreshTTL = try Self.seconds(arguments["refresh-ttl"], option: "refresh-ttl")
+            state = arguments["state"]
         }
 
         /// `30s`, `10m`, `2h`, `30d` or seconds.

@@ -62,6 +62,36 @@ public final class CollectionStore: Sendable {
         }
     }
 
+    /// Every session's records, by collection then session, for a snapshot.
+    public func export() -> [String: [String: [JSONValue]]] {
+        storage.withLock { storage in
+            var collections: [String: [String: [JSONValue]]] = [:]
+            for (session, entry) in storage.sessions {
+                for (name, records) in entry.collections { collections[name, default: [:]][session] = records }
+            }
+            return collections
+        }
+    }
+
+    /// Replaces every session's records with `collections` (by collection, then
+    /// session), sessions in name order, within ``sessionLimit``.
+    public func restore(_ collections: [String: [String: [JSONValue]]]) {
+        storage.withLock { storage in
+            storage.sessions.removeAll()
+            for (name, sessions) in collections {
+                for (session, records) in sessions { storage.sessions[session, default: Session()].collections[name] = records }
+            }
+            for session in storage.sessions.keys.sorted() {
+                storage.uses += 1
+                storage.sessions[session]?.lastUse = storage.uses
+            }
+            while storage.sessions.count > sessionLimit,
+                  let oldest = storage.sessions.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
+                storage.sessions[oldest] = nil
+            }
+        }
+    }
+
     /// The session's records of `name`, marking the session used; nil when not seeded yet.
     private func touch(_ name: String, session: String) -> [JSONValue]? {
         storage.withLock { storage in

@@ -1,0 +1,69 @@
+import AccordJSON
+import AccordTesting
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// `accord serve --state FILE`: the collections' records across restarts.
+@Suite(.serialized) struct StateEndToEndTests {
+    private func records(_ server: ServerProcess, session: String) async throws -> JSONValue? {
+        let (data, _) = try await URLSession.shared.data(from: URL(string: server.baseURL + "/__accord/state/signals?session=\(session)")!)
+        return try JSONReader.read(Array(data))["records"]
+    }
+
+    /// Stops the server through the control API and waits for it to exit.
+    private func stop(_ server: ServerProcess) async throws {
+        var request = URLRequest(url: URL(string: server.baseURL + "/__accord/shutdown")!)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        _ = try await URLSession.shared.data(for: request)
+        #expect(server.waitForExit(timeout: 10) == 0)
+    }
+
+    private func temporaryFile() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("accord-state-\(UUID().uuidString).json").path
+    }
+
+    @Test func aSnapshotSurvivesARestartByteForByte() async throws {
+        let path = temporaryFile()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let first = try ServerProcess(arguments: ["--quiet", "--no-reload", "--state", path])
+        #expect(first.standardOutput.contains("accord serve: no state file at \(path) yet; starting from the seeds"))
+        let seeded = try await records(first, session: "ui-1")
+        try await stop(first)
+        #expect(first.standardOutput.contains("accord serve: state written to \(path) (1 session)"))
+        let written = try Data(contentsOf: URL(fileURLWithPath: path))
+
+        try await Task.sleep(for: .milliseconds(1_100)) // a restart a second later renders {{now}} differently
+        let second = try ServerProcess(arguments: ["--quiet", "--no-reload", "--state", path])
+        #expect(second.standardOutput.contains("accord serve: state loaded from \(path): 1 session, 3 records"))
+        #expect(try await records(second, session: "ui-1") == seeded)
+        try await stop(second)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == written)
+    }
+
+    @Test func aBrokenSnapshotIsOneWarningAndTheSeeds() async throws {
+        let path = temporaryFile()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let cases: [(String, String)] = [
+            ("{\"accord_state\":1,\n \"collections\": {oops",
+             "\(path):2:18: warning: not JSON: "),
+            (#"{"accord_state":1,"collections":{"signals":{"type":"Signal","key":"id","sessions":{"x":[{"id":5}]}}}}"#,
+             "\(path): warning: /collections/signals/sessions/x/0/id: expected string, found an integer 5; starting from the seeds"),
+            (#"{"accord_state":1,"collections":{"signals":{"type":"SignalDetail","key":"id","sessions":{}}}}"#,
+             "\(path): warning: /collections/signals: saved as a string \"SignalDetail\" keyed by a string \"id\", now 'Signal' keyed by 'id'; starting from the seeds"),
+        ]
+        for (content, warning) in cases {
+            try Data(content.utf8).write(to: URL(fileURLWithPath: path))
+            let server = try ServerProcess(arguments: ["--quiet", "--no-reload", "--state", path])
+            try server.waitFor(timeout: 5) { _, errors in errors.contains("warning:") }
+            let warnings = server.standardError.split(separator: "\n").filter { $0.contains("warning:") }
+            #expect(warnings.count == 1)
+            #expect(warnings.first.map { $0.hasPrefix(warning) } == true, "\(warnings)")
+            guard case .array(let records)? = try await records(server, session: "x") else { Issue.record("no records"); continue }
+            #expect(records.count == 3) // the seeds
+        }
+    }
+}
