@@ -89,7 +89,7 @@ let package = Package(
                                                                 "AccordSync", "AccordTesting", "TongbanAPI"],
                     exclude: ["Clients"]),
         .testTarget(name: "AccordMockTests", dependencies: ["AccordContract", "AccordJSON", "AccordMock", "AccordReport", "AccordSigning", "AccordSync",
-                                                           "AccordTesting"]),
+                                                           "AccordTesting", "AccordValidation"]),
         .testTarget(
             name: "AccordContractTests",
             dependencies: ["AccordContract", "AccordDiagnostics", "AccordTesting", "AccordValidation"],

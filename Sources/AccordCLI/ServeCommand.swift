@@ -92,8 +92,12 @@ struct ServeCommand: Subcommand {
                 console.printError("accord serve: the change has errors; still serving the previous version")
                 return
             }
+            let dropped = state.collections.adopt(project.collections, replacing: live.engine.collections)
             live.replace(with: MockEngine(contract: project.contract, fixtures: project.fixtures, scenarios: project.scenarios,
                                           collections: project.collections, options: settings.mockOptions, state: state))
+            if !dropped.isEmpty {
+                console.print("accord serve: the type of \(dropped.joined(separator: ", ")) changed (or the collection is gone): its records start from the seeds again")
+            }
             console.print("accord serve: reloaded: \(project.contract.endpoints.count) endpoints, \(project.fixtures.count) fixtures")
         }
     }

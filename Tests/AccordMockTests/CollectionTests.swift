@@ -2,6 +2,7 @@ import AccordContract
 import AccordJSON
 import AccordMock
 import AccordTesting
+import AccordValidation
 import Foundation
 import Testing
 
@@ -9,12 +10,13 @@ import Testing
 /// the per-session records the engine keeps.
 @Suite struct CollectionTests {
     /// Loads one collection file written inline, as `DIR/collections/NAME.yaml`.
-    private func load(_ yaml: String, name: String = "signals") throws -> ([String: CollectionDefinition], [String]) {
+    private func load(_ yaml: String, name: String = "signals", contract: Contract = Repository.contract) throws
+        -> ([String: CollectionDefinition], [String]) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("accord-collections-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         try Data(yaml.utf8).write(to: directory.appendingPathComponent("\(name).yaml"))
-        let (collections, diagnostics) = CollectionLoader(contract: Repository.contract).load(directory: directory.path)
+        let (collections, diagnostics) = CollectionLoader(contract: contract).load(directory: directory.path)
         return (collections, diagnostics.map { $0.description.replacingOccurrences(of: directory.path + "/", with: "") })
     }
 
@@ -78,6 +80,33 @@ import Testing
         _ = store.records(of: signals, session: "c", state: state)
         #expect(store.counts.sessions == 2)
         #expect(store.counts.evicted == 1)
+    }
+
+    @Test func aReloadKeepsTheRecordsOfCollectionsWhoseTypeDidNotChange() throws {
+        let yaml = "type: Signal\nkey: id\nseed:\n  - \(signal)\n"
+        let (before, _) = try load(yaml)
+        let store = CollectionStore()
+        let state = MockState(nonceTTLSeconds: 600, collections: store)
+        _ = store.records(of: try #require(before["signals"]), session: "a", state: state)
+        // The same types read from other files (every code renumbered): the records stay.
+        let renumbered = try Repository.renumberedContracts(by: 40_000)
+        defer { try? FileManager.default.removeItem(atPath: renumbered.directory) }
+        let (same, _) = try load(yaml, contract: renumbered.contract)
+        #expect(store.adopt(same, replacing: before) == [])
+        #expect(store.export()["signals"]?["a"]?.count == 1)
+        // Signal's content allows 280 characters instead of 500: the records go.
+        let changed = try Repository.renumberedContracts(by: 0)
+        defer { try? FileManager.default.removeItem(atPath: changed.directory) }
+        let signalFile = changed.directory + "/signal.yaml"
+        let text = try String(contentsOfFile: signalFile, encoding: .utf8)
+        try text.replacingOccurrences(of: "content: {type: string, min_length: 1, max_length: 500}\n      media: [Media]",
+                                      with: "content: {type: string, min_length: 1, max_length: 280}\n      media: [Media]")
+            .write(toFile: signalFile, atomically: true, encoding: .utf8)
+        let contract = try #require(ContractLint.run(directory: changed.directory).contract)
+        let (after, _) = try load(yaml, contract: contract)
+        #expect(store.adopt(after, replacing: same) == ["signals"])
+        #expect(store.export()["signals"] == nil)
+        #expect(store.adopt([:], replacing: after) == ["signals"]) // a collection removed
     }
 
     @Test func theControlAPIShowsAndResetsASessionsRecords() throws {

@@ -19,6 +19,9 @@ public struct CollectionDefinition: Sendable {
     var seeds: [CompiledJSON]
     /// Where the collection was declared.
     public var location: SourceLocation
+    /// The type's shape (``TypeShape``): a hot reload that changes it drops the
+    /// collection's stored records, which may no longer fit.
+    var shape: String
 
     /// The default and the largest ``limit``.
     public static let defaultLimit = 1_000
@@ -32,5 +35,37 @@ public struct CollectionDefinition: Sendable {
         let context = TemplateContext(request: MockRequest(method: "GET", target: "/"), parameters: [:], body: nil, now: state.clock.now,
                                       state: state)
         return seeds.compactMap { try? JSONReader.read($0.render(context)) }
+    }
+}
+
+/// A type's shape as text: kinds, members with their optional and nullable flags,
+/// constraints and enum values, through references, without the positions they were
+/// written at; two declarations have the same shape when records of one fit the other.
+enum TypeShape {
+    static func of(_ typeName: String, in contract: Contract) -> String {
+        var visiting: Set<String> = []
+        return text(Schema(.reference(typeName), location: SourceLocation(file: "")), contract, &visiting)
+    }
+
+    private static func text(_ schema: Schema, _ contract: Contract, _ visiting: inout Set<String>) -> String {
+        let limits = schema.constraints.isEmpty ? "" : "\(schema.constraints)"
+        switch schema.kind {
+        case .primitive(let primitive):
+            return primitive.rawValue + limits
+        case .array(let item):
+            return "[" + text(item, contract, &visiting) + "]" + limits
+        case .map(let value):
+            return "{string:" + text(value, contract, &visiting) + "}" + limits
+        case .reference(let name):
+            guard let declaration = contract.types[name], visiting.insert(name).inserted else { return "@" + name }
+            defer { visiting.remove(name) }
+            return text(declaration.schema, contract, &visiting) + limits
+        case .object(let fields):
+            return "{" + fields.map { field in
+                field.name + (field.isOptional ? "?" : "") + (field.isNullable ? "!" : "") + ":" + text(field.schema, contract, &visiting)
+            }.joined(separator: ",") + "}"
+        case .enumeration(let cases):
+            return "(" + cases.cases.map(\.value.description).joined(separator: "|") + ")"
+        }
     }
 }

@@ -105,7 +105,8 @@ public struct CollectionLoader: Sendable {
             if let compiled = try? CompiledJSON(sourced.value) { seeds.append(compiled) }
         }
         return CollectionDefinition(name: name, description: root["description"].flatMap { reader.text($0, "'description'") }, typeName: typeName,
-                                    key: key, limit: limit, seeds: seeds, location: reader.location(root))
+                                    key: key, limit: limit, seeds: seeds, location: reader.location(root),
+                                    shape: TypeShape.of(typeName, in: contract))
     }
 
     private static func isTemplated(_ value: JSONValue) -> Bool {

@@ -62,6 +62,24 @@ public final class CollectionStore: Sendable {
         }
     }
 
+    /// Keeps what still fits after a reload: the records of a collection that is gone, or
+    /// whose type's shape or key changed, are dropped from every session (reseeded on
+    /// next read). Returns the names dropped.
+    @discardableResult
+    public func adopt(_ collections: [String: CollectionDefinition], replacing previous: [String: CollectionDefinition]) -> [String] {
+        let dropped = previous.values.filter { old in
+            guard let new = collections[old.name] else { return true }
+            return new.shape != old.shape || new.key != old.key || new.typeName != old.typeName
+        }.map(\.name).sorted()
+        guard !dropped.isEmpty else { return [] }
+        storage.withLock { storage in
+            for session in storage.sessions.keys {
+                for name in dropped { storage.sessions[session]?.collections[name] = nil }
+            }
+        }
+        return dropped
+    }
+
     /// Every session's records, by collection then session, for a snapshot.
     public func export() -> [String: [String: [JSONValue]]] {
         storage.withLock { storage in
