@@ -57,7 +57,7 @@ def signed_headers(token):
 
 def start(name, arguments):
     process = subprocess.Popen(arguments, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    open(f"{work}/{name}.pid", "w").write(str(process.pid))
+    open(f"{work}/{name}.pid", "w").write(f"{process.pid}\n")  # one a line: the trap reads them all
     return process
 
 # The answer nginx serves: the mock's own, so the proxy's checks pass.

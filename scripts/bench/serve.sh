@@ -75,7 +75,7 @@ port = free_port()
 log = open(f"{work}/access.log", "wb")
 launched = time.perf_counter()
 server = subprocess.Popen([accord, "serve", "--port", str(port), "--mocks", f"{work}/mocks", "--no-reload"], stdout=log, stderr=subprocess.STDOUT)
-open(f"{work}/accord.pid", "w").write(str(server.pid))
+open(f"{work}/accord.pid", "w").write(f"{server.pid}\n")
 base = f"http://127.0.0.1:{port}"
 open_headers = {"X-Device-Id": "bench", "X-OS": "ios", "X-App-Version": "1.2.0"}
 while True:
@@ -156,7 +156,7 @@ for name, path, nginx_path, method, body, sorted_params in [
 recorded_port = free_port()
 recorded = subprocess.Popen([accord, "serve", "--port", str(recorded_port), "--mocks", f"{work}/mocks", "--no-reload", "--quiet",
                              "--record", f"{work}/journal.jsonl"], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
-open(f"{work}/recorded.pid", "w").write(str(recorded.pid))
+open(f"{work}/recorded.pid", "w").write(f"{recorded.pid}\n")
 time.sleep(0.5)
 for index in range(10):
     rule = json.dumps({"match": {"endpoint": "signal.*", "session": f"other-{index}"}, "respond": "quota"}).encode()
