@@ -94,7 +94,8 @@ public final class FixtureRecorder: Sendable {
                                     || endpoint.id == contract.service.auth.refreshEndpoint,
                                 requestBody: requestBody)
         if ResponseChecker.isEventStream(answer.header("content-type")) {
-            let events = Self.events(in: bytes).map { JSONValue.object([.init("data", scrubber.scrub($0, at: []))]) }
+            let events = EventStream.payloads(in: bytes).compactMap { try? JSONReader.read($0) }
+                .map { JSONValue.object([.init("data", scrubber.scrub($0, at: []))]) }
             guard !events.isEmpty, answer.status == 200 else { return nil }
             members.append(.init("stream", .array(events)))
         } else {
@@ -159,19 +160,6 @@ public final class FixtureRecorder: Sendable {
         } catch {
             report("accord proxy: \(error)")
         }
-    }
-
-    /// The JSON of each `data:` line of a stream, up to `[DONE]`.
-    static func events(in bytes: [UInt8]) -> [JSONValue] {
-        var events: [JSONValue] = []
-        for line in bytes.split(separator: 0x0A) where line.starts(with: "data:".utf8) {
-            var payload = line.dropFirst(5)
-            if payload.first == 0x20 { payload = payload.dropFirst() }
-            if payload.last == 0x0D { payload = payload.dropLast() }
-            if payload.elementsEqual("[DONE]".utf8) { break }
-            if let event = try? JSONReader.read(payload) { events.append(event) }
-        }
-        return events
     }
 }
 

@@ -97,20 +97,13 @@ public struct ResponseChecker: Sendable {
             return [Violation(pointer: "", expected: "HTTP 200", actual: "HTTP \(status)", message: "a stream travels with HTTP 200, found HTTP \(status)")]
         }
         var violations: [Violation] = []
-        let prefix = Array("data:".utf8)
-        var index = 0
-        for line in body.split(separator: 0x0A, omittingEmptySubsequences: true) where line.starts(with: prefix) {
-            var payload = line.dropFirst(prefix.count)
-            if payload.first == 0x20 { payload = payload.dropFirst() }
-            if payload.last == 0x0D { payload = payload.dropLast() }
-            if payload.elementsEqual("[DONE]".utf8) { break }
+        for (index, payload) in EventStream.payloads(in: body).enumerated() {
             do {
                 violations += validator.validate(try JSONReader.read(payload), against: stream.event, at: "/events/\(index)")
             } catch {
                 violations.append(Violation(pointer: "/events/\(index)", expected: "JSON", actual: "text that is not JSON",
                                             message: "event \(index) is not JSON: \(error.message)"))
             }
-            index += 1
         }
         return violations
     }

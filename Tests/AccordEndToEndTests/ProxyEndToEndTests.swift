@@ -326,8 +326,8 @@ import TongbanAPI
             #expect(text.contains(message), "\(text)")
         }
         // A server that does not speak HTTP, and one whose head never ends.
-        let garbage = try RawReplyServer(reply: "SSH-2.0-OpenSSH_9.2\r\nnot http at all\r\n\r\n")
-        let flooding = try RawReplyServer(reply: "HTTP/1.1 200 OK\r\n" + (0..<4_000).map { "X-Flood-\($0): \(String(repeating: "f", count: 40))\r\n" }.joined())
+        let garbage = RawReplyServer(reply: "SSH-2.0-OpenSSH_9.2\r\nnot http at all\r\n\r\n")
+        let flooding = RawReplyServer(reply: "HTTP/1.1 200 OK\r\n" + (0..<4_000).map { "X-Flood-\($0): \(String(repeating: "f", count: 40))\r\n" }.joined())
         let flooded = try ServerProcess(command: "proxy", arguments: ["--upstream", "http://127.0.0.1:\(flooding.port)", "--quiet", "--no-sign"])
         let flood = try exchange(flooded.port, signed("GET", "/api/v1/app/start-config"))
         #expect(flood.head == "HTTP/1.1 502 Bad Gateway")
@@ -462,22 +462,14 @@ import TongbanAPI
 }
 
 /// A TCP listener that answers every connection with the same bytes, then closes it.
-final class RawReplyServer: @unchecked Sendable {
-    let port: UInt16
-    private let socket: Int32
+final class RawReplyServer: Sendable {
+    private let listener = LoopbackListener()
 
-    init(reply: String) throws {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) } }
-        listen(socket, 8)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) } }
-        self.socket = socket
-        port = UInt16(bigEndian: address.sin_port)
+    var port: UInt16 { listener.port }
+
+    init(reply: String) {
         let bytes = Array(reply.utf8)
+        let socket = listener.socket
         Thread.detachNewThread {
             while true {
                 let client = accept(socket, nil, nil)
@@ -489,7 +481,6 @@ final class RawReplyServer: @unchecked Sendable {
     }
 
     deinit {
-        shutdown(socket, Int32(SHUT_RDWR))
-        close(socket)
+        listener.close()
     }
 }

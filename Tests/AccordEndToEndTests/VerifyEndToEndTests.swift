@@ -83,16 +83,9 @@ import Testing
         #expect(refused.status == 2)
         #expect(refused.error == "error: cannot reach the backend: POST http://127.0.0.1:1/api/v1/auth/login/phone: Couldn't connect to server\n")
         // A listener that never answers.
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(listener) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) } }
-        listen(listener, 8)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
-        let port = UInt16(bigEndian: address.sin_port)
+        let listener = LoopbackListener()
+        defer { listener.close() }
+        let port = listener.port
         let hanging = try verify(["--base-url", "http://127.0.0.1:\(port)/api/v1", "--timeout", "300ms"])
         #expect(hanging.status == 2)
         #expect(hanging.error == "error: cannot reach the backend: POST http://127.0.0.1:\(port)/api/v1/auth/login/phone: no answer within 300 ms\n")

@@ -2,7 +2,6 @@ import AccordContract
 import AccordDiagnostics
 import AccordSync
 import AccordYAML
-import Foundation
 
 /// An ordered script of answers for one session: each step waits for a request to
 /// its endpoint and answers it (or lets it through); requests to other endpoints
@@ -31,24 +30,15 @@ public struct ScenarioLoader: Sendable {
 
     /// Every scenario in `directory`, by name, with the problems found.
     public func load(directory: String) -> ([String: Scenario], [Diagnostic]) {
-        guard let (sources, unreadable) = ContractLoader.Source.yamlFiles(in: directory) else { return ([:], []) }
-        var scenarios: [String: Scenario] = [:]
-        var diagnostics = unreadable
-        for source in sources {
-            let document = YAMLParser.parse(source.bytes, file: source.path)
-            diagnostics += document.diagnostics
-            guard let root = document.root else { continue }
-            var reader = NodeReader(document: document)
-            let name = ((source.path as NSString).lastPathComponent as NSString).deletingPathExtension
-            if let pairs = reader.mapping(root, "a scenario") {
-                reader.checkKeys(pairs, allowed: ["description", "steps"], in: "a scenario")
-                let steps = (root["steps"].flatMap { reader.sequence($0, "'steps'") } ?? []).compactMap { step($0, reader: &reader) }
-                if steps.isEmpty { reader.error("scenario '\(name)' has no steps", at: root) }
-                scenarios[name] = Scenario(name: name, description: root["description"].flatMap { reader.text($0, "'description'") }, steps: steps)
-            }
-            diagnostics += reader.diagnostics
-        }
-        return (scenarios, diagnostics.sortedByLocation())
+        NamedDocuments.load(directory: directory) { name, root, reader in scenario(name, root, reader: &reader) }
+    }
+
+    private func scenario(_ name: String, _ root: Node, reader: inout NodeReader) -> Scenario? {
+        guard let pairs = reader.mapping(root, "a scenario") else { return nil }
+        reader.checkKeys(pairs, allowed: ["description", "steps"], in: "a scenario")
+        let steps = (root["steps"].flatMap { reader.sequence($0, "'steps'") } ?? []).compactMap { step($0, reader: &reader) }
+        if steps.isEmpty { reader.error("scenario '\(name)' has no steps", at: root) }
+        return Scenario(name: name, description: root["description"].flatMap { reader.text($0, "'description'") }, steps: steps)
     }
 
     private func step(_ node: Node, reader: inout NodeReader) -> Scenario.Step? {

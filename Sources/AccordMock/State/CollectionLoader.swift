@@ -2,7 +2,6 @@ import AccordContract
 import AccordDiagnostics
 import AccordJSON
 import AccordYAML
-import Foundation
 
 /// Loads `mocks/collections/*.yaml`, one collection per file, and checks each against
 /// the contract: the type exists and is an object, the key is one of its required
@@ -32,19 +31,7 @@ public struct CollectionLoader: Sendable {
     /// Every collection in `directory`, by name, with the problems found. A missing
     /// directory has none.
     public func load(directory: String) -> ([String: CollectionDefinition], [Diagnostic]) {
-        guard let (sources, unreadable) = ContractLoader.Source.yamlFiles(in: directory) else { return ([:], []) }
-        var collections: [String: CollectionDefinition] = [:]
-        var diagnostics = unreadable
-        for source in sources {
-            let document = YAMLParser.parse(source.bytes, file: source.path)
-            diagnostics += document.diagnostics
-            guard let root = document.root else { continue }
-            var reader = NodeReader(document: document)
-            let name = ((source.path as NSString).lastPathComponent as NSString).deletingPathExtension
-            if let collection = collection(name, root, reader: &reader) { collections[name] = collection }
-            diagnostics += reader.diagnostics
-        }
-        return (collections, diagnostics.sortedByLocation())
+        NamedDocuments.load(directory: directory) { name, root, reader in collection(name, root, reader: &reader) }
     }
 
     private func collection(_ name: String, _ root: Node, reader: inout NodeReader) -> CollectionDefinition? {
