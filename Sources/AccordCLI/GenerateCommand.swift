@@ -43,13 +43,16 @@ struct GenerateCommand: Subcommand {
         var samples: [String: [SwiftGenerator.Sample]] = [:]
         if !arguments.has("no-fixtures") {
             let beside = ((contractsDirectory as NSString).deletingLastPathComponent as NSString).appendingPathComponent("mocks")
-            let (fixtures, problems) = FixtureLoader(contract: contract).load(directory: arguments["mocks"] ?? beside)
+            let mocks = arguments["mocks"] ?? beside
+            let (collections, collectionProblems) = CollectionLoader(contract: contract).load(directory: (mocks as NSString).appendingPathComponent("collections"))
+            let (fixtures, fixtureProblems) = FixtureLoader(contract: contract, collections: collections).load(directory: mocks)
+            let problems = collectionProblems + fixtureProblems
             for diagnostic in problems { console.writeError(renderer.render(diagnostic)) }
             guard !problems.containsErrors else {
                 console.printError("error: not generating: the fixtures have errors (or pass --no-fixtures)")
                 return 1
             }
-            samples = Self.samples(contract: contract, fixtures: fixtures)
+            samples = Self.samples(contract: contract, fixtures: fixtures, collections: collections)
         }
         let generator = SwiftGenerator(contract: contract, access: access, samples: samples)
         for diagnostic in generator.diagnostics() { console.writeError(renderer.render(diagnostic)) }
@@ -93,8 +96,9 @@ struct GenerateCommand: Subcommand {
 
     /// The fixtures as the generator takes them: rendered as the server answers them,
     /// in the order it tries them, with their matchers.
-    static func samples(contract: Contract, fixtures: FixtureSet) -> [String: [SwiftGenerator.Sample]] {
-        FixtureSamples(contract: contract, fixtures: fixtures).byEndpoint.mapValues { list in
+    static func samples(contract: Contract, fixtures: FixtureSet,
+                        collections: [String: CollectionDefinition] = [:]) -> [String: [SwiftGenerator.Sample]] {
+        FixtureSamples(contract: contract, fixtures: fixtures, collections: collections).byEndpoint.mapValues { list in
             list.map { sample in
                 SwiftGenerator.Sample(name: sample.name, data: sample.data, location: sample.location,
                                       role: SwiftGenerator.Sample.Role(rawValue: sample.role.rawValue) ?? .named,

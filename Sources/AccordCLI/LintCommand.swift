@@ -17,7 +17,8 @@ struct LintCommand: Subcommand {
         // What the generated Swift will differ in (renamed enum cases, no automatic refresh,
         // fixtures that cannot be typed), once the contract loads.
         let generator = outcome.project.map { project in
-            SwiftGenerator(contract: project.contract, samples: GenerateCommand.samples(contract: project.contract, fixtures: project.fixtures))
+            SwiftGenerator(contract: project.contract, samples: GenerateCommand.samples(contract: project.contract, fixtures: project.fixtures,
+                                                                                               collections: project.collections))
                 .diagnostics()
         } ?? []
         let diagnostics = (outcome.diagnostics + generator).sortedByLocation()

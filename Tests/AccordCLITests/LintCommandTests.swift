@@ -41,7 +41,7 @@ import Testing
     @Test func cleanContractsExitZeroWithASummary() {
         let (status, output, _) = run(["lint", "--contracts=\(Repository.contracts)", "--mocks", Repository.mocks])
         #expect(status == 0)
-        #expect(output == "0 errors, 0 warnings; 32 endpoints, 28 types in 4 domains, 58 fixtures, 6 scenarios, 1 collection\n")
+        #expect(output == "0 errors, 0 warnings; 33 endpoints, 29 types in 4 domains, 59 fixtures, 6 scenarios, 4 collections\n")
     }
 
     /// A fixture without `when` that is not the default answers every request, so the

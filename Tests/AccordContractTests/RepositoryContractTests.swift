@@ -15,7 +15,7 @@ import Testing
     @Test func coversTheFourDomains() throws {
         let contract = try #require(outcome.contract)
         #expect(contract.domains.map(\.name) == ["auth", "learning", "signal", "subscriptions"])
-        #expect(contract.endpoints.count == 32)
+        #expect(contract.endpoints.count == 33)
         for endpoint in contract.endpoints {
             #expect(!endpoint.examples.isEmpty, "\(endpoint.id) has no example")
             #expect(endpoint.summary != nil, "\(endpoint.id) has no summary")

@@ -60,9 +60,27 @@ import TongbanAPI
         _ = try await api.send(API.auth.loginPhone(login))
         // `+` sent raw would read as a space on the server, and X-Sign would fail (1001).
         let cursor = "a+b/c=d&e?f#g%h i中文😀~"
-        _ = try await api.send(API.signal.inbox(cursor: cursor, limit: 20))
+        // Never issued by the server, so refused; its refusal quotes the cursor as the server read it.
+        do {
+            _ = try await api.send(API.signal.inbox(cursor: cursor, limit: 20))
+            Issue.record("a cursor the server never issued was accepted")
+        } catch {
+            guard case .business(let code, _, let envelope?) = error else { throw error }
+            #expect(code.rawValue == 1000)
+            let refusal = try JSONReader.read(Array(envelope))
+            #expect(refusal.value(at: "/data/violations/0/actual") == .string(JSONWriter.string(.string(cursor))))
+        }
         // A path parameter is escaped once: `/` stays inside its segment, `%` is not escaped twice.
-        _ = try await api.send(API.signal.detail(signalID: "a/b c%中"))
+        // No such signal (3001): the server read the id whole, as its not-found message says.
+        do {
+            _ = try await api.send(API.signal.detail(signalID: "a/b c%中"))
+            Issue.record("an unknown signal was found")
+        } catch {
+            guard case .business(let code, _, let envelope?) = error else { throw error }
+            #expect(code.rawValue == 3001)
+            #expect(try JSONReader.read(Array(envelope)).value(at: "/data/message")
+                    == .string("no record with key 'a/b c%中' in 'signals' for this session"))
+        }
         let paths = try await journal(server).compactMap { entry -> String? in
             if case .string(let path)? = entry["path"] { path } else { nil }
         }

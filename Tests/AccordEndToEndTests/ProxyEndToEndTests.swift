@@ -22,9 +22,8 @@ import TongbanAPI
 
         /// - Parameter rewrite: changes the mock's answer to a request (a drift, a delay).
         init(rewrite: @escaping @Sendable (MockRequest, inout MockResponse) -> Void = { _, _ in }) throws {
-            let contract = Repository.contract
-            let (fixtures, _) = FixtureLoader(contract: contract).load(directory: Repository.mocks)
-            let engine = MockEngine(contract: contract, fixtures: fixtures, options: MockOptions(verifiesSignatures: false),
+            let project = Repository.project
+            let engine = MockEngine(contract: project.contract, fixtures: project.fixtures, collections: project.collections, options: MockOptions(verifiesSignatures: false),
                                     state: MockState(nonceTTLSeconds: 600))
             let exchanges = self.exchanges
             server = HTTPServer(configuration: HTTPServer.Configuration(port: 0, threads: 2), handler: { request in

@@ -38,7 +38,7 @@ import Testing
 
         try await Task.sleep(for: .milliseconds(1_100)) // a restart a second later renders {{now}} differently
         let second = try ServerProcess(arguments: ["--quiet", "--no-reload", "--state", path])
-        #expect(second.standardOutput.contains("accord serve: state loaded from \(path): 1 session, 3 records"))
+        #expect(second.standardOutput.contains("accord serve: state loaded from \(path): 1 session, 4 records"))
         #expect(try await records(second, session: "ui-1") == seeded)
         try await stop(second)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == written)
@@ -50,10 +50,10 @@ import Testing
         let cases: [(String, String)] = [
             ("{\"accord_state\":1,\n \"collections\": {oops",
              "\(path):2:18: warning: not JSON: "),
-            (#"{"accord_state":1,"collections":{"signals":{"type":"Signal","key":"id","sessions":{"x":[{"id":5}]}}}}"#,
+            (#"{"accord_state":1,"collections":{"signals":{"type":"SignalDetail","key":"id","sessions":{"x":[{"id":5}]}}}}"#,
              "\(path): warning: /collections/signals/sessions/x/0/id: expected string, found an integer 5; starting from the seeds"),
-            (#"{"accord_state":1,"collections":{"signals":{"type":"SignalDetail","key":"id","sessions":{}}}}"#,
-             "\(path): warning: /collections/signals: saved as a string \"SignalDetail\" keyed by a string \"id\", now 'Signal' keyed by 'id'; starting from the seeds"),
+            (#"{"accord_state":1,"collections":{"signals":{"type":"Signal","key":"id","sessions":{}}}}"#,
+             "\(path): warning: /collections/signals: saved as a string \"Signal\" keyed by a string \"id\", now 'SignalDetail' keyed by 'id'; starting from the seeds"),
         ]
         for (content, warning) in cases {
             try Data(content.utf8).write(to: URL(fileURLWithPath: path))
@@ -63,7 +63,7 @@ import Testing
             #expect(warnings.count == 1)
             #expect(warnings.first.map { $0.hasPrefix(warning) } == true, "\(warnings)")
             guard case .array(let records)? = try await records(server, session: "x") else { Issue.record("no records"); continue }
-            #expect(records.count == 3) // the seeds
+            #expect(records.count == 4) // the seeds
         }
     }
 }

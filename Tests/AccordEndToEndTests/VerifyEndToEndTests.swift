@@ -28,7 +28,7 @@ import Testing
         let server = try ServerProcess(arguments: ["--quiet", "--no-reload"])
         let (status, output, error) = try verify(["--base-url", server.baseURL + "/api/v1", "--allow-writes", "--quiet"])
         #expect(error == "")
-        #expect(output == "accord verify: 38 passed, 0 failed, 0 skipped against \(server.baseURL)/api/v1\n")
+        #expect(output == "accord verify: 39 passed, 0 failed, 0 skipped against \(server.baseURL)/api/v1\n")
         #expect(status == 0)
     }
 
@@ -45,10 +45,9 @@ import Testing
     @Test func aDriftingBackendFailsWithEachDriftNamed() throws {
         // The mock with signatures unchecked (so any X-Sign, a replayed nonce and a stale
         // timestamp pass), answers rewritten: a renamed member and a string for an int.
-        let contract = Repository.contract
-        let loader = FixtureLoader(contract: contract)
-        let (fixtures, _) = loader.load(directory: Repository.mocks)
-        let engine = MockEngine(contract: contract, fixtures: fixtures, options: MockOptions(verifiesSignatures: false),
+        let project = Repository.project
+        let contract = project.contract
+        let engine = MockEngine(contract: contract, fixtures: project.fixtures, collections: project.collections, options: MockOptions(verifiesSignatures: false),
                                 state: MockState(nonceTTLSeconds: 600))
         let server = HTTPServer(configuration: HTTPServer.Configuration(port: 0, threads: 2), handler: { request in
             var response = engine.handle(request)

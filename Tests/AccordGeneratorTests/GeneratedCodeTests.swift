@@ -17,8 +17,7 @@ import TongbanAPI
 
     /// The repository's fixtures, as `accord generate` reads them by default.
     static var samples: [String: [SwiftGenerator.Sample]] {
-        let (fixtures, _) = FixtureLoader(contract: contract).load(directory: Repository.mocks)
-        return GenerateCommand.samples(contract: contract, fixtures: fixtures)
+        GenerateCommand.samples(contract: contract, fixtures: Repository.project.fixtures, collections: Repository.project.collections)
     }
 
     @Test func checkedInOutputIsWhatTheGeneratorWritesToday() throws {
@@ -205,10 +204,9 @@ import TongbanAPI
     /// decodes into the generated response type and encodes back to the same JSON.
     @Test func everyServedFixtureAndExampleRoundTripsThroughTheGeneratedTypes() throws {
         let contract = Self.contract
-        let (fixtures, diagnostics) = FixtureLoader(contract: contract).load(directory: Self.repository.appendingPathComponent("mocks").path)
-        #expect(!diagnostics.containsErrors)
+        let fixtures = Repository.project.fixtures
         let state = MockState(clock: MockClock(wall: 1_796_025_600), nonceTTLSeconds: 600)
-        let engine = MockEngine(contract: contract, fixtures: fixtures, options: MockOptions(verifiesSignatures: false), state: state)
+        let engine = MockEngine(contract: contract, fixtures: fixtures, collections: Repository.project.collections, options: MockOptions(verifiesSignatures: false), state: state)
         var exercised: Set<String> = []
         for endpoint in contract.endpoints {
             let responseType = try #require(API.responseTypes[endpoint.id], "\(endpoint.id) missing from the catalog")

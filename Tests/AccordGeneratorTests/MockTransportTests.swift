@@ -27,7 +27,7 @@ import TongbanAPI
         let mock = MockTransport(session: tokens)
         let api = client(mock)
         #expect(try await api.send(API.signal.inbox(filter: .flash)) == API.signal.fixtures.inbox.flashOnly)
-        #expect(try await api.send(API.signal.inbox(cursor: "c_end")) == API.signal.fixtures.inbox.empty)
+        #expect(try await api.send(API.signal.inbox(filter: .unread)) == API.signal.fixtures.inbox.unread)
         do {
             _ = try await api.send(API.signal.publish(SignalPublishRequest(content: "配额测试", isFlash: false)))
             Issue.record("the body matcher did not pick the quota fixture")

@@ -43,9 +43,10 @@ import TongbanAPI
     @Test func fixturesAreTypedValues() {
         let inbox = API.signal.fixtures.inbox.default
         #expect(inbox.items.first?.sender.gender == .male)
-        #expect(API.learning.fixtures.reviewTasks.week.items.count == 2)
-        // `{{now + 1d}}` at the reference time, 2026-11-30T08:00:00Z.
-        #expect(API.learning.fixtures.reviewTasks.week.items.first?.scheduledAt.text == "2026-12-01T08:00:00Z")
+        // Pending within a week, the overdue one first.
+        #expect(API.learning.fixtures.reviewTasks.week.items.count == 3)
+        // The overdue seed's `{{now - 1h}}` at the reference time, 2026-11-30T08:00:00Z.
+        #expect(API.learning.fixtures.reviewTasks.week.items.first?.scheduledAt.text == "2026-11-30T07:00:00Z")
     }
 
     /// The emitted Swift for a response with a nested inline object, an open enum (a

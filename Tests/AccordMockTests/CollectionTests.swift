@@ -40,7 +40,7 @@ import Testing
             ("type: Signal\n", "signals.yaml:1:1: error: collection 'signals' needs a 'key': the member that identifies a record"),
             ("type: Signal\nkey: idd\n", "signals.yaml:2:6: error: collection 'signals': 'Signal' has no member 'idd'; did you mean 'id'?"),
             ("type: Signal\nkey: expires_at\n",
-             "signals.yaml:2:6: error: collection 'signals': the key 'expires_at' must be a required string or int member of 'Signal'"),
+             "signals.yaml:2:6: error: collection 'signals': the key 'expires_at' must be a required string, int or enum member of 'Signal'"),
             ("type: Signal\nkey: id\nlimit: 0\n", "signals.yaml:3:8: error: collection 'signals': 'limit' takes a number of records from 1 to 100000, found 0"),
             ("type: Signal\nkey: id\nsort: id\n", "signals.yaml:3:1: error: unknown key 'sort' in a collection"),
             ("type: Signal\nkey: id\nseed:\n  - {id: 5}\n", "signals.yaml:4:10: error: collection 'signals' seed 0 /id: expected string, found an integer 5"),
@@ -118,13 +118,13 @@ import Testing
         let shown = engine.handle(MockRequest(method: "GET", target: "/__accord/state/signals?session=ui-1"))
         #expect(shown.status == 200)
         #expect(shown.json?["session"] == .string("ui-1"))
-        #expect(shown.json?["type"] == .string("Signal"))
+        #expect(shown.json?["type"] == .string("SignalDetail"))
         guard case .array(let records)? = shown.json?["records"] else { Issue.record("no records"); return }
-        #expect(records.map { $0["id"] } == [.string("sg_7f3a"), .string("sg_7f3b"), .string("sg_flash_1")])
+        #expect(records.map { $0["id"] } == [.string("sg_7f3a"), .string("sg_7f3b"), .string("sg_flash_1"), .string("sg_8c01")])
         #expect(state.collections.counts.sessions == 1)
         let unknown = engine.handle(MockRequest(method: "GET", target: "/__accord/state/matches"))
         #expect(unknown.status == 404)
-        #expect(unknown.json?["message"] == .string("no collection 'matches'; collections: signals"))
+        #expect(unknown.json?["message"] == .string("no collection 'matches'; collections: entitlements, learning-sessions, review-tasks, signals"))
         #expect(engine.handle(MockRequest(method: "POST", target: "/__accord/state/reset?session=ui-1", headers: json)).status == 200)
         #expect(state.collections.counts.sessions == 0)
         _ = engine.handle(MockRequest(method: "GET", target: "/__accord/state/signals"))

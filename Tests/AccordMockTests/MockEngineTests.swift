@@ -144,7 +144,7 @@ import Testing
         var fixture = try EngineFixture()
         let response = fixture.handle(fixture.signed("GET", "/api/v1/signal/inbox"))
         #expect(response.status == 404)
-        #expect(response.text == #"{"code":1000,"msg":"no route for GET /api/v1/signal/inbox","data":{"error":"route_not_found","nearest":["GET /api/v1/signals/inbox","GET /api/v1/signals/quota","POST /api/v1/signals"]}}"#)
+        #expect(response.text == #"{"code":1000,"msg":"no route for GET /api/v1/signal/inbox","data":{"error":"route_not_found","nearest":["GET /api/v1/signals/inbox","GET /api/v1/signals/mine","GET /api/v1/signals/quota"]}}"#)
     }
 
     @Test func wrongMethodAnswers405WithAllow() throws {

@@ -1,4 +1,5 @@
 import AccordContract
+import AccordDiagnostics
 import AccordJSON
 import AccordMock
 import AccordSigning
@@ -20,16 +21,32 @@ public struct EngineFixture {
 
     /// - Parameters:
     ///   - yaml: fixtures given inline.
-    ///   - directory: a fixture directory to load instead, such as ``Repository/mocks``.
+    ///   - directory: a fixture directory to load instead, such as ``Repository/mocks`` (with its `collections/`).
+    ///   - collections: collection files given inline, by name (`signals` → `collections/signals.yaml`).
     public init(contract: Contract = Repository.contract, fixtures yaml: String = "", fixturesIn directory: String? = nil,
-                scenarios: [String: Scenario] = [:], options: MockOptions = MockOptions(), seed: UInt64 = 0) throws {
-        let loader = FixtureLoader(contract: contract)
+                collections: [String: String] = [:], scenarios: [String: Scenario] = [:], options: MockOptions = MockOptions(),
+                seed: UInt64 = 0) throws {
+        let (definitions, collectionDiagnostics) = try Self.collections(collections, directory: directory, contract: contract)
+        if collectionDiagnostics.containsErrors { throw FixtureProblems(diagnostics: collectionDiagnostics.map(\.description)) }
+        let loader = FixtureLoader(contract: contract, collections: definitions)
         let (fixtures, diagnostics) = directory.map { loader.load(directory: $0) }
             ?? loader.load([ContractLoader.Source(path: "mocks/test.yaml", bytes: Array(yaml.utf8))])
         if diagnostics.containsErrors { throw FixtureProblems(diagnostics: diagnostics.map(\.description)) }
         let state = MockState(clock: MockClock(wall: now), nonceTTLSeconds: 600, seed: seed)
         token = state.tokens.issue(uid: 10086).accessToken
-        engine = MockEngine(contract: contract, fixtures: fixtures, scenarios: scenarios, options: options, state: state)
+        engine = MockEngine(contract: contract, fixtures: fixtures, scenarios: scenarios, collections: definitions, options: options, state: state)
+    }
+
+    private static func collections(_ files: [String: String], directory: String?,
+                                     contract: Contract) throws -> ([String: CollectionDefinition], [Diagnostic]) {
+        let loader = CollectionLoader(contract: contract)
+        if let directory { return loader.load(directory: (directory as NSString).appendingPathComponent("collections")) }
+        guard !files.isEmpty else { return ([:], []) }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("accord-collections-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (name, text) in files { try text.write(to: folder.appendingPathComponent(name + ".yaml"), atomically: true, encoding: .utf8) }
+        return loader.load(directory: folder.path)
     }
 
     /// The inline fixtures do not load.

@@ -1,5 +1,6 @@
 import AccordContract
 import AccordDiagnostics
+import AccordMock
 import AccordValidation
 import Foundation
 
@@ -16,6 +17,14 @@ public enum Repository {
             preconditionFailure("the repository's contracts do not load")
         }
         return contract
+    }()
+
+    /// The repository's contract with its fixtures, scenarios and collections, loaded once.
+    public static let project: MockProject = {
+        guard let project = MockProject.load(contracts: contracts, mocks: mocks).project else {
+            preconditionFailure("the repository's mocks do not load")
+        }
+        return project
     }()
 
     /// Why a variant of the contracts could not be written or read.

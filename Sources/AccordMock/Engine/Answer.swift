@@ -25,6 +25,12 @@ struct Answer: Sendable {
     var loginUID: Int?
     /// The issued tokens are holes in `envelope`, filled while rendering.
     var hasTokenHoles = false
+    /// `when: {state: …}`: conditions on the session's collections, checked after the matchers.
+    var conditions: [StateCondition] = []
+    /// What the fixture does to collections before it answers.
+    var effects: [Effect] = []
+    /// The fixture's `data`, for an answer built by its effects.
+    var effectData: CompiledJSON?
 }
 
 /// Everything one endpoint can answer, in the order they are tried.

@@ -31,6 +31,12 @@ struct AnswerCompiler {
         for fixture in fixtures.inTryOrder {
             guard var compiled = templated(fixture, fallback: fixture.code == 0 ? generatedData : nil) else { continue }
             compiled.matchers = fixture.matchers
+            compiled.conditions = fixture.conditions
+            compiled.effects = fixture.effects
+            if !fixture.effects.isEmpty, fixture.code == 0 {
+                let data = fixture.data ?? (fixture.effects.contains(where: \.answersRecord) ? nil : generatedData)
+                compiled.effectData = data.flatMap { try? CompiledJSON($0) }
+            }
             compiled.isDefault = fixture.isDefault
             compiled.headers = fixture.headers
             compiled.delayMilliseconds = fixture.delayMilliseconds

@@ -35,7 +35,8 @@ public struct MockEngine: Sendable {
         self.state = state
         self.scenarios = scenarios
         fixtureLabels = fixtures.byEndpoint.mapValues { $0.map { "fixture:" + $0.name } }
-        pipeline = Self.pipeline(contract: contract, fixtures: fixtures, scenarios: scenarios, options: options, state: state)
+        pipeline = Self.pipeline(contract: contract, fixtures: fixtures, scenarios: scenarios, collections: collections, options: options,
+                                 state: state)
     }
 
     /// Answers one request.
@@ -49,8 +50,8 @@ public struct MockEngine: Sendable {
     }
 
     /// The stages, in the order a request meets them.
-    private static func pipeline(contract: Contract, fixtures: FixtureSet, scenarios: [String: Scenario], options: MockOptions,
-                                 state: MockState) -> Pipeline {
+    private static func pipeline(contract: Contract, fixtures: FixtureSet, scenarios: [String: Scenario],
+                                 collections: [String: CollectionDefinition], options: MockOptions, state: MockState) -> Pipeline {
         let service = contract.service
         let envelopes = Envelopes(service: service)
         let router = Router(contract: contract)
@@ -67,7 +68,8 @@ public struct MockEngine: Sendable {
             AuthenticationStage(tokens: state.tokens, auth: service.auth, envelopes: envelopes) as any RoutedStage,
             ValidationStage(validator: RequestValidator(contract: contract), envelopes: envelopes),
             InjectionStage(state: state, codes: service.codes, scenarios: scenarios, defaultScenario: options.scenario, envelopes: envelopes),
-            AnswerStage(answers: answers, state: state, grant: grant, envelopes: envelopes),
+            AnswerStage(answers: answers, state: state, grant: grant, envelopes: envelopes,
+                        effects: EffectRunner(contract: contract, collections: collections, state: state, envelopes: envelopes)),
             TokenFlowStage(grant: grant, authHeader: service.auth.header.lowercased(), envelopeNames: service.envelope),
             FaultStage(state: state),
         ]

@@ -20,6 +20,9 @@ public final class MockState: Sendable {
     public let shutdown = ShutdownSwitch()
     /// The records of the collections, per session.
     public let collections: CollectionStore
+    /// Signs list cursors (``PageCursor``): random per server, so a cursor from another
+    /// run, or made up, is refused.
+    let cursorSecret: [UInt8]
     private let sequence = Atomic<Int>(0)
     private let generator: SeededRandom
 
@@ -29,6 +32,7 @@ public final class MockState: Sendable {
         self.collections = collections
         let generator = SeededRandom(seed: seed)
         self.generator = generator
+        cursorSecret = Digest.randomBytes(32) ?? (0..<4).flatMap { _ in withUnsafeBytes(of: generator.nextBits(), Array.init) }
         nonces = NonceCache(ttlSeconds: nonceTTLSeconds)
         tokens = TokenStore(clock: clock, accessTTL: accessTTL, refreshTTL: refreshTTL)
         rules = InjectionRules(random: { generator.unit() })

@@ -25,6 +25,10 @@ public struct Fixture: Sendable {
     public var data: JSONValue?
     /// Server-sent events instead of an envelope, for streaming endpoints.
     public var events: [Event]?
+    /// What the fixture does to collections before it answers, in order.
+    public var effects: [Effect] = []
+    /// `when: {state: …}`: conditions on the session's collections.
+    public var conditions: [StateCondition] = []
     public var location: SourceLocation
 
     /// One server-sent event of a streamed fixture.

@@ -19,13 +19,17 @@ import Foundation
 public struct FixtureLoader: Sendable {
     public let contract: Contract
     private let values: TemplatedValues
+    private let effects: EffectLoader
 
-    public init(contract: Contract) {
+    /// A loader for fixtures whose effects act on `collections` (docs/mocks.md, "Effects").
+    public init(contract: Contract, collections: [String: CollectionDefinition] = [:]) {
         self.contract = contract
         values = TemplatedValues(contract: contract)
+        effects = EffectLoader(contract: contract, collections: collections, values: values)
     }
 
-    static let fixtureKeys = ["name", "description", "default", "priority", "when", "status", "headers", "delay", "code", "msg", "data", "stream"]
+    static let fixtureKeys = ["name", "description", "default", "priority", "when", "status", "headers", "delay", "code", "msg", "data", "stream",
+                              "effect"]
 
     /// Loads every `*.yaml`/`*.yml` file directly inside `directory` (sub-folders such
     /// as `scenarios/` are not fixtures). A missing directory yields no fixtures.
@@ -79,7 +83,8 @@ public struct FixtureLoader: Sendable {
         for (id, fixtures) in set.byEndpoint {
             for streams in [false, true] {
                 let tried = fixtures.filter { ($0.events != nil) == streams }.inTryOrder
-                guard let index = tried.firstIndex(where: { !$0.isDefault && $0.matchers.isEmpty }), index + 1 < tried.count else { continue }
+                guard let index = tried.firstIndex(where: { !$0.isDefault && $0.matchers.isEmpty && $0.conditions.isEmpty }),
+                      index + 1 < tried.count else { continue }
                 let shadowed = tried[(index + 1)...].map { "'\($0.name)'" + ($0.isDefault ? " (the default)" : "") }
                 let fixture = tried[index]
                 warnings.append(.warning("fixture '\(fixture.name)' of '\(id)' has no 'when', so it answers every request before "
@@ -129,11 +134,17 @@ public struct FixtureLoader: Sendable {
             case "msg": fixture.message = reader.text(value, "'msg'")
             case "data": dataNode = value
             case "stream": fixture.events = events(value, endpoint: endpoint, fixture: name, reader: &reader)
-            case "when": fixture.matchers = matchers(value, endpoint: endpoint, reader: &reader)
+            case "when": (fixture.matchers, fixture.conditions) = matchers(value, endpoint: endpoint, reader: &reader)
+            case "effect": fixture.effects = effects.effects(value, endpoint: endpoint, reader: &reader)
             default: break
             }
         }
-        if let dataNode {
+        if !fixture.effects.isEmpty && fixture.code == 0 {
+            let sourced = dataNode.map { reader.json($0) }
+            fixture.data = sourced?.value
+            if let sourced { values.compileCheck(sourced, what: "fixture '\(name)' data", reader: &reader) }
+            effects.checkAnswer(sourced, effects: fixture.effects, endpoint: endpoint, fixture: name, at: fixture.location, reader: &reader)
+        } else if let dataNode {
             let sourced = reader.json(dataNode)
             fixture.data = sourced.value
             if fixture.code == 0 {
@@ -164,12 +175,17 @@ public struct FixtureLoader: Sendable {
         }
     }
 
-    private func matchers(_ node: Node, endpoint: Endpoint, reader: inout NodeReader) -> [Matcher] {
+    private func matchers(_ node: Node, endpoint: Endpoint, reader: inout NodeReader) -> ([Matcher], [StateCondition]) {
         var matchers: [Matcher] = []
+        var conditions: [StateCondition] = []
         for sourcePair in reader.mapping(node, "'when'") ?? [] {
             guard let sourceName = reader.key(sourcePair, "'when'") else { continue }
+            if sourceName == "state" {
+                conditions += effects.conditions(sourcePair.value, reader: &reader)
+                continue
+            }
             guard let source = Matcher.Source(rawValue: sourceName) else {
-                let names = Matcher.Source.allCases.map(\.rawValue)
+                let names = Matcher.Source.allCases.map(\.rawValue) + ["state"]
                 reader.error("unknown request part '\(sourceName)' in 'when'\(NameSuggestion.hint(for: sourceName, in: names)); expected one of \(names.joined(separator: ", "))", at: sourcePair.key)
                 continue
             }
@@ -189,7 +205,7 @@ public struct FixtureLoader: Sendable {
                 matchers.append(Matcher(source: source, key: key, condition: condition))
             }
         }
-        return matchers
+        return (matchers, conditions)
     }
 
     /// `value`, `{equals: value}`, `{regex: '…'}` or `{present: true|false}`.

@@ -10,7 +10,8 @@ import Foundation
 /// state with seed 0 (so `{{now + 2h}}`, `{{seq}}`, `{{random …}}` and `{{uuid}}` are
 /// fixed), for the request of the endpoint's first example that has one (its path
 /// parameters, query and body), else for a request whose path parameters are their
-/// names. A login or refresh answer issues the fixed tokens ``previewTokens``.
+/// names. A login or refresh answer issues the fixed tokens ``previewTokens``. A fixture
+/// with effects acts on the seeds of a fresh session, as user ``previewUser``.
 public struct FixtureSamples: Sendable {
     /// One named answer's `data`, with where it was written.
     public struct Sample: Sendable {
@@ -41,6 +42,8 @@ public struct FixtureSamples: Sendable {
     /// What `{{issued.…}}` renders to.
     public static let previewTokens = TokenStore.Pair(accessToken: "preview-access-token", refreshToken: "preview-refresh-token",
                                                       accessExpiresIn: 7_200, refreshExpiresIn: 2_592_000)
+    /// What `{{user}}` renders to: the user of the phone login fixture (mocks/auth.yaml).
+    public static let previewUser = 10086
 
     /// Samples by endpoint id, in the order the server tries them (docs/mocks.md): the
     /// fixtures that are not the default, highest `priority` first, then the default
@@ -48,7 +51,7 @@ public struct FixtureSamples: Sendable {
     /// Streamed fixtures are left out.
     public let byEndpoint: [String: [Sample]]
 
-    public init(contract: Contract, fixtures: FixtureSet) {
+    public init(contract: Contract, fixtures: FixtureSet, collections: [String: CollectionDefinition] = [:]) {
         var samples: [String: [Sample]] = [:]
         for endpoint in contract.endpoints {
             let request = Self.request(for: endpoint)
@@ -57,10 +60,17 @@ public struct FixtureSamples: Sendable {
             let written = fixtures.fixtures(for: endpoint.id)
             var list: [Sample] = []
             for fixture in written.inTryOrder where fixture.events == nil {
-                let role: Sample.Role = fixture.isDefault ? .fallback : .matched
+                // A state condition needs the server's collections: without them the fixture is only named.
+                let role: Sample.Role = fixture.isDefault ? .fallback : (fixture.conditions.isEmpty ? .matched : .named)
                 guard fixture.code == 0 else {
                     list.append(Sample(name: fixture.name, data: .null, location: fixture.location, role: role, matchers: fixture.matchers,
                                        code: fixture.code, message: fixture.message))
+                    continue
+                }
+                if !fixture.effects.isEmpty {
+                    if let data = Self.effectData(fixture, endpoint: endpoint, request: request, contract: contract, collections: collections) {
+                        list.append(Sample(name: fixture.name, data: data, location: fixture.location, role: role, matchers: fixture.matchers))
+                    }
                     continue
                 }
                 guard let data = fixture.data, let compiled = try? CompiledJSON(issuesTokens ? AnswerCompiler.tokenHoles(in: data) : data),
@@ -115,6 +125,17 @@ public struct FixtureSamples: Sendable {
 
     private static func escaped(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text
+    }
+
+    /// What a fixture with effects answers on a fresh session's seeds; nil when the
+    /// server refuses the sample's request (no such record): there is no answer to type.
+    private static func effectData(_ fixture: Fixture, endpoint: Endpoint, request: Request, contract: Contract,
+                                   collections: [String: CollectionDefinition]) -> JSONValue? {
+        var context = context(request)
+        context.user = previewUser
+        let runner = EffectRunner(contract: contract, collections: collections, state: context.state, envelopes: Envelopes(service: contract.service))
+        let data = fixture.data.flatMap { try? CompiledJSON($0) }
+        return try? runner.run(fixture.effects, data: data, endpoint: endpoint, session: "preview", context: &context)
     }
 
     private static func context(_ request: Request) -> TemplateContext {

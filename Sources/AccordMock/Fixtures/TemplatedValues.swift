@@ -8,7 +8,7 @@ import AccordValidation
 /// schema wherever no template stands; a templated string (or what is inside one) is
 /// left to the rendered value.
 struct TemplatedValues: Sendable {
-    private let validator: SchemaValidator
+    let validator: SchemaValidator
 
     init(contract: Contract) {
         validator = SchemaValidator(types: contract.types, unknownMembers: .reject)

@@ -5,7 +5,7 @@ import AccordYAML
 
 /// Loads `mocks/collections/*.yaml`, one collection per file, and checks each against
 /// the contract: the type exists and is an object, the key is one of its required
-/// string or integer members, every seed fits the type (template holes excepted) and
+/// string, integer or enum members, every seed fits the type (template holes excepted) and
 /// no two literal seeds share a key.
 ///
 /// ```yaml
@@ -58,9 +58,12 @@ public struct CollectionLoader: Sendable {
             reader.error("\(what): '\(typeName)' has no member '\(key)'\(NameSuggestion.hint(for: key, in: fields.map(\.name)))", at: keyNode)
             return nil
         }
-        let keyKinds: Set<Schema.Kind> = [.primitive(.string), .primitive(.int)]
-        guard !field.isOptional, !field.isNullable, keyKinds.contains(field.schema.kind) else {
-            reader.error("\(what): the key '\(key)' must be a required string or int member of '\(typeName)'", at: keyNode)
+        let isKeyKind = switch contract.resolvedKind(of: field.schema) {
+        case .primitive(.string), .primitive(.int), .enumeration: true
+        default: false
+        }
+        guard !field.isOptional, !field.isNullable, isKeyKind else {
+            reader.error("\(what): the key '\(key)' must be a required string, int or enum member of '\(typeName)'", at: keyNode)
             return nil
         }
         var limit = CollectionDefinition.defaultLimit

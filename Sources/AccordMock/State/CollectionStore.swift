@@ -50,6 +50,25 @@ public final class CollectionStore: Sendable {
         }
     }
 
+    /// Runs `change` on the records `session` holds of `collection` (seeding them first),
+    /// atomically: no other request of the session reads or writes them meanwhile.
+    public func modify<Result>(_ collection: CollectionDefinition, session: String, state: MockState,
+                               _ change: (inout [JSONValue]) -> Result) -> Result {
+        _ = records(of: collection, session: session, state: state)
+        return storage.withLock { storage in
+            // Taken out, so the records are not shared while they change (no copy).
+            var entry = storage.sessions.removeValue(forKey: session) ?? Session()
+            storage.uses += 1
+            entry.lastUse = storage.uses
+            var records = entry.collections.removeValue(forKey: collection.name) ?? []
+            let result = change(&records)
+            entry.collections[collection.name] = records
+            storage.sessions[session] = entry
+            evictIfNeeded(&storage, keeping: session)
+            return result
+        }
+    }
+
     /// How many sessions hold records now, and how many were evicted so far.
     public var counts: (sessions: Int, evicted: Int) {
         storage.withLock { ($0.sessions.count, $0.evicted) }

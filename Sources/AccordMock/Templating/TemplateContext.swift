@@ -12,6 +12,12 @@ public struct TemplateContext {
     public var state: MockState
     /// The token pair issued with this answer, if it is a login or refresh.
     public var issued: TokenStore.Pair?
+    /// The uid the request's access token belongs to.
+    public var user: Int?
+    /// The record an effect inserted, updated or read.
+    public var record: JSONValue?
+    /// The records the fixture's `when: {state: …}` conditions found, by collection.
+    public var found: [String: JSONValue] = [:]
 
     public init(request: MockRequest, parameters: [String: String], body: JSONValue?, now: Int64, state: MockState) {
         self.request = request
@@ -33,6 +39,9 @@ public struct TemplateContext {
         case .timestamp: .int(Int(now))
         case .sequence: .int(state.nextSequence())
         case .random(let range): .int(state.random(in: range))
+        case .user: user.map { .int($0) } ?? .null
+        case .record(let pointer): record.flatMap(pointer.value) ?? .null
+        case .found(let collection, let pointer): found[collection].flatMap(pointer.value) ?? .null
         case .issued(let field):
             switch (field, issued) {
             case (.accessToken, let pair?): .string(pair.accessToken)

@@ -12,6 +12,9 @@ import AccordJSON
 /// | `timestamp` | the mock clock in Unix seconds |
 /// | `seq` | 1, 2, 3, … across the server |
 /// | `random 1 100` | an integer in the range, from the server's seeded generator |
+/// | `user` | the uid the request's access token belongs to (null without one) |
+/// | `record`, `record.a.b` | the record an effect inserted, updated or read (or a member of it) |
+/// | `state.NAME`, `state.NAME.a.b` | the record of collection NAME that the fixture's `when: {state: …}` found |
 /// | `issued.access_token`, `issued.refresh_token`, `issued.access_expires_in`, `issued.refresh_expires_in` | the tokens the server issued with this answer (login and refresh; written in automatically) |
 public enum TemplateExpression: Sendable, Hashable {
     /// A member of the token pair issued with a login or refresh answer.
@@ -30,13 +33,17 @@ public enum TemplateExpression: Sendable, Hashable {
     case sequence
     case random(ClosedRange<Int>)
     case issued(IssuedField)
+    case user
+    case record(JSONPointer)
+    case found(collection: String, JSONPointer)
 
     /// Why an expression cannot be read.
     public struct SyntaxError: Error, Sendable {
         public var message: String
     }
 
-    static let names = ["request.path.", "request.query.", "request.header.", "request.body.", "uuid", "now", "timestamp", "seq", "random"]
+    static let names = ["request.path.", "request.query.", "request.header.", "request.body.", "uuid", "now", "timestamp", "seq", "random",
+                        "user", "record", "state."]
         + IssuedField.allCases.map { "issued.\($0.rawValue)" }
 
     /// Reads the text between `{{` and `}}`.
@@ -56,6 +63,14 @@ public enum TemplateExpression: Sendable, Hashable {
         if let pointer = suffix(after: "request.body"), pointer.hasPrefix("/") { self = .body(pointer: pointer); return }
         if text == "request.body" { self = .body(pointer: ""); return }
         if let name = suffix(after: "issued."), let field = IssuedField(rawValue: name) { self = .issued(field); return }
+        if text == "user" { self = .user; return }
+        if text == "record" { self = .record(JSONPointer(tokens: [])); return }
+        if let path = suffix(after: "record.") { self = .record(Self.memberPath(path)); return }
+        if let path = suffix(after: "state.") {
+            let names = path.split(separator: ".", maxSplits: 1).map(String.init)
+            self = .found(collection: names[0], names.count > 1 ? Self.memberPath(names[1]) : JSONPointer(tokens: []))
+            return
+        }
         switch words.first {
         case "uuid" where words.count == 1: self = .uuid
         case "timestamp" where words.count == 1: self = .timestamp
@@ -75,6 +90,11 @@ public enum TemplateExpression: Sendable, Hashable {
             let hint = NameSuggestion.hint(for: text, in: Self.names)
             throw SyntaxError(message: "unknown template expression '\(text)'\(hint)")
         }
+    }
+
+    /// `a.b.c` as a pointer to a member.
+    private static func memberPath(_ path: String) -> JSONPointer {
+        JSONPointer(tokens: path.split(separator: ".").map(String.init))
     }
 
     /// `90s`, `10m`, `2h`, `1d`.

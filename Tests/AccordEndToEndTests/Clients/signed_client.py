@@ -69,7 +69,7 @@ def main():
     check("signed POST with a nested object", status == 200 and reply["code"] == 0, reply)
     TOKEN["access"] = reply.get("data", {}).get("access_token")
 
-    status, reply = call(port, "GET", "/api/v1/signals/inbox", query=[("limit", "20"), ("cursor", "abc")])
+    status, reply = call(port, "GET", "/api/v1/signals/inbox", query=[("limit", "20"), ("filter", "flash")])
     check("signed GET with query", status == 200 and reply["code"] == 0, reply)
 
     signal = {"content": "你好，同路人 👋", "is_flash": True, "tags": ["旅行", "摄影"], "media": None}

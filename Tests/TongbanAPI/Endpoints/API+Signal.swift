@@ -15,7 +15,7 @@ public struct SignalEndpoints: Sendable {
 
     /// 收件箱（游标分页）
     ///
-    /// - Remark: HTTP `GET /signals/inbox`, `signal.inbox` in signal.yaml:67
+    /// - Remark: HTTP `GET /signals/inbox`, `signal.inbox` in signal.yaml:74
     public func inbox(cursor: String? = nil, limit: Int? = nil, filter: InboxFilter? = nil) -> Endpoint<SignalInbox> {
         var query: [QueryItem] = []
         if let cursorValue = cursor { query.append(QueryItem(name: "cursor", value: cursorValue)) }
@@ -33,7 +33,7 @@ public struct SignalEndpoints: Sendable {
     ///
     /// 每日有配额；达到上限回 3008，客户端弹出全局提示。
     ///
-    /// - Remark: HTTP `POST /signals`, `signal.publish` in signal.yaml:105
+    /// - Remark: HTTP `POST /signals`, `signal.publish` in signal.yaml:112
     public func publish(_ body: SignalPublishRequest) -> Endpoint<Signal> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -44,9 +44,25 @@ public struct SignalEndpoints: Sendable {
         )
     }
 
+    /// 我发出的信号（游标分页）
+    ///
+    /// - Remark: HTTP `GET /signals/mine`, `signal.mine` in signal.yaml:136
+    public func mine(cursor: String? = nil, limit: Int? = nil, status: MineStatus? = nil) -> Endpoint<SignalPage> {
+        var query: [QueryItem] = []
+        if let cursorValue = cursor { query.append(QueryItem(name: "cursor", value: cursorValue)) }
+        if let limitValue = limit { query.append(QueryItem(name: "limit", value: String(limitValue))) }
+        if let statusValue = status { query.append(QueryItem(name: "status", value: statusValue.rawValue)) }
+        let headers: [QueryItem] = []
+        return Endpoint(
+            id: "signal.mine", method: .get,
+            path: "/signals/mine", query: query, headers: headers,
+            body: nil, requiresAuth: true
+        )
+    }
+
     /// 信号详情
     ///
-    /// - Remark: HTTP `GET /signals/{signal_id}`, `signal.detail` in signal.yaml:129
+    /// - Remark: HTTP `GET /signals/{signal_id}`, `signal.detail` in signal.yaml:151
     public func detail(signalID: String) -> Endpoint<SignalDetail> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -59,7 +75,7 @@ public struct SignalEndpoints: Sendable {
 
     /// 回复信号，开启会话
     ///
-    /// - Remark: HTTP `POST /signals/{signal_id}/reply`, `signal.reply` in signal.yaml:144
+    /// - Remark: HTTP `POST /signals/{signal_id}/reply`, `signal.reply` in signal.yaml:166
     public func reply(signalID: String, body: SignalReplyRequest) -> Endpoint<SignalReplyResponse> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -72,7 +88,7 @@ public struct SignalEndpoints: Sendable {
 
     /// 标记闪信已查看（之后不可再看）
     ///
-    /// - Remark: HTTP `POST /signals/{signal_id}/flash-viewed`, `signal.flash-viewed` in signal.yaml:160
+    /// - Remark: HTTP `POST /signals/{signal_id}/flash-viewed`, `signal.flash-viewed` in signal.yaml:182
     public func flashViewed(signalID: String) -> Endpoint<AccordEmpty> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -85,7 +101,7 @@ public struct SignalEndpoints: Sendable {
 
     /// 删除自己发出的信号
     ///
-    /// - Remark: HTTP `DELETE /signals/{signal_id}`, `signal.delete` in signal.yaml:172
+    /// - Remark: HTTP `DELETE /signals/{signal_id}`, `signal.delete` in signal.yaml:194
     public func delete(signalID: String) -> Endpoint<AccordEmpty> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -98,7 +114,7 @@ public struct SignalEndpoints: Sendable {
 
     /// 今日信号配额
     ///
-    /// - Remark: HTTP `GET /signals/quota`, `signal.quota` in signal.yaml:184
+    /// - Remark: HTTP `GET /signals/quota`, `signal.quota` in signal.yaml:206
     public func quota() -> Endpoint<SignalQuota> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -109,7 +125,7 @@ public struct SignalEndpoints: Sendable {
         )
     }
 
-    /// - Remark: inline in signal.yaml:73. Values this version does not know decode as `unknown` and encode back unchanged.
+    /// - Remark: inline in signal.yaml:80. Values this version does not know decode as `unknown` and encode back unchanged.
     public enum InboxFilter: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
         case all
         case unread
@@ -134,6 +150,45 @@ public struct SignalEndpoints: Sendable {
             case .all: "all"
             case .unread: "unread"
             case .flash: "flash"
+            case .unknown(let value): value
+            }
+        }
+
+        public init(from decoder: any Decoder) throws {
+            self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(rawValue)
+        }
+    }
+
+    /// - Remark: inline in signal.yaml:142. Values this version does not know decode as `unknown` and encode back unchanged.
+    public enum MineStatus: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
+        case active
+        case expired
+        case deleted
+        /// A value this version of the contract does not know.
+        case unknown(String)
+
+        /// The values this version of the contract knows, in its order.
+        public static let allCases: [Self] = [.active, .expired, .deleted]
+
+        public init(rawValue: String) {
+            switch rawValue {
+            case "active": self = .active
+            case "expired": self = .expired
+            case "deleted": self = .deleted
+            default: self = .unknown(rawValue)
+            }
+        }
+
+        public var rawValue: String {
+            switch self {
+            case .active: "active"
+            case .expired: "expired"
+            case .deleted: "deleted"
             case .unknown(let value): value
             }
         }

@@ -87,13 +87,13 @@ public struct LearningFixtures: Sendable {
     public var updateSession: UpdateSessionFixtures { UpdateSessionFixtures() }
 
     public struct UpdateSessionFixtures: Sendable {
-        /// `ended`, learning.yaml:56
+        /// `ended`, learning.yaml:58
         public var ended: LearningSession {
-            LearningSession(id: "ss_01", userID: 10086, lessonID: "ls_actor", startedAt: AccordDateTime(fixture: "2026-11-30T07:45:00Z"), endedAt: AccordDateTime(fixture: "2026-11-30T08:15:00Z"), userInput: "actor 会把对状态的访问排成队。", masteryScore: 72, weakPoints: ["actor 重入"], nextSuggestion: "复习“重入”一节，再做一次费曼讲解。", reviewAt: AccordDateTime(fixture: "2026-12-01T08:00:00Z"))
+            LearningSession(id: "ss_01", userID: 10086, lessonID: "ls_actor", startedAt: AccordDateTime(fixture: "2026-11-30T07:50:00Z"), endedAt: AccordDateTime(fixture: "2026-11-30T08:15:00Z"), userInput: "actor 会把对状态的访问排成队。", masteryScore: 72, weakPoints: ["actor 重入"], nextSuggestion: "复习“重入”一节，再做一次费曼讲解。", reviewAt: AccordDateTime(fixture: "2026-12-01T08:00:00Z"))
         }
-        /// `updated`, learning.yaml:69
+        /// `updated`, learning.yaml:68
         public var updated: LearningSession {
-            LearningSession(id: "ss_01", userID: 10086, lessonID: "ls_actor", startedAt: AccordDateTime(fixture: "2026-11-30T07:55:00Z"), weakPoints: [])
+            LearningSession(id: "ss_01", userID: 10086, lessonID: "ls_actor", startedAt: AccordDateTime(fixture: "2026-11-30T07:50:00Z"), endedAt: AccordDateTime(fixture: "2026-11-30T08:15:00Z"), userInput: "actor 会把对状态的访问排成队。", weakPoints: [])
         }
         /// `default`, learning.yaml:179
         public var `default`: LearningSession {
@@ -105,7 +105,7 @@ public struct LearningFixtures: Sendable {
     public var aiAnalyze: AiAnalyzeFixtures { AiAnalyzeFixtures() }
 
     public struct AiAnalyzeFixtures: Sendable {
-        /// `analysis`, learning.yaml:83
+        /// `analysis`, learning.yaml:77
         public var analysis: AIAnalysis {
             AIAnalysis(id: "an_1", sessionID: "ss_01", masteryScore: 91, weakPoints: ["可重入性"], suggestions: ["举一个 await 之后状态已变化的例子"], modelName: "tutor-large-2026-10", createdAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"))
         }
@@ -119,7 +119,7 @@ public struct LearningFixtures: Sendable {
     public var aiChat: AiChatFixtures { AiChatFixtures() }
 
     public struct AiChatFixtures: Sendable {
-        /// `reply`, learning.yaml:102
+        /// `reply`, learning.yaml:96
         public var reply: AIChatResponse {
             AIChatResponse(reply: "actor 的方法在 await 处可能被挂起，此时其他任务可以进入同一个 actor。")
         }
@@ -133,13 +133,17 @@ public struct LearningFixtures: Sendable {
     public var reviewTasks: ReviewTasksFixtures { ReviewTasksFixtures() }
 
     public struct ReviewTasksFixtures: Sendable {
-        /// `week`, learning.yaml:108
+        /// `week`, learning.yaml:102
         public var week: ReviewTasksResponse {
-            ReviewTasksResponse(items: [ReviewTask(id: "rv_01", lessonID: "ls_actor", sourceSessionID: "ss_01", reviewType: ReviewTask.ReviewType.spaced, scheduledAt: AccordDateTime(fixture: "2026-12-01T08:00:00Z"), status: ReviewTask.Status.pending), ReviewTask(id: "rv_02", lessonID: "ls_actor", sourceSessionID: "ss_01", reviewType: ReviewTask.ReviewType.feynman, scheduledAt: AccordDateTime(fixture: "2026-12-03T08:00:00Z"), status: ReviewTask.Status.pending)])
+            ReviewTasksResponse(items: [ReviewTask(id: "rv_00", lessonID: "ls_actor", sourceSessionID: "ss_00", reviewType: ReviewTask.ReviewType.recall, scheduledAt: AccordDateTime(fixture: "2026-11-30T07:00:00Z"), status: ReviewTask.Status.pending), ReviewTask(id: "rv_01", lessonID: "ls_actor", sourceSessionID: "ss_01", reviewType: ReviewTask.ReviewType.spaced, scheduledAt: AccordDateTime(fixture: "2026-12-01T08:00:00Z"), status: ReviewTask.Status.pending), ReviewTask(id: "rv_02", lessonID: "ls_actor", sourceSessionID: "ss_01", reviewType: ReviewTask.ReviewType.feynman, scheduledAt: AccordDateTime(fixture: "2026-12-03T08:00:00Z"), status: ReviewTask.Status.pending)])
         }
-        /// `today`, learning.yaml:114
+        /// `tomorrow`, learning.yaml:108
+        public var tomorrow: ReviewTasksResponse {
+            ReviewTasksResponse(items: [ReviewTask(id: "rv_00", lessonID: "ls_actor", sourceSessionID: "ss_00", reviewType: ReviewTask.ReviewType.recall, scheduledAt: AccordDateTime(fixture: "2026-11-30T07:00:00Z"), status: ReviewTask.Status.pending), ReviewTask(id: "rv_01", lessonID: "ls_actor", sourceSessionID: "ss_01", reviewType: ReviewTask.ReviewType.spaced, scheduledAt: AccordDateTime(fixture: "2026-12-01T08:00:00Z"), status: ReviewTask.Status.pending)])
+        }
+        /// `today`, learning.yaml:113
         public var today: ReviewTasksResponse {
-            ReviewTasksResponse(items: [ReviewTask(id: "rv_01", lessonID: "ls_actor", sourceSessionID: "ss_01", reviewType: ReviewTask.ReviewType.spaced, scheduledAt: AccordDateTime(fixture: "2026-11-30T09:00:00Z"), status: ReviewTask.Status.pending)])
+            ReviewTasksResponse(items: [ReviewTask(id: "rv_00", lessonID: "ls_actor", sourceSessionID: "ss_00", reviewType: ReviewTask.ReviewType.recall, scheduledAt: AccordDateTime(fixture: "2026-11-30T07:00:00Z"), status: ReviewTask.Status.pending), ReviewTask(id: "rv_01", lessonID: "ls_actor", sourceSessionID: "ss_01", reviewType: ReviewTask.ReviewType.spaced, scheduledAt: AccordDateTime(fixture: "2026-12-01T08:00:00Z"), status: ReviewTask.Status.pending)])
         }
         /// `default`, learning.yaml:239
         public var `default`: ReviewTasksResponse {
@@ -153,7 +157,7 @@ public struct LearningFixtures: Sendable {
     public struct ReviewCompleteFixtures: Sendable {
         /// `done`, learning.yaml:121
         public var done: ReviewTask {
-            ReviewTask(id: "rv_01", lessonID: "ls_actor", sourceSessionID: "ss_01", reviewType: ReviewTask.ReviewType.spaced, scheduledAt: AccordDateTime(fixture: "2026-11-30T07:00:00Z"), completedAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), status: ReviewTask.Status.done)
+            ReviewTask(id: "rv_01", lessonID: "ls_actor", sourceSessionID: "ss_01", reviewType: ReviewTask.ReviewType.spaced, scheduledAt: AccordDateTime(fixture: "2026-12-01T08:00:00Z"), completedAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), status: ReviewTask.Status.done)
         }
         /// `default`, learning.yaml:254
         public var `default`: ReviewTask {
@@ -165,7 +169,7 @@ public struct LearningFixtures: Sendable {
     public var profile: ProfileFixtures { ProfileFixtures() }
 
     public struct ProfileFixtures: Sendable {
-        /// `profile`, learning.yaml:127
+        /// `profile`, learning.yaml:130
         public var profile: UserLearningProfile {
             UserLearningProfile(userID: 10086, streakDays: 12, totalMinutes: 640, masteryByPath: ["lp_basics": 72, "lp_actors": 40], weeklyMinutes: [30, 45, 0, 60, 25, 40, 35])
         }
@@ -179,7 +183,7 @@ public struct LearningFixtures: Sendable {
     public var feedbackSubmit: FeedbackSubmitFixtures { FeedbackSubmitFixtures() }
 
     public struct FeedbackSubmitFixtures: Sendable {
-        /// `received`, learning.yaml:133
+        /// `received`, learning.yaml:136
         public var received: FeedbackSubmitResponse {
             FeedbackSubmitResponse(id: "fb_1")
         }

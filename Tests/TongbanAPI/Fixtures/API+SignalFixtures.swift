@@ -17,25 +17,25 @@ public struct SignalFixtures: Sendable {
     public var inbox: InboxFixtures { InboxFixtures() }
 
     public struct InboxFixtures: Sendable {
-        /// `empty`, signal.yaml:2
-        public var empty: SignalInbox {
-            SignalInbox(items: [], unreadCount: 0)
-        }
-        /// `flash-only`, signal.yaml:6
-        public var flashOnly: SignalInbox {
-            SignalInbox(items: [Signal(id: "sg_flash_1", sender: UserBrief(uid: 20032, nickname: "一颗柚子", avatar: URL(fixture: "https://cdn.example.com/avatars/20032.jpg"), gender: Gender.female), content: "这是一条闪信，看完就消失。", media: [], tags: [], isFlash: true, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T07:55:00Z"), expiresAt: AccordDateTime(fixture: "2026-12-01T08:00:00Z"))], unreadCount: 1)
-        }
-        /// `first-page`, signal.yaml:20
-        public var firstPage: SignalInbox {
-            SignalInbox(items: [Signal(id: "sg_7f3a", sender: UserBrief(uid: 20031, nickname: "海边的风", avatar: URL(fixture: "https://cdn.example.com/avatars/20031.jpg"), gender: Gender.male), content: "你好，同路人 👋 周六一起去西湖边拍日落吗？", media: [Media(type: Media.MediaType.image, url: URL(fixture: "https://cdn.example.com/m/sg_7f3a/1.jpg"), width: 1080, height: 1440)], tags: ["旅行", "摄影"], isFlash: false, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T06:00:00Z"), expiresAt: AccordDateTime(fixture: "2026-12-01T06:00:00Z")), Signal(id: "sg_7f3b", sender: UserBrief(uid: 20033, nickname: "山野来信", avatar: URL(fixture: "https://cdn.example.com/avatars/20033.jpg"), gender: Gender.female), content: "有人一起夜跑吗？每周三晚上八点，滨江。", media: [Media(type: Media.MediaType.audio, url: URL(fixture: "https://cdn.example.com/m/sg_7f3b/voice.m4a"), durationMs: 8200)], tags: ["运动"], isFlash: false, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T05:00:00Z"))], nextCursor: "c_end", unreadCount: 2)
-        }
-        /// `default`, signal.yaml:76
-        public var `default`: SignalInbox {
-            SignalInbox(items: [Signal(id: "sg_7f3a", sender: UserBrief(uid: 20031, nickname: "海边的风", avatar: URL(fixture: "https://cdn.example.com/avatars/20031.jpg"), gender: Gender.male), content: "你好，同路人 👋 周六一起去西湖边拍日落吗？", media: [Media(type: Media.MediaType.image, url: URL(fixture: "https://cdn.example.com/m/sg_7f3a/1.jpg"), width: 1080, height: 1440)], tags: ["旅行", "摄影"], isFlash: false, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), expiresAt: AccordDateTime(fixture: "2026-12-01T08:00:00.250Z")), Signal(id: "sg_7f3b", sender: UserBrief(uid: 20032, nickname: "一颗柚子", avatar: URL(fixture: "https://cdn.example.com/avatars/20032.jpg"), gender: Gender.female), content: "这是一条闪信，看完就消失。", media: [], tags: [], isFlash: true, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T07:45:12+08:00"))], nextCursor: "c_2", unreadCount: 2)
-        }
-        /// `last-page`, signal.yaml:101
+        /// `last-page`, signal.yaml:6
         public var lastPage: SignalInbox {
             SignalInbox(items: [], unreadCount: 0)
+        }
+        /// `flash-only`, signal.yaml:10
+        public var flashOnly: SignalInbox {
+            SignalInbox(items: [Signal(id: "sg_flash_1", sender: UserBrief(uid: 20032, nickname: "一颗柚子", avatar: URL(fixture: "https://cdn.example.com/avatars/20032.jpg"), gender: Gender.female), content: "这是一条闪信，看完就消失。", media: [], tags: [], isFlash: true, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T07:55:00Z"), expiresAt: AccordDateTime(fixture: "2026-12-01T08:00:00Z"))], unreadCount: 2)
+        }
+        /// `unread`, signal.yaml:18
+        public var unread: SignalInbox {
+            SignalInbox(items: [Signal(id: "sg_flash_1", sender: UserBrief(uid: 20032, nickname: "一颗柚子", avatar: URL(fixture: "https://cdn.example.com/avatars/20032.jpg"), gender: Gender.female), content: "这是一条闪信，看完就消失。", media: [], tags: [], isFlash: true, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T07:55:00Z"), expiresAt: AccordDateTime(fixture: "2026-12-01T08:00:00Z")), Signal(id: "sg_7f3b", sender: UserBrief(uid: 20033, nickname: "山野来信", avatar: URL(fixture: "https://cdn.example.com/avatars/20033.jpg"), gender: Gender.female), content: "有人一起夜跑吗？每周三晚上八点，滨江。", media: [Media(type: Media.MediaType.audio, url: URL(fixture: "https://cdn.example.com/m/sg_7f3b/voice.m4a"), durationMs: 8200)], tags: ["运动"], isFlash: false, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T05:00:00Z"))], unreadCount: 2)
+        }
+        /// `first-page`, signal.yaml:23
+        public var firstPage: SignalInbox {
+            SignalInbox(items: [Signal(id: "sg_flash_1", sender: UserBrief(uid: 20032, nickname: "一颗柚子", avatar: URL(fixture: "https://cdn.example.com/avatars/20032.jpg"), gender: Gender.female), content: "这是一条闪信，看完就消失。", media: [], tags: [], isFlash: true, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T07:55:00Z"), expiresAt: AccordDateTime(fixture: "2026-12-01T08:00:00Z")), Signal(id: "sg_7f3a", sender: UserBrief(uid: 20031, nickname: "海边的风", avatar: URL(fixture: "https://cdn.example.com/avatars/20031.jpg"), gender: Gender.male), content: "你好，同路人 👋 周六一起去西湖边拍日落吗？", media: [Media(type: Media.MediaType.image, url: URL(fixture: "https://cdn.example.com/m/sg_7f3a/1.jpg"), width: 1080, height: 1440)], tags: ["旅行", "摄影"], isFlash: false, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T06:00:00Z"), expiresAt: AccordDateTime(fixture: "2026-12-01T06:00:00Z")), Signal(id: "sg_7f3b", sender: UserBrief(uid: 20033, nickname: "山野来信", avatar: URL(fixture: "https://cdn.example.com/avatars/20033.jpg"), gender: Gender.female), content: "有人一起夜跑吗？每周三晚上八点，滨江。", media: [Media(type: Media.MediaType.audio, url: URL(fixture: "https://cdn.example.com/m/sg_7f3b/voice.m4a"), durationMs: 8200)], tags: ["运动"], isFlash: false, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T05:00:00Z"))], unreadCount: 2)
+        }
+        /// `default`, signal.yaml:83
+        public var `default`: SignalInbox {
+            SignalInbox(items: [Signal(id: "sg_7f3a", sender: UserBrief(uid: 20031, nickname: "海边的风", avatar: URL(fixture: "https://cdn.example.com/avatars/20031.jpg"), gender: Gender.male), content: "你好，同路人 👋 周六一起去西湖边拍日落吗？", media: [Media(type: Media.MediaType.image, url: URL(fixture: "https://cdn.example.com/m/sg_7f3a/1.jpg"), width: 1080, height: 1440)], tags: ["旅行", "摄影"], isFlash: false, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), expiresAt: AccordDateTime(fixture: "2026-12-01T08:00:00.250Z")), Signal(id: "sg_7f3b", sender: UserBrief(uid: 20032, nickname: "一颗柚子", avatar: URL(fixture: "https://cdn.example.com/avatars/20032.jpg"), gender: Gender.female), content: "这是一条闪信，看完就消失。", media: [], tags: [], isFlash: true, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T07:45:12+08:00"))], nextCursor: "c_2", unreadCount: 2)
         }
     }
 
@@ -43,13 +43,27 @@ public struct SignalFixtures: Sendable {
     public var publish: PublishFixtures { PublishFixtures() }
 
     public struct PublishFixtures: Sendable {
-        /// `published`, signal.yaml:55
+        /// `published`, signal.yaml:41
         public var published: Signal {
-            Signal(id: "sg_1", sender: UserBrief(uid: 10086, nickname: "林间小鹿", avatar: URL(fixture: "https://cdn.example.com/avatars/10086.jpg"), gender: Gender.female), content: "你好，同路人 👋", media: [], tags: [], isFlash: true, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), expiresAt: AccordDateTime(fixture: "2026-12-01T08:00:00Z"))
+            Signal(id: "sg_1", sender: UserBrief(uid: 10086, nickname: "林间小鹿", avatar: URL(fixture: "https://cdn.example.com/avatars/10086.jpg"), gender: Gender.female), content: "你好，同路人 👋", media: [], tags: ["旅行", "摄影"], isFlash: true, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), expiresAt: AccordDateTime(fixture: "2026-12-01T08:00:00Z"))
         }
-        /// `default`, signal.yaml:117
+        /// `default`, signal.yaml:124
         public var `default`: Signal {
             Signal(id: "sg_8c01", sender: UserBrief(uid: 20031, nickname: "海边的风", avatar: URL(fixture: "https://cdn.example.com/avatars/20031.jpg"), gender: Gender.male), content: "你好，同路人 👋", media: [], tags: ["旅行", "摄影"], isFlash: true, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), expiresAt: AccordDateTime(fixture: "2026-12-01T08:00:00.250Z"))
+        }
+    }
+
+    /// `signal.mine`
+    public var mine: MineFixtures { MineFixtures() }
+
+    public struct MineFixtures: Sendable {
+        /// `mine`, signal.yaml:56
+        public var mine: SignalPage {
+            SignalPage(items: [Signal(id: "sg_8c01", sender: UserBrief(uid: 10086, nickname: "林间小鹿", avatar: URL(fixture: "https://cdn.example.com/avatars/10086.jpg"), gender: Gender.female), content: "你好，同路人 👋", media: [], tags: ["旅行"], isFlash: false, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-29T08:00:00Z"), expiresAt: AccordDateTime(fixture: "2026-11-30T09:00:00Z"))], hasMore: false)
+        }
+        /// `default`, signal.yaml:145
+        public var `default`: SignalPage {
+            SignalPage(items: [Signal(id: "sg_8c01", sender: UserBrief(uid: 10086, nickname: "林间小鹿", avatar: URL(fixture: "https://cdn.example.com/avatars/10086.jpg"), gender: Gender.female), content: "你好，同路人 👋 周六一起去西湖边拍日落吗？", media: [Media(type: Media.MediaType.image, url: URL(fixture: "https://cdn.example.com/m/sg_7f3a/1.jpg"), width: 1080, height: 1440)], tags: ["旅行", "摄影"], isFlash: false, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), expiresAt: AccordDateTime(fixture: "2026-12-01T08:00:00.250Z"))], hasMore: false)
         }
     }
 
@@ -57,11 +71,11 @@ public struct SignalFixtures: Sendable {
     public var detail: DetailFixtures { DetailFixtures() }
 
     public struct DetailFixtures: Sendable {
-        /// `found`, signal.yaml:72
+        /// `found`, signal.yaml:66
         public var found: SignalDetail {
             SignalDetail(id: "sg_7f3a", sender: UserBrief(uid: 20031, nickname: "海边的风", avatar: URL(fixture: "https://cdn.example.com/avatars/20031.jpg"), gender: Gender.male), content: "你好，同路人 👋 周六一起去西湖边拍日落吗？", media: [Media(type: Media.MediaType.image, url: URL(fixture: "https://cdn.example.com/m/sg_7f3a/1.jpg"), width: 1080, height: 1440)], tags: ["旅行", "摄影"], isFlash: false, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T06:00:00Z"), expiresAt: AccordDateTime(fixture: "2026-12-01T06:00:00Z"), repliesCount: 3, viewerState: ViewerState(hasReplied: false, hasViewed: true, isMine: false))
         }
-        /// `default`, signal.yaml:137
+        /// `default`, signal.yaml:159
         public var `default`: SignalDetail {
             SignalDetail(id: "sg_7f3a", sender: UserBrief(uid: 20031, nickname: "海边的风", avatar: URL(fixture: "https://cdn.example.com/avatars/20031.jpg"), gender: Gender.male), content: "你好，同路人 👋 周六一起去西湖边拍日落吗？", media: [Media(type: Media.MediaType.image, url: URL(fixture: "https://cdn.example.com/m/sg_7f3a/1.jpg"), width: 1080, height: 1440)], tags: ["旅行", "摄影"], isFlash: false, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), expiresAt: AccordDateTime(fixture: "2026-12-01T08:00:00.250Z"), repliesCount: 3, viewerState: ViewerState(hasReplied: false, hasViewed: true, isMine: false))
         }
@@ -71,11 +85,11 @@ public struct SignalFixtures: Sendable {
     public var reply: ReplyFixtures { ReplyFixtures() }
 
     public struct ReplyFixtures: Sendable {
-        /// `conversation`, signal.yaml:84
+        /// `conversation`, signal.yaml:75
         public var conversation: SignalReplyResponse {
             SignalReplyResponse(conversationID: "cv_sg_7f3a_1")
         }
-        /// `default`, signal.yaml:155
+        /// `default`, signal.yaml:177
         public var `default`: SignalReplyResponse {
             SignalReplyResponse(conversationID: "cv_1d2e")
         }
@@ -85,11 +99,11 @@ public struct SignalFixtures: Sendable {
     public var flashViewed: FlashViewedFixtures { FlashViewedFixtures() }
 
     public struct FlashViewedFixtures: Sendable {
-        /// `viewed`, signal.yaml:89
+        /// `viewed`, signal.yaml:85
         public var viewed: AccordEmpty {
             AccordEmpty()
         }
-        /// `default`, signal.yaml:168
+        /// `default`, signal.yaml:190
         public var `default`: AccordEmpty {
             AccordEmpty()
         }
@@ -99,11 +113,11 @@ public struct SignalFixtures: Sendable {
     public var delete: DeleteFixtures { DeleteFixtures() }
 
     public struct DeleteFixtures: Sendable {
-        /// `deleted`, signal.yaml:97
+        /// `deleted`, signal.yaml:92
         public var deleted: AccordEmpty {
             AccordEmpty()
         }
-        /// `default`, signal.yaml:180
+        /// `default`, signal.yaml:202
         public var `default`: AccordEmpty {
             AccordEmpty()
         }
@@ -119,9 +133,9 @@ public struct SignalFixtures: Sendable {
         }
         /// `plenty`, signal.yaml:106
         public var plenty: SignalQuota {
-            SignalQuota(dailyLimit: 20, used: 3, resetsAt: AccordDateTime(fixture: "2026-11-30T14:00:00Z"))
+            SignalQuota(dailyLimit: 20, used: 1, resetsAt: AccordDateTime(fixture: "2026-11-30T14:00:00Z"))
         }
-        /// `default`, signal.yaml:189
+        /// `default`, signal.yaml:211
         public var `default`: SignalQuota {
             SignalQuota(dailyLimit: 20, used: 3, resetsAt: AccordDateTime(fixture: "2026-12-01T00:00:00+08:00"))
         }

@@ -35,9 +35,9 @@ public struct SubscriptionsFixtures: Sendable {
         public var free: Entitlement {
             Entitlement(isActive: false, willRenew: false, platform: Entitlement.Platform.ios)
         }
-        /// `active`, subscriptions.yaml:15
-        public var active: Entitlement {
-            Entitlement(isActive: true, productID: "tongban.vip.yearly", period: Period.yearly, expiresAt: AccordDateTime(fixture: "2027-11-30T08:00:00Z"), willRenew: true, platform: Entitlement.Platform.ios)
+        /// `current`, subscriptions.yaml:15
+        public var current: Entitlement {
+            Entitlement(isActive: false, willRenew: false, platform: Entitlement.Platform.ios)
         }
         /// `default`, subscriptions.yaml:48
         public var `default`: Entitlement {
@@ -49,7 +49,7 @@ public struct SubscriptionsFixtures: Sendable {
     public var verify: VerifyFixtures { VerifyFixtures() }
 
     public struct VerifyFixtures: Sendable {
-        /// `granted`, subscriptions.yaml:26
+        /// `granted`, subscriptions.yaml:27
         public var granted: Entitlement {
             Entitlement(isActive: true, productID: "tongban.vip.yearly", expiresAt: AccordDateTime(fixture: "2027-11-30T08:00:00Z"), willRenew: true, platform: Entitlement.Platform.ios)
         }
@@ -63,9 +63,9 @@ public struct SubscriptionsFixtures: Sendable {
     public var restore: RestoreFixtures { RestoreFixtures() }
 
     public struct RestoreFixtures: Sendable {
-        /// `restored`, subscriptions.yaml:36
+        /// `restored`, subscriptions.yaml:34
         public var restored: Entitlement {
-            Entitlement(isActive: true, productID: "tongban.vip.yearly", period: Period.yearly, expiresAt: AccordDateTime(fixture: "2027-11-30T08:00:00Z"), willRenew: true, platform: Entitlement.Platform.ios)
+            Entitlement(isActive: false, willRenew: false, platform: Entitlement.Platform.ios)
         }
         /// `default`, subscriptions.yaml:76
         public var `default`: Entitlement {

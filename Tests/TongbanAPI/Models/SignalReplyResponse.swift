@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// - Remark: inline in signal.yaml:152
+/// - Remark: inline in signal.yaml:174
 public struct SignalReplyResponse: Codable, Hashable, Sendable {
     public var conversationID: String
 

@@ -5,20 +5,25 @@ import Foundation
 /// Picks and renders the answer: the one a `Prefer: example=NAME` names, else the first
 /// fixture whose matchers fit, the default fixture, the contract's example, or a value
 /// generated from the schema (a stream when the body asks for one). A login or refresh
-/// answer with token holes gets its tokens here.
+/// answer with token holes gets its tokens here; a fixture with effects acts on the
+/// session's collections (``EffectRunner``) and answers what they did.
 struct AnswerStage: RoutedStage {
     let answers: [String: EndpointAnswers]
     let state: MockState
     let grant: TokenGrant
     let envelopes: Envelopes
+    let effects: EffectRunner
 
     func run(_ exchange: inout Exchange, route: Route) -> StageResult {
         let endpoint = route.endpoint
         guard let candidates = answers[endpoint.id] else {
             return .answer(envelopes.refusal(status: 500, kind: "internal", "no answers compiled for '\(endpoint.id)'", verdict: .error))
         }
+        var context = TemplateContext(request: exchange.request, parameters: route.parameters, body: exchange.body,
+                                      now: state.clock.now, state: state)
+        context.user = exchange.user
         let chosen: Answer
-        switch choose(from: candidates, exchange: exchange, route: route) {
+        switch choose(from: candidates, exchange: exchange, route: route, context: &context) {
         case .success(let answer): chosen = answer
         case .failure(let unknown):
             let names = candidates.named.map(\.name)
@@ -27,8 +32,6 @@ struct AnswerStage: RoutedStage {
                 "no fixture or example named '\(unknown.name)' for '\(endpoint.id)'; available: \(names.joined(separator: ", "))",
                 extra: [.init("available", .array(names.map(JSONValue.string)))], endpoint: endpoint.id, verdict: .noExample))
         }
-        var context = TemplateContext(request: exchange.request, parameters: route.parameters, body: exchange.body,
-                                      now: state.clock.now, state: state)
         // A fault that loses the answer stands for a failure before the backend: no tokens move.
         if chosen.hasTokenHoles && exchange.fault?.losesTheAnswer != true {
             let outcome: TokenGrant.Outcome? = if grant.isRefresh(endpoint.id) {
@@ -42,6 +45,15 @@ struct AnswerStage: RoutedStage {
             case nil: break
             }
         }
+        if !chosen.effects.isEmpty && chosen.code == 0 && exchange.fault?.losesTheAnswer != true {
+            do {
+                let data = try effects.run(chosen.effects, data: chosen.effectData, endpoint: endpoint, session: exchange.session, context: &context)
+                exchange.response = render(chosen, data: data, endpoint: endpoint.id)
+            } catch {
+                return .answer(effects.response(for: error, endpoint: endpoint, label: chosen.label))
+            }
+            return .proceed
+        }
         exchange.response = render(chosen, endpoint: endpoint.id, context: context)
         return .proceed
     }
@@ -51,18 +63,37 @@ struct AnswerStage: RoutedStage {
         var name: String
     }
 
-    private func choose(from candidates: EndpointAnswers, exchange: Exchange, route: Route) -> Result<Answer, UnknownExample> {
+    /// The answer to serve; the records its `when: {state: …}` found go into `context`.
+    private func choose(from candidates: EndpointAnswers, exchange: Exchange, route: Route,
+                        context: inout TemplateContext) -> Result<Answer, UnknownExample> {
         if let name = Self.preferredExample(exchange.request.headers["prefer"]) {
             return candidates.named.first { $0.name == name }.map { .success($0) } ?? .failure(UnknownExample(name: name))
         }
         let wantsStream = route.endpoint.stream.map { exchange.body?[$0.toggle] == .bool(true) } ?? false
-        let context = MatchContext(request: exchange.request, parameters: route.parameters, body: exchange.body)
+        let matching = MatchContext(request: exchange.request, parameters: route.parameters, body: exchange.body)
         let fits = { (answer: Answer) in (answer.events != nil) == wantsStream }
-        return .success(candidates.fixtures.first { fits($0) && context.matches($0.matchers) }
-            ?? candidates.defaultFixture.flatMap { fits($0) ? $0 : nil }
+        let snapshot = context
+        for fixture in candidates.fixtures where fits(fixture) && matching.matches(fixture.matchers) {
+            if fixture.conditions.isEmpty { return .success(fixture) }
+            if let found = effects.check(fixture.conditions, session: exchange.session, context: snapshot) {
+                context.found = found
+                return .success(fixture)
+            }
+        }
+        return .success(candidates.defaultFixture.flatMap { fits($0) ? $0 : nil }
             ?? (wantsStream ? candidates.generatedStream : nil)
             ?? candidates.examples.first { fits($0) && $0.code == 0 }
             ?? candidates.generated)
+    }
+
+    /// An answer whose `data` the effects built.
+    private func render(_ chosen: Answer, data: JSONValue, endpoint: String) -> MockResponse {
+        let names = envelopes.service.envelope
+        let envelope = JSONValue.object([.init(names.code, .int(0)), .init(names.message, .string(envelopes.service.code(0)?.message ?? "ok")),
+                                         .init(names.data, data)])
+        return MockResponse(status: chosen.status, headers: [("Content-Type", "application/json; charset=utf-8")] + chosen.headers,
+                            body: .bytes(JSONWriter.bytes(envelope)), delayMilliseconds: chosen.delayMilliseconds,
+                            summary: MockResponse.Summary(endpoint: endpoint, source: chosen.label, code: 0, verdict: .ok))
     }
 
     private func render(_ chosen: Answer, endpoint: String, context: TemplateContext) -> MockResponse {

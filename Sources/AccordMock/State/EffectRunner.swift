@@ -1,0 +1,268 @@
+import AccordContract
+import AccordJSON
+import AccordValidation
+
+/// Runs a fixture's effects on the session's collections and makes the answer's `data`
+/// from what they did: the record acted on (cut to the response type, the fixture's
+/// `data` over it), a page of records, counts.
+struct EffectRunner: Sendable {
+    let contract: Contract
+    let collections: [String: CollectionDefinition]
+    let state: MockState
+    let envelopes: Envelopes
+    private let validator: SchemaValidator
+
+    /// The largest page a list effect answers, whatever the request asks.
+    static let maxPageSize = 1_000
+    /// The largest page number a numbered list reads.
+    static let maxPageNumber = 1_000_000
+
+    init(contract: Contract, collections: [String: CollectionDefinition], state: MockState, envelopes: Envelopes) {
+        self.contract = contract
+        self.collections = collections
+        self.state = state
+        self.envelopes = envelopes
+        validator = SchemaValidator(types: contract.types, unknownMembers: .reject)
+    }
+
+    /// Why the effects did not give an answer's data.
+    enum Refusal: Error {
+        /// No record with the key: the fixture's `missing` code.
+        case missing(code: Int, collection: String, key: String?)
+        /// A list cursor this server did not issue for this list.
+        case badCursor(String)
+        /// A page number or size out of range.
+        case badPage(parameter: String, value: String)
+        /// The fixture made a record its collection's type refuses: a mocks bug.
+        case unfit(collection: String, problem: String)
+    }
+
+    /// Whether `conditions` hold for the session, and the first record each found.
+    func check(_ conditions: [StateCondition], session: String, context: TemplateContext) -> [String: JSONValue]? {
+        var found: [String: JSONValue] = [:]
+        for condition in conditions {
+            guard let definition = collections[condition.collection] else { return nil }
+            let filter = condition.filter.bound(context)
+            var count = 0
+            for record in state.collections.records(of: definition, session: session, state: state) where filter.accepts(record) {
+                if count == 0 { found[condition.collection] = record }
+                count += 1
+                if count >= condition.atLeast { break }
+            }
+            guard count >= condition.atLeast else { return nil }
+        }
+        return found
+    }
+
+    /// Runs `effects` in order and returns the answer's data, built on `data` (the
+    /// fixture's, rendered after the effects so it can read `{{record.…}}`).
+    func run(_ effects: [Effect], data: CompiledJSON?, endpoint: Endpoint, session: String,
+             context: inout TemplateContext) throws(Refusal) -> JSONValue {
+        var answerRecord: JSONValue?
+        var page: (listing: Effect.Listing, items: [JSONValue], next: String?, hasMore: Bool)?
+        for effect in effects {
+            guard let action = effect.action, let name = effect.collection, let definition = collections[name] else { continue }
+            switch action {
+            case .insert:
+                let record = try insert(effect, into: definition, session: session, context: context)
+                answerRecord = answerRecord ?? record
+            case .update, .delete, .read:
+                let record = try change(effect, action: action, in: definition, session: session, context: context)
+                if action != .delete { answerRecord = answerRecord ?? record }
+            case .list:
+                guard let listing = effect.listing else { continue }
+                let (items, next, hasMore) = try list(effect, listing: listing, of: definition, session: session, context: context)
+                page = (listing, items, next, hasMore)
+            }
+            if context.record == nil { context.record = answerRecord }
+        }
+        var answer = data.map { EffectValues.value(of: $0, context) } ?? .object([])
+        if let answerRecord {
+            answer = RecordShape.overlay(answer, on: RecordShape.project(answerRecord, onto: endpoint.response, contract: contract))
+        }
+        if let page {
+            let itemSchema = RecordShape.schema(at: JSONPointer(tokens: page.listing.items.tokens + ["0"]), in: endpoint.response, contract: contract)
+            page.listing.items.set(.array(page.items.map { item in itemSchema.map { RecordShape.project(item, onto: $0, contract: contract) } ?? item }),
+                                   in: &answer)
+            let parent = Array(page.listing.items.tokens.dropLast())
+            if RecordShape.schema(at: JSONPointer(tokens: parent + ["next_cursor"]), in: endpoint.response, contract: contract) != nil {
+                JSONPointer(tokens: parent + ["next_cursor"]).set(page.next.map(JSONValue.string), in: &answer)
+            }
+            if RecordShape.schema(at: JSONPointer(tokens: parent + ["has_more"]), in: endpoint.response, contract: contract) != nil {
+                JSONPointer(tokens: parent + ["has_more"]).set(.bool(page.hasMore), in: &answer)
+            }
+        }
+        for effect in effects {
+            for count in effect.counts {
+                guard let definition = collections[count.collection] else { continue }
+                let filter = count.filter.bound(context)
+                let number = state.collections.records(of: definition, session: session, state: state).count(where: filter.accepts)
+                count.target.set(.int(number), in: &answer)
+            }
+        }
+        return answer
+    }
+
+    /// The answer for a refusal, in the contract's envelope.
+    func response(for refusal: Refusal, endpoint: Endpoint, label: String) -> MockResponse {
+        switch refusal {
+        case .missing(let code, let collection, let key):
+            let detail = key.map { "no record with key '\($0)' in '\(collection)' for this session" } ?? "no record in '\(collection)' for this session"
+            var response = envelopes.answer(code: code, fallback: detail,
+                                            data: .object([.init("error", .string("not_found")), .init("message", .string(detail))]),
+                                            endpoint: endpoint.id, verdict: .ok)
+            response.summary.source = label
+            return response
+        case .badCursor(let text):
+            return invalidQuery(endpoint: endpoint, parameter: "cursor", expected: "a cursor this server issued for this list and session",
+                                actual: JSONWriter.string(.string(String(text.prefix(80)))), message: "the cursor was never issued by this server for this list; start again without one")
+        case .badPage(let parameter, let value):
+            return invalidQuery(endpoint: endpoint, parameter: parameter, expected: "a whole number from 1 to \(Self.maxPageNumber)",
+                                actual: JSONWriter.string(.string(String(value.prefix(80)))), message: "'\(parameter)' is not a page this list can answer")
+        case .unfit(let collection, let problem):
+            return envelopes.refusal(status: 500, kind: "mock_effect_failed",
+                                     "the fixture made a record that '\(collection)' cannot hold: \(problem)", endpoint: endpoint.id, verdict: .error)
+        }
+    }
+
+    private func invalidQuery(endpoint: Endpoint, parameter: String, expected: String, actual: String, message: String) -> MockResponse {
+        let violation = Violation(pointer: "/query/\(parameter.jsonPointerEscaped)", expected: expected, actual: actual, message: message)
+        return envelopes.refusal(status: nil, kind: "invalid_request", message, extra: [.init("violations", .array([violation.json]))],
+                                 endpoint: endpoint.id, verdict: .invalid)
+    }
+
+    // MARK: Effects
+
+    private func insert(_ effect: Effect, into definition: CollectionDefinition, session: String,
+                        context: TemplateContext) throws(Refusal) -> JSONValue {
+        var record = effect.defaults.map { EffectValues.value(of: $0, context) } ?? .object([])
+        record = RecordShape.overlay(bodyMembers(of: definition, context: context, keepingNull: false), on: record)
+        if let template = effect.record { record = RecordShape.overlay(EffectValues.value(of: template, context), on: record) }
+        try checkFit(record, definition)
+        let key = keyText(of: record, definition)
+        state.collections.modify(definition, session: session, state: state) { records in
+            if let index = records.firstIndex(where: { keyText(of: $0, definition) == key }) {
+                records[index] = record
+            } else {
+                if records.count >= definition.limit { records.removeFirst(records.count - definition.limit + 1) }
+                records.append(record)
+            }
+        }
+        return record
+    }
+
+    private func change(_ effect: Effect, action: Effect.Action, in definition: CollectionDefinition, session: String,
+                        context: TemplateContext) throws(Refusal) -> JSONValue {
+        let key = effect.key.map { EffectValues.text(of: $0, context) }
+        let filter = effect.filter.bound(context)
+        let selects = { (record: JSONValue) in (key == nil || keyText(of: record, definition) == key) && filter.accepts(record) }
+        let missing = Refusal.missing(code: effect.missingCode ?? 0, collection: definition.name, key: key)
+        if action == .read {
+            guard let record = state.collections.records(of: definition, session: session, state: state).first(where: selects) else { throw missing }
+            return record
+        }
+        let outcome: Result<JSONValue, Refusal> = state.collections.modify(definition, session: session, state: state) { records in
+            guard let index = records.firstIndex(where: selects) else { return .failure(missing) }
+            if action == .delete { return .success(records.remove(at: index)) }
+            var record = records[index]
+            if effect.mergesBody { record = RecordShape.overlay(bodyMembers(of: definition, context: context, keepingNull: true), on: record) }
+            for change in effect.changes { change.pointer.set(EffectValues.value(of: change.value, context), in: &record) }
+            for increment in effect.increments {
+                let current: Int = if case .int(let value)? = increment.pointer.value(in: record) { value } else { 0 }
+                let (sum, overflow) = current.addingReportingOverflow(increment.by)
+                if !overflow { increment.pointer.set(.int(sum), in: &record) }
+            }
+            do throws(Refusal) {
+                try checkFit(record, definition)
+            } catch {
+                return .failure(error)
+            }
+            records[index] = record
+            return .success(record)
+        }
+        return try outcome.get()
+    }
+
+    private func list(_ effect: Effect, listing: Effect.Listing, of definition: CollectionDefinition, session: String,
+                      context: TemplateContext) throws(Refusal) -> ([JSONValue], String?, Bool) {
+        let filter = effect.filter.bound(context)
+        let query = context.request.query
+        let sent = listing.queryFilters.compactMap { filter in
+            query.first { $0.name == filter.parameter }.map { (filter.pointer, $0.value) }
+        }
+        var rows = state.collections.records(of: definition, session: session, state: state).filter { record in
+            filter.accepts(record) && sent.allSatisfy { $0.0.value(in: record).map(InterpolatedText.text) == $0.1 }
+        }
+        let sortValue = { (record: JSONValue) in listing.order.flatMap { $0.pointer.value(in: record) } ?? .null }
+        let position = { (record: JSONValue) in (sortValue(record), keyText(of: record, definition)) }
+        let descending = listing.order?.descending ?? false
+        /// Whether position `a` comes before `b` in the list's order.
+        func precedes(_ a: (JSONValue, String), _ b: (JSONValue, String)) -> Bool {
+            var order = RecordShape.ascending(a.0, b.0)
+            if order == 0 { order = a.1.utf8.lexicographicallyPrecedes(b.1.utf8) ? -1 : (a.1 == b.1 ? 0 : 1) }
+            return descending ? order > 0 : order < 0
+        }
+        if listing.order != nil {
+            let keyed = rows.map { (position($0), $0) }
+            rows = keyed.sorted { precedes($0.0, $1.0) }.map(\.1)
+        }
+        guard let paging = listing.paging else { return (rows, nil, false) }
+        let size = pageSize(paging, query: query)
+        switch paging.style {
+        case .cursor:
+            var start = 0
+            if let text = query.first(where: { $0.name == paging.parameter })?.value, !text.isEmpty {
+                guard let cursor = PageCursor(decoding: text, secret: state.cursorSecret), cursor.session == session,
+                      cursor.collection == definition.name else { throw .badCursor(text) }
+                let after = (cursor.sortValue, cursor.key)
+                start = rows.firstIndex { precedes(after, position($0)) } ?? rows.count
+            }
+            let end = min(rows.count, start + size)
+            let items = Array(rows[start..<end])
+            let hasMore = end < rows.count
+            let next = hasMore ? items.last.map { last in
+                PageCursor(session: session, collection: definition.name, sortValue: sortValue(last), key: keyText(of: last, definition))
+                    .encoded(secret: state.cursorSecret)
+            } : nil
+            return (items, next, hasMore)
+        case .number:
+            var number = 1
+            if let text = query.first(where: { $0.name == paging.parameter })?.value {
+                guard let value = Int(text), (1...Self.maxPageNumber).contains(value) else {
+                    throw .badPage(parameter: paging.parameter, value: text)
+                }
+                number = value
+            }
+            // Both factors are bounded (10^6 × 10^3), so the product fits.
+            let start = min(rows.count, (number - 1) * size)
+            let end = min(rows.count, start + size)
+            return (Array(rows[start..<end]), nil, end < rows.count)
+        }
+    }
+
+    /// The page size the request asks for, else the default; within 1…``maxPageSize``.
+    private func pageSize(_ paging: Effect.Paging, query: [(name: String, value: String)]) -> Int {
+        let sent = query.first { $0.name == paging.sizeParameter }.flatMap { Int($0.value) }
+        return min(max(sent ?? paging.defaultSize, 1), Self.maxPageSize)
+    }
+
+    /// The body's members that the collection's type declares (null ones only when
+    /// `keepingNull`: a patch clears a nullable member with null).
+    private func bodyMembers(of definition: CollectionDefinition, context: TemplateContext, keepingNull: Bool) -> JSONValue {
+        guard case .object(let members)? = context.body, let declaration = contract.types[definition.typeName],
+              case .object(let fields) = declaration.schema.kind else { return .object([]) }
+        let names = Set(fields.map(\.name))
+        return .object(members.filter { names.contains($0.key) && (keepingNull || $0.value != .null) })
+    }
+
+    private func checkFit(_ record: JSONValue, _ definition: CollectionDefinition) throws(Refusal) {
+        let schema = Schema(.reference(definition.typeName), location: definition.location)
+        if let violation = validator.validate(record, against: schema).first {
+            throw .unfit(collection: definition.name, problem: "\(violation.pointer.isEmpty ? "" : violation.pointer + ": ")\(violation.message)")
+        }
+    }
+
+    private func keyText(of record: JSONValue, _ definition: CollectionDefinition) -> String {
+        record[definition.key].map(InterpolatedText.text) ?? ""
+    }
+}

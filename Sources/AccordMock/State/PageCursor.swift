@@ -1,0 +1,52 @@
+import AccordJSON
+import AccordSigning
+import Foundation
+
+/// The opaque `next_cursor` of a list effect: where the last page ended (its last
+/// record's sort value and key), bound to the session and collection, signed with the
+/// server's secret so a cursor the server never issued is refused instead of guessed.
+///
+/// Keyset pagination: a page resumes after the position, so records inserted or deleted
+/// meanwhile neither repeat nor skip the rest. Written `c1.<base64url payload>.<mac>`.
+struct PageCursor: Equatable {
+    var session: String
+    var collection: String
+    /// The last record's value of the order member (null without an order).
+    var sortValue: JSONValue
+    var key: String
+
+    /// The longest cursor text read; longer is refused before decoding.
+    static let maxLength = 2_048
+
+    /// The cursor as sent to the client.
+    func encoded(secret: [UInt8]) -> String {
+        let payload = JSONWriter.bytes(.array([.string(session), .string(collection), sortValue, .string(key)]))
+        let text = Data(payload).base64EncodedString().replacing("+", with: "-").replacing("/", with: "_").replacing("=", with: "")
+        return "c1." + text + "." + Self.mac(text, secret: secret)
+    }
+
+    /// The cursor in `text`, if this server issued it.
+    init?(decoding text: String, secret: [UInt8]) {
+        guard text.utf8.count <= Self.maxLength else { return nil }
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "c1", Digest.constantTimeEquals(Array(Self.mac(String(parts[1]), secret: secret).utf8), Array(parts[2].utf8))
+        else { return nil }
+        var base64 = parts[1].replacing("-", with: "+").replacing("_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        guard let data = Data(base64Encoded: String(base64)), case .array(let items)? = try? JSONReader.read(Array(data)), items.count == 4,
+              case .string(let session) = items[0], case .string(let collection) = items[1], case .string(let key) = items[3]
+        else { return nil }
+        self.init(session: session, collection: collection, sortValue: items[2], key: key)
+    }
+
+    init(session: String, collection: String, sortValue: JSONValue, key: String) {
+        self.session = session
+        self.collection = collection
+        self.sortValue = sortValue
+        self.key = key
+    }
+
+    private static func mac(_ text: String, secret: [UInt8]) -> String {
+        String(Digest.hmacSHA256Hex(key: secret, Array(text.utf8)).prefix(32))
+    }
+}
