@@ -12,10 +12,10 @@ import Testing
         #expect(outcome.diagnostics.map(\.description) == [])
     }
 
-    @Test func coversTheFourDomains() throws {
+    @Test func coversTheFiveDomains() throws {
         let contract = try #require(outcome.contract)
-        #expect(contract.domains.map(\.name) == ["auth", "learning", "signal", "subscriptions"])
-        #expect(contract.endpoints.count == 33)
+        #expect(contract.domains.map(\.name) == ["auth", "learning", "matching", "signal", "subscriptions"])
+        #expect(contract.endpoints.count == 36)
         for endpoint in contract.endpoints {
             #expect(!endpoint.examples.isEmpty, "\(endpoint.id) has no example")
             #expect(endpoint.summary != nil, "\(endpoint.id) has no summary")

@@ -245,7 +245,11 @@ import TongbanAPI
             switch segment {
             case .literal(let text): path += "/" + text
             case .parameter(let name):
-                if case .string(let value)? = example?.parameters?.value[name] { path += "/" + value } else { path += "/x" }
+                switch example?.parameters?.value[name] {
+                case .string(let value)?: path += "/" + value
+                case let value? where value != .null: path += "/" + JSONWriter.string(value)
+                default: path += "/x"
+                }
             }
         }
         var headers = [("X-Device-Id", "d"), ("X-OS", "ios"), ("X-App-Version", "1.2.0"), ("Authorization", "Bearer \(token)"),

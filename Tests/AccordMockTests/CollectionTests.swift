@@ -122,9 +122,9 @@ import Testing
         guard case .array(let records)? = shown.json?["records"] else { Issue.record("no records"); return }
         #expect(records.map { $0["id"] } == [.string("sg_7f3a"), .string("sg_7f3b"), .string("sg_flash_1"), .string("sg_8c01")])
         #expect(state.collections.counts.sessions == 1)
-        let unknown = engine.handle(MockRequest(method: "GET", target: "/__accord/state/matches"))
+        let unknown = engine.handle(MockRequest(method: "GET", target: "/__accord/state/likes"))
         #expect(unknown.status == 404)
-        #expect(unknown.json?["message"] == .string("no collection 'matches'; collections: entitlements, learning-sessions, review-tasks, signals"))
+        #expect(unknown.json?["message"] == .string("no collection 'likes'; collections: admirers, entitlements, learning-sessions, matches, review-tasks, signals"))
         #expect(engine.handle(MockRequest(method: "POST", target: "/__accord/state/reset?session=ui-1", headers: json)).status == 200)
         #expect(state.collections.counts.sessions == 0)
         _ = engine.handle(MockRequest(method: "GET", target: "/__accord/state/signals"))

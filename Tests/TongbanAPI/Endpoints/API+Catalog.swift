@@ -27,6 +27,9 @@ extension API {
             "review.complete": ReviewTask.self,
             "learning.profile": UserLearningProfile.self,
             "feedback.submit": FeedbackSubmitResponse.self,
+            "matching.like": LikeResult.self,
+            "matching.pass": AccordEmpty.self,
+            "matching.matches": MatchingMatchesResponse.self,
             "signal.inbox": SignalInbox.self,
             "signal.publish": Signal.self,
             "signal.mine": SignalPage.self,
@@ -123,6 +126,18 @@ extension API {
         routes.append(MockRoute(id: "feedback.submit", method: .post, path: "/feedback", requiresAuth: true, answers: []))
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "received", role: .fallback) { API.learning.fixtures.feedbackSubmit.received })
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.learning.fixtures.feedbackSubmit.default })
+        routes.append(MockRoute(id: "matching.like", method: .post, path: "/users/{uid}/like", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "already-matched", role: .named) { API.matching.fixtures.like.alreadyMatched })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "liked", role: .fallback) { API.matching.fixtures.like.liked })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.matching.fixtures.like.default })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "no-match", role: .named) { API.matching.fixtures.like.noMatch })
+        routes.append(MockRoute(id: "matching.pass", method: .post, path: "/users/{uid}/pass", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "passed-admirer", role: .named) { API.matching.fixtures.pass.passedAdmirer })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "passed", role: .fallback) { API.matching.fixtures.pass.passed })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.matching.fixtures.pass.default })
+        routes.append(MockRoute(id: "matching.matches", method: .get, path: "/matches", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "matches", role: .fallback) { API.matching.fixtures.matches.matches })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.matching.fixtures.matches.default })
         routes.append(MockRoute(id: "signal.inbox", method: .get, path: "/signals/inbox", requiresAuth: true, answers: []))
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "last-page", role: .matched, matchers: [.init(.query, "cursor", .equals("c_2"))]) { API.signal.fixtures.inbox.lastPage })
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "flash-only", role: .matched, matchers: [.init(.query, "filter", .equals("flash"))]) { API.signal.fixtures.inbox.flashOnly })

@@ -67,7 +67,12 @@ struct AnswerStage: RoutedStage {
     private func choose(from candidates: EndpointAnswers, exchange: Exchange, route: Route,
                         context: inout TemplateContext) -> Result<Answer, UnknownExample> {
         if let name = Self.preferredExample(exchange.request.headers["prefer"]) {
-            return candidates.named.first { $0.name == name }.map { .success($0) } ?? .failure(UnknownExample(name: name))
+            guard let named = candidates.named.first(where: { $0.name == name }) else { return .failure(UnknownExample(name: name)) }
+            // Named, it answers whether or not its state conditions hold; what they find, its templates read.
+            if !named.conditions.isEmpty, let found = effects.check(named.conditions, session: exchange.session, context: context) {
+                context.found = found
+            }
+            return .success(named)
         }
         let wantsStream = route.endpoint.stream.map { exchange.body?[$0.toggle] == .bool(true) } ?? false
         let matching = MatchContext(request: exchange.request, parameters: route.parameters, body: exchange.body)
