@@ -121,7 +121,7 @@ struct ServeCommand: Subcommand {
     }
 
     /// `signals (12 seeds, ≤ 1000 a session)`, … and the session cap, or `none`.
-    private func collectionsText(_ collections: [String: CollectionDefinition], store: CollectionStore) -> String {
+    private func collectionsText(_ collections: [String: CollectionDefinition], store: any RecordStorage) -> String {
         guard !collections.isEmpty else { return "none" }
         let list = collections.values.sorted { $0.name < $1.name }.map { "\($0.name) (\($0.seedCount) seeds, ≤ \($0.limit) a session)" }
         return list.joined(separator: ", ") + "; per session, \(store.sessionLimit) sessions kept, the least recently used evicted first"

@@ -29,11 +29,11 @@ public struct SignatureVerifier: Sendable {
     }
 
     public let signer: RequestSigner
-    public let nonces: NonceCache
+    public let nonces: any NonceStorage
     /// The four signing header names, lowercased once.
     private let headerKeys: (appKey: String, timestamp: String, nonce: String, signature: String)
 
-    public init(settings: SigningRule, nonces: NonceCache? = nil) {
+    public init(settings: SigningRule, nonces: (any NonceStorage)? = nil) {
         self.signer = RequestSigner(settings: settings)
         self.nonces = nonces ?? NonceCache(ttlSeconds: settings.nonceTTLSeconds)
         self.headerKeys = (settings.appKeyHeader.lowercased(), settings.timestampHeader.lowercased(),

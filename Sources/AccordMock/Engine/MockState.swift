@@ -1,48 +1,53 @@
 import AccordReport
 import AccordSigning
 import AccordSync
-import Synchronization
 
 /// State shared by every request and kept across hot reloads: the clocks, tokens,
-/// nonces, injection rules, scenario progress, the journal, the report's observations,
-/// the collections' records, `{{seq}}` and the seeded
-/// random generator.
+/// nonces, injection rules, scenario progress, the journal, the collections' records and
+/// `{{seq}}`, all in one ``MockStorage`` (in this process's memory by default); and,
+/// per process, the report's observations and the seeded random generator.
 public final class MockState: Sendable {
-    public let clock: MockClock
-    public let nonces: NonceCache
-    public let tokens: TokenStore
-    public let rules: InjectionRules
-    public let scenarios: ScenarioProgress
-    public let journal: Journal
+    /// Where the mutable state lives.
+    public let storage: any MockStorage
+    public var clock: any ClockStorage { storage.clock }
+    public var nonces: any NonceStorage { storage.nonces }
+    public var tokens: any TokenStorage { storage.tokens }
+    public var rules: any RuleStorage { storage.rules }
+    public var scenarios: any ScenarioStorage { storage.scenarios }
+    public var journal: any JournalStorage { storage.journal }
+    /// The records of the collections, per session.
+    public var collections: any RecordStorage { storage.collections }
     /// Every request counted for the run's report (`--report`, `GET /__accord/report`).
     public let observations = Observations()
     /// How `POST /__accord/shutdown` reaches the process that serves.
     public let shutdown = ShutdownSwitch()
-    /// The records of the collections, per session.
-    public let collections: CollectionStore
-    /// Signs list cursors (``PageCursor``): random per server, so a cursor from another
+    /// Signs list cursors (``PageCursor``): random per storage, so a cursor from another
     /// run, or made up, is refused.
-    let cursorSecret: [UInt8]
-    private let sequence = Atomic<Int>(0)
+    var cursorSecret: [UInt8] { storage.cursorSecret }
     private let generator: SeededRandom
 
-    public init(clock: MockClock = MockClock(), nonceTTLSeconds: Int, accessTTL: Int = 7_200, refreshTTL: Int = 2_592_000,
-                seed: UInt64 = 0, journal: Journal = Journal(), collections: CollectionStore = CollectionStore()) {
-        self.clock = clock
-        self.collections = collections
+    /// State in `storage`, with the random generator seeded by `seed`.
+    public convenience init(storage: any MockStorage, seed: UInt64 = 0) {
+        self.init(storage: storage, generator: SeededRandom(seed: seed))
+    }
+
+    /// State in this process's memory (``InMemoryStorage``).
+    public convenience init(clock: MockClock = MockClock(), nonceTTLSeconds: Int, accessTTL: Int = 7_200, refreshTTL: Int = 2_592_000,
+                            seed: UInt64 = 0, journal: Journal = Journal(), collections: CollectionStore = CollectionStore()) {
         let generator = SeededRandom(seed: seed)
+        let storage = InMemoryStorage(clock: clock, nonceTTLSeconds: nonceTTLSeconds, accessTTL: accessTTL, refreshTTL: refreshTTL,
+                                      journal: journal, collections: collections, random: { generator.unit() })
+        self.init(storage: storage, generator: generator)
+    }
+
+    private init(storage: any MockStorage, generator: SeededRandom) {
+        self.storage = storage
         self.generator = generator
-        cursorSecret = Digest.randomBytes(32) ?? (0..<4).flatMap { _ in withUnsafeBytes(of: generator.nextBits(), Array.init) }
-        nonces = NonceCache(ttlSeconds: nonceTTLSeconds)
-        tokens = TokenStore(clock: clock, accessTTL: accessTTL, refreshTTL: refreshTTL)
-        rules = InjectionRules(random: { generator.unit() })
-        scenarios = ScenarioProgress()
-        self.journal = journal
     }
 
     /// 1, 2, 3, … across the server's life.
     public func nextSequence() -> Int {
-        sequence.add(1, ordering: .relaxed).newValue
+        storage.nextSequence()
     }
 
     /// A number in `range` from the seeded generator: the same seed gives the same sequence.
@@ -65,7 +70,7 @@ public final class MockState: Sendable {
     /// observations stay: a test suite resets between tests and still wants one report
     /// of the whole run.
     public func reset() {
-        collections.reset()
+        collections.reset(session: nil)
         tokens.reset()
         rules.removeAll()
         scenarios.reset()

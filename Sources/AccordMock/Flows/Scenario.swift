@@ -87,7 +87,7 @@ public final class ScenarioProgress: Sendable {
 
     /// The step `request` meets in `scenario` for `session`, advancing past it; nil when
     /// the request does not concern the current step or the scenario is over.
-    func step(for endpoint: String, session: String, scenario: Scenario) -> (index: Int, step: Scenario.Step)? {
+    public func step(for endpoint: String, session: String, scenario: Scenario) -> (index: Int, step: Scenario.Step)? {
         state.withLock { state in
             let known = state.positions[session]
             if known == nil { Self.follow(session, in: &state, capacity: capacity) }

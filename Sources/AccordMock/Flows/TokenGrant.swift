@@ -10,7 +10,7 @@ struct TokenGrant: Sendable {
         case refused(MockResponse)
     }
 
-    let tokens: TokenStore
+    let tokens: any TokenStorage
     let auth: Service.Auth
     let envelopes: Envelopes
 

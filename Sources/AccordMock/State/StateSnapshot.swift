@@ -40,7 +40,7 @@ public enum StateSnapshot {
     }
 
     /// The state of `store` as the file's bytes.
-    public static func encode(_ store: CollectionStore, collections: [String: CollectionDefinition]) -> [UInt8] {
+    public static func encode(_ store: any RecordStorage, collections: [String: CollectionDefinition]) -> [UInt8] {
         let exported = store.export()
         let members: [JSONValue.Member] = exported.keys.sorted().compactMap { name in
             guard let definition = collections[name], let sessions = exported[name] else { return nil }

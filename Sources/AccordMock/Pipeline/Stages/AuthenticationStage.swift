@@ -5,13 +5,13 @@ import AccordContract
 /// code for that flow. A valid token names the request's user (and its session, when
 /// the request names none).
 struct AuthenticationStage: RoutedStage {
-    let tokens: TokenStore
+    let tokens: any TokenStorage
     /// The lowercased name of the header carrying the token.
     let header: String
     let auth: Service.Auth
     let envelopes: Envelopes
 
-    init(tokens: TokenStore, auth: Service.Auth, envelopes: Envelopes) {
+    init(tokens: any TokenStorage, auth: Service.Auth, envelopes: Envelopes) {
         self.tokens = tokens
         self.auth = auth
         header = auth.header.lowercased()

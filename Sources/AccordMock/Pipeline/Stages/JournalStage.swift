@@ -1,7 +1,7 @@
 /// Files every answered request in the journal: who sent it, what answered and why.
 struct JournalStage: ResponseStage {
-    let journal: Journal
-    let clock: MockClock
+    let journal: any JournalStorage
+    let clock: any ClockStorage
 
     func finish(_ response: inout MockResponse, for exchange: Exchange) {
         finish(&response, for: exchange, problems: [])

@@ -8,10 +8,10 @@ struct SignatureStage: RoutedStage {
     let verifier: SignatureVerifier
     /// Endpoint ids that need no signature, resolved from the contract's patterns once.
     let exempt: Set<String>
-    let clock: MockClock
+    let clock: any ClockStorage
     let envelopes: Envelopes
 
-    init(verifier: SignatureVerifier, contract: Contract, clock: MockClock, envelopes: Envelopes) {
+    init(verifier: SignatureVerifier, contract: Contract, clock: any ClockStorage, envelopes: Envelopes) {
         self.verifier = verifier
         exempt = contract.unsignedEndpoints
         self.clock = clock

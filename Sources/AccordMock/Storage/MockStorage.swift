@@ -1,0 +1,154 @@
+import AccordJSON
+import AccordSigning
+
+/// Every piece of mutable server state, behind one interface: the clock's offset,
+/// nonces, tokens and bans, injection rules, scenario progress, the journal, the
+/// collections' records and `{{seq}}`. ``InMemoryStorage`` is the default; several
+/// `accord serve` replicas behind a load balancer would share one implementation over a
+/// store such as Redis (docs/storage.md maps each operation to Redis commands).
+///
+/// Each part is its own protocol with one job, and each operation is one atomic step
+/// on the shared store: check-and-set for nonces, time to live for tokens and nonces,
+/// keys per session for scenario progress and records.
+public protocol MockStorage: Sendable {
+    var clock: any ClockStorage { get }
+    var nonces: any NonceStorage { get }
+    var tokens: any TokenStorage { get }
+    var rules: any RuleStorage { get }
+    var scenarios: any ScenarioStorage { get }
+    var journal: any JournalStorage { get }
+    var collections: any RecordStorage { get }
+    /// 1, 2, 3, … across every replica (`INCR seq`).
+    func nextSequence() -> Int
+    /// The key list cursors are signed with (``PageCursor``): shared, so a cursor one
+    /// replica issued pages on another (`SET cursor:secret … NX` once).
+    var cursorSecret: [UInt8] { get }
+}
+
+/// The mock clock: the wall clock plus an offset that tests move (`SET clock:offset`).
+public protocol ClockStorage: Sendable {
+    /// The mock time, in Unix seconds.
+    var now: Int64 { get }
+    /// The wall clock, in Unix seconds (pinned in tests).
+    var wallNow: Int64 { get }
+    /// Moves the mock time by `seconds`, within 100 years of the wall clock.
+    func advance(by seconds: Int64) throws(MockClock.OutOfRange)
+    /// Sets the mock time, within 100 years of the wall clock.
+    func set(to time: Int64) throws(MockClock.OutOfRange)
+    /// Back to the wall clock.
+    func reset()
+}
+
+/// Issued token pairs, by token, with their lifetimes, and bans by user. A shared
+/// implementation keeps a key per token with its time to live (`SET token:T UID EX TTL`)
+/// and a set of tokens per user for revocation (`SADD user:UID:tokens`).
+public protocol TokenStorage: Sendable {
+    var accessTTL: Int { get }
+    var refreshTTL: Int { get }
+    /// The most pairs kept; the oldest is forgotten beyond it.
+    var capacity: Int { get }
+    /// The access tokens kept now.
+    var count: Int { get }
+    /// A fresh pair for `uid`.
+    func issue(uid: Int) -> TokenStore.Pair
+    /// What an `Authorization` header's token is worth now.
+    func verdict(authorization: String?, scheme: String) -> TokenStore.Verdict
+    /// Rotates a refresh token into a fresh pair, atomically (a refresh token is used once).
+    func refresh(_ token: String) -> (uid: Int, pair: TokenStore.Pair)?
+    func revoke(accessToken: String)
+    /// Expires the access tokens of `uid` (or everyone's); how many.
+    @discardableResult
+    func expireAccessTokens(uid: Int?) -> Int
+    /// Invalidates the access tokens of `uid` (or everyone's) server-side; how many.
+    @discardableResult
+    func invalidateAccessTokens(uid: Int?) -> Int
+    /// Revokes every token of `uid`; how many.
+    @discardableResult
+    func forceLogout(uid: Int) -> Int
+    func setBan(_ ban: TokenStore.Ban?, uid: Int)
+    func ban(uid: Int) -> TokenStore.Ban?
+    /// Forgets every token and ban.
+    func reset()
+}
+
+/// Injection rules, in order (a list: `RPUSH rules`, with the times counters in a hash).
+public protocol RuleStorage: Sendable {
+    var capacity: Int { get }
+    var all: [InjectionRule] { get }
+    /// Adds `rule` with a fresh id; ``InjectionRules/Full`` at ``capacity``.
+    func add(_ rule: InjectionRule) throws(InjectionRules.Full) -> InjectionRule
+    func remove(id: Int) -> Bool
+    func removeAll()
+    /// The first rule that matches the request and still has uses, counting the use
+    /// atomically (`HINCRBY rule:ID fired 1`).
+    func fire(endpoint: String, user: Int?, session: String) -> InjectionRule?
+}
+
+/// Where each session is in its scenario (a key per session: `HSET scenario:SESSION`).
+public protocol ScenarioStorage: Sendable {
+    var capacity: Int { get }
+    /// The sessions followed now.
+    var count: Int { get }
+    /// The step `endpoint` meets in `scenario` for `session`, advancing past it atomically.
+    func step(for endpoint: String, session: String, scenario: Scenario) -> (index: Int, step: Scenario.Step)?
+    func reset()
+}
+
+/// The journal of answered requests, newest last, bounded (`RPUSH` then `LTRIM`).
+public protocol JournalStorage: Sendable {
+    var capacity: Int { get }
+    /// The `--record` file's state, when recording.
+    var recordingStatus: JournalRecorder.Status? { get }
+    func add(_ entry: JournalEntry)
+    /// The newest `limit` entries, of `session` or all, oldest first.
+    func entries(session: String?, limit: Int) -> [JournalEntry]
+    func clear()
+}
+
+/// The collections' records, a key per session and collection (`session:S:COLLECTION`).
+public protocol RecordStorage: Sendable {
+    /// The most sessions kept; the least recently used is evicted first.
+    var sessionLimit: Int { get }
+    /// Sessions holding records now, and how many were evicted so far.
+    var counts: (sessions: Int, evicted: Int) { get }
+    /// The records `session` holds of `collection`, seeded on first read.
+    func records(of collection: CollectionDefinition, session: String, state: MockState) -> [JSONValue]
+    /// Runs `change` on the session's records of `collection` as one atomic step. A shared
+    /// implementation may run `change` again after a conflicting write (optimistic
+    /// `WATCH`/`MULTI`), so it must only compute from what it is given.
+    func modify<Result>(_ collection: CollectionDefinition, session: String, state: MockState,
+                        _ change: (inout [JSONValue]) -> Result) -> Result
+    /// Returns `session` (or every session) to the seeds.
+    func reset(session: String?)
+    /// Keeps the records that still fit after a reload; returns the collections dropped.
+    @discardableResult
+    func adopt(_ collections: [String: CollectionDefinition], replacing previous: [String: CollectionDefinition]) -> [String]
+    /// Every session's records, by collection then session.
+    func export() -> [String: [String: [JSONValue]]]
+    /// Replaces every session's records.
+    func restore(_ collections: [String: [String: [JSONValue]]])
+}
+
+extension JournalStorage {
+    /// The newest `limit` entries (all by default), of `session` or of every session.
+    public func entries(session: String? = nil, limit: Int = .max) -> [JournalEntry] {
+        entries(session: session, limit: limit)
+    }
+}
+
+extension TokenStorage {
+    /// Expires every user's access tokens; how many.
+    @discardableResult
+    public func expireAccessTokens() -> Int { expireAccessTokens(uid: nil) }
+
+    /// Invalidates every user's access tokens; how many.
+    @discardableResult
+    public func invalidateAccessTokens() -> Int { invalidateAccessTokens(uid: nil) }
+}
+
+extension MockClock: ClockStorage {}
+extension TokenStore: TokenStorage {}
+extension InjectionRules: RuleStorage {}
+extension ScenarioProgress: ScenarioStorage {}
+extension Journal: JournalStorage {}
+extension CollectionStore: RecordStorage {}

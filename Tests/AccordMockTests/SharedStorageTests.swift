@@ -1,0 +1,62 @@
+import AccordContract
+import AccordJSON
+import AccordMock
+import AccordSigning
+import AccordTesting
+import Foundation
+import Testing
+
+/// Two engines over one ``MockStorage``, as two `accord serve` replicas behind a load
+/// balancer would share one store: whatever one replica learns, the other answers by.
+@Suite struct SharedStorageTests {
+    private let now: Int64 = 1_796_025_600
+    private let project = Repository.project
+
+    private func replica(_ storage: any MockStorage) -> MockEngine {
+        MockEngine(contract: project.contract, fixtures: project.fixtures, scenarios: project.scenarios, collections: project.collections,
+                   state: MockState(storage: storage))
+    }
+
+    private func request(_ method: String, _ target: String, body: String? = nil, token: String?, nonce: String) -> MockRequest {
+        var headers = TestSigner.headers(target: target, body: body, timestamp: now, nonce: nonce) + TestSigner.serviceHeaders
+        if let token { headers.append(("Authorization", "Bearer \(token)")) }
+        if body != nil { headers.append(("Content-Type", "application/json")) }
+        return MockRequest(method: method, target: target, headers: headers, body: Array((body ?? "").utf8))
+    }
+
+    private func json(_ response: MockResponse) throws -> JSONValue {
+        try JSONReader.read(response.bodyBytes)
+    }
+
+    @Test func whatOneReplicaLearnsTheOtherAnswersBy() throws {
+        let storage = InMemoryStorage(clock: MockClock(wall: now), nonceTTLSeconds: 600, random: { 0 })
+        let (a, b) = (replica(storage), replica(storage))
+        let login = #"{"phone":"13800138000","code":"123456","device_info":{"os":"ios","device_id":"D","os_version":"26","model":"i","app_version":"1.2.0"}}"#
+        let session = try json(a.handle(request("POST", "/api/v1/auth/login/phone", body: login, token: nil, nonce: "n-1")))
+        let token = try #require(session.value(at: "/data/access_token").flatMap { if case .string(let text) = $0 { text } else { nil } })
+
+        // A token issued by one is valid on the other; a nonce seen by one is a replay on the other.
+        #expect(try json(b.handle(request("GET", "/api/v1/signals/quota", token: token, nonce: "n-2")))["code"] == .int(0))
+        #expect(try json(a.handle(request("GET", "/api/v1/signals/quota", token: token, nonce: "n-2")))["code"] == .int(1004))
+
+        // A record written through one is listed by the other, and its cursor pages there.
+        for index in 0..<3 {
+            let published = a.handle(request("POST", "/api/v1/signals", body: #"{"content":"\#(index)","is_flash":false}"#, token: token, nonce: "p-\(index)"))
+            #expect(try json(published)["code"] == .int(0))
+        }
+        let first = try json(b.handle(request("GET", "/api/v1/signals/mine?limit=2", token: token, nonce: "m-1")))
+        let cursor = try #require(first.value(at: "/data/next_cursor").flatMap { if case .string(let text) = $0 { text } else { nil } })
+        let escaped = cursor.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? cursor
+        let second = try json(a.handle(request("GET", "/api/v1/signals/mine?limit=2&cursor=\(escaped)", token: token, nonce: "m-2")))
+        #expect(second["code"] == .int(0))
+        // sg_2…sg_4 (the login's im_token took seq 1), newest first: the second page starts at sg_2.
+        #expect(second.value(at: "/data/items/0/id") == .string("sg_2"))
+
+        // A rule added on one fires on the other, and `{{seq}}` counts across both.
+        _ = try storage.rules.add(InjectionRule(parsing: "signal.quota=3008@once", codes: project.contract.service.codes))
+        #expect(try json(b.handle(request("GET", "/api/v1/signals/quota", token: token, nonce: "r-1")))["code"] == .int(3008))
+        #expect(storage.nextSequence() == 5)
+        // The journal holds both replicas' requests.
+        #expect(storage.journal.entries().count == 9)
+    }
+}
