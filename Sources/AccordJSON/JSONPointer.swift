@@ -28,7 +28,9 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
         for token in tokens {
             switch current {
             case .object(let members):
-                guard let next = members.first(where: { $0.key == token })?.value else { return nil }
+                // Lengths first: most members differ in length, and that is cheaper to see than their text.
+                let length = token.utf8.count
+                guard let next = members.first(where: { $0.key.utf8.count == length && $0.key == token })?.value else { return nil }
                 current = next
             case .array(let items):
                 guard let index = Int(token), items.indices.contains(index) else { return nil }

@@ -3,7 +3,12 @@
 # static file, with wrk -t2 -c32 on loopback, in one run:
 #   (a) signed GET /signals/inbox: full X-Sign verification including the nonce cache
 #   (b) signed POST /auth/login/phone: signature plus body validation
-# then a soak to 1,000,000 requests in all, reading the server's RSS along the way,
+# then, as ratios to (a) (docs/mocks.md, "Effects"):
+#   (d) a stateful list read: the inbox as a page of 20 from a collection of 1,000
+#       records (filtered, ordered, counted, with a cursor)
+#   (e) a stateful write: POST /signals inserting into the collection, over 64 sessions
+# then a soak of stateful writes to 1,000,000 requests in all, rotating over 2,000
+# sessions (more than the 256 kept, so sessions are evicted), reading the RSS,
 # and the time from launch to the first answered request. wrk signs every request
 # itself (scripts/bench/sign.lua), for nginx too, so both pay the same client cost.
 # The access log stays on (to a file), and every logged verdict must be "ok".
@@ -56,6 +61,27 @@ signal.inbox:
           created_at: '2026-11-30T08:00:00Z'
       next_cursor: c_2
       unread_count: 1
+  - name: stateful
+    when: {query: {filter: all}}
+    effect:
+      list: signals
+      where: {/viewer_state/is_mine: false, /status: active}
+      order: -created_at
+      page: cursor
+      count: {unread_count: {where: {/viewer_state/is_mine: false, /viewer_state/has_viewed: false}}}
+signal.publish:
+  - name: bench
+    default: true
+    effect:
+      insert: signals
+      defaults: {media: [], tags: []}
+      record:
+        id: 'sg_{{seq}}'
+        sender: {uid: '{{user}}', nickname: 林间小鹿, avatar: 'https://cdn.example.com/a/10086.jpg', gender: 2}
+        status: active
+        created_at: '{{now}}'
+        replies_count: 0
+        viewer_state: {has_replied: false, has_viewed: true, is_mine: true}
 auth.login-phone:
   - name: bench
     default: true
@@ -70,6 +96,17 @@ auth.login-phone:
              is_vip: false, bio: 徒步, birth_date: '1998-05-20', mbti: INFP, orientation: 1, attribute: 2,
              is_personalized: true, is_profile_hidden: false}
 """)
+
+# A collection of 1,000 signals for (d) and (e).
+os.makedirs(f"{work}/mocks/collections")
+with open(f"{work}/mocks/collections/signals.yaml", "w") as seeds:
+    seeds.write("type: SignalDetail\nkey: id\nlimit: 1000\nseed:\n")
+    for index in range(1000):
+        seeds.write(f"  - {{id: sg_seed_{index:04d}, sender: {{uid: {20000 + index % 50}, nickname: 同路人{index % 50}, "
+                    f"avatar: 'https://cdn.example.com/a/{20000 + index % 50}.jpg', gender: {1 + index % 2}}}, content: 第 {index} 条信号, "
+                    f"media: [], tags: [旅行], is_flash: {'true' if index % 10 == 0 else 'false'}, status: active, "
+                    f"created_at: '{{{{now - {index}m}}}}', replies_count: {index % 7}, "
+                    f"viewer_state: {{has_replied: false, has_viewed: {'true' if index % 3 else 'false'}, is_mine: false}}}}\n")
 
 port = free_port()
 log = open(f"{work}/access.log", "wb")
@@ -127,8 +164,8 @@ def rss_mb(pid):
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
 
-def wrk(url, *args, duration=seconds):
-    out = subprocess.run(["wrk", "-t2", "-c32", f"-d{duration}s", "--latency", "-s", lua, url, "--", *args, uuid.uuid4().hex[:12], token],
+def wrk(url, *args, duration=seconds, sessions=0):
+    out = subprocess.run(["wrk", "-t2", "-c32", f"-d{duration}s", "--latency", "-s", lua, url, "--", *args, uuid.uuid4().hex[:12], token, str(sessions)],
                          capture_output=True, text=True, check=True).stdout
     def latency(p):
         m = re.search(rf"^\s+{p}%\s+([\d.]+)(us|ms|s)", out, re.M)
@@ -171,13 +208,26 @@ base, token = saved
 recorded.send_signal(signal.SIGTERM); recorded.wait(timeout=5)
 recorded_lines = sum(1 for _ in open(f"{work}/journal.jsonl"))
 
-# Soak: keep going to `total` requests and watch the RSS. The logins of b) have pushed the
-# first token out of the server's bounded token store, so log in again first.
+# (d) and (e): the logins of b) have pushed the first token out of the server's bounded
+# token store, so log in again first.
 token = json.loads(signed("/api/v1/auth/login/phone", login.encode(), login_sorted))["data"]["access_token"]
+page = json.loads(signed("/api/v1/signals/inbox?limit=20&filter=all", sorted_params="filter=all&limit=20"))
+assert page["code"] == 0 and len(page["data"]["items"]) == 20 and page["data"].get("next_cursor"), page
+stateful_read = wrk(base + "/api/v1/signals/inbox?limit=20&filter=all", "GET", "/api/v1/signals/inbox?limit=20&filter=all", "",
+                    "filter=all&limit=20")
+served += stateful_read["requests"]
+publish = json.dumps({"content": "bench", "is_flash": False}, separators=(",", ":"))
+publish_sorted = "content=bench&is_flash=false"
+stateful_write = wrk(base + "/api/v1/signals", "POST", "/api/v1/signals", publish, publish_sorted, sessions=32)
+served += stateful_write["requests"]
+rss.append((f"after d), e) ({served:,} requests)", rss_mb(server.pid)))
+
+# Soak: stateful writes over 2,000 sessions to `total` requests, watching the RSS.
 while served < total:
-    soak = wrk(base + "/api/v1/signals/inbox?limit=20", "GET", "/api/v1/signals/inbox?limit=20", "", "limit=20")
+    soak = wrk(base + "/api/v1/signals", "POST", "/api/v1/signals", publish, publish_sorted, sessions=1000)
     served += soak["requests"]
     rss.append((f"soak ({served:,} requests)", rss_mb(server.pid)))
+kept = json.loads(urllib.request.urlopen(base + "/__accord/state/signals?session=bench-probe").read())["sessions"]
 
 server.send_signal(signal.SIGTERM); server.wait(timeout=5)
 subprocess.run(["nginx", "-c", f"{work}/nginx.conf", "-p", work, "-s", "stop"], check=False)
@@ -197,11 +247,14 @@ for name, (ours, reference) in results.items():
 plain = results["a) GET /signals/inbox, signed"][0]
 print(f"{'c) as a), 10 injection rules, --record journal':<48}{with_rules['rps']:>12,.0f}{'':>12}{with_rules['rps'] / plain['rps']:>8.2f}"
       f"{with_rules['p50']:>9.2f}{with_rules['p99']:>9.2f}   (ratio to a); {recorded_lines:,} journal lines for {with_rules['requests'] + 1:,} requests)")
+for label, run in [("d) stateful read: inbox page of 1,000 records", stateful_read), ("e) stateful write: POST /signals, 64 sessions", stateful_write)]:
+    print(f"{label:<48}{run['rps']:>12,.0f}{'':>12}{run['rps'] / plain['rps']:>8.2f}{run['p50']:>9.2f}{run['p99']:>9.2f}   (ratio to a))")
 print(f"first response after launch: {first_response_ms:.1f} ms")
 print("RSS: " + ", ".join(f"{label} {mb:.1f} MB" for label, mb in rss))
+print(f"collection sessions: {kept['kept']} kept (limit {kept['limit']}), {kept['evicted']:,} evicted")
 print(f"access log verdicts: {verdicts}")
 bad = sum(count for verdict, count in verdicts.items() if verdict != "ok")
-if bad or any(ours["errors"] for ours, _ in results.values()):
+if bad or any(ours["errors"] for ours, _ in results.values()) or stateful_read["errors"] or stateful_write["errors"]:
     print(f"FAILED: {bad} requests were not answered ok")
     sys.exit(1)
 PY

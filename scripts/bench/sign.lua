@@ -2,7 +2,9 @@
 -- app_key + timestamp + nonce + sorted_params + app_secret), with a fresh nonce
 -- per request, so the server runs its full verification including the nonce cache.
 --
--- usage: wrk -s sign.lua URL -- METHOD PATH BODY SORTED_PARAMS RUN_ID ACCESS_TOKEN
+-- usage: wrk -s sign.lua URL -- METHOD PATH BODY SORTED_PARAMS RUN_ID ACCESS_TOKEN [SESSIONS]
+-- With SESSIONS, each request names one of that many mock sessions per thread
+-- (X-Accord-Session), in turn.
 local bit = require("bit")
 local band, bor, bxor, bnot, rol, tobit, tohex, bswap =
     bit.band, bit.bor, bit.bxor, bit.bnot, bit.rol, bit.tobit, bit.tohex, bit.bswap
@@ -47,6 +49,7 @@ end
 
 local counter, prefix = 0, "w"
 local method, path, body, sorted, token = "GET", "/", nil, "", "none"
+local sessions = 0
 
 local threads = 0
 
@@ -59,6 +62,7 @@ function init(args)
     -- args[5] names the run, so no two runs (or threads) ever send the same nonce.
     prefix = (args[5] or "run") .. (thread_prefix or "t0")
     method, path, body, sorted, token = args[1] or "GET", args[2] or "/", args[3], args[4] or "", args[6] or "none"
+    sessions = tonumber(args[7] or "0") or 0
     if body == "" then body = nil end
 end
 
@@ -73,5 +77,6 @@ function request()
         ["Authorization"] = "Bearer " .. token,
     }
     if body then headers["Content-Type"] = "application/json" end
+    if sessions > 0 then headers["X-Accord-Session"] = prefix .. "-" .. (counter % sessions) end
     return wrk.format(method, path, headers, body)
 end

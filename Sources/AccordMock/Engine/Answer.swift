@@ -30,7 +30,7 @@ struct Answer: Sendable {
     /// What the fixture does to collections before it answers.
     var effects: [Effect] = []
     /// The fixture's `data`, for an answer built by its effects.
-    var effectData: CompiledJSON?
+    var effectData: TemplatedJSON?
 }
 
 /// Everything one endpoint can answer, in the order they are tried.

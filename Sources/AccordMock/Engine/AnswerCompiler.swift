@@ -35,7 +35,7 @@ struct AnswerCompiler {
             compiled.effects = fixture.effects
             if !fixture.effects.isEmpty, fixture.code == 0 {
                 let data = fixture.data ?? (fixture.effects.contains(where: \.answersRecord) ? nil : generatedData)
-                compiled.effectData = data.flatMap { try? CompiledJSON($0) }
+                compiled.effectData = data.flatMap { try? TemplatedJSON($0) }
             }
             compiled.isDefault = fixture.isDefault
             compiled.headers = fixture.headers

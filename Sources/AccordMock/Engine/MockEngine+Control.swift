@@ -15,7 +15,7 @@ import AccordSigning
 /// | `POST /__accord/reset` | forget tokens, bans, rules, scenario progress, journal; wall clock |
 /// | `GET/DELETE /__accord/requests?session=&limit=` | the request journal |
 /// | `GET /__accord/report` | the run's report so far: violations and coverage |
-/// | `GET /__accord/state/{collection}?session=` | a session's records of a collection (`anonymous` by default) |
+/// | `GET /__accord/state/{collection}?session=` | a session's records of a collection (`anonymous` by default), and how many sessions are kept and were evicted |
 /// | `POST /__accord/state/reset?session=` | a session (or, without `session`, every one) back to the seeds |
 /// | `POST /__accord/shutdown` | stop the server as SIGTERM does, writing `--report` |
 extension MockEngine {
@@ -108,9 +108,12 @@ extension MockEngine {
             }
             let session = request.query.first { $0.name == "session" }?.value ?? "anonymous"
             let records = state.collections.records(of: collection, session: session, state: state)
+            let counts = state.collections.counts
             return controlAnswer(.object([
                 .init("collection", .string(collection.name)), .init("type", .string(collection.typeName)), .init("session", .string(session)),
                 .init("limit", .int(collection.limit)), .init("records", .array(records)),
+                .init("sessions", .object([.init("kept", .int(counts.sessions)), .init("limit", .int(state.collections.sessionLimit)),
+                                           .init("evicted", .int(counts.evicted))])),
             ]))
         case ("POST", ["shutdown"]):
             guard state.shutdown.request() else {

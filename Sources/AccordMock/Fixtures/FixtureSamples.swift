@@ -134,7 +134,7 @@ public struct FixtureSamples: Sendable {
         var context = context(request)
         context.user = previewUser
         let runner = EffectRunner(contract: contract, collections: collections, state: context.state, envelopes: Envelopes(service: contract.service))
-        let data = fixture.data.flatMap { try? CompiledJSON($0) }
+        let data = fixture.data.flatMap { try? TemplatedJSON($0) }
         return try? runner.run(fixture.effects, data: data, endpoint: endpoint, session: "preview", context: &context)
     }
 

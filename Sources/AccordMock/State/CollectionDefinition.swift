@@ -16,7 +16,7 @@ public struct CollectionDefinition: Sendable {
     /// The most records one session keeps of this collection.
     public var limit: Int
     /// The records every session starts from, with their templates.
-    var seeds: [CompiledJSON]
+    var seeds: [TemplatedJSON]
     /// Where the collection was declared.
     public var location: SourceLocation
     /// The type's shape (``TypeShape``): a hot reload that changes it drops the
@@ -34,7 +34,7 @@ public struct CollectionDefinition: Sendable {
     func renderSeeds(state: MockState) -> [JSONValue] {
         let context = TemplateContext(request: MockRequest(method: "GET", target: "/"), parameters: [:], body: nil, now: state.clock.now,
                                       state: state)
-        return seeds.compactMap { try? JSONReader.read($0.render(context)) }
+        return seeds.map { $0.render(context) }
     }
 }
 

@@ -74,7 +74,7 @@ public struct CollectionLoader: Sendable {
                 reader.error("\(what): 'limit' takes a number of records from 1 to \(CollectionDefinition.maxLimit), found \(value)", at: limitNode)
             }
         }
-        var seeds: [CompiledJSON] = []
+        var seeds: [TemplatedJSON] = []
         var seenKeys: [JSONValue: SourceLocation] = [:]
         let seedNodes = root["seed"].flatMap { reader.sequence($0, "'seed'") } ?? []
         if seedNodes.count > limit {
@@ -92,7 +92,7 @@ public struct CollectionLoader: Sendable {
                     seenKeys[value] = sourced.location(of: "/\(key.jsonPointerEscaped)") ?? reader.location(of: sourced)
                 }
             }
-            if let compiled = try? CompiledJSON(sourced.value) { seeds.append(compiled) }
+            if let compiled = try? TemplatedJSON(sourced.value) { seeds.append(compiled) }
         }
         return CollectionDefinition(name: name, description: root["description"].flatMap { reader.text($0, "'description'") }, typeName: typeName,
                                     key: key, limit: limit, seeds: seeds, location: reader.location(root),

@@ -17,6 +17,11 @@ public final class CollectionStore: Sendable {
 
     private struct Session {
         var collections: [String: [JSONValue]] = [:]
+        /// Each collection's version: a fresh number whenever its records change.
+        var versions: [String: UInt64] = [:]
+        /// Each collection's keys, for ``put``; dropped by any other change, and worked
+        /// out again when next needed.
+        var keys: [String: Set<String>] = [:]
         var lastUse: UInt64 = 0
     }
 
@@ -24,6 +29,8 @@ public final class CollectionStore: Sendable {
         var sessions: [String: Session] = [:]
         var uses: UInt64 = 0
         var evicted = 0
+        /// The last version handed out; versions are never reused.
+        var versions: UInt64 = 0
     }
 
     private let storage = Locked(Storage())
@@ -35,18 +42,27 @@ public final class CollectionStore: Sendable {
     /// The records `session` holds of `collection`, seeding them first if the session
     /// has not read it yet.
     public func records(of collection: CollectionDefinition, session: String, state: MockState) -> [JSONValue] {
-        if let records = touch(collection.name, session: session) { return records }
+        versioned(collection, session: session, state: state).records
+    }
+
+    /// The records with their version, which changes whenever they do: what is computed
+    /// from the records (a sorted list) holds while the version does.
+    public func versioned(_ collection: CollectionDefinition, session: String, state: MockState) -> (records: [JSONValue], version: UInt64) {
+        if let known = touch(collection.name, session: session) { return known }
         // Rendered outside the lock: templates draw from the state's own locks.
         let seeded = Array(collection.renderSeeds(state: state).prefix(collection.limit))
         return storage.withLock { storage in
             var entry = storage.sessions[session] ?? Session()
             storage.uses += 1
             entry.lastUse = storage.uses
-            let records = entry.collections[collection.name] ?? seeded
-            entry.collections[collection.name] = records
+            if entry.collections[collection.name] == nil {
+                entry.collections[collection.name] = seeded
+                storage.versions += 1
+                entry.versions[collection.name] = storage.versions
+            }
             storage.sessions[session] = entry
             evictIfNeeded(&storage, keeping: session)
-            return records
+            return (entry.collections[collection.name] ?? seeded, entry.versions[collection.name] ?? 0)
         }
     }
 
@@ -63,9 +79,43 @@ public final class CollectionStore: Sendable {
             var records = entry.collections.removeValue(forKey: collection.name) ?? []
             let result = change(&records)
             entry.collections[collection.name] = records
+            entry.keys[collection.name] = nil
+            storage.versions += 1
+            entry.versions[collection.name] = storage.versions
             storage.sessions[session] = entry
             evictIfNeeded(&storage, keeping: session)
             return result
+        }
+    }
+
+    /// Puts `record` into the session's records of `collection`: in place of the record
+    /// with the same `key`, else last, dropping the oldest record when the collection is
+    /// at its limit. One step, without a scan of the records when the key is new.
+    public func put(_ record: JSONValue, key: String, into collection: CollectionDefinition, session: String, state: MockState) {
+        _ = versioned(collection, session: session, state: state)
+        storage.withLock { storage in
+            var entry = storage.sessions.removeValue(forKey: session) ?? Session()
+            storage.uses += 1
+            entry.lastUse = storage.uses
+            var records = entry.collections.removeValue(forKey: collection.name) ?? []
+            var keys = entry.keys.removeValue(forKey: collection.name) ?? Set(records.map { ListOrder.key(of: $0, collection.key) })
+            if keys.contains(key), let index = records.firstIndex(where: { ListOrder.key(of: $0, collection.key) == key }) {
+                records[index] = record
+            } else {
+                if records.count >= collection.limit {
+                    let dropped = records.count - collection.limit + 1
+                    for old in records.prefix(dropped) { keys.remove(ListOrder.key(of: old, collection.key)) }
+                    records.removeFirst(dropped)
+                }
+                records.append(record)
+                keys.insert(key)
+            }
+            entry.collections[collection.name] = records
+            entry.keys[collection.name] = keys
+            storage.versions += 1
+            entry.versions[collection.name] = storage.versions
+            storage.sessions[session] = entry
+            evictIfNeeded(&storage, keeping: session)
         }
     }
 
@@ -93,7 +143,11 @@ public final class CollectionStore: Sendable {
         guard !dropped.isEmpty else { return [] }
         storage.withLock { storage in
             for session in storage.sessions.keys {
-                for name in dropped { storage.sessions[session]?.collections[name] = nil }
+                for name in dropped {
+                    storage.sessions[session]?.collections[name] = nil
+                    storage.sessions[session]?.versions[name] = nil
+                    storage.sessions[session]?.keys[name] = nil
+                }
             }
         }
         return dropped
@@ -116,7 +170,11 @@ public final class CollectionStore: Sendable {
         storage.withLock { storage in
             storage.sessions.removeAll()
             for (name, sessions) in collections {
-                for (session, records) in sessions { storage.sessions[session, default: Session()].collections[name] = records }
+                for (session, records) in sessions {
+                    storage.versions += 1
+                    storage.sessions[session, default: Session()].collections[name] = records
+                    storage.sessions[session, default: Session()].versions[name] = storage.versions
+                }
             }
             for session in storage.sessions.keys.sorted() {
                 storage.uses += 1
@@ -129,14 +187,15 @@ public final class CollectionStore: Sendable {
         }
     }
 
-    /// The session's records of `name`, marking the session used; nil when not seeded yet.
-    private func touch(_ name: String, session: String) -> [JSONValue]? {
+    /// The session's records of `name` and their version, marking the session used; nil
+    /// when not seeded yet.
+    private func touch(_ name: String, session: String) -> (records: [JSONValue], version: UInt64)? {
         storage.withLock { storage in
             guard var entry = storage.sessions[session], let records = entry.collections[name] else { return nil }
             storage.uses += 1
             entry.lastUse = storage.uses
             storage.sessions[session] = entry
-            return records
+            return (records, entry.versions[name] ?? 0)
         }
     }
 

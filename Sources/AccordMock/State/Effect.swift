@@ -35,16 +35,16 @@ public struct Effect: Sendable {
     /// The collection acted on; nil for an effect that only counts.
     public var collection: String?
     /// `insert`: members that win over the body's (generated ids, the caller, times).
-    var record: CompiledJSON?
+    var record: TemplatedJSON?
     /// `insert`: members the body may leave out.
-    var defaults: CompiledJSON?
+    var defaults: TemplatedJSON?
     /// `update`: the request body's members are patched in.
     var mergesBody = false
     /// `update`, `delete`, `read`: the key of the record, rendered per request; nil for
     /// the first record that passes `filter`.
-    var key: CompiledJSON?
+    var key: TemplatedJSON?
     var filter = RecordFilter()
-    var changes: [(pointer: JSONPointer, value: CompiledJSON)] = []
+    var changes: [(pointer: JSONPointer, value: TemplatedJSON)] = []
     var increments: [(pointer: JSONPointer, by: Int)] = []
     /// The business code answered when no record has the key (or passes the filter).
     var missingCode: Int?
@@ -60,6 +60,8 @@ public struct Effect: Sendable {
         var paging: Paging?
         /// Where the page's records go in the answer.
         var items = JSONPointer(tokens: ["items"])
+        /// What the answer's items keep of a record.
+        var itemProjection = Projection.whole
     }
 
     /// Sorting by one member, the key breaking ties (in the same direction).
@@ -94,8 +96,12 @@ public struct Effect: Sendable {
         action == .insert || action == .update || action == .read
     }
 
+    /// Where the effect was written, as text: its name in ``ListMemo`` keys.
+    let place: String
+
     init(location: SourceLocation) {
         self.location = location
+        place = location.description
     }
 }
 
@@ -112,7 +118,7 @@ public struct RecordFilter: Sendable {
     struct Condition: Sendable {
         var pointer: JSONPointer
         var comparison: Comparison
-        var value: CompiledJSON
+        var value: TemplatedJSON
     }
 
     var conditions: [Condition] = []
@@ -139,15 +145,31 @@ struct BoundRecordFilter {
 
     var conditions: [Condition]
 
+    /// The conditions as text, for ``ListMemo`` keys.
+    var memoKey: [String] {
+        conditions.map { "\($0.pointer) \($0.comparison.rawValue) \(JSONWriter.string($0.value))" }
+    }
+
     func accepts(_ record: JSONValue) -> Bool {
         conditions.allSatisfy { condition in
             let member = condition.pointer.value(in: record)
             switch condition.comparison {
-            case .equals: return member.map(InterpolatedText.text) == condition.text
-            case .not: return member.map(InterpolatedText.text) != condition.text
+            case .equals: return member.map { Self.same($0, condition) } ?? false
+            case .not: return !(member.map { Self.same($0, condition) } ?? false)
             case .min: return member.map { RecordShape.ascending($0, condition.value) >= 0 } ?? false
             case .max: return member.map { RecordShape.ascending($0, condition.value) <= 0 } ?? false
             }
+        }
+    }
+
+    /// Equal as text, like matchers (`20031` equals `"20031"`); values of the same kind
+    /// compare directly, without making text.
+    private static func same(_ member: JSONValue, _ condition: Condition) -> Bool {
+        switch (member, condition.value) {
+        case (.string(let a), .string(let b)): a == b
+        case (.int(let a), .int(let b)): a == b
+        case (.bool(let a), .bool(let b)): a == b
+        default: InterpolatedText.text(of: member) == condition.text
         }
     }
 }
@@ -169,13 +191,13 @@ public struct StateCondition: Sendable {
 
 /// Rendering of the small templated values effects hold.
 enum EffectValues {
-    /// The value of a compiled template for one request.
-    static func value(of compiled: CompiledJSON, _ context: TemplateContext) -> JSONValue {
-        (try? JSONReader.read(compiled.render(context))) ?? .null
+    /// The value of a template for one request.
+    static func value(of template: TemplatedJSON, _ context: TemplateContext) -> JSONValue {
+        template.render(context)
     }
 
     /// The text a compiled template renders to, as matchers compare it.
-    static func text(of compiled: CompiledJSON, _ context: TemplateContext) -> String {
-        InterpolatedText.text(of: value(of: compiled, context))
+    static func text(of template: TemplatedJSON, _ context: TemplateContext) -> String {
+        InterpolatedText.text(of: template.render(context))
     }
 }

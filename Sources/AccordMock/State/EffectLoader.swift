@@ -67,7 +67,7 @@ struct EffectLoader {
             if let keyNode = node["key"] {
                 effect.key = compiled(keyNode, what: "'key'", reader: &reader)
             } else if endpoint.parameters.count == 1 {
-                effect.key = try? CompiledJSON(.string("{{request.path.\(endpoint.parameters[0].name)}}"))
+                effect.key = try? TemplatedJSON(.string("{{request.path.\(endpoint.parameters[0].name)}}"))
             }
             effect.missingCode = missingCode(node["missing"], endpoint: endpoint, at: actionNode, reader: &reader)
             if effect.action == .update { readChanges(node, into: &effect, type: type, definition: definition, reader: &reader) }
@@ -129,7 +129,8 @@ struct EffectLoader {
             reader.error("'\(endpoint.id)' answers no array at '\(listing.items)' for the records; name it with 'items'", at: node["items"] ?? node)
             return nil
         }
-        let sample = RecordShape.project(sampleRecord(definition), onto: item, contract: contract)
+        listing.itemProjection = Projection(item, contract: contract)
+        let sample = listing.itemProjection.apply(to: sampleRecord(definition))
         let validator = values.validator
         if let violation = validator.validate(sample, against: item).first {
             let itemName = if case .reference(let name) = item.kind { name } else { "its" }
@@ -231,7 +232,7 @@ struct EffectLoader {
                      reader: inout NodeReader) {
         var value = data?.value ?? .object([])
         if let recordEffect = effects.first(where: \.answersRecord), let name = recordEffect.collection, let definition = collections[name] {
-            value = RecordShape.overlay(value, on: RecordShape.project(sampleRecord(definition), onto: endpoint.response, contract: contract))
+            value = RecordShape.overlay(value, on: Projection(endpoint.response, contract: contract).apply(to: sampleRecord(definition)))
         }
         for effect in effects {
             if let listing = effect.listing {
@@ -316,10 +317,10 @@ struct EffectLoader {
         return pointer
     }
 
-    private func compiled(_ node: Node, what: String, reader: inout NodeReader) -> CompiledJSON? {
+    private func compiled(_ node: Node, what: String, reader: inout NodeReader) -> TemplatedJSON? {
         let sourced = reader.json(node)
         guard values.compileCheck(sourced, what: what, reader: &reader) else { return nil }
-        return try? CompiledJSON(sourced.value)
+        return try? TemplatedJSON(sourced.value)
     }
 
     /// The code for a missing record: the one written, else the endpoint's declared

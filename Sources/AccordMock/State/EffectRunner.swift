@@ -11,6 +11,9 @@ struct EffectRunner: Sendable {
     let state: MockState
     let envelopes: Envelopes
     private let validator: SchemaValidator
+    private let memo = ListMemo()
+    /// What each endpoint's answer keeps of a record, by endpoint id.
+    private let responses: [String: Projection]
 
     /// The largest page a list effect answers, whatever the request asks.
     static let maxPageSize = 1_000
@@ -23,6 +26,7 @@ struct EffectRunner: Sendable {
         self.state = state
         self.envelopes = envelopes
         validator = SchemaValidator(types: contract.types, unknownMembers: .reject)
+        responses = Dictionary(uniqueKeysWithValues: contract.endpoints.map { ($0.id, Projection($0.response, contract: contract)) })
     }
 
     /// Why the effects did not give an answer's data.
@@ -56,7 +60,7 @@ struct EffectRunner: Sendable {
 
     /// Runs `effects` in order and returns the answer's data, built on `data` (the
     /// fixture's, rendered after the effects so it can read `{{record.…}}`).
-    func run(_ effects: [Effect], data: CompiledJSON?, endpoint: Endpoint, session: String,
+    func run(_ effects: [Effect], data: TemplatedJSON?, endpoint: Endpoint, session: String,
              context: inout TemplateContext) throws(Refusal) -> JSONValue {
         var answerRecord: JSONValue?
         var page: (listing: Effect.Listing, items: [JSONValue], next: String?, hasMore: Bool)?
@@ -78,12 +82,10 @@ struct EffectRunner: Sendable {
         }
         var answer = data.map { EffectValues.value(of: $0, context) } ?? .object([])
         if let answerRecord {
-            answer = RecordShape.overlay(answer, on: RecordShape.project(answerRecord, onto: endpoint.response, contract: contract))
+            answer = RecordShape.overlay(answer, on: (responses[endpoint.id] ?? .whole).apply(to: answerRecord))
         }
         if let page {
-            let itemSchema = RecordShape.schema(at: JSONPointer(tokens: page.listing.items.tokens + ["0"]), in: endpoint.response, contract: contract)
-            page.listing.items.set(.array(page.items.map { item in itemSchema.map { RecordShape.project(item, onto: $0, contract: contract) } ?? item }),
-                                   in: &answer)
+            page.listing.items.set(.array(page.items.map(page.listing.itemProjection.apply)), in: &answer)
             let parent = Array(page.listing.items.tokens.dropLast())
             if RecordShape.schema(at: JSONPointer(tokens: parent + ["next_cursor"]), in: endpoint.response, contract: contract) != nil {
                 JSONPointer(tokens: parent + ["next_cursor"]).set(page.next.map(JSONValue.string), in: &answer)
@@ -93,11 +95,13 @@ struct EffectRunner: Sendable {
             }
         }
         for effect in effects {
-            for count in effect.counts {
+            for (index, count) in effect.counts.enumerated() {
                 guard let definition = collections[count.collection] else { continue }
                 let filter = count.filter.bound(context)
-                let number = state.collections.records(of: definition, session: session, state: state).count(where: filter.accepts)
-                count.target.set(.int(number), in: &answer)
+                let (records, version) = state.collections.versioned(definition, session: session, state: state)
+                let key = ListMemo.Key(session: session, collection: definition.name, version: version,
+                                       effect: "count \(index) " + effect.place, values: filter.memoKey)
+                count.target.set(.int(memo.count(for: key) { records.count(where: filter.accepts) }), in: &answer)
             }
         }
         return answer
@@ -139,15 +143,7 @@ struct EffectRunner: Sendable {
         record = RecordShape.overlay(bodyMembers(of: definition, context: context, keepingNull: false), on: record)
         if let template = effect.record { record = RecordShape.overlay(EffectValues.value(of: template, context), on: record) }
         try checkFit(record, definition)
-        let key = keyText(of: record, definition)
-        state.collections.modify(definition, session: session, state: state) { records in
-            if let index = records.firstIndex(where: { keyText(of: $0, definition) == key }) {
-                records[index] = record
-            } else {
-                if records.count >= definition.limit { records.removeFirst(records.count - definition.limit + 1) }
-                records.append(record)
-            }
-        }
+        state.collections.put(record, key: keyText(of: record, definition), into: definition, session: session, state: state)
         return record
     }
 
@@ -190,54 +186,48 @@ struct EffectRunner: Sendable {
         let sent = listing.queryFilters.compactMap { filter in
             query.first { $0.name == filter.parameter }.map { (filter.pointer, $0.value) }
         }
-        var rows = state.collections.records(of: definition, session: session, state: state).filter { record in
-            filter.accepts(record) && sent.allSatisfy { $0.0.value(in: record).map(InterpolatedText.text) == $0.1 }
-        }
-        let sortValue = { (record: JSONValue) in listing.order.flatMap { $0.pointer.value(in: record) } ?? .null }
-        let position = { (record: JSONValue) in (sortValue(record), keyText(of: record, definition)) }
-        let descending = listing.order?.descending ?? false
-        /// Whether position `a` comes before `b` in the list's order.
-        func precedes(_ a: (JSONValue, String), _ b: (JSONValue, String)) -> Bool {
-            var order = RecordShape.ascending(a.0, b.0)
-            if order == 0 { order = a.1.utf8.lexicographicallyPrecedes(b.1.utf8) ? -1 : (a.1 == b.1 ? 0 : 1) }
-            return descending ? order > 0 : order < 0
-        }
-        if listing.order != nil {
-            let keyed = rows.map { (position($0), $0) }
-            rows = keyed.sorted { precedes($0.0, $1.0) }.map(\.1)
-        }
-        guard let paging = listing.paging else { return (rows, nil, false) }
-        let size = pageSize(paging, query: query)
-        switch paging.style {
-        case .cursor:
-            var start = 0
-            if let text = query.first(where: { $0.name == paging.parameter })?.value, !text.isEmpty {
+        let order = ListOrder(pointer: listing.order?.pointer, descending: listing.order?.descending ?? false, keyName: definition.key)
+        var after: ListOrder.Position?
+        var number = 1
+        if let paging = listing.paging, let text = query.first(where: { $0.name == paging.parameter })?.value {
+            switch paging.style {
+            case .cursor where !text.isEmpty:
                 guard let cursor = PageCursor(decoding: text, secret: state.cursorSecret), cursor.session == session,
                       cursor.collection == definition.name else { throw .badCursor(text) }
-                let after = (cursor.sortValue, cursor.key)
-                start = rows.firstIndex { precedes(after, position($0)) } ?? rows.count
-            }
-            let end = min(rows.count, start + size)
-            let items = Array(rows[start..<end])
-            let hasMore = end < rows.count
-            let next = hasMore ? items.last.map { last in
-                PageCursor(session: session, collection: definition.name, sortValue: sortValue(last), key: keyText(of: last, definition))
-                    .encoded(secret: state.cursorSecret)
-            } : nil
-            return (items, next, hasMore)
-        case .number:
-            var number = 1
-            if let text = query.first(where: { $0.name == paging.parameter })?.value {
+                after = ListOrder.Position(value: cursor.sortValue, key: cursor.key)
+            case .cursor:
+                break
+            case .number:
                 guard let value = Int(text), (1...Self.maxPageNumber).contains(value) else {
                     throw .badPage(parameter: paging.parameter, value: text)
                 }
                 number = value
             }
-            // Both factors are bounded (10^6 × 10^3), so the product fits.
-            let start = min(rows.count, (number - 1) * size)
-            let end = min(rows.count, start + size)
-            return (Array(rows[start..<end]), nil, end < rows.count)
         }
+        // The records that pass the filters, in order: computed once per version of the records.
+        let (records, version) = state.collections.versioned(definition, session: session, state: state)
+        let key = ListMemo.Key(session: session, collection: definition.name, version: version, effect: "list " + effect.place,
+                               values: filter.memoKey + sent.map { "\($0.0) = \($0.1)" })
+        let rows = memo.rows(for: key) {
+            let passing = records.lazy
+                .filter { record in filter.accepts(record) && sent.allSatisfy { $0.0.value(in: record).map(InterpolatedText.text) == $0.1 } }
+                .map { (position: order.position(of: $0), record: $0) }
+            return order.sorted(Array(passing))
+        }
+        // After the cursor: the first row that comes after its position (rows are in order).
+        let start = after.map { after in order.firstIndex(in: rows) { order.precedes(after, $0) } } ?? 0
+        guard let paging = listing.paging else { return (rows.map(\.record), nil, false) }
+        let size = pageSize(paging, query: query)
+        // Both factors are bounded (10^6 × 10^3), so the product fits.
+        let first = start + (paging.style == .number ? (number - 1) * size : 0)
+        guard first < rows.count else { return ([], nil, false) }
+        let page = rows[first..<min(rows.count, first + size)]
+        let hasMore = rows.count > first + size
+        let next = hasMore && paging.style == .cursor ? page.last.map { last in
+            PageCursor(session: session, collection: definition.name, sortValue: last.position.value, key: last.position.key)
+                .encoded(secret: state.cursorSecret)
+        } : nil
+        return (page.map(\.record), next, hasMore)
     }
 
     /// The page size the request asks for, else the default; within 1…``maxPageSize``.
@@ -263,6 +253,6 @@ struct EffectRunner: Sendable {
     }
 
     private func keyText(of record: JSONValue, _ definition: CollectionDefinition) -> String {
-        record[definition.key].map(InterpolatedText.text) ?? ""
+        ListOrder.key(of: record, definition.key)
     }
 }

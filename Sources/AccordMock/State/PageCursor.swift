@@ -21,7 +21,7 @@ struct PageCursor: Equatable {
     /// The cursor as sent to the client.
     func encoded(secret: [UInt8]) -> String {
         let payload = JSONWriter.bytes(.array([.string(session), .string(collection), sortValue, .string(key)]))
-        let text = Data(payload).base64EncodedString().replacing("+", with: "-").replacing("/", with: "_").replacing("=", with: "")
+        let text = String(decoding: Data(payload).base64EncodedString().utf8.compactMap(Self.urlSafe), as: UTF8.self)
         return "c1." + text + "." + Self.mac(text, secret: secret)
     }
 
@@ -31,9 +31,9 @@ struct PageCursor: Equatable {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0] == "c1", Digest.constantTimeEquals(Array(Self.mac(String(parts[1]), secret: secret).utf8), Array(parts[2].utf8))
         else { return nil }
-        var base64 = parts[1].replacing("-", with: "+").replacing("_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: String(base64)), case .array(let items)? = try? JSONReader.read(Array(data)), items.count == 4,
+        var base64 = parts[1].utf8.map { byte in byte == UInt8(ascii: "-") ? UInt8(ascii: "+") : (byte == UInt8(ascii: "_") ? UInt8(ascii: "/") : byte) }
+        base64 += Array(repeating: UInt8(ascii: "="), count: (4 - base64.count % 4) % 4)
+        guard let data = Data(base64Encoded: Data(base64)), case .array(let items)? = try? JSONReader.read(Array(data)), items.count == 4,
               case .string(let session) = items[0], case .string(let collection) = items[1], case .string(let key) = items[3]
         else { return nil }
         self.init(session: session, collection: collection, sortValue: items[2], key: key)
@@ -44,6 +44,16 @@ struct PageCursor: Equatable {
         self.collection = collection
         self.sortValue = sortValue
         self.key = key
+    }
+
+    /// A base64 byte in the URL-safe alphabet (RFC 4648 §5), padding dropped.
+    private static func urlSafe(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "+"): UInt8(ascii: "-")
+        case UInt8(ascii: "/"): UInt8(ascii: "_")
+        case UInt8(ascii: "="): nil
+        default: byte
+        }
     }
 
     private static func mac(_ text: String, secret: [UInt8]) -> String {

@@ -1,9 +1,8 @@
 import AccordContract
 import AccordJSON
 
-/// Records seen through the contract's types: the schema at a member pointer, and a
-/// record cut down to the members another type declares (a `SignalDetail` record
-/// answered as a `Signal` in a list).
+/// Records seen through the contract's types: the schema at a member pointer, overlays,
+/// and the order of values.
 enum RecordShape {
     /// The schema of the member at `pointer` inside `schema`, through references, objects
     /// and arrays (an array is entered by an index); nil when the type has no such member.
@@ -32,23 +31,6 @@ enum RecordShape {
         return fields.map(\.name)
     }
 
-    /// `value` with only the members `schema` declares, in its order, recursively.
-    static func project(_ value: JSONValue, onto schema: Schema, contract: Contract, depth: Int = 0) -> JSONValue {
-        guard depth < 32 else { return value }
-        switch (contract.resolvedKind(of: schema), value) {
-        case (.object(let fields), .object(let members)):
-            return .object(fields.compactMap { field in
-                members.first { $0.key == field.name }.map { .init(field.name, project($0.value, onto: field.schema, contract: contract, depth: depth + 1)) }
-            })
-        case (.array(let item), .array(let items)):
-            return .array(items.map { project($0, onto: item, contract: contract, depth: depth + 1) })
-        case (.map(let valueSchema), .object(let members)):
-            return .object(members.map { .init($0.key, project($0.value, onto: valueSchema, contract: contract, depth: depth + 1)) })
-        default:
-            return value
-        }
-    }
-
     /// `base` with the members of `overlay` put over it (an object over an object; any
     /// other overlay replaces the base).
     static func overlay(_ overlay: JSONValue, on base: JSONValue) -> JSONValue {
@@ -60,12 +42,12 @@ enum RecordShape {
     }
 
     /// Orders JSON values for sorting: absent and null first, then numbers by value,
-    /// strings by their UTF-8 bytes (RFC 3339 times in UTC sort in time order), booleans
-    /// false before true.
+    /// strings by their Unicode scalars (RFC 3339 times in UTC sort in time order),
+    /// booleans false before true.
     static func ascending(_ a: JSONValue?, _ b: JSONValue?) -> Int {
         switch (a, b) {
         case (.int(let x)?, .int(let y)?): return x < y ? -1 : (x > y ? 1 : 0)
-        case (.string(let x)?, .string(let y)?): return x.utf8.lexicographicallyPrecedes(y.utf8) ? -1 : (x == y ? 0 : 1)
+        case (.string(let x)?, .string(let y)?): return x < y ? -1 : (x == y ? 0 : 1)
         case (.bool(let x)?, .bool(let y)?): return x == y ? 0 : (x ? 1 : -1)
         default:
             let (x, y) = (number(a), number(b))
@@ -90,6 +72,61 @@ enum RecordShape {
         case .string?: 3
         case .array?: 4
         case .object?: 5
+        }
+    }
+}
+
+/// The members a schema keeps, worked out once from the contract: a record cut down to
+/// another type (a `SignalDetail` record answered as a `Signal` in a list) is then a walk
+/// of names, not of the contract's types.
+indirect enum Projection: Sendable {
+    /// Kept as it is: a scalar, or a type met again inside itself.
+    case whole
+    case object([(name: String, member: Projection)])
+    case array(Projection)
+    case map(Projection)
+
+    init(_ schema: Schema, contract: Contract) {
+        var visiting: Set<String> = []
+        self.init(schema, contract: contract, visiting: &visiting)
+    }
+
+    private init(_ schema: Schema, contract: Contract, visiting: inout Set<String>) {
+        var kind = schema.kind
+        var names: [String] = []
+        while case .reference(let name) = kind, let declaration = contract.types[name] {
+            // A type inside itself is kept whole: its projection would never end.
+            guard !visiting.contains(name), names.count < 32 else { self = .whole; visiting.subtract(names); return }
+            visiting.insert(name)
+            names.append(name)
+            kind = declaration.schema.kind
+        }
+        defer { visiting.subtract(names) }
+        switch kind {
+        case .object(let fields):
+            self = .object(fields.map { ($0.name, Projection($0.schema, contract: contract, visiting: &visiting)) })
+        case .array(let item):
+            self = .array(Projection(item, contract: contract, visiting: &visiting))
+        case .map(let value):
+            self = .map(Projection(value, contract: contract, visiting: &visiting))
+        default:
+            self = .whole
+        }
+    }
+
+    /// `value` with only the members this projection keeps, in its order.
+    func apply(to value: JSONValue) -> JSONValue {
+        switch (self, value) {
+        case (.object(let members), .object(let present)):
+            return .object(members.compactMap { member in
+                present.first { $0.key == member.name }.map { .init(member.name, member.member.apply(to: $0.value)) }
+            })
+        case (.array(let item), .array(let items)):
+            return .array(items.map { item.apply(to: $0) })
+        case (.map(let valueProjection), .object(let present)):
+            return .object(present.map { .init($0.key, valueProjection.apply(to: $0.value)) })
+        default:
+            return value
         }
     }
 }

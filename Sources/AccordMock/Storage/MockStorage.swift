@@ -113,11 +113,18 @@ public protocol RecordStorage: Sendable {
     var counts: (sessions: Int, evicted: Int) { get }
     /// The records `session` holds of `collection`, seeded on first read.
     func records(of collection: CollectionDefinition, session: String, state: MockState) -> [JSONValue]
+    /// The records with their version: a number that changes whenever they do (never
+    /// reused), so what is computed from them holds while it stays (`session:S:NAME:version`).
+    func versioned(_ collection: CollectionDefinition, session: String, state: MockState) -> (records: [JSONValue], version: UInt64)
     /// Runs `change` on the session's records of `collection` as one atomic step. A shared
     /// implementation may run `change` again after a conflicting write (optimistic
     /// `WATCH`/`MULTI`), so it must only compute from what it is given.
     func modify<Result>(_ collection: CollectionDefinition, session: String, state: MockState,
                         _ change: (inout [JSONValue]) -> Result) -> Result
+    /// Puts `record` in place of the one with the same `key`, else last, dropping the
+    /// oldest at the collection's limit (`HSET session:S:NAME KEY …` with the order in a
+    /// list beside it).
+    func put(_ record: JSONValue, key: String, into collection: CollectionDefinition, session: String, state: MockState)
     /// Returns `session` (or every session) to the seeds.
     func reset(session: String?)
     /// Keeps the records that still fit after a reload; returns the collections dropped.

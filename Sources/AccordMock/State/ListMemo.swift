@@ -1,0 +1,65 @@
+import AccordJSON
+import AccordSync
+
+/// What list and count effects computed from a session's records, kept while the records
+/// stay the same (their ``RecordStorage`` version): a repeated read of an unchanged
+/// inbox is a lookup and a binary search for its cursor, not a scan and a sort.
+///
+/// Bounded: at most ``rowLimit`` rows held in all (references to the stored records,
+/// not copies); past that it is emptied and starts over.
+final class ListMemo: Sendable {
+    /// One sorted, filtered list, or one count, of one session's records at one version.
+    struct Key: Hashable, Sendable {
+        var session: String
+        var collection: String
+        var version: UInt64
+        /// Which effect asked: its kind and where it was written.
+        var effect: String
+        /// Its filters' values for this request.
+        var values: [String]
+    }
+
+    typealias Row = (position: ListOrder.Position, record: JSONValue)
+
+    private enum Entry {
+        case rows([Row])
+        case count(Int)
+    }
+
+    private struct State {
+        var entries: [Key: Entry] = [:]
+        var rows = 0
+    }
+
+    /// The most rows held in all.
+    static let rowLimit = 250_000
+
+    private let state = Locked(State())
+
+    /// The rows for `key`, computed by `compute` (outside the lock) when not known.
+    func rows(for key: Key, _ compute: () -> [Row]) -> [Row] {
+        if case .rows(let rows)? = state.withLock({ $0.entries[key] }) { return rows }
+        let rows = compute()
+        store(.rows(rows), rowCount: rows.count, for: key)
+        return rows
+    }
+
+    /// The count for `key`, computed by `compute` when not known.
+    func count(for key: Key, _ compute: () -> Int) -> Int {
+        if case .count(let count)? = state.withLock({ $0.entries[key] }) { return count }
+        let count = compute()
+        store(.count(count), rowCount: 0, for: key)
+        return count
+    }
+
+    private func store(_ entry: Entry, rowCount: Int, for key: Key) {
+        state.withLock { state in
+            if state.rows + rowCount > Self.rowLimit || state.entries.count >= Self.rowLimit {
+                state.entries.removeAll(keepingCapacity: true)
+                state.rows = 0
+            }
+            state.entries[key] = entry
+            state.rows += rowCount
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import AccordJSON
+
+/// A list effect's order: by one member (ascending or descending), the key breaking
+/// ties in the same direction; without a member, the records' own order.
+struct ListOrder {
+    /// A record's place in the list.
+    struct Position {
+        var value: JSONValue
+        var key: String
+    }
+
+    let pointer: JSONPointer?
+    let descending: Bool
+    let keyName: String
+
+    func position(of record: JSONValue) -> Position {
+        Position(value: pointer.flatMap { $0.value(in: record) } ?? .null, key: Self.key(of: record, keyName))
+    }
+
+    /// Whether `a` comes before `b`.
+    func precedes(_ a: Position, _ b: Position) -> Bool {
+        var order = RecordShape.ascending(a.value, b.value)
+        if order == 0 { order = a.key < b.key ? -1 : (a.key == b.key ? 0 : 1) }
+        return descending ? order > 0 : order < 0
+    }
+
+    /// `rows` in this order (without a member, as they are).
+    func sorted(_ rows: [(position: Position, record: JSONValue)]) -> [(position: Position, record: JSONValue)] {
+        guard pointer != nil else { return rows }
+        return rows.sorted { precedes($0.position, $1.position) }
+    }
+
+    /// The index of the first of `rows` (in this order) whose position satisfies
+    /// `predicate`, which holds from some row on; `rows.count` if none.
+    func firstIndex(in rows: [(position: Position, record: JSONValue)], where predicate: (Position) -> Bool) -> Int {
+        var (low, high) = (0, rows.count)
+        while low < high {
+            let middle = low + (high - low) / 2
+            if predicate(rows[middle].position) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+
+    /// The text of a record's key.
+    static func key(of record: JSONValue, _ keyName: String) -> String {
+        record[keyName].map(InterpolatedText.text) ?? ""
+    }
+}

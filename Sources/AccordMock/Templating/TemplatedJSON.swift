@@ -1,0 +1,62 @@
+import AccordJSON
+
+/// A JSON value with `{{ … }}` holes that renders to a value rather than to bytes: for
+/// what effects compare and store (records, filters, keys), where ``CompiledJSON``'s
+/// bytes would only be read back. The parts without holes are kept as they are.
+///
+/// As in ``CompiledJSON``, a string that is exactly one expression takes the
+/// expression's JSON type; any other string with holes stays a string.
+indirect enum TemplatedJSON: Sendable {
+    case literal(JSONValue)
+    case expression(TemplateExpression)
+    case text([CompiledJSON.StringPart])
+    case array([TemplatedJSON])
+    case object([(key: String, value: TemplatedJSON)])
+
+    /// Compiles `value`; a template that cannot be read throws with the JSON pointer of its string.
+    init(_ value: JSONValue) throws(CompiledJSON.TemplateError) {
+        try self.init(value, pointer: "")
+    }
+
+    private init(_ value: JSONValue, pointer: String) throws(CompiledJSON.TemplateError) {
+        switch value {
+        case .string(let text) where text.contains("{{"):
+            let parts = try CompiledJSON.parts(of: text, pointer: pointer)
+            if parts.count == 1, case .expression(let expression) = parts[0] { self = .expression(expression) } else { self = .text(parts) }
+        case .array(let items):
+            var compiled: [TemplatedJSON] = []
+            for (index, item) in items.enumerated() { compiled.append(try TemplatedJSON(item, pointer: "\(pointer)/\(index)")) }
+            self = compiled.allSatisfy(\.isLiteral) ? .literal(value) : .array(compiled)
+        case .object(let members):
+            var compiled: [(key: String, value: TemplatedJSON)] = []
+            for member in members {
+                compiled.append((member.key, try TemplatedJSON(member.value, pointer: "\(pointer)/\(member.key.jsonPointerEscaped)")))
+            }
+            self = compiled.allSatisfy(\.value.isLiteral) ? .literal(value) : .object(compiled)
+        default:
+            self = .literal(value)
+        }
+    }
+
+    private var isLiteral: Bool {
+        if case .literal = self { return true }
+        return false
+    }
+
+    /// The value for one request.
+    func render(_ context: TemplateContext) -> JSONValue {
+        switch self {
+        case .literal(let value): value
+        case .expression(let expression): context.value(of: expression)
+        case .text(let parts):
+            .string(parts.map { part in
+                switch part {
+                case .text(let literal): literal
+                case .expression(let expression): InterpolatedText.text(of: context.value(of: expression))
+                }
+            }.joined())
+        case .array(let items): .array(items.map { $0.render(context) })
+        case .object(let members): .object(members.map { .init($0.key, $0.value.render(context)) })
+        }
+    }
+}
