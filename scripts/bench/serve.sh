@@ -5,10 +5,10 @@
 #   (b) signed POST /auth/login/phone: signature plus body validation
 # then, as ratios to (a) (docs/mocks.md, "Effects"):
 #   (d) a stateful list read: the inbox as a page of 20 from a collection of 1,000
-#       records (filtered, ordered, counted, with a cursor)
+#       records (filtered, ordered, counted, with a cursor); (d1) the same, a page of 1
 #   (e) a stateful write: POST /signals inserting into the collection, over 64 sessions
-# then a soak of stateful writes to 1,000,000 requests in all, rotating over 2,000
-# sessions (more than the 256 kept, so sessions are evicted), reading the RSS,
+# then a soak of stateful writes to 1,000,000 requests in all, a new session every 50
+# requests (thousands in all, 256 kept: sessions are evicted), reading the RSS,
 # and the time from launch to the first answered request. wrk signs every request
 # itself (scripts/bench/sign.lua), for nginx too, so both pay the same client cost.
 # The access log stays on (to a file), and every logged verdict must be "ok".
@@ -164,8 +164,9 @@ def rss_mb(pid):
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
 
-def wrk(url, *args, duration=seconds, sessions=0):
-    out = subprocess.run(["wrk", "-t2", "-c32", f"-d{duration}s", "--latency", "-s", lua, url, "--", *args, uuid.uuid4().hex[:12], token, str(sessions)],
+def wrk(url, *args, duration=seconds, sessions=0, span=1):
+    out = subprocess.run(["wrk", "-t2", "-c32", f"-d{duration}s", "--latency", "-s", lua, url, "--", *args, uuid.uuid4().hex[:12], token,
+                          str(sessions), str(span)],
                          capture_output=True, text=True, check=True).stdout
     def latency(p):
         m = re.search(rf"^\s+{p}%\s+([\d.]+)(us|ms|s)", out, re.M)
@@ -216,15 +217,19 @@ assert page["code"] == 0 and len(page["data"]["items"]) == 20 and page["data"].g
 stateful_read = wrk(base + "/api/v1/signals/inbox?limit=20&filter=all", "GET", "/api/v1/signals/inbox?limit=20&filter=all", "",
                     "filter=all&limit=20")
 served += stateful_read["requests"]
+# The same read with a page of one: an answer of (a)'s size, so the ratio shows the collection's cost alone.
+single_read = wrk(base + "/api/v1/signals/inbox?limit=1&filter=all", "GET", "/api/v1/signals/inbox?limit=1&filter=all", "",
+                  "filter=all&limit=1")
+served += single_read["requests"]
 publish = json.dumps({"content": "bench", "is_flash": False}, separators=(",", ":"))
 publish_sorted = "content=bench&is_flash=false"
 stateful_write = wrk(base + "/api/v1/signals", "POST", "/api/v1/signals", publish, publish_sorted, sessions=32)
 served += stateful_write["requests"]
 rss.append((f"after d), e) ({served:,} requests)", rss_mb(server.pid)))
 
-# Soak: stateful writes over 2,000 sessions to `total` requests, watching the RSS.
+# Soak: stateful writes to `total` requests, a new session every 50 requests, watching the RSS.
 while served < total:
-    soak = wrk(base + "/api/v1/signals", "POST", "/api/v1/signals", publish, publish_sorted, sessions=1000)
+    soak = wrk(base + "/api/v1/signals", "POST", "/api/v1/signals", publish, publish_sorted, sessions=10**9, span=50)
     served += soak["requests"]
     rss.append((f"soak ({served:,} requests)", rss_mb(server.pid)))
 kept = json.loads(urllib.request.urlopen(base + "/__accord/state/signals?session=bench-probe").read())["sessions"]
@@ -247,14 +252,15 @@ for name, (ours, reference) in results.items():
 plain = results["a) GET /signals/inbox, signed"][0]
 print(f"{'c) as a), 10 injection rules, --record journal':<48}{with_rules['rps']:>12,.0f}{'':>12}{with_rules['rps'] / plain['rps']:>8.2f}"
       f"{with_rules['p50']:>9.2f}{with_rules['p99']:>9.2f}   (ratio to a); {recorded_lines:,} journal lines for {with_rules['requests'] + 1:,} requests)")
-for label, run in [("d) stateful read: inbox page of 1,000 records", stateful_read), ("e) stateful write: POST /signals, 64 sessions", stateful_write)]:
+for label, run in [("d) stateful read: inbox page of 1,000 records", stateful_read), ("d1) as d), a page of 1 (a)'s answer size)", single_read),
+                   ("e) stateful write: POST /signals, 64 sessions", stateful_write)]:
     print(f"{label:<48}{run['rps']:>12,.0f}{'':>12}{run['rps'] / plain['rps']:>8.2f}{run['p50']:>9.2f}{run['p99']:>9.2f}   (ratio to a))")
 print(f"first response after launch: {first_response_ms:.1f} ms")
 print("RSS: " + ", ".join(f"{label} {mb:.1f} MB" for label, mb in rss))
 print(f"collection sessions: {kept['kept']} kept (limit {kept['limit']}), {kept['evicted']:,} evicted")
 print(f"access log verdicts: {verdicts}")
 bad = sum(count for verdict, count in verdicts.items() if verdict != "ok")
-if bad or any(ours["errors"] for ours, _ in results.values()) or stateful_read["errors"] or stateful_write["errors"]:
+if bad or any(ours["errors"] for ours, _ in results.values()) or any(run["errors"] for run in (stateful_read, single_read, stateful_write)):
     print(f"FAILED: {bad} requests were not answered ok")
     sys.exit(1)
 PY

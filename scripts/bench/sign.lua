@@ -2,9 +2,9 @@
 -- app_key + timestamp + nonce + sorted_params + app_secret), with a fresh nonce
 -- per request, so the server runs its full verification including the nonce cache.
 --
--- usage: wrk -s sign.lua URL -- METHOD PATH BODY SORTED_PARAMS RUN_ID ACCESS_TOKEN [SESSIONS]
--- With SESSIONS, each request names one of that many mock sessions per thread
--- (X-Accord-Session), in turn.
+-- usage: wrk -s sign.lua URL -- METHOD PATH BODY SORTED_PARAMS RUN_ID ACCESS_TOKEN [SESSIONS [SPAN]]
+-- With SESSIONS, requests name one of that many mock sessions per thread
+-- (X-Accord-Session) in turn, SPAN consecutive requests each (default 1).
 local bit = require("bit")
 local band, bor, bxor, bnot, rol, tobit, tohex, bswap =
     bit.band, bit.bor, bit.bxor, bit.bnot, bit.rol, bit.tobit, bit.tohex, bit.bswap
@@ -49,7 +49,7 @@ end
 
 local counter, prefix = 0, "w"
 local method, path, body, sorted, token = "GET", "/", nil, "", "none"
-local sessions = 0
+local sessions, span = 0, 1
 
 local threads = 0
 
@@ -63,6 +63,7 @@ function init(args)
     prefix = (args[5] or "run") .. (thread_prefix or "t0")
     method, path, body, sorted, token = args[1] or "GET", args[2] or "/", args[3], args[4] or "", args[6] or "none"
     sessions = tonumber(args[7] or "0") or 0
+    span = math.max(1, tonumber(args[8] or "1") or 1)
     if body == "" then body = nil end
 end
 
@@ -77,6 +78,6 @@ function request()
         ["Authorization"] = "Bearer " .. token,
     }
     if body then headers["Content-Type"] = "application/json" end
-    if sessions > 0 then headers["X-Accord-Session"] = prefix .. "-" .. (counter % sessions) end
+    if sessions > 0 then headers["X-Accord-Session"] = prefix .. "-" .. (math.floor(counter / span) % sessions) end
     return wrk.format(method, path, headers, body)
 end

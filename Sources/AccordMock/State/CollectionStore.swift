@@ -70,21 +70,9 @@ public final class CollectionStore: Sendable {
     /// atomically: no other request of the session reads or writes them meanwhile.
     public func modify<Result>(_ collection: CollectionDefinition, session: String, state: MockState,
                                _ change: (inout [JSONValue]) -> Result) -> Result {
-        _ = records(of: collection, session: session, state: state)
-        return storage.withLock { storage in
-            // Taken out, so the records are not shared while they change (no copy).
-            var entry = storage.sessions.removeValue(forKey: session) ?? Session()
-            storage.uses += 1
-            entry.lastUse = storage.uses
-            var records = entry.collections.removeValue(forKey: collection.name) ?? []
-            let result = change(&records)
-            entry.collections[collection.name] = records
-            entry.keys[collection.name] = nil
-            storage.versions += 1
-            entry.versions[collection.name] = storage.versions
-            storage.sessions[session] = entry
-            evictIfNeeded(&storage, keeping: session)
-            return result
+        write(collection, session: session, state: state) { records, keys in
+            keys = nil
+            return change(&records)
         }
     }
 
@@ -92,13 +80,8 @@ public final class CollectionStore: Sendable {
     /// with the same `key`, else last, dropping the oldest record when the collection is
     /// at its limit. One step, without a scan of the records when the key is new.
     public func put(_ record: JSONValue, key: String, into collection: CollectionDefinition, session: String, state: MockState) {
-        _ = versioned(collection, session: session, state: state)
-        storage.withLock { storage in
-            var entry = storage.sessions.removeValue(forKey: session) ?? Session()
-            storage.uses += 1
-            entry.lastUse = storage.uses
-            var records = entry.collections.removeValue(forKey: collection.name) ?? []
-            var keys = entry.keys.removeValue(forKey: collection.name) ?? Set(records.map { ListOrder.key(of: $0, collection.key) })
+        write(collection, session: session, state: state) { records, known in
+            var keys = known ?? Set(records.map { ListOrder.key(of: $0, collection.key) })
             if keys.contains(key), let index = records.firstIndex(where: { ListOrder.key(of: $0, collection.key) == key }) {
                 records[index] = record
             } else {
@@ -110,12 +93,30 @@ public final class CollectionStore: Sendable {
                 records.append(record)
                 keys.insert(key)
             }
+            known = keys
+        }
+    }
+
+    /// Runs `change` on the session's records of `collection` (seeded first) and their
+    /// key set (nil when not worked out), under the lock, and gives them a new version.
+    private func write<Result>(_ collection: CollectionDefinition, session: String, state: MockState,
+                               _ change: (inout [JSONValue], inout Set<String>?) -> Result) -> Result {
+        _ = versioned(collection, session: session, state: state)
+        return storage.withLock { storage in
+            // Taken out, so the records are not shared while they change (no copy).
+            var entry = storage.sessions.removeValue(forKey: session) ?? Session()
+            storage.uses += 1
+            entry.lastUse = storage.uses
+            var records = entry.collections.removeValue(forKey: collection.name) ?? []
+            var keys = entry.keys.removeValue(forKey: collection.name)
+            let result = change(&records, &keys)
             entry.collections[collection.name] = records
             entry.keys[collection.name] = keys
             storage.versions += 1
             entry.versions[collection.name] = storage.versions
             storage.sessions[session] = entry
             evictIfNeeded(&storage, keeping: session)
+            return result
         }
     }
 

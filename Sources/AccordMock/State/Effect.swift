@@ -62,6 +62,9 @@ public struct Effect: Sendable {
         var items = JSONPointer(tokens: ["items"])
         /// What the answer's items keep of a record.
         var itemProjection = Projection.whole
+        /// Where the answer takes `next_cursor` and `has_more`, when its type declares them.
+        var nextCursor: JSONPointer?
+        var hasMore: JSONPointer?
     }
 
     /// Sorting by one member, the key breaking ties (in the same direction).

@@ -130,6 +130,11 @@ struct EffectLoader {
             return nil
         }
         listing.itemProjection = Projection(item, contract: contract)
+        let parent = Array(listing.items.tokens.dropLast())
+        for (name, member) in [("next_cursor", \Effect.Listing.nextCursor), ("has_more", \Effect.Listing.hasMore)] {
+            let pointer = JSONPointer(tokens: parent + [name])
+            if RecordShape.schema(at: pointer, in: endpoint.response, contract: contract) != nil { listing[keyPath: member] = pointer }
+        }
         let sample = listing.itemProjection.apply(to: sampleRecord(definition))
         let validator = values.validator
         if let violation = validator.validate(sample, against: item).first {

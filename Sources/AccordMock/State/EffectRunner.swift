@@ -61,9 +61,9 @@ struct EffectRunner: Sendable {
     /// Runs `effects` in order and returns the answer's data, built on `data` (the
     /// fixture's, rendered after the effects so it can read `{{record.…}}`).
     func run(_ effects: [Effect], data: TemplatedJSON?, endpoint: Endpoint, session: String,
-             context: inout TemplateContext) throws(Refusal) -> JSONValue {
+             context: inout TemplateContext) throws(Refusal) -> EffectAnswer {
         var answerRecord: JSONValue?
-        var page: (listing: Effect.Listing, items: [JSONValue], next: String?, hasMore: Bool)?
+        var page: (listing: Effect.Listing, rows: ArraySlice<ListMemo.Row>, next: String?, hasMore: Bool)?
         for effect in effects {
             guard let action = effect.action, let name = effect.collection, let definition = collections[name] else { continue }
             switch action {
@@ -75,8 +75,8 @@ struct EffectRunner: Sendable {
                 if action != .delete { answerRecord = answerRecord ?? record }
             case .list:
                 guard let listing = effect.listing else { continue }
-                let (items, next, hasMore) = try list(effect, listing: listing, of: definition, session: session, context: context)
-                page = (listing, items, next, hasMore)
+                let (rows, next, hasMore) = try list(effect, listing: listing, of: definition, session: session, context: context)
+                page = (listing, rows, next, hasMore)
             }
             if context.record == nil { context.record = answerRecord }
         }
@@ -85,14 +85,9 @@ struct EffectRunner: Sendable {
             answer = RecordShape.overlay(answer, on: (responses[endpoint.id] ?? .whole).apply(to: answerRecord))
         }
         if let page {
-            page.listing.items.set(.array(page.items.map(page.listing.itemProjection.apply)), in: &answer)
-            let parent = Array(page.listing.items.tokens.dropLast())
-            if RecordShape.schema(at: JSONPointer(tokens: parent + ["next_cursor"]), in: endpoint.response, contract: contract) != nil {
-                JSONPointer(tokens: parent + ["next_cursor"]).set(page.next.map(JSONValue.string), in: &answer)
-            }
-            if RecordShape.schema(at: JSONPointer(tokens: parent + ["has_more"]), in: endpoint.response, contract: contract) != nil {
-                JSONPointer(tokens: parent + ["has_more"]).set(.bool(page.hasMore), in: &answer)
-            }
+            page.listing.items.set(.array(page.rows.map(\.record)), in: &answer)
+            page.listing.nextCursor?.set(page.next.map(JSONValue.string), in: &answer)
+            page.listing.hasMore?.set(.bool(page.hasMore), in: &answer)
         }
         for effect in effects {
             for (index, count) in effect.counts.enumerated() {
@@ -104,7 +99,7 @@ struct EffectRunner: Sendable {
                 count.target.set(.int(memo.count(for: key) { records.count(where: filter.accepts) }), in: &answer)
             }
         }
-        return answer
+        return EffectAnswer(data: answer, page: page.map { (pointer: $0.listing.items, items: $0.rows.map(\.json)) })
     }
 
     /// The answer for a refusal, in the contract's envelope.
@@ -180,7 +175,7 @@ struct EffectRunner: Sendable {
     }
 
     private func list(_ effect: Effect, listing: Effect.Listing, of definition: CollectionDefinition, session: String,
-                      context: TemplateContext) throws(Refusal) -> ([JSONValue], String?, Bool) {
+                      context: TemplateContext) throws(Refusal) -> (ArraySlice<ListMemo.Row>, String?, Bool) {
         let filter = effect.filter.bound(context)
         let query = context.request.query
         let sent = listing.queryFilters.compactMap { filter in
@@ -212,11 +207,15 @@ struct EffectRunner: Sendable {
             let passing = records.lazy
                 .filter { record in filter.accepts(record) && sent.allSatisfy { $0.0.value(in: record).map(InterpolatedText.text) == $0.1 } }
                 .map { (position: order.position(of: $0), record: $0) }
-            return order.sorted(Array(passing))
+            // Kept as the answer shows them: cut to the items' type and written once, not on every read.
+            return order.sorted(Array(passing)).map { row in
+                let item = listing.itemProjection.apply(to: row.record)
+                return (row.position, item, JSONWriter.bytes(item))
+            }
         }
         // After the cursor: the first row that comes after its position (rows are in order).
-        let start = after.map { after in order.firstIndex(in: rows) { order.precedes(after, $0) } } ?? 0
-        guard let paging = listing.paging else { return (rows.map(\.record), nil, false) }
+        let start = after.map { after in order.firstIndex(in: rows.lazy.map(\.position)) { order.precedes(after, $0) } } ?? 0
+        guard let paging = listing.paging else { return (rows[...], nil, false) }
         let size = pageSize(paging, query: query)
         // Both factors are bounded (10^6 × 10^3), so the product fits.
         let first = start + (paging.style == .number ? (number - 1) * size : 0)
@@ -227,7 +226,7 @@ struct EffectRunner: Sendable {
             PageCursor(session: session, collection: definition.name, sortValue: last.position.value, key: last.position.key)
                 .encoded(secret: state.cursorSecret)
         } : nil
-        return (page.map(\.record), next, hasMore)
+        return (page, next, hasMore)
     }
 
     /// The page size the request asks for, else the default; within 1…``maxPageSize``.
@@ -254,5 +253,38 @@ struct EffectRunner: Sendable {
 
     private func keyText(of record: JSONValue, _ definition: CollectionDefinition) -> String {
         ListOrder.key(of: record, definition.key)
+    }
+}
+
+/// What effects answer: the `data`, and for a list the page's items already written as
+/// JSON (kept in ``ListMemo``), which the envelope's bytes copy instead of writing again.
+struct EffectAnswer {
+    /// The answer's `data`, the page's items in place.
+    var data: JSONValue
+    /// Where the page's items are in `data`, and each item's JSON.
+    var page: (pointer: JSONPointer, items: [[UInt8]])?
+
+    /// Stands in for the items while the rest is written: text no answer holds (NUL characters
+    /// around a random number), found once in the written bytes and replaced.
+    private static let marker = "\u{0}accord-page-\(UInt64.random(in: 0 ... .max))\u{0}"
+
+    /// `envelope(data)` as bytes, the page's items copied in.
+    func bytes(_ envelope: (JSONValue) -> JSONValue) -> [UInt8] {
+        guard let page else { return JSONWriter.bytes(envelope(data)) }
+        var hollow = data
+        page.pointer.set(.string(Self.marker), in: &hollow)
+        let written = JSONWriter.bytes(envelope(hollow))
+        guard let range = written.firstRange(of: JSONWriter.bytes(.string(Self.marker))) else { return JSONWriter.bytes(envelope(data)) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(written.count + page.items.reduce(page.items.count + 1) { $0 + $1.count })
+        bytes += written[..<range.lowerBound]
+        bytes.append(UInt8(ascii: "["))
+        for (index, item) in page.items.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes += item
+        }
+        bytes.append(UInt8(ascii: "]"))
+        bytes += written[range.upperBound...]
+        return bytes
     }
 }

@@ -5,8 +5,9 @@ import AccordSync
 /// stay the same (their ``RecordStorage`` version): a repeated read of an unchanged
 /// inbox is a lookup and a binary search for its cursor, not a scan and a sort.
 ///
-/// Bounded: at most ``rowLimit`` rows held in all (references to the stored records,
-/// not copies); past that it is emptied and starts over.
+/// Rows hold the records as the answer shows them (cut to the items' type) and written
+/// as JSON, so a page is copied, not written again. Bounded: at
+/// most ``rowLimit`` rows held in all; past that it is emptied and starts over.
 final class ListMemo: Sendable {
     /// One sorted, filtered list, or one count, of one session's records at one version.
     struct Key: Hashable, Sendable {
@@ -19,7 +20,8 @@ final class ListMemo: Sendable {
         var values: [String]
     }
 
-    typealias Row = (position: ListOrder.Position, record: JSONValue)
+    /// A record's place, the record as the answer shows it, and that written as JSON.
+    typealias Row = (position: ListOrder.Position, record: JSONValue, json: [UInt8])
 
     private enum Entry {
         case rows([Row])

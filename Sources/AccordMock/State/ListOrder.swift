@@ -30,13 +30,14 @@ struct ListOrder {
         return rows.sorted { precedes($0.position, $1.position) }
     }
 
-    /// The index of the first of `rows` (in this order) whose position satisfies
-    /// `predicate`, which holds from some row on; `rows.count` if none.
-    func firstIndex(in rows: [(position: Position, record: JSONValue)], where predicate: (Position) -> Bool) -> Int {
-        var (low, high) = (0, rows.count)
+    /// The index of the first of `positions` (in this order) that satisfies `predicate`,
+    /// which holds from some position on; `positions.count` if none.
+    func firstIndex<Positions: RandomAccessCollection<Position>>(in positions: Positions, where predicate: (Position) -> Bool) -> Int
+    where Positions.Index == Int {
+        var (low, high) = (positions.startIndex, positions.endIndex)
         while low < high {
             let middle = low + (high - low) / 2
-            if predicate(rows[middle].position) { high = middle } else { low = middle + 1 }
+            if predicate(positions[middle]) { high = middle } else { low = middle + 1 }
         }
         return low
     }

@@ -47,8 +47,8 @@ struct AnswerStage: RoutedStage {
         }
         if !chosen.effects.isEmpty && chosen.code == 0 && exchange.fault?.losesTheAnswer != true {
             do {
-                let data = try effects.run(chosen.effects, data: chosen.effectData, endpoint: endpoint, session: exchange.session, context: &context)
-                exchange.response = render(chosen, data: data, endpoint: endpoint.id)
+                let answer = try effects.run(chosen.effects, data: chosen.effectData, endpoint: endpoint, session: exchange.session, context: &context)
+                exchange.response = render(chosen, answer: answer, endpoint: endpoint.id)
             } catch {
                 return .answer(effects.response(for: error, endpoint: endpoint, label: chosen.label))
             }
@@ -92,12 +92,14 @@ struct AnswerStage: RoutedStage {
     }
 
     /// An answer whose `data` the effects built.
-    private func render(_ chosen: Answer, data: JSONValue, endpoint: String) -> MockResponse {
+    private func render(_ chosen: Answer, answer: EffectAnswer, endpoint: String) -> MockResponse {
         let names = envelopes.service.envelope
-        let envelope = JSONValue.object([.init(names.code, .int(0)), .init(names.message, .string(envelopes.service.code(0)?.message ?? "ok")),
-                                         .init(names.data, data)])
+        let message = envelopes.service.code(0)?.message ?? "ok"
+        let bytes = answer.bytes { data in
+            .object([.init(names.code, .int(0)), .init(names.message, .string(message)), .init(names.data, data)])
+        }
         return MockResponse(status: chosen.status, headers: [("Content-Type", "application/json; charset=utf-8")] + chosen.headers,
-                            body: .bytes(JSONWriter.bytes(envelope)), delayMilliseconds: chosen.delayMilliseconds,
+                            body: .bytes(bytes), delayMilliseconds: chosen.delayMilliseconds,
                             summary: MockResponse.Summary(endpoint: endpoint, source: chosen.label, code: 0, verdict: .ok))
     }
 
