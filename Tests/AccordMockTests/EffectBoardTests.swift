@@ -147,7 +147,7 @@ import Testing
 
     private func ids(_ value: JSONValue, member: String = "id") -> [String] {
         guard case .array(let items)? = value["items"] else { return [] }
-        return items.compactMap { $0[member].map(InterpolatedTextProbe.text) }
+        return items.compactMap { $0[member].map(PlainText.of) }
     }
 
     @Test func numberedPagesInOrderWithFiltersTheLastPageAndAnEmptyOne() throws {
@@ -168,6 +168,23 @@ import Testing
         let huge = fixture.handle(fixture.signed("GET", "/api/v1/notes?page=99999999999"))
         #expect(huge.status == 400)
         #expect(try JSONReader.read(huge.bodyBytes)["data"]?["violations"]?.value(at: "/0/pointer") == .string("/query/page"))
+    }
+
+    @Test func conditionsCompareBoundsAndExclusions() throws {
+        let list = "notes.list:\n  - name: list\n    default: true\n    effect:\n      list: notes\n      filter: {status: /status}\n"
+            + "      order: rank\n      page: number\n      count: {total: {}}\n"
+        let ranked = "notes.list:\n  - name: ranked\n    default: true\n    effect:\n      list: notes\n"
+            + "      where: {rank: {min: 2}, status: {not: done}, author: {max: 5}}\n      order: -rank\n"
+            + "      count: {total: {where: {status: {not: done}}}}\n"
+        #expect(Self.fixtures.contains(list))
+        var fixture = try board(fixtures: Self.fixtures.replacingOccurrences(of: list, with: ranked))
+        // n_1 passes the rank and the status, not the author; n_b (now rank 4) is done.
+        _ = try data(fixture.handle(fixture.signed("POST", "/api/v1/notes", body: #"{"text":"丁","rank":5}"#)))
+        _ = try data(fixture.handle(fixture.signed("PATCH", "/api/v1/notes/n_b", body: #"{"rank":4}"#)))
+        let listed = try data(fixture.handle(fixture.signed("GET", "/api/v1/notes")))
+        #expect(ids(listed) == ["n_a", "n_c"])
+        #expect(listed["total"] == .int(3))
+        #expect(listed["has_more"] == .bool(false))
     }
 
     @Test func insertReadUpdateAndDeleteOneRecord() throws {

@@ -44,7 +44,7 @@ import Testing
     @Test func aReplyRaisesRepliesCountAndMarksTheViewer() throws {
         var fixture = try signals()
         let reply = try data(fixture.handle(fixture.signed("POST", "/api/v1/signals/sg_7f3a/reply", body: #"{"content":"好呀"}"#)))
-        #expect(reply["conversation_id"].map(InterpolatedTextProbe.text)?.hasPrefix("cv_sg_7f3a_") == true)
+        #expect(reply["conversation_id"].map(PlainText.of)?.hasPrefix("cv_sg_7f3a_") == true)
         #expect(reply.objectKeys == ["conversation_id"])
         _ = try data(fixture.handle(fixture.signed("POST", "/api/v1/signals/sg_7f3a/reply", body: #"{"content":"几点？"}"#)))
         let detail = try data(fixture.handle(fixture.signed("GET", "/api/v1/signals/sg_7f3a")))
@@ -55,7 +55,7 @@ import Testing
     @Test func aDeletedSignalIsGoneFromListsAndTheDetailAnswersNotFound() throws {
         var fixture = try signals()
         let published = try data(fixture.handle(fixture.signed("POST", "/api/v1/signals", body: #"{"content":"删掉我","is_flash":false}"#)))
-        let id = try #require(published["id"].map(InterpolatedTextProbe.text))
+        let id = try #require(published["id"].map(PlainText.of))
         _ = try data(fixture.handle(fixture.signed("DELETE", "/api/v1/signals/\(id)")))
         #expect(ids(try data(fixture.handle(fixture.signed("GET", "/api/v1/signals/mine?status=active")))) == ["sg_8c01"])
         #expect(ids(try data(fixture.handle(fixture.signed("GET", "/api/v1/signals/mine?status=deleted")))) == [id])
@@ -109,7 +109,7 @@ import Testing
             let query = "limit=2" + (cursor.map { "&cursor=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0) } ?? "")
             let page = try data(fixture.handle(fixture.signed("GET", "/api/v1/signals/mine?\(query)")))
             seen += ids(page)
-            cursor = page["next_cursor"].map(InterpolatedTextProbe.text)
+            cursor = page["next_cursor"].map(PlainText.of)
             #expect(page["has_more"] == .bool(cursor != nil))
             pages += 1
         } while cursor != nil && pages < 10
@@ -127,16 +127,16 @@ import Testing
         var fixture = try signals()
         let published = fixture.handle(fixture.signed("POST", "/api/v1/signals", body: #"{"content":"a","is_flash":false}"#,
                                                       headers: [("X-Accord-Session", "ui-1")]))
-        let id = try data(published)["id"].map(InterpolatedTextProbe.text)
+        let id = try data(published)["id"].map(PlainText.of)
         #expect(ids(try data(fixture.handle(fixture.signed("GET", "/api/v1/signals/mine", headers: [("X-Accord-Session", "ui-1")]))))
                 == [id ?? "", "sg_8c01"])
         #expect(ids(try data(fixture.handle(fixture.signed("GET", "/api/v1/signals/mine", headers: [("X-Accord-Session", "ui-2")])))) == ["sg_8c01"])
     }
 }
 
-/// How effects' values read as text in the tests, as the matchers compare them.
-enum InterpolatedTextProbe {
-    static func text(_ value: JSONValue) -> String {
+/// A JSON value as plain text: a string without its quotes, anything else as JSON.
+enum PlainText {
+    static func of(_ value: JSONValue) -> String {
         if case .string(let text) = value { return text }
         return JSONWriter.string(value)
     }

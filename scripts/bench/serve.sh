@@ -61,27 +61,6 @@ signal.inbox:
           created_at: '2026-11-30T08:00:00Z'
       next_cursor: c_2
       unread_count: 1
-  - name: stateful
-    when: {query: {filter: all}}
-    effect:
-      list: signals
-      where: {/viewer_state/is_mine: false, /status: active}
-      order: -created_at
-      page: cursor
-      count: {unread_count: {where: {/viewer_state/is_mine: false, /viewer_state/has_viewed: false}}}
-signal.publish:
-  - name: bench
-    default: true
-    effect:
-      insert: signals
-      defaults: {media: [], tags: []}
-      record:
-        id: 'sg_{{seq}}'
-        sender: {uid: '{{user}}', nickname: 林间小鹿, avatar: 'https://cdn.example.com/a/10086.jpg', gender: 2}
-        status: active
-        created_at: '{{now}}'
-        replies_count: 0
-        viewer_state: {has_replied: false, has_viewed: true, is_mine: true}
 auth.login-phone:
   - name: bench
     default: true
@@ -107,6 +86,33 @@ with open(f"{work}/mocks/collections/signals.yaml", "w") as seeds:
                     f"media: [], tags: [旅行], is_flash: {'true' if index % 10 == 0 else 'false'}, status: active, "
                     f"created_at: '{{{{now - {index}m}}}}', replies_count: {index % 7}, "
                     f"viewer_state: {{has_replied: false, has_viewed: {'true' if index % 3 else 'false'}, is_mine: false}}}}\n")
+
+# The stateful fixtures for (d) and (e), in a file of their own (scripts/bench/instructions.sh
+# reuses bench.yaml alone).
+open(f"{work}/mocks/stateful.yaml", "w").write("""
+signal.inbox:
+  - name: stateful
+    when: {query: {filter: all}}
+    effect:
+      list: signals
+      where: {/viewer_state/is_mine: false, /status: active}
+      order: -created_at
+      page: cursor
+      count: {unread_count: {where: {/viewer_state/is_mine: false, /viewer_state/has_viewed: false}}}
+signal.publish:
+  - name: bench
+    default: true
+    effect:
+      insert: signals
+      defaults: {media: [], tags: []}
+      record:
+        id: 'sg_{{seq}}'
+        sender: {uid: '{{user}}', nickname: 林间小鹿, avatar: 'https://cdn.example.com/a/10086.jpg', gender: 2}
+        status: active
+        created_at: '{{now}}'
+        replies_count: 0
+        viewer_state: {has_replied: false, has_viewed: true, is_mine: true}
+""")
 
 port = free_port()
 log = open(f"{work}/access.log", "wb")

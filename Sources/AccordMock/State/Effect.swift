@@ -126,12 +126,10 @@ public struct RecordFilter: Sendable {
 
     var conditions: [Condition] = []
 
-    var isEmpty: Bool { conditions.isEmpty }
-
     /// The filter with its templates rendered for one request.
     func bound(_ context: TemplateContext) -> BoundRecordFilter {
         BoundRecordFilter(conditions: conditions.map { condition in
-            let value = EffectValues.value(of: condition.value, context)
+            let value = condition.value.render(context)
             return .init(pointer: condition.pointer, comparison: condition.comparison, value: value, text: InterpolatedText.text(of: value))
         })
     }
@@ -190,17 +188,4 @@ public struct StateCondition: Sendable {
     var collection: String
     var filter: RecordFilter
     var atLeast: Int
-}
-
-/// Rendering of the small templated values effects hold.
-enum EffectValues {
-    /// The value of a template for one request.
-    static func value(of template: TemplatedJSON, _ context: TemplateContext) -> JSONValue {
-        template.render(context)
-    }
-
-    /// The text a compiled template renders to, as matchers compare it.
-    static func text(of template: TemplatedJSON, _ context: TemplateContext) -> String {
-        InterpolatedText.text(of: template.render(context))
-    }
 }

@@ -80,7 +80,7 @@ struct EffectRunner: Sendable {
             }
             if context.record == nil { context.record = answerRecord }
         }
-        var answer = data.map { EffectValues.value(of: $0, context) } ?? .object([])
+        var answer = data.map { $0.render(context) } ?? .object([])
         if let answerRecord {
             answer = RecordShape.overlay(answer, on: (responses[endpoint.id] ?? .whole).apply(to: answerRecord))
         }
@@ -134,9 +134,9 @@ struct EffectRunner: Sendable {
 
     private func insert(_ effect: Effect, into definition: CollectionDefinition, session: String,
                         context: TemplateContext) throws(Refusal) -> JSONValue {
-        var record = effect.defaults.map { EffectValues.value(of: $0, context) } ?? .object([])
+        var record = effect.defaults.map { $0.render(context) } ?? .object([])
         record = RecordShape.overlay(bodyMembers(of: definition, context: context, keepingNull: false), on: record)
-        if let template = effect.record { record = RecordShape.overlay(EffectValues.value(of: template, context), on: record) }
+        if let template = effect.record { record = RecordShape.overlay(template.render(context), on: record) }
         try checkFit(record, definition)
         state.collections.put(record, key: keyText(of: record, definition), into: definition, session: session, state: state)
         return record
@@ -144,7 +144,7 @@ struct EffectRunner: Sendable {
 
     private func change(_ effect: Effect, action: Effect.Action, in definition: CollectionDefinition, session: String,
                         context: TemplateContext) throws(Refusal) -> JSONValue {
-        let key = effect.key.map { EffectValues.text(of: $0, context) }
+        let key = effect.key.map { InterpolatedText.text(of: $0.render(context)) }
         let filter = effect.filter.bound(context)
         let selects = { (record: JSONValue) in (key == nil || keyText(of: record, definition) == key) && filter.accepts(record) }
         let missing = Refusal.missing(code: effect.missingCode ?? 0, collection: definition.name, key: key)
@@ -157,7 +157,7 @@ struct EffectRunner: Sendable {
             if action == .delete { return .success(records.remove(at: index)) }
             var record = records[index]
             if effect.mergesBody { record = RecordShape.overlay(bodyMembers(of: definition, context: context, keepingNull: true), on: record) }
-            for change in effect.changes { change.pointer.set(EffectValues.value(of: change.value, context), in: &record) }
+            for change in effect.changes { change.pointer.set(change.value.render(context), in: &record) }
             for increment in effect.increments {
                 let current: Int = if case .int(let value)? = increment.pointer.value(in: record) { value } else { 0 }
                 let (sum, overflow) = current.addingReportingOverflow(increment.by)
