@@ -6,8 +6,9 @@ import AccordSync
 /// inbox is a lookup and a binary search for its cursor, not a scan and a sort.
 ///
 /// Rows hold the records as the answer shows them (cut to the items' type) and written
-/// as JSON, so a page is copied, not written again. Bounded: at
-/// most ``rowLimit`` rows held in all; past that it is emptied and starts over.
+/// as JSON, so a page is copied, not written again. Bounded: at most ``rowLimit`` rows
+/// and ``entryLimit`` lists and counts (a client sending a new filter value each time
+/// makes a new one); past either it is emptied and starts over.
 final class ListMemo: Sendable {
     /// One sorted, filtered list, or one count, of one session's records at one version.
     struct Key: Hashable, Sendable {
@@ -35,6 +36,8 @@ final class ListMemo: Sendable {
 
     /// The most rows held in all.
     static let rowLimit = 250_000
+    /// The most lists and counts held.
+    static let entryLimit = 10_000
 
     private let state = Locked(State())
 
@@ -56,7 +59,7 @@ final class ListMemo: Sendable {
 
     private func store(_ entry: Entry, rowCount: Int, for key: Key) {
         state.withLock { state in
-            if state.rows + rowCount > Self.rowLimit || state.entries.count >= Self.rowLimit {
+            if state.rows + rowCount > Self.rowLimit || state.entries.count >= Self.entryLimit {
                 state.entries.removeAll(keepingCapacity: true)
                 state.rows = 0
             }
