@@ -73,19 +73,6 @@ extension String {
 extension JSONValue {
     /// The value at a JSON pointer (RFC 6901), such as `/device_info/os` or `/items/0`.
     public func value(at pointer: String) -> JSONValue? {
-        guard !pointer.isEmpty else { return self }
-        guard pointer.hasPrefix("/") else { return nil }
-        var current = self
-        for token in pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
-            let key = token.contains("~")
-                ? String(token).replacing("~1", with: "/").replacing("~0", with: "~")
-                : String(token)
-            switch current {
-            case .object: guard let next = current[key] else { return nil }; current = next
-            case .array(let items): guard let index = Int(key), items.indices.contains(index) else { return nil }; current = items[index]
-            default: return nil
-            }
-        }
-        return current
+        JSONPointer(pointer)?.value(in: self)
     }
 }

@@ -48,16 +48,7 @@ public struct CompiledJSON: Sendable {
             case .bytes(let bytes): output += bytes
             case .value(let expression): JSONWriter.write(context.value(of: expression), into: &output)
             case .string(let parts):
-                var text = ""
-                for part in parts {
-                    switch part {
-                    case .text(let literal): text += literal
-                    case .expression(let expression):
-                        let value = context.value(of: expression)
-                        text += InterpolatedText.text(of: value)
-                    }
-                }
-                JSONWriter.writeString(text, into: &output)
+                JSONWriter.writeString(Self.text(of: parts, context), into: &output)
             }
         }
         return output
@@ -100,6 +91,18 @@ public struct CompiledJSON: Sendable {
         default:
             JSONWriter.write(value, into: &buffer)
         }
+    }
+
+    /// A string with holes, filled for one request.
+    static func text(of parts: [StringPart], _ context: TemplateContext) -> String {
+        var text = ""
+        for part in parts {
+            switch part {
+            case .text(let literal): text += literal
+            case .expression(let expression): text += InterpolatedText.text(of: context.value(of: expression))
+            }
+        }
+        return text
     }
 
     /// Splits `text` into literal text and expressions.

@@ -48,13 +48,7 @@ indirect enum TemplatedJSON: Sendable {
         switch self {
         case .literal(let value): value
         case .expression(let expression): context.value(of: expression)
-        case .text(let parts):
-            .string(parts.map { part in
-                switch part {
-                case .text(let literal): literal
-                case .expression(let expression): InterpolatedText.text(of: context.value(of: expression))
-                }
-            }.joined())
+        case .text(let parts): .string(CompiledJSON.text(of: parts, context))
         case .array(let items): .array(items.map { $0.render(context) })
         case .object(let members): .object(members.map { .init($0.key, $0.value.render(context)) })
         }
