@@ -168,13 +168,21 @@ import Testing
         let forced = try await run("forced-logout", [("GET", "/api/v1/users/me", nil)])
         #expect(forced.codes == [1006])
         #expect(forced.steps == ["user.me 1006 scenario:forced-logout#1"])
-        let banned = try await run("banned", [("GET", "/api/v1/signals/quota", nil)])
-        #expect(banned.codes == [1008])
-        #expect(banned.steps == ["signal.quota 1008 scenario:banned#1"])
+        // The ban holds: its one step repeats, however many calls follow.
+        let banned = try await run("banned", [("GET", "/api/v1/signals/quota", nil), ("GET", "/api/v1/users/me", nil),
+                                              ("GET", "/api/v1/signals/inbox", nil), ("GET", "/api/v1/signals/quota", nil)])
+        #expect(banned.codes == [1008, 1008, 1008, 1008])
+        #expect(banned.steps == ["signal.quota 1008 scenario:banned#1", "user.me 1008 scenario:banned#1",
+                                 "signal.inbox 1008 scenario:banned#1", "signal.quota 1008 scenario:banned#1"])
         let quota = try await run("quota", [("POST", "/api/v1/signals", #"{"content":"第 21 条","is_flash":false}"#),
                                             ("GET", "/api/v1/signals/quota", nil)])
         #expect(quota.codes == [3008, 0])
         #expect(quota.steps == ["signal.publish 3008 scenario:quota#1", "signal.quota 0 scenario:quota#2"])
+        // The step names its fixture: the quota read right after the 3008 shows it used up.
+        let answers = try await control.journal(session: "quota").compactMap { entry -> String? in
+            if case .string(let answer)? = entry["answer"] { answer } else { nil }
+        }
+        #expect(answers.last == "fixture:exhausted")
         let failing = try await run("refresh-fails", [inbox])
         #expect(failing.codes == [1007])
         #expect(failing.steps == ["signal.inbox 1002 scenario:refresh-fails#1", "auth.refresh 1007 scenario:refresh-fails#2"])

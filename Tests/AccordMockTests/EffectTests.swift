@@ -41,6 +41,19 @@ import Testing
         #expect(detail["viewer_state"]?["is_mine"] == .bool(true))
     }
 
+    @Test func aPublishedSignalKeepsTheTagsAndMediaItWasSent() throws {
+        var fixture = try signals()
+        let body = #"{"content":"湖边","is_flash":false,"tags":["旅行"],"media":[{"type":"image","url":"https://cdn.example.com/u/1.jpg","width":3,"height":4}]}"#
+        let published = try data(fixture.handle(fixture.signed("POST", "/api/v1/signals", body: body)))
+        #expect(published["tags"] == .array([.string("旅行")]))
+        #expect(published["media"] == .array([.object([.init("type", .string("image")), .init("url", .string("https://cdn.example.com/u/1.jpg")),
+                                                       .init("width", .int(3)), .init("height", .int(4))])]))
+        let id = try #require(published["id"].map(PlainText.of))
+        let detail = try data(fixture.handle(fixture.signed("GET", "/api/v1/signals/\(id)")))
+        #expect(detail["tags"] == published["tags"])
+        #expect(detail["media"] == published["media"])
+    }
+
     @Test func aReplyRaisesRepliesCountAndMarksTheViewer() throws {
         var fixture = try signals()
         let reply = try data(fixture.handle(fixture.signed("POST", "/api/v1/signals/sg_7f3a/reply", body: #"{"content":"好呀"}"#)))

@@ -51,7 +51,8 @@ import Testing
               refresh_expires_in: 2592000
               im_token: im
               user: {uid: 1, nickname: 新朋友, avatar: 'https://a.example/1.jpg', gender: 0, is_verified: false, is_vip: false,
-                     bio: '', birth_date: '2000-01-01', mbti: '', orientation: 0, attribute: 0, is_personalized: false, is_profile_hidden: false}
+                     bio: '', mbti: '', orientation: 0, attribute: 0, is_personalized: false, is_profile_hidden: false,
+                     onboarding_completed: false}
         """)
         func unread(_ request: MockRequest) -> JSONValue? { fixture.handle(request).json?["data"]?["unread_count"] }
         #expect(unread(fixture.signed("GET", "/api/v1/signals/inbox")) == .int(99))

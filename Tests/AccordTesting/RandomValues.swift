@@ -183,7 +183,10 @@ public struct PatternSampler {
             case "[":
                 index += 1
                 var options: [Character] = []
+                // Negated sets and escapes inside a set are beyond this sampler.
+                if index < text.count, text[index] == "^" { throw Unsupported() }
                 while index < text.count, text[index] != "]" {
+                    if text[index] == "\\" { throw Unsupported() }
                     if index + 2 < text.count, text[index + 1] == "-", text[index + 2] != "]",
                        let low = text[index].unicodeScalars.first?.value, let high = text[index + 2].unicodeScalars.first?.value, low <= high {
                         options += (low...high).compactMap { Unicode.Scalar($0).map(Character.init) }
@@ -198,7 +201,10 @@ public struct PatternSampler {
                 atom = .set(options)
             case "\\":
                 guard index + 1 < text.count else { throw Unsupported() }
-                atom = text[index + 1] == "d" ? .set(Array("0123456789")) : .literal(text[index + 1])
+                let escaped = text[index + 1]
+                // \d is a digit; other letters are classes (\s, \w) this sampler does not draw from.
+                if escaped.isLetter && escaped != "d" { throw Unsupported() }
+                atom = escaped == "d" ? .set(Array("0123456789")) : .literal(escaped)
                 index += 2
             case ".", "^", "$":
                 throw Unsupported()

@@ -13,6 +13,11 @@ public struct Scenario: Sendable {
         public var endpoint: String
         /// What to answer; nil lets the request through to the normal answer.
         public var action: Injection?
+        /// The fixture or example to answer with, by name, as `Prefer: example=NAME` picks one.
+        public var fixture: String?
+        /// The step stays current: it answers every request to its endpoint from then
+        /// on (a ban that holds), and the steps after it are never reached.
+        public var repeats = false
     }
 
     public var name: String
@@ -23,9 +28,12 @@ public struct Scenario: Sendable {
 /// Loads `scenarios/*.yaml` under a fixtures directory.
 public struct ScenarioLoader: Sendable {
     public let contract: Contract
+    /// The fixtures a step may name with `fixture:`, besides the contract's examples.
+    public let fixtures: FixtureSet
 
-    public init(contract: Contract) {
+    public init(contract: Contract, fixtures: FixtureSet = FixtureSet()) {
         self.contract = contract
+        self.fixtures = fixtures
     }
 
     /// Every scenario in `directory`, by name, with the problems found.
@@ -43,7 +51,7 @@ public struct ScenarioLoader: Sendable {
 
     private func step(_ node: Node, reader: inout NodeReader) -> Scenario.Step? {
         guard let pairs = reader.mapping(node, "a step") else { return nil }
-        reader.checkKeys(pairs, allowed: ["endpoint", "respond"], in: "a step")
+        reader.checkKeys(pairs, allowed: ["endpoint", "respond", "fixture", "repeat"], in: "a step")
         guard let endpointNode = node["endpoint"], let endpoint = reader.text(endpointNode, "'endpoint'") else {
             reader.error("a step needs 'endpoint'", at: node)
             return nil
@@ -59,7 +67,28 @@ public struct ScenarioLoader: Sendable {
                 reader.error(error.message, at: respond)
             }
         }
-        return Scenario.Step(endpoint: endpoint, action: action)
+        var fixture: String?
+        if let fixtureNode = node["fixture"] {
+            fixture = reader.text(fixtureNode, "'fixture'")
+            if action != nil {
+                reader.error("a step answers with 'respond' or with 'fixture', not both", at: fixtureNode)
+            } else if known, !ids.contains(endpoint) {
+                reader.error("'fixture' needs one endpoint id, not the pattern '\(endpoint)'", at: fixtureNode)
+            } else if let fixture, let names = answerNames(of: endpoint), !names.contains(fixture) {
+                reader.error("'\(endpoint)' has no fixture or example named '\(fixture)' (it has \(names.joined(separator: ", ")))"
+                             + NameSuggestion.hint(for: fixture, in: names), at: fixtureNode)
+            }
+        }
+        let repeats = node["repeat"].flatMap { reader.bool($0, "'repeat'") } ?? false
+        return Scenario.Step(endpoint: endpoint, action: action, fixture: fixture, repeats: repeats)
+    }
+}
+
+extension ScenarioLoader {
+    /// The names `Prefer: example=NAME` reaches on `endpoint`: its fixtures', then its examples'.
+    private func answerNames(of endpoint: String) -> [String]? {
+        guard let declared = contract.endpoints.first(where: { $0.id == endpoint }) else { return nil }
+        return fixtures.fixtures(for: endpoint).map(\.name) + declared.examples.map(\.name)
     }
 }
 
@@ -97,6 +126,7 @@ public final class ScenarioProgress: Sendable {
             guard position.step < scenario.steps.count else { return nil }
             let step = scenario.steps[position.step]
             guard EndpointPattern.matches(step.endpoint, endpoint) else { return nil }
+            if step.repeats { return (position.step, step) }
             position.step += 1
             return (position.step - 1, step)
         }

@@ -14,6 +14,8 @@ struct Exchange: Sendable {
     var parameters: [String: String] = [:]
     /// The JSON body, once decoded.
     var body: JSONValue?
+    /// The fixture a scenario step names for the answer, as `Prefer: example=NAME` does.
+    var fixture: String?
     /// A transport fault to apply to the answer (injected latency is in `addedDelay`).
     var fault: Injection.Fault?
     /// Injected latency, in milliseconds, added to the answer's own delay.

@@ -27,15 +27,15 @@ public struct MockProject: Sendable {
         guard let contract = outcome.contract, !outcome.diagnostics.containsErrors else {
             return Outcome(project: nil, diagnostics: outcome.diagnostics, contract: outcome.contract)
         }
-        let (scenarios, scenarioDiagnostics) = mocks.map {
-            ScenarioLoader(contract: contract).load(directory: ($0 as NSString).appendingPathComponent("scenarios"))
-        } ?? ([:], [])
         let (collections, collectionDiagnostics) = mocks.map {
             CollectionLoader(contract: contract).load(directory: ($0 as NSString).appendingPathComponent("collections"))
         } ?? ([:], [])
         let (fixtures, fixtureDiagnostics) = mocks.map {
             FixtureLoader(contract: contract, collections: collections).load(directory: $0)
         } ?? (FixtureSet(), [])
+        let (scenarios, scenarioDiagnostics) = mocks.map {
+            ScenarioLoader(contract: contract, fixtures: fixtures).load(directory: ($0 as NSString).appendingPathComponent("scenarios"))
+        } ?? ([:], [])
         let diagnostics = outcome.diagnostics + fixtureDiagnostics + scenarioDiagnostics + collectionDiagnostics
         let project = MockProject(contract: contract, fixtures: fixtures, scenarios: scenarios, collections: collections)
         return Outcome(project: diagnostics.containsErrors ? nil : project, diagnostics: diagnostics, contract: contract)

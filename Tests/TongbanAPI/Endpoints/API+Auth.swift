@@ -15,7 +15,7 @@ public struct AuthEndpoints: Sendable {
 
     /// 发送短信验证码
     ///
-    /// - Remark: HTTP `POST /auth/sms/send`, `auth.sms-send` in auth.yaml:74
+    /// - Remark: HTTP `POST /auth/sms/send`, `auth.sms-send` in auth.yaml:87
     public func smsSend(_ body: AuthSMSSendRequest) -> Endpoint<AuthSMSSendResponse> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -28,7 +28,7 @@ public struct AuthEndpoints: Sendable {
 
     /// 手机号登录（验证码或密码，二选一）
     ///
-    /// - Remark: HTTP `POST /auth/login/phone`, `auth.login-phone` in auth.yaml:93
+    /// - Remark: HTTP `POST /auth/login/phone`, `auth.login-phone` in auth.yaml:106
     public func loginPhone(_ body: AuthLoginPhoneRequest) -> Endpoint<LoginResponse> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -41,7 +41,7 @@ public struct AuthEndpoints: Sendable {
 
     /// Apple 登录
     ///
-    /// - Remark: HTTP `POST /auth/login/apple`, `auth.login-apple` in auth.yaml:139
+    /// - Remark: HTTP `POST /auth/login/apple`, `auth.login-apple` in auth.yaml:154
     public func loginApple(_ body: AuthLoginAppleRequest) -> Endpoint<LoginResponse> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -56,7 +56,7 @@ public struct AuthEndpoints: Sendable {
     ///
     /// 轮换两枚令牌；旧 refresh token 立即失效。失败（1007）时客户端应退出登录。
     ///
-    /// - Remark: HTTP `POST /auth/token/refresh`, `auth.refresh` in auth.yaml:161
+    /// - Remark: HTTP `POST /auth/token/refresh`, `auth.refresh` in auth.yaml:176
     public func refresh(_ body: AuthRefreshRequest) -> Endpoint<TokenPair> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -69,7 +69,7 @@ public struct AuthEndpoints: Sendable {
 
     /// 退出登录
     ///
-    /// - Remark: HTTP `POST /auth/logout`, `auth.logout` in auth.yaml:179
+    /// - Remark: HTTP `POST /auth/logout`, `auth.logout` in auth.yaml:194
     public func logout(_ body: AuthLogoutRequest) -> Endpoint<AccordEmpty> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -82,7 +82,7 @@ public struct AuthEndpoints: Sendable {
 
     /// 获取 IM 令牌
     ///
-    /// - Remark: HTTP `GET /auth/im/token`, `auth.im-token` in auth.yaml:190
+    /// - Remark: HTTP `GET /auth/im/token`, `auth.im-token` in auth.yaml:205
     public func imToken() -> Endpoint<AuthIMTokenResponse> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -95,7 +95,7 @@ public struct AuthEndpoints: Sendable {
 
     /// 当前用户资料
     ///
-    /// - Remark: HTTP `GET /users/me`, `user.me` in auth.yaml:199
+    /// - Remark: HTTP `GET /users/me`, `user.me` in auth.yaml:214
     public func userMe() -> Endpoint<LoginUser> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -108,7 +108,7 @@ public struct AuthEndpoints: Sendable {
 
     /// 更新资料（部分字段）
     ///
-    /// - Remark: HTTP `PUT /users/me/profile`, `user.update-profile` in auth.yaml:207
+    /// - Remark: HTTP `PUT /users/me/profile`, `user.update-profile` in auth.yaml:222
     public func userUpdateProfile(_ body: UserUpdateProfileRequest) -> Endpoint<LoginUser> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -121,7 +121,7 @@ public struct AuthEndpoints: Sendable {
 
     /// 启动配置（版本更新与功能开关）
     ///
-    /// - Remark: HTTP `GET /app/start-config`, `app.start-config` in auth.yaml:229
+    /// - Remark: HTTP `GET /app/start-config`, `app.start-config` in auth.yaml:250
     public func appStartConfig() -> Endpoint<AppStartConfigResponse> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []

@@ -88,6 +88,8 @@ extension API {
         catalog.append(("subscriptions.me", "free", API.subscriptions.fixtures.me.free))
         catalog.append(("subscriptions.me", "current", API.subscriptions.fixtures.me.current))
         catalog.append(("subscriptions.me", "default", API.subscriptions.fixtures.me.default))
+        catalog.append(("subscriptions.verify", "granted-monthly", API.subscriptions.fixtures.verify.grantedMonthly))
+        catalog.append(("subscriptions.verify", "granted-lifetime", API.subscriptions.fixtures.verify.grantedLifetime))
         catalog.append(("subscriptions.verify", "granted", API.subscriptions.fixtures.verify.granted))
         catalog.append(("subscriptions.verify", "default", API.subscriptions.fixtures.verify.default))
         catalog.append(("subscriptions.restore", "restored", API.subscriptions.fixtures.restore.restored))

@@ -49,9 +49,17 @@ public struct SubscriptionsFixtures: Sendable {
     public var verify: VerifyFixtures { VerifyFixtures() }
 
     public struct VerifyFixtures: Sendable {
-        /// `granted`, subscriptions.yaml:27
+        /// `granted-monthly`, subscriptions.yaml:28
+        public var grantedMonthly: Entitlement {
+            Entitlement(isActive: true, productID: "tongban.vip.monthly", period: Period.monthly, expiresAt: AccordDateTime(fixture: "2026-12-30T08:00:00Z"), willRenew: true, platform: Entitlement.Platform.ios)
+        }
+        /// `granted-lifetime`, subscriptions.yaml:33
+        public var grantedLifetime: Entitlement {
+            Entitlement(isActive: true, productID: "tongban.vip.lifetime", period: Period.lifetime, willRenew: false, platform: Entitlement.Platform.ios)
+        }
+        /// `granted`, subscriptions.yaml:39
         public var granted: Entitlement {
-            Entitlement(isActive: true, productID: "tongban.vip.yearly", expiresAt: AccordDateTime(fixture: "2027-11-30T08:00:00Z"), willRenew: true, platform: Entitlement.Platform.ios)
+            Entitlement(isActive: true, productID: "tongban.vip.yearly", period: Period.yearly, expiresAt: AccordDateTime(fixture: "2027-11-30T08:00:00Z"), willRenew: true, platform: Entitlement.Platform.ios)
         }
         /// `default`, subscriptions.yaml:64
         public var `default`: Entitlement {
@@ -63,7 +71,7 @@ public struct SubscriptionsFixtures: Sendable {
     public var restore: RestoreFixtures { RestoreFixtures() }
 
     public struct RestoreFixtures: Sendable {
-        /// `restored`, subscriptions.yaml:34
+        /// `restored`, subscriptions.yaml:47
         public var restored: Entitlement {
             Entitlement(isActive: false, willRenew: false, platform: Entitlement.Platform.ios)
         }

@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// - Remark: inline in auth.yaml:194
+/// - Remark: inline in auth.yaml:209
 public struct AuthIMTokenResponse: Codable, Hashable, Sendable {
     public var imToken: String
 

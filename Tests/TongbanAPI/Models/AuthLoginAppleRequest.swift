@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// - Remark: inline in auth.yaml:144
+/// - Remark: inline in auth.yaml:159
 public struct AuthLoginAppleRequest: Codable, Hashable, Sendable {
     public var identityToken: String
     public var authorizationCode: String?
@@ -35,7 +35,7 @@ public struct AuthLoginAppleRequest: Codable, Hashable, Sendable {
         case email
     }
 
-    /// - Remark: inline in auth.yaml:148
+    /// - Remark: inline in auth.yaml:163
     public struct FullName: Codable, Hashable, Sendable {
         public var givenName: String?
         public var familyName: String?

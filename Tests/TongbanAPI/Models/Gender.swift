@@ -4,7 +4,7 @@ import Foundation
 
 /// 性别。
 ///
-/// - Remark: `Gender` in auth.yaml:42. Values this version does not know decode as `unknown` and encode back unchanged.
+/// - Remark: `Gender` in auth.yaml:55. Values this version does not know decode as `unknown` and encode back unchanged.
 public enum Gender: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
     case unset
     case male

@@ -13,7 +13,8 @@ public struct LoginUser: Codable, Hashable, Sendable {
     public var isVerified: Bool
     public var isVIP: Bool
     public var bio: String
-    public var birthDate: AccordDate
+    /// 生日；新用户未填写时不出现
+    public var birthDate: AccordDate?
     /// MBTI 类型，如 INFP；未填写为空串
     public var mbti: String
     public var residence: Residence?
@@ -21,10 +22,16 @@ public struct LoginUser: Codable, Hashable, Sendable {
     public var orientation: Int
     /// 属性（产品定义的枚举值）
     public var attribute: Int
+    /// 是否开启个性化推荐
     public var isPersonalized: Bool
     public var isProfileHidden: Bool
+    /// 是否已完成新手引导
+    public var onboardingCompleted: Bool
+    /// 偏好语言；缺省跟随 X-Language
+    public var preferredLanguage: Language?
+    public var email: Email?
 
-    public init(uid: Int, nickname: String, avatar: URL, gender: Gender, isVerified: Bool, isVIP: Bool, bio: String, birthDate: AccordDate, mbti: String, residence: Residence? = nil, orientation: Int, attribute: Int, isPersonalized: Bool, isProfileHidden: Bool) {
+    public init(uid: Int, nickname: String, avatar: URL, gender: Gender, isVerified: Bool, isVIP: Bool, bio: String, birthDate: AccordDate? = nil, mbti: String, residence: Residence? = nil, orientation: Int, attribute: Int, isPersonalized: Bool, isProfileHidden: Bool, onboardingCompleted: Bool, preferredLanguage: Language? = nil, email: Email? = nil) {
         self.uid = uid
         self.nickname = nickname
         self.avatar = avatar
@@ -39,6 +46,9 @@ public struct LoginUser: Codable, Hashable, Sendable {
         self.attribute = attribute
         self.isPersonalized = isPersonalized
         self.isProfileHidden = isProfileHidden
+        self.onboardingCompleted = onboardingCompleted
+        self.preferredLanguage = preferredLanguage
+        self.email = email
     }
 
     public init(from decoder: any Decoder) throws {
@@ -50,13 +60,16 @@ public struct LoginUser: Codable, Hashable, Sendable {
         self.isVerified = try container.decode(Bool.self, forKey: .isVerified)
         self.isVIP = try container.decode(Bool.self, forKey: .isVIP)
         self.bio = try container.decode(String.self, forKey: .bio)
-        self.birthDate = try container.decode(AccordDate.self, forKey: .birthDate)
+        self.birthDate = container.decodeLeniently(AccordDate.self, forKey: .birthDate)
         self.mbti = try container.decode(String.self, forKey: .mbti)
         self.residence = container.decodeLeniently(Residence.self, forKey: .residence)
         self.orientation = try container.decode(Int.self, forKey: .orientation)
         self.attribute = try container.decode(Int.self, forKey: .attribute)
         self.isPersonalized = try container.decode(Bool.self, forKey: .isPersonalized)
         self.isProfileHidden = try container.decode(Bool.self, forKey: .isProfileHidden)
+        self.onboardingCompleted = try container.decode(Bool.self, forKey: .onboardingCompleted)
+        self.preferredLanguage = container.decodeLeniently(Language.self, forKey: .preferredLanguage)
+        self.email = container.decodeLeniently(Email.self, forKey: .email)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -74,5 +87,8 @@ public struct LoginUser: Codable, Hashable, Sendable {
         case attribute
         case isPersonalized = "is_personalized"
         case isProfileHidden = "is_profile_hidden"
+        case onboardingCompleted = "onboarding_completed"
+        case preferredLanguage = "preferred_language"
+        case email
     }
 }

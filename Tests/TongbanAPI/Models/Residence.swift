@@ -4,7 +4,7 @@ import Foundation
 
 /// 常住地。
 ///
-/// - Remark: `Residence` in auth.yaml:46
+/// - Remark: `Residence` in auth.yaml:59
 public struct Residence: Codable, Hashable, Sendable {
     public var countryName: String
     public var provinceName: String

@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// - Remark: inline in auth.yaml:211
+/// - Remark: inline in auth.yaml:226
 public struct UserUpdateProfileRequest: Codable, Hashable, Sendable {
     public var nickname: String?
     public var avatar: URL?
@@ -11,9 +11,15 @@ public struct UserUpdateProfileRequest: Codable, Hashable, Sendable {
     public var birthDate: AccordDate?
     public var mbti: String?
     public var residence: Residence?
+    public var orientation: Int?
+    public var attribute: Int?
+    public var isPersonalized: Bool?
     public var isProfileHidden: Bool?
+    public var onboardingCompleted: Bool?
+    public var preferredLanguage: Language?
+    public var email: Email?
 
-    public init(nickname: String? = nil, avatar: URL? = nil, gender: Gender? = nil, bio: String? = nil, birthDate: AccordDate? = nil, mbti: String? = nil, residence: Residence? = nil, isProfileHidden: Bool? = nil) {
+    public init(nickname: String? = nil, avatar: URL? = nil, gender: Gender? = nil, bio: String? = nil, birthDate: AccordDate? = nil, mbti: String? = nil, residence: Residence? = nil, orientation: Int? = nil, attribute: Int? = nil, isPersonalized: Bool? = nil, isProfileHidden: Bool? = nil, onboardingCompleted: Bool? = nil, preferredLanguage: Language? = nil, email: Email? = nil) {
         self.nickname = nickname
         self.avatar = avatar
         self.gender = gender
@@ -21,7 +27,13 @@ public struct UserUpdateProfileRequest: Codable, Hashable, Sendable {
         self.birthDate = birthDate
         self.mbti = mbti
         self.residence = residence
+        self.orientation = orientation
+        self.attribute = attribute
+        self.isPersonalized = isPersonalized
         self.isProfileHidden = isProfileHidden
+        self.onboardingCompleted = onboardingCompleted
+        self.preferredLanguage = preferredLanguage
+        self.email = email
     }
 
     public init(from decoder: any Decoder) throws {
@@ -33,7 +45,13 @@ public struct UserUpdateProfileRequest: Codable, Hashable, Sendable {
         self.birthDate = container.decodeLeniently(AccordDate.self, forKey: .birthDate)
         self.mbti = container.decodeLeniently(String.self, forKey: .mbti)
         self.residence = container.decodeLeniently(Residence.self, forKey: .residence)
+        self.orientation = container.decodeLeniently(Int.self, forKey: .orientation)
+        self.attribute = container.decodeLeniently(Int.self, forKey: .attribute)
+        self.isPersonalized = container.decodeLeniently(Bool.self, forKey: .isPersonalized)
         self.isProfileHidden = container.decodeLeniently(Bool.self, forKey: .isProfileHidden)
+        self.onboardingCompleted = container.decodeLeniently(Bool.self, forKey: .onboardingCompleted)
+        self.preferredLanguage = container.decodeLeniently(Language.self, forKey: .preferredLanguage)
+        self.email = container.decodeLeniently(Email.self, forKey: .email)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -44,6 +62,12 @@ public struct UserUpdateProfileRequest: Codable, Hashable, Sendable {
         case birthDate = "birth_date"
         case mbti
         case residence
+        case orientation
+        case attribute
+        case isPersonalized = "is_personalized"
         case isProfileHidden = "is_profile_hidden"
+        case onboardingCompleted = "onboarding_completed"
+        case preferredLanguage = "preferred_language"
+        case email
     }
 }

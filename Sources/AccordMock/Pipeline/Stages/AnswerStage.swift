@@ -66,7 +66,7 @@ struct AnswerStage: RoutedStage {
     /// The answer to serve; the records its `when: {state: …}` found go into `context`.
     private func choose(from candidates: EndpointAnswers, exchange: Exchange, route: Route,
                         context: inout TemplateContext) -> Result<Answer, UnknownExample> {
-        if let name = Self.preferredExample(exchange.request.headers["prefer"]) {
+        if let name = Self.preferredExample(exchange.request.headers["prefer"]) ?? exchange.fixture {
             guard let named = candidates.named.first(where: { $0.name == name }) else { return .failure(UnknownExample(name: name)) }
             // Named, it answers whether or not its state conditions hold; what they find, its templates read.
             if !named.conditions.isEmpty, let found = effects.check(named.conditions, session: exchange.session, context: context) {

@@ -63,6 +63,7 @@ struct InjectionStage: RoutedStage {
         }
         guard let (index, step) = state.scenarios.step(for: endpoint, session: exchange.session, scenario: scenario) else { return nil }
         exchange.injected = "scenario:\(name)#\(index + 1)"
+        exchange.fixture = step.fixture
         return step.action
     }
 }

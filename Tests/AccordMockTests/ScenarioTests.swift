@@ -1,0 +1,69 @@
+import AccordContract
+import AccordJSON
+import AccordMock
+import AccordTesting
+import Foundation
+import Testing
+
+/// Scenario steps that name a fixture or repeat (docs/flows.md, "Scenarios"): what lint
+/// says of them, and how the engine plays them.
+@Suite struct ScenarioTests {
+    /// Loads `files` (name → YAML) as `scenarios/` beside the repository's fixtures.
+    private func load(_ files: [String: String]) throws -> ([String: Scenario], [String]) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("accord-scenarios-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (name, text) in files {
+            try Data(text.utf8).write(to: directory.appendingPathComponent(name + ".yaml"))
+        }
+        let fixtures = FixtureLoader(contract: Repository.contract).load(directory: Repository.mocks).0
+        let (scenarios, diagnostics) = ScenarioLoader(contract: Repository.contract, fixtures: fixtures).load(directory: directory.path)
+        let prefix = directory.path + "/"
+        return (scenarios, diagnostics.map { $0.description.replacingOccurrences(of: prefix, with: "") }
+            .map { String($0.prefix { $0 != "\n" }) })
+    }
+
+    @Test func lintChecksTheFixtureAStepNames() throws {
+        let (_, diagnostics) = try load(["steps": """
+            steps:
+              - endpoint: signal.quota
+                fixture: exhausted
+              - endpoint: signal.quota
+                fixture: exhausetd
+              - endpoint: 'signal.*'
+                fixture: exhausted
+              - endpoint: signal.publish
+                respond: quota
+                fixture: plenty
+              - endpoint: '*'
+                respond: banned
+                repeat: yes
+            """])
+        #expect(diagnostics == [
+            "steps.yaml:5:14: error: 'signal.quota' has no fixture or example named 'exhausetd' (it has exhausted, plenty, default); did you mean 'exhausted'?",
+            "steps.yaml:7:14: error: 'fixture' needs one endpoint id, not the pattern 'signal.*'",
+            "steps.yaml:10:14: error: a step answers with 'respond' or with 'fixture', not both",
+            "steps.yaml:13:13: error: expected true or false for 'repeat', found a string",
+        ])
+    }
+
+    @Test func aRepeatingStepHoldsAndAStepsFixtureAnswers() throws {
+        let (scenarios, diagnostics) = try load([
+            "held": "steps:\n  - endpoint: '*'\n    respond: banned\n    repeat: true\n  - endpoint: signal.quota\n",
+            "named": "steps:\n  - endpoint: signal.quota\n    fixture: exhausted\n",
+        ])
+        #expect(diagnostics == [])
+        var fixture = try EngineFixture(fixturesIn: Repository.mocks, scenarios: scenarios)
+        for target in ["/api/v1/signals/quota", "/api/v1/users/me", "/api/v1/signals/quota"] {
+            let answer = try JSONReader.read(fixture.handle(fixture.signed("GET", target, headers: [("X-Accord-Scenario", "held")])).bodyBytes)
+            #expect(answer["code"] == .int(1008))
+        }
+        let exhausted = try JSONReader.read(fixture.handle(fixture.signed("GET", "/api/v1/signals/quota",
+                                                                          headers: [("X-Accord-Scenario", "named"), ("X-Accord-Session", "n")])).bodyBytes)
+        #expect(exhausted["data"]?["used"] == .int(20))
+        // Past its one step the scenario lets the request through to the usual fixture (the seed's one own signal).
+        let after = try JSONReader.read(fixture.handle(fixture.signed("GET", "/api/v1/signals/quota",
+                                                                      headers: [("X-Accord-Scenario", "named"), ("X-Accord-Session", "n")])).bodyBytes)
+        #expect(after["data"]?["used"] == .int(1))
+    }
+}
