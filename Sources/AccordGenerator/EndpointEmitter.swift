@@ -127,7 +127,7 @@ struct EndpointEmitter {
         case .primitive(.string): variable
         case .primitive(.url): "\(variable).absoluteString"
         case .primitive(.bool): "(\(variable) ? \"true\" : \"false\")"
-        case .primitive(.int), .primitive(.double): "String(\(variable))"
+        case .primitive(.int), .primitive(.int64), .primitive(.double): "String(\(variable))"
         case .primitive(.decimal), .primitive(.dateTime): "\(variable).text"
         case .primitive(.date): "\(variable).description"
         case .enumeration(let cases): cases.isIntegral ? "String(\(variable).rawValue)" : "\(variable).rawValue"

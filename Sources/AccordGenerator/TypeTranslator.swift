@@ -87,6 +87,7 @@ struct TypeTranslator {
         switch primitive {
         case .string: "String"
         case .int: "Int"
+        case .int64: "Int64"
         case .bool: "Bool"
         case .double: "Double"
         case .decimal: "AccordDecimal"

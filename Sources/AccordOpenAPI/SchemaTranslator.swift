@@ -13,9 +13,16 @@ struct SchemaTranslator: Sendable {
 
     func schema(_ schema: Schema) -> JSONValue {
         var members: [JSONValue.Member]
+        var constraints = schema.constraints
         switch schema.kind {
         case .primitive(let primitive):
             members = Self.primitive(primitive)
+            if primitive == .int {
+                // An int is exact in a double: its bounds never pass ±(2^53 - 1).
+                let limit = Double(Primitive.largestExactInteger)
+                constraints.minimum = max(constraints.minimum ?? -limit, -limit)
+                constraints.maximum = min(constraints.maximum ?? limit, limit)
+            }
         case .array(let item):
             members = [.init("type", .string("array")), .init("items", self.schema(item))]
         case .map(let value):
@@ -37,7 +44,7 @@ struct SchemaTranslator: Sendable {
                            }
                        }))]
         }
-        members += constraints(schema.constraints)
+        members += self.constraints(constraints)
         if let description = schema.description { members.append(.init("description", .string(description))) }
         if schema.isDeprecated { members.append(.init("deprecated", .bool(true))) }
         if let value = schema.defaultValue?.value { members.append(.init("default", value)) }
@@ -65,7 +72,8 @@ struct SchemaTranslator: Sendable {
     private static func primitive(_ primitive: Primitive) -> [JSONValue.Member] {
         switch primitive {
         case .string: [.init("type", .string("string"))]
-        case .int: [.init("type", .string("integer")), .init("format", .string("int64"))]
+        case .int: [.init("type", .string("integer"))]
+        case .int64: [.init("type", .string("integer")), .init("format", .string("int64"))]
         case .bool: [.init("type", .string("boolean"))]
         case .double: [.init("type", .string("number"))]
         case .decimal: [.init("type", .string("string")), .init("pattern", .string(decimalPattern))]
@@ -79,7 +87,7 @@ struct SchemaTranslator: Sendable {
     private func constraints(_ constraints: Constraints) -> [JSONValue.Member] {
         var members: [JSONValue.Member] = []
         func number(_ value: Double) -> JSONValue {
-            value.rounded() == value && abs(value) < 9e15 ? .int(Int(value)) : .double(value)
+            value.rounded() == value && abs(value) <= Double(Primitive.largestExactInteger) ? .int(Int(value)) : .double(value)
         }
         if let minimum = constraints.minimum { members.append(.init("minimum", number(minimum))) }
         if let maximum = constraints.maximum { members.append(.init("maximum", number(maximum))) }

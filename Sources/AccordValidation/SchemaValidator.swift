@@ -142,7 +142,10 @@ public struct SchemaValidator: Sendable {
     /// What was expected, if `value` is not of `primitive`'s type or format.
     private func mismatch(_ value: JSONValue, _ primitive: Primitive) -> String? {
         switch (primitive, value) {
-        case (.any, _), (.string, .string), (.int, .int), (.bool, .bool), (.double, .int), (.double, .double):
+        case (.int, .int(let number)):
+            // Compared both ways: abs(Int.min) would trap.
+            return (-Primitive.largestExactInteger...Primitive.largestExactInteger).contains(number) ? nil : "integer within ±(2^53 - 1) (declare ids beyond it int64)"
+        case (.any, _), (.string, .string), (.int64, .int), (.bool, .bool), (.double, .int), (.double, .double):
             return nil
         case (.decimal, .string(let text)):
             return WireFormat.isDecimal(text) ? nil : "decimal string such as \"9.99\""
@@ -220,6 +223,7 @@ public struct SchemaValidator: Sendable {
         switch primitive {
         case .string: "string"
         case .int: "integer"
+        case .int64: "64-bit integer"
         case .bool: "boolean"
         case .double: "number"
         case .decimal: "decimal string such as \"9.99\""

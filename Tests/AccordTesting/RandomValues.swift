@@ -85,9 +85,11 @@ public struct RandomValues {
             let low = limits.minLength ?? 0, high = max(low, min(limits.maxLength ?? 24, low + 24))
             let alphabet = asHeader ? Self.visibleASCII : Self.hostile
             return .string(String((0..<Int.random(in: low...high, using: &random)).map { _ in alphabet.randomElement(using: &random)! }))
-        case .int:
-            let low = limits.minimum.map { Int(max($0.rounded(.up), -9.0e18)) } ?? Int.min
-            let high = limits.maximum.map { Int(min($0.rounded(.down), 9.0e18)) } ?? Int.max
+        case .int, .int64:
+            // An int stays within ±(2^53 - 1); an int64 takes any Int64.
+            let widest = primitive == .int ? Primitive.largestExactInteger : Int.max
+            let low = limits.minimum.map { Int(max($0.rounded(.up), -9.0e18)) }.map { max($0, -widest) } ?? (primitive == .int ? -widest : Int.min)
+            let high = limits.maximum.map { Int(min($0.rounded(.down), 9.0e18)) }.map { min($0, widest) } ?? widest
             let edges = [low, high, 0, -1, 1].filter { (low...high).contains($0) }
             return .int(Bool.random(using: &random) ? edges.randomElement(using: &random)! : Int.random(in: low...high, using: &random))
         case .double:

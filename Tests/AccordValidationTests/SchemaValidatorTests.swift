@@ -26,6 +26,14 @@ import Testing
         #expect(violations.isEmpty == valid)
     }
 
+    @Test(arguments: [(9_007_199_254_740_991, true, true), (-9_007_199_254_740_991, true, true), (9_007_199_254_740_992, false, true),
+                      (-9_007_199_254_740_992, false, true), (Int.max, false, true), (Int.min, false, true), (0, true, true)])
+    func intsStayExactInADoubleAndInt64sTakeAnyInt64(number: Int, validInt: Bool, validInt64: Bool) {
+        let validator = SchemaValidator(types: [:])
+        #expect(validator.validate(.int(number), against: schema(.primitive(.int))).isEmpty == validInt)
+        #expect(validator.validate(.int(number), against: schema(.primitive(.int64))).isEmpty == validInt64)
+    }
+
     @Test(arguments: [("9.99", true), ("-10", true), ("0.5", true), ("1.", false), (".5", false), ("1e3", false), ("", false)])
     func decimalsAreStrings(text: String, valid: Bool) {
         let violations = SchemaValidator(types: [:]).validate(.string(text), against: schema(.primitive(.decimal)))

@@ -214,7 +214,7 @@ extension NodeReader {
 
     private static func isNumeric(_ kind: Schema.Kind) -> Bool {
         switch kind {
-        case .primitive(.int), .primitive(.double), .primitive(.decimal), .reference: true
+        case .primitive(.int), .primitive(.int64), .primitive(.double), .primitive(.decimal), .reference: true
         default: false
         }
     }

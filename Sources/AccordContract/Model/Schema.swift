@@ -42,7 +42,11 @@ public struct Schema: Sendable, Hashable {
 
 /// The built-in scalar types of the contract format.
 public enum Primitive: String, Sendable, Hashable, CaseIterable {
+    /// `int` is an integer a JavaScript or JSONSerialization reader keeps exactly:
+    /// at most 2^53 - 1 either way. Wider ids are `int64`.
     case string, int, bool, double
+    /// A 64-bit integer (Swift `Int64`), for ids beyond 2^53; kept exactly on the wire.
+    case int64
     /// A decimal number carried as a string (`"9.99"`), so no precision is lost.
     case decimal
     /// An RFC 3339 timestamp, with or without fractional seconds.
@@ -52,6 +56,11 @@ public enum Primitive: String, Sendable, Hashable, CaseIterable {
     case url
     /// Any JSON value; for free-form members.
     case any
+}
+
+extension Primitive {
+    /// The largest magnitude an `int` may have: 2^53 - 1, beyond which a double loses integers.
+    public static let largestExactInteger = 9_007_199_254_740_991
 }
 
 /// A member of an object, a path parameter, a query parameter or a header.

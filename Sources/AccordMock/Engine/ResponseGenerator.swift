@@ -16,7 +16,7 @@ struct ResponseGenerator {
             case .string:
                 let minimum = constraints.minLength ?? 0
                 return .string(name.count >= minimum ? name : name + String(repeating: "x", count: minimum - name.count))
-            case .int:
+            case .int, .int64:
                 // A contract's minimum is a Double; one beyond Int's range (1e300) must not trap here.
                 let minimum = (constraints.minimum ?? 0).rounded(.up)
                 return .int(minimum.isFinite && abs(minimum) < 9.0e18 ? Int(minimum) : 0)

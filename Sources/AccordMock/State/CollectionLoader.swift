@@ -59,7 +59,7 @@ public struct CollectionLoader: Sendable {
             return nil
         }
         let isKeyKind = switch contract.resolvedKind(of: field.schema) {
-        case .primitive(.string), .primitive(.int), .enumeration: true
+        case .primitive(.string), .primitive(.int), .primitive(.int64), .enumeration: true
         default: false
         }
         guard !field.isOptional, !field.isNullable, isKeyKind else {

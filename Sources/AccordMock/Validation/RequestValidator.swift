@@ -174,7 +174,7 @@ public struct RequestValidator: Sendable {
             .mismatch(Violation(pointer: "", expected: expected, actual: "'\(text)'", message: "expected \(expected), found '\(text)'"))
         }
         switch kind {
-        case .primitive(.int):
+        case .primitive(.int), .primitive(.int64):
             return Int(text).map { .value(.int($0)) } ?? mismatch("integer")
         case .primitive(.double):
             return Double(text).map { .value(.double($0)) } ?? mismatch("number")
