@@ -173,6 +173,23 @@ struct Walker {
             for added in b.cases where !oldValues.contains(added.value) {
                 add("\(place): enum value '\(added.value)' added", breaks: direction.widening, old: before.location, new: added.location)
             }
+        case (.union(let a), .union(let b)):
+            guard a.discriminator == b.discriminator else {
+                add("\(place): discriminator changed from '\(a.discriminator)' to '\(b.discriminator)'", breaks: [.app, .backend],
+                    old: before.location, new: after.location)
+                return
+            }
+            for removed in a.cases where b.selected(by: removed.value) == nil {
+                add("\(place): shape '\(removed.value)' removed", breaks: direction.narrowing, old: removed.location, new: after.location)
+            }
+            for added in b.cases {
+                guard let previous = a.selected(by: added.value) else {
+                    add("\(place): shape '\(added.value)' added", breaks: direction.widening, old: before.location, new: added.location)
+                    continue
+                }
+                compare(Schema(.reference(previous.typeName), location: previous.location), Schema(.reference(added.typeName), location: added.location),
+                        at: "\(place) (\(b.discriminator) '\(added.value)')", direction: direction)
+            }
         default:
             add("\(place): type changed from \(Self.name(oldKind)) to \(Self.name(newKind))", breaks: [.app, .backend],
                 old: before.location, new: after.location)
@@ -251,6 +268,7 @@ struct Walker {
         case .map: "map"
         case .object: "object"
         case .enumeration: "enum"
+        case .union: "union"
         case .reference(let name): name
         }
     }

@@ -8,6 +8,8 @@ indirect enum Declaration {
     case enumeration(Enumeration)
     /// `typealias Name = Target`.
     case alias(name: String, target: String, documentation: Documentation)
+    /// A tagged union: one case per shape, plus `unknown(kind:raw:)`.
+    case union(TaggedUnion)
 
     struct Structure {
         var name: String
@@ -35,6 +37,15 @@ indirect enum Declaration {
         var documentation: Documentation
     }
 
+    struct TaggedUnion {
+        var name: String
+        /// The discriminator's wire name (`kind`).
+        var discriminator: String
+        /// (Swift case name, discriminator value, the shape's Swift type)
+        var cases: [(name: String, value: String, type: String)]
+        var documentation: Documentation
+    }
+
     /// A doc comment: the contract's description and where the type comes from.
     struct Documentation {
         var summary: String?
@@ -46,6 +57,7 @@ indirect enum Declaration {
         case .structure(let structure): structure.name
         case .enumeration(let enumeration): enumeration.name
         case .alias(let name, _, _): name
+        case .union(let union): union.name
         }
     }
 }

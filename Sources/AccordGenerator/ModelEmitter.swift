@@ -13,6 +13,49 @@ struct ModelEmitter {
         case .alias(let name, let target, let documentation):
             writer.documentation(documentation.summary, remark: documentation.remark)
             writer.line("\(access)typealias \(name) = \(target)")
+        case .union(let union): write(union, into: &writer)
+        }
+    }
+
+    /// An enum with one case per shape and `unknown(kind:raw:)`, which keeps a kind this
+    /// version does not know with its whole JSON, so an old app reads a new kind's list.
+    private func write(_ union: Declaration.TaggedUnion, into writer: inout SwiftWriter) {
+        let key = "DiscriminatorKey.discriminator"
+        writer.documentation(union.documentation.summary, remark: union.documentation.remark
+                             + ". Told apart by `\(union.discriminator)`; a value this version does not know decodes as `unknown` and encodes back unchanged.")
+        writer.block("\(access)enum \(union.name): Codable, Hashable, Sendable") { writer in
+            for item in union.cases { writer.line("case \(item.name)(\(item.type))") }
+            writer.line("/// A `\(union.discriminator)` this version of the contract does not know, with the whole object as sent.")
+            writer.line("case unknown(kind: String, raw: AccordJSON)")
+            writer.line()
+            writer.line("/// The value of `\(union.discriminator)` on the wire.")
+            writer.block("\(access)var kind: String") { writer in
+                writer.switchBlock("self") { writer in
+                    for item in union.cases { writer.line("case .\(Naming.bare(item.name)): \(item.value.swiftLiteral)") }
+                    writer.line("case .unknown(let kind, _): kind")
+                }
+            }
+            writer.line()
+            writer.block("\(access)init(from decoder: any Decoder) throws") { writer in
+                writer.line("let kind = try decoder.container(keyedBy: DiscriminatorKey.self).decode(String.self, forKey: \(key))")
+                writer.switchBlock("kind") { writer in
+                    for item in union.cases { writer.line("case \(item.value.swiftLiteral): self = .\(Naming.bare(item.name))(try \(item.type)(from: decoder))") }
+                    writer.line("default: self = .unknown(kind: kind, raw: try AccordJSON(from: decoder))")
+                }
+            }
+            writer.line()
+            writer.block("\(access)func encode(to encoder: any Encoder) throws") { writer in
+                writer.switchBlock("self") { writer in
+                    for item in union.cases { writer.line("case .\(Naming.bare(item.name))(let value): try value.encode(to: encoder)") }
+                    writer.line("case .unknown(_, let raw): try raw.encode(to: encoder); return")
+                }
+                writer.line("var container = encoder.container(keyedBy: DiscriminatorKey.self)")
+                writer.line("try container.encode(kind, forKey: \(key))")
+            }
+            writer.line()
+            writer.block("private enum DiscriminatorKey: String, CodingKey") { writer in
+                writer.line("case discriminator = \(union.discriminator.swiftLiteral)")
+            }
         }
     }
 

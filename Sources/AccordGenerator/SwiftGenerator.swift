@@ -198,7 +198,7 @@ public struct SwiftGenerator: Sendable {
                 }
             case .array(let item), .map(let item): pending.append(item)
             case .object(let fields): pending += fields.map(\.schema)
-            case .primitive, .reference: break
+            case .primitive, .reference, .union: break
             }
         }
         return diagnostics.sorted { $0.location < $1.location }

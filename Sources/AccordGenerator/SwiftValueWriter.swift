@@ -35,6 +35,7 @@ struct SwiftValueWriter {
             switch declared.schema.kind {
             case .object(let fields): return fields.isEmpty ? "AccordEmpty()" : structure(value, fields: fields, name: name, qualified: name)
             case .enumeration(let cases): return enumeration(value, cases: cases, type: name)
+            case .union(let union): return self.union(value, union: union, type: name)
             default: return expression(value, schema: declared.schema, suggested: name + "Value", qualifier: nil)
             }
         case .primitive(let primitive):
@@ -60,7 +61,25 @@ struct SwiftValueWriter {
             return fields.isEmpty ? "AccordEmpty()" : structure(value, fields: fields, name: suggested, qualified: qualified)
         case .enumeration(let cases):
             return enumeration(value, cases: cases, type: qualified)
+        case .union(let union):
+            return self.union(value, union: union, type: qualified)
         }
+    }
+
+    /// `Card.user(UserCard(…))` for the shape the discriminator selects; a value the
+    /// contract does not know is `.unknown(kind:raw:)` with the whole object.
+    private func union(_ value: JSONValue, union: Union, type: String) -> String? {
+        guard case .object(let members) = value, case .string(let tag)? = value[union.discriminator] else { return nil }
+        let names = Naming.caseNames(union.cases.map { Naming.property($0.value) })
+        guard let index = union.cases.firstIndex(where: { $0.value == tag }) else {
+            return "\(type).unknown(kind: \(tag.swiftLiteral), raw: \(anyJSON(value)))"
+        }
+        let shape = union.cases[index]
+        let rest = JSONValue.object(members.filter { $0.key != union.discriminator })
+        guard let fields = contract.types.objectFields(of: Schema(.reference(shape.typeName), location: shape.location)),
+              let payload = fields.isEmpty ? "AccordEmpty()" : structure(rest, fields: fields, name: shape.typeName, qualified: shape.typeName)
+        else { return nil }
+        return "\(type).\(Naming.bare(names[index].name))(\(payload))"
     }
 
     /// `Name(member: value, …)` in the initializer's order; absent or null optionals left
@@ -102,7 +121,7 @@ struct SwiftValueWriter {
     private func primitive(_ value: JSONValue, _ primitive: Primitive) -> String? {
         switch (primitive, value) {
         case (.string, .string(let text)): text.swiftLiteral
-        case (.int, .int(let number)): String(number)
+        case (.int, .int(let number)), (.int64, .int(let number)): String(number)
         case (.double, .int(let number)): String(number)
         case (.double, .double(let number)) where number.isFinite: "\(number)"
         case (.bool, .bool(let flag)): flag ? "true" : "false"

@@ -38,6 +38,9 @@ struct TypeTranslator {
         case .enumeration(let cases):
             nested.append(.enumeration(enumeration(named: suggestedName, cases: cases, documentation: documentation(for: schema, file: file))))
             return suggestedName
+        case .union(let union):
+            nested.append(.union(taggedUnion(named: suggestedName, union: union, documentation: documentation(for: schema, file: file))))
+            return suggestedName
         }
     }
 
@@ -51,6 +54,8 @@ struct TypeTranslator {
             return .structure(structure(named: declaration.name, fields: fields, documentation: docs, file: file))
         case .enumeration(let cases):
             return .enumeration(enumeration(named: declaration.name, cases: cases, documentation: docs))
+        case .union(let union):
+            return .union(taggedUnion(named: declaration.name, union: union, documentation: docs))
         default:
             var nested: [Declaration] = []
             let target = type(for: declaration.schema, suggestedName: declaration.name + "Value", file: file, nested: &nested)
@@ -77,6 +82,13 @@ struct TypeTranslator {
         let names = Naming.caseNames(cases.cases.map(\.name))
         return Declaration.Enumeration(name: name, cases: zip(names, cases.cases).map { ($0.name, $1.value) },
                                        isIntegral: cases.isIntegral, documentation: documentation)
+    }
+
+    func taggedUnion(named name: String, union: Union, documentation: Declaration.Documentation) -> Declaration.TaggedUnion {
+        let names = Naming.caseNames(union.cases.map { Naming.property($0.value) })
+        return Declaration.TaggedUnion(name: name, discriminator: union.discriminator,
+                                       cases: zip(names, union.cases).map { ($0.name, $1.value, $1.typeName) },
+                                       documentation: documentation)
     }
 
     private func documentation(for schema: Schema, file: String) -> Declaration.Documentation {

@@ -21,7 +21,7 @@ public struct OpenAPIDocument: Sendable {
 
     public init(contract: Contract) {
         self.contract = contract
-        schemas = SchemaTranslator(closed: contract.service.validation.unknownMembers == .reject)
+        schemas = SchemaTranslator(closed: contract.service.validation.unknownMembers == .reject, types: contract.types)
         unsigned = contract.unsignedEndpoints
         flows = FlowCodes(service: contract.service)
     }

@@ -7,6 +7,8 @@ import AccordJSON
 struct SchemaTranslator: Sendable {
     /// Whether objects refuse members they do not declare (`additionalProperties: false`).
     let closed: Bool
+    /// The named types, for the shapes of unions (written out with their discriminator).
+    let types: [String: TypeDeclaration]
 
     /// A decimal carried as a string: `"9.99"`, `"-3"`.
     static let decimalPattern = #"^-?[0-9]+(\.[0-9]+)?$"#
@@ -35,6 +37,10 @@ struct SchemaTranslator: Sendable {
             let required = fields.filter { !$0.isOptional }.map { JSONValue.string($0.name) }
             if !required.isEmpty { members.append(.init("required", .array(required))) }
             if closed { members.append(.init("additionalProperties", .bool(false))) }
+        case .union(let union):
+            // Each shape written out with its discriminator value, so a closed object admits it
+            // and exactly one alternative fits.
+            members = [.init("oneOf", .array(union.cases.map { shape($0, of: union) }))]
         case .enumeration(let cases):
             members = [.init("type", .string(cases.isIntegral ? "integer" : "string")),
                        .init("enum", .array(cases.cases.map { enumCase in
@@ -49,6 +55,17 @@ struct SchemaTranslator: Sendable {
         if schema.isDeprecated { members.append(.init("deprecated", .bool(true))) }
         if let value = schema.defaultValue?.value { members.append(.init("default", value)) }
         return .object(members)
+    }
+
+    /// One shape of a union: the case type's members, and the discriminator fixed to its value.
+    private func shape(_ unionCase: Union.Case, of union: Union) -> JSONValue {
+        var fields = types.objectFields(of: Schema(.reference(unionCase.typeName), location: unionCase.location)) ?? []
+        let tag = EnumCases([EnumCases.Case(name: unionCase.value, value: .string(unionCase.value), location: unionCase.location)])
+        fields.insert(Field(name: union.discriminator, schema: Schema(.enumeration(tag), location: unionCase.location),
+                            location: unionCase.location), at: 0)
+        var shape = Schema(.object(fields), location: unionCase.location)
+        shape.description = types[unionCase.typeName]?.schema.description
+        return schema(shape)
     }
 
     /// A member's schema; one that may be absent or null also admits `null`.
@@ -66,6 +83,7 @@ struct SchemaTranslator: Sendable {
         case .array: "array"
         case .map, .object: "object"
         case .enumeration: "enum"
+        case .union: "union"
         }
     }
 

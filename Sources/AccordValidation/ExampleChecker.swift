@@ -75,7 +75,7 @@ public struct ExampleChecker: Sendable {
             switch schema.kind {
             case .array(let item), .map(let item): pending.append(item)
             case .object(let fields): pending += fields.map(\.schema)
-            case .primitive, .reference, .enumeration: break
+            case .primitive, .reference, .enumeration, .union: break
             }
         }
         return diagnostics

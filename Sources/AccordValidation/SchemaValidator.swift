@@ -25,7 +25,7 @@ public struct SchemaValidator: Sendable {
             switch schema.kind {
             case .array(let item), .map(let item): pending.append(item)
             case .object(let fields): pending += fields.map(\.schema)
-            case .primitive, .reference, .enumeration: break
+            case .primitive, .reference, .enumeration, .union: break
             }
         }
         self.patterns = patterns
@@ -97,10 +97,42 @@ public struct SchemaValidator: Sendable {
             }
         case .object(let fields):
             validateObject(value, fields, pointer, depth: depth, into: &violations)
+        case .union(let union):
+            validateUnion(value, union, pointer, depth: depth, into: &violations)
         }
     }
 
-    private func validateObject(_ value: JSONValue, _ fields: [Field], _ pointer: String, depth: Int, into violations: inout [Violation]) {
+    /// The discriminator selects a shape; the other members are held to it, and each of
+    /// their violations names the value and the shape it selected.
+    private func validateUnion(_ value: JSONValue, _ union: Union, _ pointer: String, depth: Int, into violations: inout [Violation]) {
+        guard case .object(let members) = value else {
+            violations.append(violation(pointer, expected: "object", actual: value))
+            return
+        }
+        let values = union.cases.map(\.value).joined(separator: ", ")
+        let tagPointer = pointer + "/" + union.discriminator.jsonPointerEscaped
+        guard let tag = members.first(where: { $0.key == union.discriminator })?.value else {
+            violations.append(Violation(pointer: tagPointer, expected: "one of \(values)", actual: "absent",
+                                        message: "missing required member '\(union.discriminator)' (one of \(values)), which selects the shape"))
+            return
+        }
+        guard case .string(let text) = tag, let selected = union.selected(by: text) else {
+            violations.append(violation(tagPointer, expected: "one of \(values)", actual: tag))
+            return
+        }
+        guard let fields = types.objectFields(of: Schema(.reference(selected.typeName), location: selected.location)) else { return }
+        var inner: [Violation] = []
+        validateObject(value, fields, pointer, depth: depth + 1, ignoring: union.discriminator, into: &inner)
+        let selection = " (\(union.discriminator) '\(text)' selects \(selected.typeName))"
+        violations += inner.map { found in
+            var found = found
+            found.message += selection
+            return found
+        }
+    }
+
+    private func validateObject(_ value: JSONValue, _ fields: [Field], _ pointer: String, depth: Int, ignoring owned: String? = nil,
+                                into violations: inout [Violation]) {
         guard case .object(let members) = value else {
             violations.append(violation(pointer, expected: "object", actual: value))
             return
@@ -126,7 +158,7 @@ public struct SchemaValidator: Sendable {
             validate(member.value, field.schema, memberPointer, depth: depth + 1, into: &violations)
         }
         guard unknownMembers == .reject else { return }
-        for member in members where !fields.contains(where: { $0.name == member.key }) {
+        for member in members where member.key != owned && !fields.contains(where: { $0.name == member.key }) {
             let names = fields.map(\.name)
             violations.append(Violation(
                 pointer: "\(pointer)/\(member.key.jsonPointerEscaped)",
@@ -216,6 +248,7 @@ public struct SchemaValidator: Sendable {
         case .map, .object: "object"
         case .reference(let name): name
         case .enumeration(let cases): "one of " + cases.cases.map(\.value.description).joined(separator: ", ")
+        case .union(let union): "one of " + union.cases.map(\.typeName).joined(separator: ", ") + " by '\(union.discriminator)'"
         }
     }
 

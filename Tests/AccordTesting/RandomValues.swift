@@ -48,6 +48,12 @@ public struct RandomValues {
             return value(for: merged, asHeader: asHeader, depth: depth)
         case .primitive(let primitive):
             return value(of: primitive, limits: limits, asHeader: asHeader, depth: depth)
+        case .union(let union):
+            // A random shape, its discriminator first.
+            guard let shape = union.cases.randomElement(using: &random),
+                  case .object(let members) = value(for: Schema(.reference(shape.typeName), location: shape.location), depth: depth + 1)
+            else { return .null }
+            return .object([.init(union.discriminator, .string(shape.value))] + members)
         case .enumeration(let cases):
             switch cases.cases.randomElement(using: &random)?.value {
             case .string(let text)?: return .string(text)

@@ -119,17 +119,13 @@ struct ContractChecker {
             guard let declaration = types[name] else { return true }
             if case .reference = declaration.schema.kind { return true } // alias chains: checked where declared
             return isScalarLike(declaration.schema, allowArray: allowArray)
-        case .map, .object: return false
+        case .map, .object, .union: return false
         }
     }
 
     /// The fields of an object schema, following references.
     private func fields(of schema: Schema) -> [Field]? {
-        switch schema.kind {
-        case .object(let fields): fields
-        case .reference(let name): types[name].flatMap { fields(of: $0.schema) }
-        default: nil
-        }
+        types.objectFields(of: schema)
     }
 
     // MARK: Service
@@ -167,8 +163,31 @@ struct ContractChecker {
             checkReferences(in: item)
         case .object(let fields):
             fields.forEach { checkReferences(in: $0.schema) }
+        case .union(let union):
+            check(union)
         case .reference, .primitive, .enumeration:
             break
+        }
+    }
+
+    /// Each shape of a union is a declared object type that leaves the discriminator to the
+    /// union. (A value cannot select two shapes: YAML refuses the duplicate key.)
+    private mutating func check(_ union: Union) {
+        for unionCase in union.cases {
+            guard let declaration = types[unionCase.typeName] else {
+                let candidates = types.keys.sorted()
+                error("unknown type '\(unionCase.typeName)'\(NameSuggestion.hint(for: unionCase.typeName, in: candidates))", at: unionCase.location)
+                continue
+            }
+            guard let fields = fields(of: declaration.schema) else {
+                error("the shape of '\(unionCase.value)' must be an object type; '\(unionCase.typeName)' is \(NodeReader.kindName(declaration.schema.kind))",
+                      at: unionCase.location)
+                continue
+            }
+            if fields.contains(where: { $0.name == union.discriminator }) {
+                error("'\(unionCase.typeName)' declares '\(union.discriminator)', the union's discriminator; leave it to the union",
+                      at: unionCase.location)
+            }
         }
     }
 
@@ -187,6 +206,8 @@ struct ContractChecker {
                 pending.append(item)
             case .object(let fields):
                 pending += fields.map(\.schema)
+            case .union(let union):
+                pending += union.cases.map { Schema(.reference($0.typeName), location: $0.location) }
             case .primitive, .enumeration:
                 break
             }

@@ -37,7 +37,7 @@ extension NodeReader {
         )
         for pair in rootNode["types"].flatMap({ mapping($0, "'types'") }) ?? [] {
             guard let typeName = key(pair, "'types'") else { continue }
-            guard typeName.first?.isUppercase == true, typeName.allSatisfy({ $0.isLetter || $0.isNumber }) else {
+            guard Self.isTypeName(typeName) else {
                 error("type names are UpperCamelCase letters and digits, found '\(typeName)'", at: pair.key)
                 continue
             }

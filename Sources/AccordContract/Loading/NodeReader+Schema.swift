@@ -31,6 +31,7 @@ extension NodeReader {
         case .mapping(let pairs):
             let keys = pairs.compactMap { $0.key.scalar?.value }
             if keys.contains("fields") { return object(fields: pairs, at: node, what) }
+            if keys.contains("one_of") { return union(pairs, at: node, what) }
             if keys.contains("enum") { return enumeration(pairs, at: node, what) }
             if keys.contains("type"), keys.allSatisfy(Self.longFormKeys.contains) { return longForm(pairs, at: node, what) }
             if keys == ["string"], let value = typeSpec(pairs[0].value, "the values of \(what)") {
@@ -100,6 +101,41 @@ extension NodeReader {
             }
         }
         return TypeSpec(schema: schema)
+    }
+
+    /// `{discriminator: kind, one_of: {user: UserCard, ad: AdCard}}`: a tagged union.
+    private mutating func union(_ pairs: [Node.Pair], at node: Node, _ what: String) -> TypeSpec? {
+        checkKeys(pairs, allowed: ["one_of", "discriminator", "description", "deprecated"], in: what)
+        guard let discriminatorNode = node["discriminator"] else {
+            error("a union ('one_of') needs 'discriminator', the member whose value selects the shape", at: node)
+            return nil
+        }
+        guard let discriminator = text(discriminatorNode, "'discriminator'"), let casePairs = node["one_of"].flatMap({ mapping($0, "'one_of'") })
+        else { return nil }
+        var cases: [Union.Case] = []
+        for pair in casePairs {
+            guard let value = key(pair, "'one_of'") else { continue }
+            guard case .scalar(let scalar) = pair.value.content, case .string(let typeName) = scalar.resolved,
+                  Self.isTypeName(typeName) else {
+                error("the shape of '\(value)' in 'one_of' is a named object type (UpperCamelCase), found \(pair.value.kindDescription)", at: pair.value)
+                continue
+            }
+            cases.append(Union.Case(value: value, typeName: typeName, location: location(pair.value)))
+        }
+        guard !cases.isEmpty else {
+            error("a union needs at least one shape in 'one_of'", at: node)
+            return nil
+        }
+        var schema = Schema(.union(Union(discriminator: discriminator, cases: cases)), location: location(node))
+        schema.description = node["description"].flatMap { text($0, "description") }
+        schema.isDeprecated = node["deprecated"].flatMap { bool($0, "deprecated") } ?? false
+        return TypeSpec(schema: schema)
+    }
+
+    /// `UpperCamelCase`: how named types are written.
+    static func isTypeName(_ text: String) -> Bool {
+        guard let first = text.unicodeScalars.first, ("A"..."Z").contains(first) else { return false }
+        return text.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0) }
     }
 
     private mutating func enumeration(_ pairs: [Node.Pair], at node: Node, _ what: String) -> TypeSpec? {
@@ -242,6 +278,7 @@ extension NodeReader {
         case .reference(let name): "type '\(name)'"
         case .object: "an object"
         case .enumeration: "an enum"
+        case .union: "a union"
         }
     }
 

@@ -12,6 +12,8 @@ public struct Schema: Sendable, Hashable {
         case reference(String)
         case object([Field])
         case enumeration(EnumCases)
+        /// One of several object shapes, told apart by a discriminator member.
+        case union(Union)
     }
 
     public var kind: Kind
@@ -123,6 +125,40 @@ public struct EnumCases: Sendable, Hashable {
     public var isIntegral: Bool {
         if case .int = cases.first?.value { return true }
         return false
+    }
+}
+
+/// A tagged union: an object whose discriminator member (`kind: user`) selects the
+/// named object type its other members follow. The union owns the discriminator; the
+/// case types do not declare it.
+public struct Union: Sendable, Hashable {
+    /// One value of the discriminator and the type it selects.
+    public struct Case: Sendable, Hashable {
+        /// The discriminator's value on the wire (`user`).
+        public var value: String
+        /// The named object type that value selects (`UserCard`).
+        public var typeName: String
+        public var location: SourceLocation
+
+        public init(value: String, typeName: String, location: SourceLocation) {
+            self.value = value
+            self.typeName = typeName
+            self.location = location
+        }
+    }
+
+    /// The member that tells the shapes apart (`kind`).
+    public var discriminator: String
+    public var cases: [Case]
+
+    public init(discriminator: String, cases: [Case]) {
+        self.discriminator = discriminator
+        self.cases = cases
+    }
+
+    /// The case selected by `value`, if the contract declares it.
+    public func selected(by value: String) -> Case? {
+        cases.first { $0.value == value }
     }
 }
 

@@ -41,6 +41,8 @@ struct EndpointAnswers: Sendable {
     var examples: [Answer] = []
     var generated: Answer
     var generatedStream: Answer?
+    /// The path parameters the contract declares as integers, which templates read as numbers.
+    var integerParameters: Set<String> = []
 
     /// Every named answer, for `Prefer: example=NAME`.
     var named: [Answer] { fixtures + [defaultFixture].compactMap { $0 } + examples }

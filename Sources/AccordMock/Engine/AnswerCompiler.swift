@@ -18,6 +18,9 @@ struct AnswerCompiler {
         let generator = ResponseGenerator(types: contract.types)
         let generatedData = generator.value(for: endpoint.response)
         var answers = EndpointAnswers(generated: literal(name: "generated", origin: .generated, code: 0, data: generatedData))
+        answers.integerParameters = Set(endpoint.parameters.filter { parameter in
+            [.primitive(.int), .primitive(.int64)].contains(contract.resolvedKind(of: parameter.schema))
+        }.map(\.name))
         if let stream = endpoint.stream {
             var streamed = answers.generated
             streamed.envelope = nil

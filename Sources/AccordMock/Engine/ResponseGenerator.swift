@@ -44,6 +44,12 @@ struct ResponseGenerator {
         case .reference(let type):
             guard let declaration = types[type] else { return .null }
             return value(for: declaration.schema, name: name, depth: depth + 1)
+        case .union(let union):
+            // The first shape, with its discriminator first.
+            guard let first = union.cases.first,
+                  case .object(let members) = value(for: Schema(.reference(first.typeName), location: schema.location), name: name, depth: depth + 1)
+            else { return .null }
+            return .object([.init(union.discriminator, .string(first.value))] + members)
         }
     }
 }

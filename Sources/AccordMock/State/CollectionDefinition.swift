@@ -66,6 +66,9 @@ enum TypeShape {
             }.joined(separator: ",") + "}"
         case .enumeration(let cases):
             return "(" + cases.cases.map(\.value.description).joined(separator: "|") + ")"
+        case .union(let union):
+            return "<" + union.discriminator + ":" + union.cases.map { $0.value + "=" + text(Schema(.reference($0.typeName), location: $0.location), contract, &visiting) }
+                .joined(separator: "|") + ">"
         }
     }
 }

@@ -6,6 +6,8 @@ import Foundation
 public struct TemplateContext {
     public var request: MockRequest
     public var parameters: [String: String]
+    /// The path parameters declared as integers: `{{request.path.uid}}` is the number 20033, not the text.
+    public var integerParameters: Set<String> = []
     public var body: JSONValue?
     /// The mock clock, in Unix seconds.
     public var now: Int64
@@ -30,7 +32,9 @@ public struct TemplateContext {
     /// The value of `expression` as JSON (strings for request parts and times).
     public func value(of expression: TemplateExpression) -> JSONValue {
         switch expression {
-        case .pathParameter(let name): .string(parameters[name] ?? "")
+        case .pathParameter(let name):
+            if integerParameters.contains(name), let number = parameters[name].flatMap({ Int($0) }) { .int(number) }
+            else { .string(parameters[name] ?? "") }
         case .query(let name): .string(request.query.first { $0.name == name }?.value ?? "")
         case .header(let name): .string(request.header(name) ?? "")
         case .body(let pointer): body?.value(at: pointer) ?? .null

@@ -27,9 +27,21 @@ extension API {
             "review.complete": ReviewTask.self,
             "learning.profile": UserLearningProfile.self,
             "feedback.submit": FeedbackSubmitResponse.self,
+            "matching.feed": MatchingFeedResponse.self,
             "matching.like": LikeResult.self,
+            "matching.super-like": LikeResult.self,
             "matching.pass": AccordEmpty.self,
             "matching.matches": MatchingMatchesResponse.self,
+            "matching.unmatch": AccordEmpty.self,
+            "matching.report": MatchingReportResponse.self,
+            "matching.block": BlockedUser.self,
+            "matching.unblock": AccordEmpty.self,
+            "matching.blocks": MatchingBlocksResponse.self,
+            "push.register": PushDevice.self,
+            "push.unregister": AccordEmpty.self,
+            "push.settings": NotificationSettings.self,
+            "push.update-settings": NotificationSettings.self,
+            "push.test": PushTestResponse.self,
             "signal.inbox": SignalInbox.self,
             "signal.publish": Signal.self,
             "signal.mine": SignalPage.self,
@@ -126,11 +138,19 @@ extension API {
         routes.append(MockRoute(id: "feedback.submit", method: .post, path: "/feedback", requiresAuth: true, answers: []))
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "received", role: .fallback) { API.learning.fixtures.feedbackSubmit.received })
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.learning.fixtures.feedbackSubmit.default })
+        routes.append(MockRoute(id: "matching.feed", method: .get, path: "/discover/feed", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "last-page", role: .matched, matchers: [.init(.query, "cursor", .equals("f_2"))]) { API.matching.fixtures.feed.lastPage })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "first-page", role: .fallback) { API.matching.fixtures.feed.firstPage })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.matching.fixtures.feed.default })
         routes.append(MockRoute(id: "matching.like", method: .post, path: "/users/{uid}/like", requiresAuth: true, answers: []))
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "already-matched", role: .named) { API.matching.fixtures.like.alreadyMatched })
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "liked", role: .fallback) { API.matching.fixtures.like.liked })
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.matching.fixtures.like.default })
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "no-match", role: .named) { API.matching.fixtures.like.noMatch })
+        routes.append(MockRoute(id: "matching.super-like", method: .post, path: "/users/{uid}/super-like", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "already-matched", role: .named) { API.matching.fixtures.superLike.alreadyMatched })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "super-liked", role: .fallback) { API.matching.fixtures.superLike.superLiked })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.matching.fixtures.superLike.default })
         routes.append(MockRoute(id: "matching.pass", method: .post, path: "/users/{uid}/pass", requiresAuth: true, answers: []))
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "passed-admirer", role: .named) { API.matching.fixtures.pass.passedAdmirer })
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "passed", role: .fallback) { API.matching.fixtures.pass.passed })
@@ -138,6 +158,35 @@ extension API {
         routes.append(MockRoute(id: "matching.matches", method: .get, path: "/matches", requiresAuth: true, answers: []))
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "matches", role: .fallback) { API.matching.fixtures.matches.matches })
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.matching.fixtures.matches.default })
+        routes.append(MockRoute(id: "matching.unmatch", method: .delete, path: "/matches/{match_id}", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.matching.fixtures.unmatch.default })
+        routes.append(MockRoute(id: "matching.report", method: .post, path: "/users/{uid}/report", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "received", role: .fallback) { API.matching.fixtures.report.received })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.matching.fixtures.report.default })
+        routes.append(MockRoute(id: "matching.block", method: .post, path: "/users/{uid}/block", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.matching.fixtures.block.default })
+        routes.append(MockRoute(id: "matching.unblock", method: .delete, path: "/users/{uid}/block", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.matching.fixtures.unblock.default })
+        routes.append(MockRoute(id: "matching.blocks", method: .get, path: "/blocks", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "blocks", role: .fallback) { API.matching.fixtures.blocks.blocks })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.matching.fixtures.blocks.default })
+        routes.append(MockRoute(id: "push.register", method: .post, path: "/push/devices", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "registered", role: .fallback) { API.push.fixtures.register.registered })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.push.fixtures.register.default })
+        routes.append(MockRoute(id: "push.unregister", method: .delete, path: "/push/devices/{device_token}", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.push.fixtures.unregister.default })
+        routes.append(MockRoute(id: "push.settings", method: .get, path: "/push/settings", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "defaults", role: .fallback) { API.push.fixtures.settings.defaults })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.push.fixtures.settings.default })
+        routes.append(MockRoute(id: "push.update-settings", method: .put, path: "/push/settings", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "saved", role: .fallback) { API.push.fixtures.updateSettings.saved })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.push.fixtures.updateSettings.default })
+        routes.append(MockRoute(id: "push.test", method: .post, path: "/push/test", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "new-signal", role: .matched, matchers: [.init(.body, "/kind", .equals("new_signal"))]) { API.push.fixtures.test.newSignal })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "reply", role: .matched, matchers: [.init(.body, "/kind", .equals("reply"))]) { API.push.fixtures.test.reply })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "match", role: .matched, matchers: [.init(.body, "/kind", .equals("match"))]) { API.push.fixtures.test.match })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "system", role: .fallback) { API.push.fixtures.test.system })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.push.fixtures.test.default })
         routes.append(MockRoute(id: "signal.inbox", method: .get, path: "/signals/inbox", requiresAuth: true, answers: []))
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "last-page", role: .matched, matchers: [.init(.query, "cursor", .equals("c_2"))]) { API.signal.fixtures.inbox.lastPage })
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "flash-only", role: .matched, matchers: [.init(.query, "filter", .equals("flash"))]) { API.signal.fixtures.inbox.flashOnly })

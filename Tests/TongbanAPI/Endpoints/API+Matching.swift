@@ -3,7 +3,7 @@
 import Foundation
 
 extension API {
-    /// 匹配：喜欢、跳过，双方互相喜欢即匹配（种子 002 的卡片滑动）。
+    /// 发现与匹配：候选卡片流，喜欢、超级喜欢、跳过，双方互相喜欢即匹配；取消匹配、举报、拉黑（种子 002 的卡片滑动）。
     ///
     /// - Remark: The `matching` domain, matching.yaml
     public static let matching = MatchingEndpoints()
@@ -13,9 +13,28 @@ extension API {
 public struct MatchingEndpoints: Sendable {
     public init() {}
 
+    /// 发现页候选卡片（游标分页）
+    ///
+    /// 照片按 photo_width × photo_height 裁切（种子 002 的图片尺寸参数）。
+    ///
+    /// - Remark: HTTP `GET /discover/feed`, `matching.feed` in matching.yaml:66
+    public func feed(cursor: String? = nil, limit: Int? = nil, photoWidth: Int? = nil, photoHeight: Int? = nil) -> Endpoint<MatchingFeedResponse> {
+        var query: [QueryItem] = []
+        if let cursorValue = cursor { query.append(QueryItem(name: "cursor", value: cursorValue)) }
+        if let limitValue = limit { query.append(QueryItem(name: "limit", value: String(limitValue))) }
+        if let photoWidthValue = photoWidth { query.append(QueryItem(name: "photo_width", value: String(photoWidthValue))) }
+        if let photoHeightValue = photoHeight { query.append(QueryItem(name: "photo_height", value: String(photoHeightValue))) }
+        let headers: [QueryItem] = []
+        return Endpoint(
+            id: "matching.feed", method: .get,
+            path: "/discover/feed", query: query, headers: headers,
+            body: nil, requiresAuth: true
+        )
+    }
+
     /// 喜欢一个用户（幂等：重复喜欢不算第二次）
     ///
-    /// - Remark: HTTP `POST /users/{uid}/like`, `matching.like` in matching.yaml:19
+    /// - Remark: HTTP `POST /users/{uid}/like`, `matching.like` in matching.yaml:101
     public func like(uid: Int) -> Endpoint<LikeResult> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -26,9 +45,22 @@ public struct MatchingEndpoints: Sendable {
         )
     }
 
+    /// 超级喜欢一个用户（对方会收到提醒；幂等）
+    ///
+    /// - Remark: HTTP `POST /users/{uid}/super-like`, `matching.super-like` in matching.yaml:118
+    public func superLike(uid: Int) -> Endpoint<LikeResult> {
+        let query: [QueryItem] = []
+        let headers: [QueryItem] = []
+        return Endpoint(
+            id: "matching.super-like", method: .post,
+            path: "/users/\(Endpoint<LikeResult>.segment(String(uid)))/super-like", query: query, headers: headers,
+            body: nil, requiresAuth: true
+        )
+    }
+
     /// 跳过一个用户
     ///
-    /// - Remark: HTTP `POST /users/{uid}/pass`, `matching.pass` in matching.yaml:36
+    /// - Remark: HTTP `POST /users/{uid}/pass`, `matching.pass` in matching.yaml:132
     public func pass(uid: Int) -> Endpoint<AccordEmpty> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -41,7 +73,7 @@ public struct MatchingEndpoints: Sendable {
 
     /// 匹配列表（游标分页，新的在前）
     ///
-    /// - Remark: HTTP `GET /matches`, `matching.matches` in matching.yaml:47
+    /// - Remark: HTTP `GET /matches`, `matching.matches` in matching.yaml:143
     public func matches(cursor: String? = nil, limit: Int? = nil) -> Endpoint<MatchingMatchesResponse> {
         var query: [QueryItem] = []
         if let cursorValue = cursor { query.append(QueryItem(name: "cursor", value: cursorValue)) }
@@ -50,6 +82,73 @@ public struct MatchingEndpoints: Sendable {
         return Endpoint(
             id: "matching.matches", method: .get,
             path: "/matches", query: query, headers: headers,
+            body: nil, requiresAuth: true
+        )
+    }
+
+    /// 取消匹配
+    ///
+    /// - Remark: HTTP `DELETE /matches/{match_id}`, `matching.unmatch` in matching.yaml:157
+    public func unmatch(matchID: String) -> Endpoint<AccordEmpty> {
+        let query: [QueryItem] = []
+        let headers: [QueryItem] = []
+        return Endpoint(
+            id: "matching.unmatch", method: .delete,
+            path: "/matches/\(Endpoint<AccordEmpty>.segment(matchID))", query: query, headers: headers,
+            body: nil, requiresAuth: true
+        )
+    }
+
+    /// 举报一个用户（原因、说明、证据图片）
+    ///
+    /// - Remark: HTTP `POST /users/{uid}/report`, `matching.report` in matching.yaml:169
+    public func report(uid: Int, body: MatchingReportRequest) -> Endpoint<MatchingReportResponse> {
+        let query: [QueryItem] = []
+        let headers: [QueryItem] = []
+        return Endpoint(
+            id: "matching.report", method: .post,
+            path: "/users/\(Endpoint<MatchingReportResponse>.segment(String(uid)))/report", query: query, headers: headers,
+            body: body, requiresAuth: true
+        )
+    }
+
+    /// 拉黑一个用户（幂等）
+    ///
+    /// - Remark: HTTP `POST /users/{uid}/block`, `matching.block` in matching.yaml:186
+    public func block(uid: Int) -> Endpoint<BlockedUser> {
+        let query: [QueryItem] = []
+        let headers: [QueryItem] = []
+        return Endpoint(
+            id: "matching.block", method: .post,
+            path: "/users/\(Endpoint<BlockedUser>.segment(String(uid)))/block", query: query, headers: headers,
+            body: nil, requiresAuth: true
+        )
+    }
+
+    /// 取消拉黑
+    ///
+    /// - Remark: HTTP `DELETE /users/{uid}/block`, `matching.unblock` in matching.yaml:197
+    public func unblock(uid: Int) -> Endpoint<AccordEmpty> {
+        let query: [QueryItem] = []
+        let headers: [QueryItem] = []
+        return Endpoint(
+            id: "matching.unblock", method: .delete,
+            path: "/users/\(Endpoint<AccordEmpty>.segment(String(uid)))/block", query: query, headers: headers,
+            body: nil, requiresAuth: true
+        )
+    }
+
+    /// 黑名单（游标分页，新的在前）
+    ///
+    /// - Remark: HTTP `GET /blocks`, `matching.blocks` in matching.yaml:209
+    public func blocks(cursor: String? = nil, limit: Int? = nil) -> Endpoint<MatchingBlocksResponse> {
+        var query: [QueryItem] = []
+        if let cursorValue = cursor { query.append(QueryItem(name: "cursor", value: cursorValue)) }
+        if let limitValue = limit { query.append(QueryItem(name: "limit", value: String(limitValue))) }
+        let headers: [QueryItem] = []
+        return Endpoint(
+            id: "matching.blocks", method: .get,
+            path: "/blocks", query: query, headers: headers,
             body: nil, requiresAuth: true
         )
     }

@@ -4,7 +4,7 @@ import Foundation
 
 /// 一次匹配：双方互相喜欢。
 ///
-/// - Remark: `Match` in matching.yaml:5
+/// - Remark: `Match` in matching.yaml:52
 public struct Match: Codable, Hashable, Sendable {
     public var id: String
     public var user: UserBrief

@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// - Remark: inline in matching.yaml:54
+/// - Remark: inline in matching.yaml:150
 public struct MatchingMatchesResponse: Codable, Hashable, Sendable {
     public var items: [Match]
     /// 最后一页时缺省

@@ -22,6 +22,7 @@ struct AnswerStage: RoutedStage {
         var context = TemplateContext(request: exchange.request, parameters: route.parameters, body: exchange.body,
                                       now: state.clock.now, state: state)
         context.user = exchange.user
+        context.integerParameters = candidates.integerParameters
         let chosen: Answer
         switch choose(from: candidates, exchange: exchange, route: route, context: &context) {
         case .success(let answer): chosen = answer
