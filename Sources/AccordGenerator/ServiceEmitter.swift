@@ -90,6 +90,7 @@ struct ServiceEmitter {
                 }
             }
         }
+        writePayloads(into: &writer)
         var issuing = contract.types.values.filter { Self.carriesTokens($0.schema) }.map(\.name)
         issuing += inlineResponses.filter { Self.carriesTokens($0.schema) }.map(\.name)
         for name in Set(issuing).sorted() {
@@ -99,6 +100,41 @@ struct ServiceEmitter {
             }
         }
         return writer.text
+    }
+
+    /// `BanPayload`, the `data` of a ban as the code table declares it (``APIError/banned(_:)``
+    /// carries it), and a typed accessor on `APIError` for every other code with a payload.
+    private func writePayloads(into writer: inout SwiftWriter) {
+        let translator = TypeTranslator(contract: contract)
+        let models = ModelEmitter(access: access)
+        var nested: [Declaration] = []
+        let codes = contract.service.codes.sorted { $0.code < $1.code }
+        let banCode = FlowCodes(service: contract.service)[.banned]
+        let banned = codes.first { $0.code == banCode && $0.data != nil } ?? codes.first { $0.flow == .ban && $0.data != nil }
+        writer.line()
+        writer.line("/// The `data` of a ban answer, as the code table declares it" + (banned.map { " for \($0.code) (\($0.name))." } ?? "; it declares none."))
+        let banType = banned?.data.map { translator.type(for: $0, suggestedName: "BanPayloadData", file: "service.yaml", nested: &nested) }
+        writer.line("\(access)typealias BanPayload = \(banType ?? "AccordJSON")")
+        let others = codes.filter { $0.data != nil && $0.code != banned?.code }
+        if !others.isEmpty {
+            writer.line()
+            writer.block("extension APIError") { writer in
+                for (index, code) in others.enumerated() {
+                    guard let data = code.data else { continue }
+                    let type = translator.type(for: data, suggestedName: Naming.type(code.name) + "Data", file: "service.yaml", nested: &nested)
+                    if index > 0 { writer.line() }
+                    writer.documentation("The `data` of \(code.code) (\(code.name)): nil for any other error, or when it cannot be read.", remark: nil)
+                    writer.block("\(access)var \(Naming.property(code.name))Data: \(type)?") { writer in
+                        writer.line("guard case .business(let code, _, _) = self, code.rawValue == \(code.code) else { return nil }")
+                        writer.line("return payload(\(type).self)")
+                    }
+                }
+            }
+        }
+        for declaration in nested {
+            writer.line()
+            models.write(declaration, into: &writer)
+        }
     }
 
     /// Endpoints' inline response objects, with the names the generator gave them.

@@ -46,6 +46,8 @@ public struct ExampleChecker: Sendable {
         }
         if let response = example.response, example.code == 0 {
             parts.append(("response", response, validator.validate(response.value, against: endpoint.response)))
+        } else if let response = example.response, let payload = contract.service.code(example.code)?.data {
+            parts.append(("response", response, validator.validate(response.value, against: payload)))
         }
         return parts.flatMap { part, json, violations in
             violations.map { violation in

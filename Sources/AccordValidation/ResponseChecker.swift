@@ -67,6 +67,9 @@ public struct ResponseChecker: Sendable {
         if code == 0 {
             let data = envelope[names.data] ?? .null
             violations += validator.validate(data, against: endpoint.response, at: "/\(names.data.jsonPointerEscaped)")
+        } else if let payload = contract.service.code(code)?.data {
+            let data = envelope[names.data] ?? .null
+            violations += validator.validate(data, against: payload, at: "/\(names.data.jsonPointerEscaped)")
         }
         return violations
     }

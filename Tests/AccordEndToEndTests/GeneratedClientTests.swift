@@ -158,9 +158,12 @@ import TongbanAPI
                 Issue.record("\(error)")
                 return
             }
-            #expect(info == BanInfo(reason: "多次发布违规内容", until: "2026-12-07T00:00:00Z", appealURL: nil))
+            // The ban's data as the code table declares it (service.yaml: 1008 → BanNotice).
+            #expect(info == BanNotice(banInfo: BanInfo(reason: "多次发布违规内容", until: AccordDateTime(fixture: "2026-12-07T00:00:00Z"))))
+            #expect(info.banInfo.until?.date == Date(timeIntervalSince1970: 1_796_601_600))
         }
-        #expect(await firstEvent(events) == .banned(BanInfo(reason: "多次发布违规内容", until: "2026-12-07T00:00:00Z", appealURL: nil)))
+        #expect(await firstEvent(events) == .banned(BanNotice(banInfo: BanInfo(reason: "多次发布违规内容",
+                                                                                until: AccordDateTime(fixture: "2026-12-07T00:00:00Z")))))
     }
 
     @Test func quotaIsATypedErrorWithAnAlert() async throws {
@@ -219,7 +222,7 @@ import TongbanAPI
                     Issue.record("quota: \(String(describing: error))")
                     continue
                 }
-                #expect(info.reason == "banned by an injected answer")
+                #expect(info.banInfo.reason == "banned by an injected answer")
             }
         }
     }

@@ -18,7 +18,8 @@ import TongbanAPI
 
     private let login = AuthLoginPhoneRequest(phone: "13800138000", code: "123456",
                                              deviceInfo: DeviceInfo(deviceID: "D-1", os: .ios, osVersion: "26.1", model: "iPhone", appVersion: "1.2.0"))
-    private let ban = BanInfo(reason: "违规内容", until: "2026-12-31T00:00:00Z", appealURL: "https://example.com/appeal")
+    private let ban = BanNotice(banInfo: BanInfo(reason: "违规内容", until: AccordDateTime(fixture: "2026-12-31T00:00:00Z"),
+                                                  appealURL: URL(fixture: "https://example.com/appeal")))
 
     /// Runs the sequence; `expire` and `banUser` act on the backend between steps, and
     /// `rewind` puts its clock back to the reference time before each call.

@@ -57,7 +57,7 @@ import TongbanAPI
     @Test func banQuotaForcedLogoutAndFaults() async throws {
         let mock = MockTransport(session: tokens)
         let api = client(mock)
-        let info = BanInfo(reason: "违规内容", appealURL: "https://example.com/appeal")
+        let info = BanNotice(banInfo: BanInfo(reason: "违规内容", appealURL: URL(fixture: "https://example.com/appeal")))
         await mock.ban(info)
         await #expect(throws: APIError.banned(info)) { try await api.send(API.signal.quota()) }
         await mock.unban()

@@ -64,9 +64,9 @@ import TongbanAPI
     #expect(model.signals == API.signal.fixtures.inbox.firstPage.items)
     #expect(await mock.calls.map(\.endpoint) == ["signal.inbox", "auth.refresh", "signal.inbox"])
 
-    await mock.ban(BanInfo(reason: "违规内容"))
+    await mock.ban(BanNotice(banInfo: BanInfo(reason: "违规内容")))
     await model.load()
-    #expect(model.alert == "banned: 违规内容")
+    #expect(model.alert == "banned")
 }
 // docs:end view-model-transport
 

@@ -67,3 +67,18 @@ import Testing
         #expect(after["data"]?["used"] == .int(1))
     }
 }
+
+/// Fixtures answering a code whose table entry declares `data` (service.yaml, `codes`).
+@Suite struct CodePayloadTests {
+    @Test func aFixtureAnsweringACodeIsHeldToItsPayload() throws {
+        let yaml = "auth.sms-send:\n  - name: soon\n    code: 2002\n    data: {retry_after_seconds: soon}\n"
+        do {
+            _ = try EngineFixture(fixtures: yaml)
+            Issue.record("the fixture loaded")
+        } catch let problems as EngineFixture.FixtureProblems {
+            #expect(problems.diagnostics.map { String($0.prefix { $0 != "\n" }) } == [
+                "mocks/test.yaml:4:33: error: fixture 'soon' data (code 2002) /retry_after_seconds: expected integer, found a string \"soon\"",
+            ])
+        }
+    }
+}

@@ -183,11 +183,14 @@ import Testing
     }
 
     @Test func injectionAnswersCodesAndHandsFaultsOn() throws {
-        let stage = InjectionStage(state: state, codes: contract.service.codes, scenarios: [:], defaultScenario: nil, envelopes: envelopes)
+        let stage = InjectionStage(state: state, contract: contract, scenarios: [:], defaultScenario: nil, envelopes: envelopes)
         let quota = try route("signal.quota")
         let injected = try answer(run(stage, MockRequest(method: "GET", target: "/", headers: [("X-Accord-Inject", "banned")]), quota).0)
         #expect(injected.json?["code"] == .int(1008))
         #expect(injected.json?["data"]?["ban_info"]?["reason"] == .string("banned by an injected answer"))
+        // A code whose table entry declares data answers a value of it when the injection gives none.
+        let frequent = try answer(run(stage, MockRequest(method: "GET", target: "/", headers: [("X-Accord-Inject", "sms-too-frequent")]), quota).0)
+        #expect(frequent.json?["data"] == .object([.init("retry_after_seconds", .int(1))]))
         let (latency, delayed) = run(stage, MockRequest(method: "GET", target: "/", headers: [("X-Accord-Inject", "latency:250ms")]), quota)
         #expect(passes(latency))
         #expect(delayed.addedDelay == 250)

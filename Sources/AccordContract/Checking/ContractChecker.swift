@@ -143,6 +143,9 @@ struct ContractChecker {
         if service.code(service.validation.violationCode) == nil {
             error("the violation code \(service.validation.violationCode) is not declared in 'codes'", at: service.location)
         }
+        for code in service.codes {
+            if let data = code.data { checkReferences(in: data) }
+        }
         for field in service.headers {
             checkReferences(in: field.schema)
             if !isScalarLike(field.schema, allowArray: false) {
@@ -197,7 +200,7 @@ struct ContractChecker {
         var pending: [Schema] = files.flatMap(\.endpoints).flatMap { endpoint in
             (endpoint.parameters + endpoint.query + endpoint.headers).map(\.schema)
                 + [endpoint.body, endpoint.response, endpoint.stream?.event].compactMap { $0 }
-        } + (service?.headers.map(\.schema) ?? [])
+        } + (service?.headers.map(\.schema) ?? []) + (service?.codes.compactMap(\.data) ?? [])
         while let schema = pending.popLast() {
             switch schema.kind {
             case .reference(let name):

@@ -79,6 +79,8 @@ public struct ContractLoader: Sendable {
         var serviceLocation: SourceLocation?
         var serviceFileSeen = false
         var domains: [DomainFile] = []
+        /// The service file's own types (the payloads of business codes), checked with the domains'.
+        var serviceTypes: [DomainFile] = []
         var references: [EndpointReference] = []
 
         for source in sources {
@@ -103,6 +105,12 @@ public struct ContractLoader: Sendable {
                     serviceFileSeen = true
                     serviceLocation = reader.location(serviceNode)
                     service = reader.service(pairs, at: root, references: &references)
+                    if let types = root["types"] {
+                        let declarations = reader.typeDeclarations(types, domain: "service")
+                        serviceTypes = [DomainFile(domain: Domain(name: "service", file: source.path, description: nil,
+                                                                  typeNames: declarations.map(\.name), endpointIDs: []),
+                                                   types: declarations, endpoints: [], routeLocations: [:])]
+                    }
                 }
             } else if root["domain"] != nil {
                 if let decoded = reader.domain(pairs, at: root) { domains.append(decoded) }
@@ -116,13 +124,13 @@ public struct ContractLoader: Sendable {
                                       at: SourceLocation(file: directory)))
         }
 
-        diagnostics += ContractChecker(service: service, files: domains, references: references).check()
+        diagnostics += ContractChecker(service: service, files: serviceTypes + domains, references: references).check()
 
         let contract = service.map { service in
             Contract(
                 service: service,
                 domains: domains.map(\.domain),
-                types: Dictionary(domains.flatMap(\.types).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }),
+                types: Dictionary((serviceTypes + domains).flatMap(\.types).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }),
                 endpoints: domains.flatMap(\.endpoints)
             )
         }

@@ -27,6 +27,22 @@ extension NodeReader {
     ]
 
     /// Decodes a domain file (its root has a `domain:` key).
+    /// The named types under a file's `types:` (a domain file's, or the service file's).
+    mutating func typeDeclarations(_ node: Node, domain: String) -> [TypeDeclaration] {
+        var declarations: [TypeDeclaration] = []
+        for pair in mapping(node, "'types'") ?? [] {
+            guard let typeName = key(pair, "'types'") else { continue }
+            guard Self.isTypeName(typeName) else {
+                error("type names are UpperCamelCase letters and digits, found '\(typeName)'", at: pair.key)
+                continue
+            }
+            guard let spec = typeSpec(pair.value, "type '\(typeName)'") else { continue }
+            if spec.isOptional { error("'?' marks an optional field; a named type cannot be optional", at: pair.value) }
+            declarations.append(TypeDeclaration(name: typeName, domain: domain, schema: spec.schema, location: location(pair.key)))
+        }
+        return declarations
+    }
+
     mutating func domain(_ root: [Node.Pair], at rootNode: Node) -> DomainFile? {
         checkKeys(root, allowed: ["domain", "description", "types", "endpoints"], in: "a domain file")
         guard let nameNode = rootNode["domain"], let name = text(nameNode, "'domain'") else { return nil }
@@ -35,17 +51,8 @@ extension NodeReader {
                            typeNames: [], endpointIDs: []),
             types: [], endpoints: [], routeLocations: [:]
         )
-        for pair in rootNode["types"].flatMap({ mapping($0, "'types'") }) ?? [] {
-            guard let typeName = key(pair, "'types'") else { continue }
-            guard Self.isTypeName(typeName) else {
-                error("type names are UpperCamelCase letters and digits, found '\(typeName)'", at: pair.key)
-                continue
-            }
-            guard let spec = typeSpec(pair.value, "type '\(typeName)'") else { continue }
-            if spec.isOptional { error("'?' marks an optional field; a named type cannot be optional", at: pair.value) }
-            file.types.append(TypeDeclaration(name: typeName, domain: name, schema: spec.schema, location: location(pair.key)))
-            file.domain.typeNames.append(typeName)
-        }
+        file.types = rootNode["types"].map { typeDeclarations($0, domain: name) } ?? []
+        file.domain.typeNames = file.types.map(\.name)
         for pair in rootNode["endpoints"].flatMap({ mapping($0, "'endpoints'") }) ?? [] {
             guard let id = key(pair, "'endpoints'"), let decoded = endpoint(id, pair, domain: name) else { continue }
             file.codeReferences += codeReferences(in: pair.value, endpoint: id)

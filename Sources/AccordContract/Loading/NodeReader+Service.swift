@@ -2,7 +2,7 @@ import AccordDiagnostics
 import AccordYAML
 
 extension NodeReader {
-    static let serviceFileKeys = ["service", "signing", "auth", "headers", "validation", "codes"]
+    static let serviceFileKeys = ["service", "signing", "auth", "headers", "validation", "codes", "types"]
 
     /// Decodes a service file (its root has a `service:` key), noting where it names
     /// endpoints so the cross-file checks can point at each name.
@@ -195,7 +195,7 @@ extension NodeReader {
                 return nil
             }
             guard let fields = mapping(pair.value, "code \(code)") else { return nil }
-            checkKeys(fields, allowed: ["name", "msg", "flow", "http", "description"], in: "code \(code)")
+            checkKeys(fields, allowed: ["name", "msg", "flow", "http", "description", "data"], in: "code \(code)")
             var entry = BusinessCode(code: code, name: "", message: "", location: location(pair.key))
             for field in fields {
                 let value = field.value
@@ -203,6 +203,7 @@ extension NodeReader {
                 case "name": entry.name = text(value, "'name'") ?? ""
                 case "msg": entry.message = text(value, "'msg'") ?? ""
                 case "description": entry.description = text(value, "'description'")
+                case "data": entry.data = typeSpec(value, "the data of code \(code)")?.schema
                 case "http":
                     guard let status = int(value, "'http'") else { break }
                     if (100...599).contains(status) { entry.httpStatus = status } else {

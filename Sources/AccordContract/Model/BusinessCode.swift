@@ -25,6 +25,9 @@ public struct BusinessCode: Sendable, Hashable {
     /// The HTTP status the code travels with (200 unless the contract says otherwise).
     public var httpStatus: Int
     public var description: String?
+    /// The shape of the envelope's `data` when this code is answered (`{ban_info: …}` for a
+    /// ban), if the contract declares one: fixtures, the mock and the generated client use it.
+    public var data: Schema?
     public var location: SourceLocation
 
     public init(

@@ -4,8 +4,9 @@ import Foundation
 public enum APIError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A business code of the contract (`code != 0`), with its message and the whole envelope.
     case business(BusinessCode, message: String, envelope: Data?)
-    /// 1008: the account is banned.
-    case banned(BanInfo)
+    /// 1008: the account is banned, with the `data` the contract declares for the ban
+    /// code (``BanPayload``: `{ban_info: {reason, until?, appeal_url?}}` in this contract).
+    case banned(BanPayload)
     /// 1006, 1007 or a failed refresh: the tokens are cleared; show the login.
     case sessionEnded(BusinessCode)
     /// No network.
@@ -26,7 +27,7 @@ public enum APIError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .business(let code, let message, _): "\(message) (\(code.rawValue))"
-        case .banned(let info): "banned: \(info.reason)"
+        case .banned: "banned"
         case .sessionEnded(let code): "session ended (\(code.rawValue)); log in again"
         case .offline: "offline"
         case .timeout: "the request timed out"
@@ -39,35 +40,20 @@ public enum APIError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Why the account is banned (`data.ban_info` of 1008).
-public struct BanInfo: Codable, Hashable, Sendable {
-    public var reason: String
-    public var until: String?
-    public var appealURL: String?
-
-    public init(reason: String, until: String? = nil, appealURL: String? = nil) {
-        self.reason = reason
-        self.until = until
-        self.appealURL = appealURL
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case reason, until
-        case appealURL = "appeal_url"
-    }
-}
-
 /// What the app should be told, outside any one call.
 public enum ClientEvent: Sendable, Equatable {
     /// The tokens were cleared (1006, 1007, a failed refresh): go to login.
     case loggedOut(BusinessCode)
-    case banned(BanInfo)
+    case banned(BanPayload)
     /// A code whose flow is a global alert (3008 …), with its message.
     case alert(BusinessCode, String)
 }
 
-/// The `data` of a ban answer: `{ban_info: …}`.
-struct BanData: Decodable {
-    var banInfo: BanInfo
-    enum CodingKeys: String, CodingKey { case banInfo = "ban_info" }
+extension APIError {
+    /// The envelope's `data` of a business error read as `type`: the payload the code
+    /// table declares for the code (the generated `…Data` properties call this).
+    public func payload<Payload: Decodable>(_ type: Payload.Type) -> Payload? {
+        guard case .business(_, _, let envelope?) = self else { return nil }
+        return try? JSONDecoder().decode(Envelope<Payload>.self, from: envelope).data
+    }
 }

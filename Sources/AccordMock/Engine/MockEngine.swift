@@ -67,7 +67,7 @@ public struct MockEngine: Sendable {
         routed += [
             AuthenticationStage(tokens: state.tokens, auth: service.auth, envelopes: envelopes) as any RoutedStage,
             ValidationStage(validator: RequestValidator(contract: contract), envelopes: envelopes),
-            InjectionStage(state: state, codes: service.codes, scenarios: scenarios, defaultScenario: options.scenario, envelopes: envelopes),
+            InjectionStage(state: state, contract: contract, scenarios: scenarios, defaultScenario: options.scenario, envelopes: envelopes),
             AnswerStage(answers: answers, state: state, grant: grant, envelopes: envelopes,
                         effects: EffectRunner(contract: contract, collections: collections, state: state, envelopes: envelopes)),
             TokenFlowStage(grant: grant, authHeader: service.auth.header.lowercased(), envelopeNames: service.envelope),

@@ -71,7 +71,7 @@ public struct ForwardingGate: Sendable {
         checks += [TokenShapeStage(auth: service.auth, envelopes: envelopes) as any RoutedStage,
                    ValidationStage(validator: RequestValidator(contract: contract), envelopes: envelopes)]
         self.checks = checks
-        injection = InjectionStage(state: state, codes: service.codes, scenarios: engine.scenarios, defaultScenario: engine.options.scenario,
+        injection = InjectionStage(state: state, contract: contract, scenarios: engine.scenarios, defaultScenario: engine.options.scenario,
                                    envelopes: envelopes)
         journal = JournalStage(journal: state.journal, clock: state.clock)
         report = ReportStage(observations: state.observations, envelope: service.envelope, router: router)

@@ -381,9 +381,9 @@ public actor APIClient: APISending {
             await endSession(code, since: generation)
             return .sessionEnded(code)
         }
-        if Service.bans(code), let info = try? JSONDecoder().decode(Envelope<BanData>.self, from: refusal.envelope).data {
-            broadcast.send(.banned(info.banInfo))
-            return .banned(info.banInfo)
+        if Service.bans(code), let payload = try? JSONDecoder().decode(Envelope<BanPayload>.self, from: refusal.envelope).data {
+            broadcast.send(.banned(payload))
+            return .banned(payload)
         }
         if Service.alerts(code) { broadcast.send(.alert(code, refusal.message)) }
         return .business(code, message: refusal.message, envelope: refusal.envelope)

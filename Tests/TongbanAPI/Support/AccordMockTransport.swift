@@ -147,7 +147,7 @@ public actor MockTransport: Transport {
     private var refreshTokens: Set<String> = []
     private var expired: Set<String> = []
     private var revoked: Set<String> = []
-    private var banInfo: BanInfo?
+    private var ban: BanPayload?
     private var issuedCount = 0
 
     /// - Parameter session: tokens to accept from the start, as a logged-in preview needs.
@@ -202,13 +202,13 @@ public actor MockTransport: Transport {
         refreshTokens.removeAll()
     }
 
-    /// Every authenticated call answers banned with `info`, until ``unban()``.
-    public func ban(_ info: BanInfo) {
-        banInfo = info
+    /// Every authenticated call answers banned with `payload` as its `data`, until ``unban()``.
+    public func ban(_ payload: BanPayload) {
+        ban = payload
     }
 
     public func unban() {
-        banInfo = nil
+        ban = nil
     }
 
     // MARK: Transport
@@ -260,7 +260,7 @@ public actor MockTransport: Transport {
             if revoked.contains(token) { return Reply(Service.forceLogoutCode) }
             guard accessTokens.contains(token) else { return Reply(Service.tokenInvalidCode) }
             if expired.contains(token) { return Reply(Service.tokenExpiredCode) }
-            if let banInfo { return Reply(Service.bannedCode.rawValue, data: try Self.json(BanData(banInfo: banInfo))) }
+            if let ban { return Reply(Service.bannedCode.rawValue, data: try Self.json(ban)) }
         }
         if var queue = injected[route.id], !queue.isEmpty {
             let code = queue.removeFirst()
@@ -374,13 +374,6 @@ private struct ReceivedRequest {
         case .body: body?.value(at: matcher.key)?.parameterText
         }
         return matcher.holds(for: value)
-    }
-}
-
-extension BanData: Encodable {
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(banInfo, forKey: .banInfo)
     }
 }
 

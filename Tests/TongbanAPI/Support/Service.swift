@@ -38,7 +38,7 @@ public enum BusinessCode: RawRepresentable, Hashable, Sendable {
     case refreshInvalid
     /// 账号已被封禁 (1008)
     ///
-    /// Account banned; data.ban_info = {reason, until?, appeal_url?}.
+    /// Account banned; data.ban_info says why and until when.
     case banned
     /// 验证码错误或已过期 (2001)
     case smsCodeInvalid
@@ -187,6 +187,17 @@ enum Service {
     /// The token refresh call.
     static func refresh(_ refreshToken: String) -> Endpoint<TokenPair>? {
         API.auth.refresh(AuthRefreshRequest(refreshToken: refreshToken))
+    }
+}
+
+/// The `data` of a ban answer, as the code table declares it for 1008 (banned).
+public typealias BanPayload = BanNotice
+
+extension APIError {
+    /// The `data` of 2002 (sms-too-frequent): nil for any other error, or when it cannot be read.
+    public var smsTooFrequentData: RetryAfter? {
+        guard case .business(let code, _, _) = self, code.rawValue == 2002 else { return nil }
+        return payload(RetryAfter.self)
     }
 }
 

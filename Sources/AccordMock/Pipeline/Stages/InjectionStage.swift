@@ -17,6 +17,19 @@ struct InjectionStage: RoutedStage {
     /// The scenario of requests that name none.
     let defaultScenario: String?
     let envelopes: Envelopes
+    /// The `data` an injected code answers when the rule gives none: a value of the
+    /// payload the code table declares for it (``BusinessCode/data``), made once.
+    private let payloads: [Int: JSONValue]
+
+    init(state: MockState, contract: Contract, scenarios: [String: Scenario], defaultScenario: String?, envelopes: Envelopes) {
+        self.state = state
+        codes = contract.service.codes
+        self.scenarios = scenarios
+        self.defaultScenario = defaultScenario
+        self.envelopes = envelopes
+        let generator = ResponseGenerator(types: contract.types)
+        payloads = Dictionary(uniqueKeysWithValues: codes.compactMap { code in code.data.map { (code.code, generator.value(for: $0)) } })
+    }
 
     func run(_ exchange: inout Exchange, route: Route) -> StageResult {
         let injection: Injection?
@@ -40,7 +53,7 @@ struct InjectionStage: RoutedStage {
             let defaultData: JSONValue? = code == banned
                 ? .object([.init("ban_info", TokenStore.Ban(reason: "banned by an injected answer").json)]) : nil
             var response = envelopes.answer(code: code, message: message, fallback: code == 0 ? "ok" : "injected",
-                                            data: data ?? defaultData ?? .object([]), endpoint: route.endpoint.id, verdict: .injected)
+                                            data: data ?? defaultData ?? payloads[code] ?? .object([]), endpoint: route.endpoint.id, verdict: .injected)
             response.summary.source = "injected"
             return .answer(response)
         }
