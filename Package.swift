@@ -86,7 +86,7 @@ let package = Package(
         .testTarget(name: "AccordYAMLTests", dependencies: ["AccordYAML"]),
         .testTarget(name: "AccordSigningTests", dependencies: ["AccordContract", "AccordJSON", "AccordSigning"]),
         .testTarget(name: "AccordEndToEndTests", dependencies: ["accord", "AccordContract", "AccordJSON", "AccordMock", "AccordServer", "AccordSigning",
-                                                                "AccordSync", "AccordTesting", "TongbanAPI"],
+                                                                "AccordSync", "AccordTesting", "AccordValidation", "TongbanAPI"],
                     exclude: ["Clients"]),
         .testTarget(name: "AccordMockTests", dependencies: ["AccordContract", "AccordJSON", "AccordMock", "AccordReport", "AccordSigning", "AccordSync",
                                                            "AccordTesting", "AccordValidation"]),

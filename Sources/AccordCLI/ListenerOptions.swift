@@ -36,6 +36,8 @@ struct ListenerOptions {
     var report: String?
     var reportFormat: ContractReport.Format
     var failOn: Set<ContractReport.FailCondition>
+    /// Whether `--max-body` was given; without it the limit grows to fit the contract's uploads.
+    var bodyLimitGiven = false
 
     /// - Parameter defaultPort: the port without `--port`.
     init(_ arguments: Arguments, defaultPort: UInt16) throws(UsageError) {
@@ -50,10 +52,11 @@ struct ListenerOptions {
             server.threads = value
         }
         if let size = arguments["max-body"] {
-            guard let bytes = Self.bytes(size) else {
+            guard let bytes = ByteSizeText.bytes(size) else {
                 throw UsageError("'--max-body' takes a size up to 1GiB such as 512KiB, 2MiB or 1048576, found '\(size)'")
             }
             server.maxBodyBytes = bytes
+            bodyLimitGiven = true
         }
         if let text = arguments["header-timeout"] {
             guard let seconds = DurationText.seconds(text) ?? Int(text), (1...3_600).contains(seconds) else {
@@ -90,16 +93,10 @@ struct ListenerOptions {
         }
     }
 
-    /// The largest `--max-body`: 1 GiB.
-    static let maxBodyLimit = 1 << 30
-
-    /// `1048576`, `512KiB`, `512k`, `2MiB`, `2m`; nil past `limit` or below 0.
-    static func bytes(_ text: String, limit: Int = maxBodyLimit) -> Int? {
-        let lower = text.lowercased()
-        let (digits, factor) = [("kib", 1_024), ("mib", 1_048_576), ("k", 1_024), ("m", 1_048_576), ("b", 1)]
-            .first { lower.hasSuffix($0.0) }.map { (lower.dropLast($0.0.count), $0.1) } ?? (Substring(lower), 1)
-        guard let amount = Int(digits), amount >= 0 else { return nil }
-        let (bytes, overflow) = amount.multipliedReportingOverflow(by: factor)
-        return !overflow && bytes <= limit ? bytes : nil
+    /// Without `--max-body`, the body limit admits the contract's largest multipart upload.
+    mutating func fitBodyLimit(to contract: Contract) {
+        guard !bodyLimitGiven else { return }
+        server.maxBodyBytes = max(server.maxBodyBytes, contract.largestMultipartBody)
+        mockOptions.maxBodyBytes = server.maxBodyBytes
     }
 }

@@ -134,7 +134,7 @@ extension ProxyCommand {
                 proxy.caFile = path
             }
             if let text = arguments["max-answer"] {
-                guard let bytes = ListenerOptions.bytes(text), bytes >= 1_024 else {
+                guard let bytes = ByteSizeText.bytes(text), bytes >= 1_024 else {
                     throw UsageError("'--max-answer' takes a size from 1KiB to 1GiB such as 16MiB, found '\(text)'")
                 }
                 proxy.maxAnswerBytes = bytes

@@ -19,10 +19,12 @@ struct ServeCommand: Subcommand {
         Arguments.Option(name: "refresh-ttl", valueName: "DURATION", help: "Refresh token lifetime (default: the contract's)."),
         Arguments.Option(name: "no-reload", valueName: nil, help: "Do not watch the directories for changes."),
         Arguments.Option(name: "state", valueName: "FILE", help: "Load the collections' records from FILE at start and write them there on stop."),
+        Arguments.Option(name: "upload-budget", valueName: "SIZE",
+                         help: "The most bytes of uploaded files kept, oldest evicted first, such as 256MiB (default: 64MiB)."),
     ] + ListenerOptions.options
 
     func run(_ arguments: Arguments, console: Console) -> Int32 {
-        let settings: Settings
+        var settings: Settings
         do {
             settings = try Settings(arguments)
         } catch {
@@ -32,12 +34,13 @@ struct ServeCommand: Subcommand {
         guard let project = Listening.load(contracts: settings.contracts, mocks: settings.mocks, doing: "serving", console: console) else {
             return 1
         }
+        settings.fitBodyLimit(to: project.contract)
 
         let auth = project.contract.service.auth
         guard let journal = Listening.journal(recording: settings.listener.record, console: console) else { return 1 }
         let state = MockState(nonceTTLSeconds: project.contract.service.signing.nonceTTLSeconds,
                               accessTTL: settings.accessTTL ?? auth.accessTTLSeconds, refreshTTL: settings.refreshTTL ?? auth.refreshTTLSeconds,
-                              seed: settings.seed, journal: journal)
+                              seed: settings.seed, journal: journal, uploads: UploadStore(budgetBytes: settings.uploadBudget))
         guard Listening.prepare(state, options: settings.listener, contract: project.contract, scenarios: project.scenarios,
                                 mocks: settings.mocks, console: console) else { return 2 }
         let live = LiveEngine(MockEngine(contract: project.contract, fixtures: project.fixtures, scenarios: project.scenarios,
@@ -139,6 +142,7 @@ struct ServeCommand: Subcommand {
           limits: \(settings.listener.server.connectionLimit) connections (\(settings.listener.server.perIPConnectionLimit) per address), \
         \(settings.listener.server.headerTimeoutSeconds) s per request head, \(state.rules.capacity) rules, \(state.nonces.capacity) nonces
           collections: \(collectionsText(project.collections, store: state.collections))
+          uploads: served at \(MockEngine.storagePrefix)ID, \(state.uploads.usage.budgetBytes) bytes kept at most (--upload-budget), oldest evicted first
           contracts: \(settings.contracts)  mocks: \(settings.mocks)\(settings.reloads ? "  (reloading on change)" : "")
         """
     }
@@ -157,6 +161,8 @@ extension ServeCommand {
         var refreshTTL: Int?
         /// `--state FILE`: the collections' records across restarts.
         var state: String?
+        /// `--upload-budget SIZE`: the bytes of uploaded files kept.
+        var uploadBudget = UploadStore.defaultBudget
 
         init(_ arguments: Arguments) throws(UsageError) {
             contracts = arguments["contracts"] ?? "contracts"
@@ -174,6 +180,18 @@ extension ServeCommand {
             accessTTL = try Self.seconds(arguments["access-ttl"], option: "access-ttl")
             refreshTTL = try Self.seconds(arguments["refresh-ttl"], option: "refresh-ttl")
             state = arguments["state"]
+            if let text = arguments["upload-budget"] {
+                guard let bytes = ByteSizeText.bytes(text), bytes >= 1 << 10 else {
+                    throw UsageError("'--upload-budget' takes a size from 1KiB to 1GiB such as 256MiB, found '\(text)'")
+                }
+                uploadBudget = bytes
+            }
+        }
+
+        /// Without `--max-body`, room for the contract's largest upload (``ListenerOptions/fitBodyLimit(to:)``).
+        mutating func fitBodyLimit(to contract: Contract) {
+            listener.fitBodyLimit(to: contract)
+            mockOptions.maxBodyBytes = listener.server.maxBodyBytes
         }
 
         /// `30s`, `10m`, `2h`, `30d` or seconds.

@@ -57,9 +57,16 @@ struct EndpointEmitter {
         let path = endpoint.parameters.map(parameter)
         let query = endpoint.query.map(parameter)
         let headers = endpoint.headers.map(parameter)
+        // Multipart parts: text parts typed like query parameters, file parts as `FilePart`s.
+        let textParts = (endpoint.multipart ?? []).compactMap { part -> Field? in
+            guard case .text(let schema) = part.content else { return nil }
+            return Field(name: part.name, schema: schema, isOptional: part.isOptional, location: part.location)
+        }
+        let fileParts = (endpoint.multipart ?? []).filter { $0.file != nil }
         parameters += path.map { "\($0.swift): \($0.type)" }
         if let body = types.body { parameters.append((path.isEmpty ? "_ body" : "body") + ": \(body)") }
-        parameters += (query + headers).map { "\($0.swift): \($0.type)\($0.isOptional ? "? = nil" : "")" }
+        parameters += fileParts.map { "\(Naming.property($0.name)): FilePart\($0.isOptional ? "? = nil" : "")" }
+        parameters += (textParts.map(parameter) + query + headers).map { "\($0.swift): \($0.type)\($0.isOptional ? "? = nil" : "")" }
 
         writer.block("\(access)func \(function)(\(parameters.joined(separator: ", "))) -> Endpoint<\(types.response)>") { writer in
             let pathExpression = endpoint.path.segments.map { segment -> String in
@@ -76,10 +83,24 @@ struct EndpointEmitter {
             appendItems(endpoint.query, to: "query", into: &writer)
             writer.line("\(endpoint.headers.isEmpty ? "let" : "var") headers: [QueryItem] = []")
             appendItems(endpoint.headers, to: "headers", into: &writer)
+            if endpoint.multipart != nil {
+                writer.line("\(textParts.isEmpty ? "let" : "var") fields: [QueryItem] = []")
+                appendItems(textParts, to: "fields", into: &writer)
+                writer.line("\(fileParts.isEmpty ? "let" : "var") files: [(name: String, file: FilePart)] = []")
+                for part in fileParts {
+                    let name = Naming.property(part.name)
+                    writer.line(part.isOptional ? "if let \(Naming.bare(name))File = \(name) { files.append((\(part.name.swiftLiteral), \(Naming.bare(name))File)) }"
+                                                : "files.append((\(part.name.swiftLiteral), \(name)))")
+                }
+            }
             writer.line("return Endpoint(")
             writer.line("    id: \(endpoint.id.swiftLiteral), method: .\(endpoint.method.rawValue.lowercased()),")
             writer.line("    path: \"/\(pathExpression.joined(separator: "/"))\", query: query, headers: headers,")
-            writer.line("    body: \(types.body == nil ? "nil" : "body"), requiresAuth: \(endpoint.requiresAuth)")
+            if endpoint.multipart != nil {
+                writer.line("    multipart: MultipartBody(fields: fields, files: files), requiresAuth: \(endpoint.requiresAuth)")
+            } else {
+                writer.line("    body: \(types.body == nil ? "nil" : "body"), requiresAuth: \(endpoint.requiresAuth)")
+            }
             writer.line(")")
         }
         if let stream = endpoint.stream, let body = types.body, endpoint.parameters.isEmpty {

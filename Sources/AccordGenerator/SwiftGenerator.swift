@@ -181,10 +181,7 @@ public struct SwiftGenerator: Sendable {
     /// A warning at every enum value whose Swift case had to be renamed (``Naming/caseNames(_:)``).
     private func enumRenames() -> [Diagnostic] {
         var pending: [Schema] = contract.types.values.sorted { $0.name < $1.name }.map(\.schema)
-        for endpoint in contract.endpoints {
-            pending += (endpoint.parameters + endpoint.query + endpoint.headers).map(\.schema)
-            pending += [endpoint.body, endpoint.response, endpoint.stream?.event].compactMap { $0 }
-        }
+        pending += contract.endpoints.flatMap(\.schemas)
         pending += contract.service.headers.map(\.schema)
         var diagnostics: [Diagnostic] = []
         while let schema = pending.popLast() {

@@ -102,6 +102,9 @@ public struct OpenAPIDocument: Sendable {
             if !examples.isEmpty { content.append(.init("examples", .object(examples))) }
             members.append(.init("requestBody", .object([.init("required", .bool(true)),
                                                          .init("content", .object([.init("application/json", .object(content))]))])))
+        } else if let parts = endpoint.multipart {
+            members.append(.init("requestBody", .object([.init("required", .bool(true)),
+                                                         .init("content", .object([.init("multipart/form-data", multipart(parts))]))])))
         }
         members.append(.init("responses", responses(endpoint)))
         members.append(.init("security", .array(endpoint.requiresAuth ? [.object([.init(Self.bearerName, .array([]))])] : [])))
@@ -110,6 +113,29 @@ public struct OpenAPIDocument: Sendable {
                      .init("http", .int(code.httpStatus)), .init("message", .string(code.message))])
         })))
         return .object(members)
+    }
+
+    /// A multipart body: each text part as its schema, each file part as binary with its
+    /// media types (`encoding`), the required ones listed.
+    private func multipart(_ parts: [MultipartPart]) -> JSONValue {
+        var properties: [JSONValue.Member] = []
+        var encoding: [JSONValue.Member] = []
+        for part in parts {
+            switch part.content {
+            case .text(let schema):
+                properties.append(.init(part.name, schemas.schema(schema)))
+            case .file(let rule):
+                var file: [JSONValue.Member] = [.init("type", .string("string")), .init("format", .string("binary")),
+                                                .init("maxLength", .int(rule.maxSize))]
+                if let description = part.description { file.append(.init("description", .string(description))) }
+                properties.append(.init(part.name, .object(file)))
+                encoding.append(.init(part.name, .object([.init("contentType", .string(rule.contentTypes.joined(separator: ", ")))])))
+            }
+        }
+        let required = parts.filter { !$0.isOptional }.map { JSONValue.string($0.name) }
+        var schema: [JSONValue.Member] = [.init("type", .string("object")), .init("properties", .object(properties))]
+        if !required.isEmpty { schema.append(.init("required", .array(required))) }
+        return .object([.init("schema", .object(schema)), .init("encoding", .object(encoding))])
     }
 
     private func description(of endpoint: Endpoint) -> String {

@@ -2,6 +2,7 @@ import AccordContract
 import AccordHTTPClient
 import AccordJSON
 import AccordSigning
+import AccordValidation
 import Foundation
 
 /// Turns a contract example into a signed request to the backend: the path filled and
@@ -83,6 +84,11 @@ struct RequestBuilder: Sendable {
             }
         }
         var body = replacement ?? example.body?.value
+        // A multipart endpoint gets a small valid form; its text parts are what the signature covers.
+        let form = endpoint.multipart.map { MultipartForm.sample(for: $0, types: contract.types) }
+        if let form, replacement == nil {
+            body = .object(form.signedFields.map { .init($0.name, .string($0.value)) })
+        }
         // A refresh sends the refresh token this run signed in with, not the example's.
         if endpoint.id == contract.service.auth.refreshEndpoint, let token = session.refreshToken, case .object(var members)? = body {
             for index in members.indices where members[index].key == "refresh_token" { members[index].value = .string(token) }
@@ -101,7 +107,10 @@ struct RequestBuilder: Sendable {
             headers.append((contract.service.auth.header, "\(contract.service.auth.scheme) \(token)"))
         }
         var bytes: [UInt8] = []
-        if let body {
+        if let form, replacement == nil {
+            bytes = form.bytes
+            headers.append(("Content-Type", form.contentType))
+        } else if let body {
             bytes = JSONWriter.bytes(body)
             headers.append(("Content-Type", "application/json"))
         }

@@ -12,10 +12,10 @@ import Testing
         #expect(outcome.diagnostics.map(\.description) == [])
     }
 
-    @Test func coversTheSixDomains() throws {
+    @Test func coversTheSevenDomains() throws {
         let contract = try #require(outcome.contract)
-        #expect(contract.domains.map(\.name) == ["auth", "learning", "matching", "push", "signal", "subscriptions"])
-        #expect(contract.endpoints.count == 48)
+        #expect(contract.domains.map(\.name) == ["auth", "learning", "matching", "push", "signal", "subscriptions", "upload"])
+        #expect(contract.endpoints.count == 49)
         for endpoint in contract.endpoints {
             #expect(!endpoint.examples.isEmpty, "\(endpoint.id) has no example")
             #expect(endpoint.summary != nil, "\(endpoint.id) has no summary")

@@ -1,6 +1,7 @@
 import AccordContract
 import AccordJSON
 import AccordTesting
+import AccordValidation
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -86,6 +87,13 @@ import TongbanAPI
         _ = try await api.send(API.auth.loginPhone(AuthLoginPhoneRequest(phone: "13800138000", code: "123456", deviceInfo: device)))
     }
 
+    /// A 1×1 PNG on disk, the file every sampled upload sends.
+    static let samplePNG: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("accord-property-\(UUID().uuidString).png")
+        try? Data(SampleFile.png).write(to: url)
+        return url
+    }()
+
     private func sample(for endpoint: AccordContract.Endpoint, values: inout RandomValues) -> Sample {
         var parameters: [String: String] = [:]
         for field in endpoint.parameters {
@@ -118,11 +126,32 @@ import TongbanAPI
             members.append(.init(toggle, .bool(false)))
             body = .object(members)
         }
+        // A multipart body: random text parts, and the sample image under a random file name.
+        var multipart: TongbanAPI.MultipartBody?
+        if let parts = endpoint.multipart {
+            var fields: [TongbanAPI.QueryItem] = []
+            var files: [(name: String, file: FilePart)] = []
+            for part in parts {
+                switch part.content {
+                case .text(let schema) where !part.isOptional || Bool.random(using: &values.random):
+                    fields.append(.init(name: part.name, value: text(values.value(for: schema))))
+                case .file(let rule):
+                    var name = Schema(.primitive(.string), location: endpoint.location)
+                    name.constraints.minLength = 1
+                    files.append((part.name, FilePart(fileURL: Self.samplePNG, filename: text(values.value(for: name)) + ".png",
+                                                      contentType: rule.contentTypes.contains("image/png") ? "image/png" : rule.contentTypes[0])))
+                case .text:
+                    continue
+                }
+            }
+            multipart = .init(fields: fields, files: files)
+            body = .object(fields.map { .init($0.name, .string($0.value)) })
+        }
         let method = TongbanAPI.HTTPMethod(rawValue: endpoint.method.rawValue) ?? .get
         return Sample(
             endpoint: .init(id: endpoint.id, method: method, path: "/" + path.joined(separator: "/"),
                             query: query.map { .init(name: $0[0], value: $0[1]) }, headers: headers,
-                            body: body.map(anyJSON), requiresAuth: endpoint.requiresAuth),
+                            body: multipart == nil ? body.map(anyJSON) : nil, multipart: multipart, requiresAuth: endpoint.requiresAuth),
             parameters: parameters, query: query, body: body)
     }
 

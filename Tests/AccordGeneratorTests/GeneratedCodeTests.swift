@@ -258,6 +258,10 @@ import TongbanAPI
         if let value = example?.body?.value, endpoint.body != nil {
             body = JSONWriter.bytes(value)
             headers.append(("Content-Type", "application/json"))
+        } else if let parts = endpoint.multipart {
+            let form = MultipartForm.sample(for: parts, types: contract.types)
+            body = form.bytes
+            headers.append(("Content-Type", form.contentType))
         }
         return MockRequest(method: endpoint.method.rawValue, target: path, headers: headers, body: body)
     }

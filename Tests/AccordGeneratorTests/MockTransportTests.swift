@@ -23,6 +23,17 @@ import TongbanAPI
 
     /// The fixtures' `when:` matchers, on the query, the body (by JSON pointer, with a
     /// regular expression) and the path, as the server evaluates them.
+    @Test func anUploadIsSignedOverItsTextPartsAndAnswersItsFixture() async throws {
+        let mock = MockTransport(session: tokens)
+        let api = client(mock)
+        let photo = FileManager.default.temporaryDirectory.appendingPathComponent("accord-mock-upload-\(UUID().uuidString).png")
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]).write(to: photo)
+        defer { try? FileManager.default.removeItem(at: photo) }
+        let uploaded = try await api.send(API.upload.image(file: FilePart(fileURL: photo, contentType: "image/png"), purpose: .evidence))
+        #expect(uploaded == API.upload.fixtures.image.stored)
+        #expect(await mock.calls.map { "\($0.endpoint ?? "-") \($0.code ?? -1)" } == ["upload.image 0"])
+    }
+
     @Test func matchersPickTheFixtureAsTheServerDoes() async throws {
         let mock = MockTransport(session: tokens)
         let api = client(mock)

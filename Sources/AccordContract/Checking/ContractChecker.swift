@@ -94,6 +94,21 @@ struct ContractChecker {
                 error("\(endpoint.method.rawValue) requests carry no body; use 'query' for '\(endpoint.id)'", at: body.location)
             }
         }
+        if let parts = endpoint.multipart, let first = parts.first {
+            if endpoint.body != nil {
+                error("'\(endpoint.id)' declares both 'body' and 'multipart'; a request has one body", at: first.location)
+            }
+            if endpoint.method == .get || endpoint.method == .delete {
+                error("\(endpoint.method.rawValue) requests carry no body; '\(endpoint.id)' cannot take 'multipart'", at: first.location)
+            }
+            for part in parts {
+                guard case .text(let schema) = part.content else { continue }
+                checkReferences(in: schema)
+                if !isScalarLike(schema, allowArray: false) {
+                    error("multipart part '\(part.name)' of '\(endpoint.id)' must be a scalar, an enum or a file (type: file)", at: part.location)
+                }
+            }
+        }
         checkReferences(in: endpoint.response)
         if let stream = endpoint.stream {
             checkReferences(in: stream.event)
@@ -197,10 +212,8 @@ struct ContractChecker {
     /// Warns about named types no endpoint reaches, directly or through other types.
     private mutating func reportUnusedTypes() {
         var reached: Set<String> = []
-        var pending: [Schema] = files.flatMap(\.endpoints).flatMap { endpoint in
-            (endpoint.parameters + endpoint.query + endpoint.headers).map(\.schema)
-                + [endpoint.body, endpoint.response, endpoint.stream?.event].compactMap { $0 }
-        } + (service?.headers.map(\.schema) ?? []) + (service?.codes.compactMap(\.data) ?? [])
+        var pending: [Schema] = files.flatMap(\.endpoints).flatMap(\.schemas)
+            + (service?.headers.map(\.schema) ?? []) + (service?.codes.compactMap(\.data) ?? [])
         while let schema = pending.popLast() {
             switch schema.kind {
             case .reference(let name):

@@ -23,7 +23,7 @@ struct CodeReference {
 extension NodeReader {
     static let endpointKeys = [
         "route", "summary", "description", "auth", "deprecated", "params", "query", "headers",
-        "body", "response", "stream", "codes", "examples",
+        "body", "multipart", "response", "stream", "codes", "examples",
     ]
 
     /// Decodes a domain file (its root has a `domain:` key).
@@ -91,6 +91,7 @@ extension NodeReader {
             case "body": endpoint.body = unflagged(value, "the body of \(what)")
             case "response": endpoint.response = unflagged(value, "the response of \(what)") ?? endpoint.response
             case "stream": endpoint.stream = stream(value, what)
+            case "multipart": endpoint.multipart = multipart(value, what)
             case "codes": endpoint.codes = (sequence(value, "'codes'") ?? []).compactMap { int($0, "a business code") }
             case "examples": endpoint.examples = examples(value, what)
             default: break
@@ -109,6 +110,70 @@ extension NodeReader {
             references.append(CodeReference(code: code, context: "example '\(example.key.scalar?.value ?? "")'", location: location(node)))
         }
         return references
+    }
+
+    /// `multipart: {file: {type: file, max_size: 4MiB, content_types: [image/png]}, purpose: avatar | signal}`.
+    private mutating func multipart(_ node: Node, _ what: String) -> [MultipartPart]? {
+        guard let pairs = mapping(node, "the multipart body of \(what)") else { return nil }
+        var parts: [MultipartPart] = []
+        for pair in pairs {
+            guard let name = key(pair, "'multipart'") else { continue }
+            let partNode = pair.value
+            let isFile = partNode["type"]?.scalar?.value == "file" || partNode["type"]?.scalar?.value == "file?"
+            if isFile, let partPairs = partNode.mapping {
+                checkKeys(partPairs, allowed: ["type", "max_size", "content_types", "optional", "description"], in: "file part '\(name)'")
+                guard let sizeNode = partNode["max_size"] else {
+                    error("file part '\(name)' needs 'max_size' (bytes, or 512KiB, 4MiB)", at: pair.key)
+                    continue
+                }
+                guard let maxSize = byteSize(sizeNode, "'max_size'") else { continue }
+                guard let typesNode = partNode["content_types"] else {
+                    error("file part '\(name)' needs 'content_types', the media types it may be", at: pair.key)
+                    continue
+                }
+                guard let types = mediaTypes(typesNode, "'content_types'") else { continue }
+                let optional = partNode["type"]?.scalar?.value == "file?" || (partNode["optional"].flatMap { bool($0, "'optional'") } ?? false)
+                parts.append(MultipartPart(name: name, content: .file(.init(maxSize: maxSize, contentTypes: types)), isOptional: optional,
+                                           description: partNode["description"].flatMap { text($0, "description") }, location: location(pair.key)))
+            } else if let spec = typeSpec(partNode, "part '\(name)'") {
+                parts.append(MultipartPart(name: name, content: .text(spec.schema), isOptional: spec.isOptional,
+                                           description: spec.schema.description, location: location(pair.key)))
+            }
+        }
+        if parts.isEmpty { error("a multipart body needs at least one part", at: node) }
+        return parts
+    }
+
+    /// `4MiB`, `512KiB` or a number of bytes, from 1 byte to 1 GiB (``ByteSizeText``).
+    private mutating func byteSize(_ node: Node, _ what: String) -> Int? {
+        let written: String? = if case .int(let bytes)? = node.scalar?.resolved { String(bytes) } else { text(node, what) }
+        guard let written else { return nil }
+        guard let bytes = ByteSizeText.bytes(written), bytes >= 1 else {
+            error("\(what) is a size from 1 byte to 1GiB such as 4MiB, 512KiB or 1048576, found '\(written)'", at: node)
+            return nil
+        }
+        return bytes
+    }
+
+    /// `[image/png, image/jpeg]` or one `type/subtype`.
+    private mutating func mediaTypes(_ node: Node, _ what: String) -> [String]? {
+        let items = node.sequence ?? [node]
+        var types: [String] = []
+        for item in items {
+            guard let text = text(item, "a media type in \(what)") else { continue }
+            let halves = text.split(separator: "/", omittingEmptySubsequences: false)
+            guard halves.count == 2, halves.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || "+-.*".contains($0) } }) else {
+                error("expected a media type such as image/png in \(what), found '\(text)'", at: item)
+                continue
+            }
+            types.append(text.lowercased())
+        }
+        guard !types.isEmpty else {
+            // Each bad item is reported where it is; an empty list once.
+            if items.isEmpty { error("\(what) needs at least one media type", at: node) }
+            return nil
+        }
+        return types
     }
 
     /// A body or response type: `?`, `optional` and `nullable` make no sense there.

@@ -24,6 +24,8 @@ public struct Endpoint: Sendable, Hashable {
     /// Headers beyond the service-wide ones.
     public var headers: [Field]
     public var body: Schema?
+    /// A `multipart/form-data` body instead of a JSON one, part by part.
+    public var multipart: [MultipartPart]?
     /// The envelope's `data` on success.
     public var response: Schema
     /// The streamed form of the response, if the endpoint can stream.
@@ -99,5 +101,20 @@ extension Endpoint {
             self.response = response
             self.location = location
         }
+    }
+}
+
+extension Endpoint {
+    /// Every schema the endpoint declares: path parameters, query, headers, body,
+    /// multipart text parts, response and stream events.
+    public var schemas: [Schema] {
+        var schemas = (parameters + query + headers).map(\.schema)
+        if let body { schemas.append(body) }
+        for part in multipart ?? [] {
+            if case .text(let schema) = part.content { schemas.append(schema) }
+        }
+        schemas.append(response)
+        if let event = stream?.event { schemas.append(event) }
+        return schemas
     }
 }

@@ -126,6 +126,13 @@ public actor APIClient: APISending {
     private func perform<Response>(_ endpoint: Endpoint<Response>, tokens: Tokens?, refreshing: Bool = false) async throws(APIError) -> Answer<Response> {
         let request = try request(for: endpoint, tokens: tokens)
         let transport = transport
+        if let form = endpoint.multipart {
+            let file: URL
+            do { file = try form.writeToTemporaryFile() } catch { throw APIError.transport("cannot write the multipart body of \(endpoint.id): \(error)") }
+            defer { try? FileManager.default.removeItem(at: file) }
+            let (data, response) = try await Self.withinTimeout(configuration.timeout) { try await transport.upload(request, fromFile: file) }
+            return try Self.answer(data, status: response.statusCode, as: Response.self)
+        }
         let (data, response) = try await Self.withinTimeout(configuration.timeout) {
             try await refreshing ? transport.sendRefresh(request) : transport.send(request)
         }
@@ -197,6 +204,10 @@ public actor APIClient: APISending {
             }
             request.httpBody = body.map { Data($0.bytes) }
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        } else if let form = endpoint.multipart {
+            // The text parts are signed as the members of a JSON body of strings would be.
+            body = .object(form.fields.map { (key: $0.name, value: CanonicalJSON.string($0.value)) })
+            request.setValue(form.contentType, forHTTPHeaderField: "Content-Type")
         }
         let timestamp = String(Int64(clock().timeIntervalSince1970.rounded(.down)))
         let nonce = nonce()

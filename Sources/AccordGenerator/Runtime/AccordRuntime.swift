@@ -30,17 +30,20 @@ public struct Endpoint<Response: Decodable & Sendable>: Sendable {
     public var headers: [QueryItem]
     /// The JSON body, if the endpoint takes one.
     public var body: (any Encodable & Sendable)?
+    /// The `multipart/form-data` body, if the endpoint takes one instead.
+    public var multipart: MultipartBody?
     /// Whether a bearer access token is required.
     public var requiresAuth: Bool
 
     public init(id: String, method: HTTPMethod, path: String, query: [QueryItem] = [], headers: [QueryItem] = [],
-                body: (any Encodable & Sendable)? = nil, requiresAuth: Bool) {
+                body: (any Encodable & Sendable)? = nil, multipart: MultipartBody? = nil, requiresAuth: Bool) {
         self.id = id
         self.method = method
         self.path = path
         self.query = query
         self.headers = headers
         self.body = body
+        self.multipart = multipart
         self.requiresAuth = requiresAuth
     }
 

@@ -17,11 +17,21 @@ public protocol Transport: Sendable {
     /// Sends `request` and returns the answer's head as soon as it arrives, with its
     /// body as a sequence of chunks in arrival order.
     func open(_ request: URLRequest) async throws -> (HTTPURLResponse, AsyncThrowingStream<Data, any Error>)
+
+    /// Sends `request` with its body read from `file` as it goes (multipart uploads);
+    /// the default reads the file whole and calls `send`.
+    func upload(_ request: URLRequest, fromFile file: URL) async throws -> (Data, HTTPURLResponse)
 }
 
 extension Transport {
     public func sendRefresh(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         try await send(request)
+    }
+
+    public func upload(_ request: URLRequest, fromFile file: URL) async throws -> (Data, HTTPURLResponse) {
+        var request = request
+        request.httpBody = try Data(contentsOf: file)
+        return try await send(request)
     }
 
     /// The whole answer as one chunk, for transports that cannot stream.
@@ -57,6 +67,13 @@ public struct URLSessionTransport: Transport {
 
     public func sendRefresh(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         try await Self.send(request, on: refreshSession)
+    }
+
+    /// The body streamed from `file` by the session (`upload(for:fromFile:)`).
+    public func upload(_ request: URLRequest, fromFile file: URL) async throws -> (Data, HTTPURLResponse) {
+        let (data, response) = try await session.upload(for: request, fromFile: file)
+        guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
+        return (data, http)
     }
 
     private static func send(_ request: URLRequest, on session: URLSession) async throws -> (Data, HTTPURLResponse) {

@@ -24,6 +24,10 @@ public struct MockEngine: Sendable {
     public let collections: [String: CollectionDefinition]
     let pipeline: Pipeline
 
+    /// Where uploaded files are written (`PUT`, with a signed policy) and served back
+    /// (`GET`): outside the base path and the control API, so a device reaches it.
+    public static let storagePrefix = "/__storage/"
+
     /// The header that names the session a request belongs to.
     static let sessionHeader = "x-accord-session"
 
@@ -41,7 +45,9 @@ public struct MockEngine: Sendable {
 
     /// Answers one request.
     public func handle(_ request: MockRequest) -> MockResponse {
-        request.path.hasPrefix(Self.controlPrefix) ? control(request) : pipeline.run(request)
+        if request.path.hasPrefix(Self.controlPrefix) { return control(request) }
+        if request.path.hasPrefix(Self.storagePrefix) { return storage(request) }
+        return pipeline.run(request)
     }
 
     /// The report of every request the server answered so far.

@@ -17,6 +17,7 @@ public final class MockState: Sendable {
     public var journal: any JournalStorage { storage.journal }
     /// The records of the collections, per session.
     public var collections: any RecordStorage { storage.collections }
+    public var uploads: any UploadStorage { storage.uploads }
     /// Every request counted for the run's report (`--report`, `GET /__accord/report`).
     public let observations = Observations()
     /// How `POST /__accord/shutdown` reaches the process that serves.
@@ -33,10 +34,11 @@ public final class MockState: Sendable {
 
     /// State in this process's memory (``InMemoryStorage``).
     public convenience init(clock: MockClock = MockClock(), nonceTTLSeconds: Int, accessTTL: Int = 7_200, refreshTTL: Int = 2_592_000,
-                            seed: UInt64 = 0, journal: Journal = Journal(), collections: CollectionStore = CollectionStore()) {
+                            seed: UInt64 = 0, journal: Journal = Journal(), collections: CollectionStore = CollectionStore(),
+                            uploads: UploadStore = UploadStore()) {
         let generator = SeededRandom(seed: seed)
         let storage = InMemoryStorage(clock: clock, nonceTTLSeconds: nonceTTLSeconds, accessTTL: accessTTL, refreshTTL: refreshTTL,
-                                      journal: journal, collections: collections, random: { generator.unit() })
+                                      journal: journal, collections: collections, uploads: uploads, random: { generator.unit() })
         self.init(storage: storage, generator: generator)
     }
 
@@ -75,6 +77,7 @@ public final class MockState: Sendable {
         rules.removeAll()
         scenarios.reset()
         journal.clear()
+        uploads.reset()
         clock.reset()
     }
 }

@@ -54,7 +54,8 @@ public struct FixtureSamples: Sendable {
     public init(contract: Contract, fixtures: FixtureSet, collections: [String: CollectionDefinition] = [:]) {
         var samples: [String: [Sample]] = [:]
         for endpoint in contract.endpoints {
-            let request = Self.request(for: endpoint)
+            var request = Self.request(for: endpoint)
+            if let parts = endpoint.multipart { request.standIn(for: parts, types: contract.types) }
             // As the server compiles them: a login's or refresh's tokens are the issued ones.
             let issuesTokens = AnswerCompiler.issuesTokens(endpoint, in: contract)
             let written = fixtures.fixtures(for: endpoint.id)
@@ -97,6 +98,25 @@ public struct FixtureSamples: Sendable {
         /// The path parameters, decoded.
         public var parameters: [String: String]
         public var body: JSONValue?
+        /// What `{{upload.PART…}}` reads: a stored file for each file part.
+        public var uploads: [String: JSONValue] = [:]
+
+        /// A multipart request's stand-ins: each text part's first value, and for each
+        /// file part a stored file of its first media type.
+        mutating func standIn(for parts: [MultipartPart], types: [String: TypeDeclaration]) {
+            let generator = ResponseGenerator(types: types)
+            var fields: [JSONValue.Member] = []
+            for part in parts {
+                switch part.content {
+                case .text(let schema): fields.append(.init(part.name, generator.value(for: schema, name: part.name)))
+                case .file(let rule):
+                    let file = StoredFile(id: String(repeating: "0", count: 32), contentType: rule.contentTypes.first ?? "application/octet-stream",
+                                          size: 1, storedAt: FixtureSamples.referenceTime)
+                    uploads[part.name] = file.json(origin: "http://localhost")
+                }
+            }
+            body = .object(fields)
+        }
     }
 
     /// The request a sample answers: the first example's, or the parameters' names.
@@ -144,6 +164,7 @@ public struct FixtureSamples: Sendable {
         var context = TemplateContext(request: mockRequest, parameters: request.parameters, body: request.body,
                                       now: referenceTime, state: state)
         context.issued = previewTokens
+        context.uploads = request.uploads
         return context
     }
 }

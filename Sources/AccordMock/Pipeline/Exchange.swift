@@ -12,8 +12,11 @@ struct Exchange: Sendable {
     var injected: String?
     /// The path parameters, percent-decoded, once routed.
     var parameters: [String: String] = [:]
-    /// The JSON body, once decoded.
+    /// The JSON body, once decoded; for a multipart body, its text parts as strings
+    /// (what templates read and the signature covers).
     var body: JSONValue?
+    /// The parts of a multipart body, once split.
+    var parts: [MultipartBody.Part]?
     /// The fixture a scenario step names for the answer, as `Prefer: example=NAME` does.
     var fixture: String?
     /// A transport fault to apply to the answer (injected latency is in `addedDelay`).

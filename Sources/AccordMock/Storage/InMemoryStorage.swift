@@ -10,13 +10,15 @@ public final class InMemoryStorage: MockStorage {
     public let scenarios: any ScenarioStorage
     public let journal: any JournalStorage
     public let collections: any RecordStorage
+    public let uploads: any UploadStorage
     public let cursorSecret: [UInt8]
     private let sequence = Atomic<Int>(0)
 
     /// - Parameters:
     ///   - random: the source of `percent` draws for injection rules.
     public init(clock: MockClock = MockClock(), nonceTTLSeconds: Int, accessTTL: Int = 7_200, refreshTTL: Int = 2_592_000,
-                journal: Journal = Journal(), collections: CollectionStore = CollectionStore(), random: @escaping @Sendable () -> Double) {
+                journal: Journal = Journal(), collections: CollectionStore = CollectionStore(), uploads: UploadStore = UploadStore(),
+                random: @escaping @Sendable () -> Double) {
         self.clock = clock
         nonces = NonceCache(ttlSeconds: nonceTTLSeconds)
         tokens = TokenStore(clock: clock, accessTTL: accessTTL, refreshTTL: refreshTTL)
@@ -24,6 +26,7 @@ public final class InMemoryStorage: MockStorage {
         scenarios = ScenarioProgress()
         self.journal = journal
         self.collections = collections
+        self.uploads = uploads
         cursorSecret = Digest.randomBytes(32) ?? (0..<32).map { _ in UInt8(truncatingIfNeeded: Int(random() * 256)) }
     }
 

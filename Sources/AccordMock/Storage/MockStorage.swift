@@ -18,6 +18,8 @@ public protocol MockStorage: Sendable {
     var scenarios: any ScenarioStorage { get }
     var journal: any JournalStorage { get }
     var collections: any RecordStorage { get }
+    /// Uploaded files, within their budget (``UploadStore``).
+    var uploads: any UploadStorage { get }
     /// 1, 2, 3, … across every replica (`INCR seq`).
     func nextSequence() -> Int
     /// The key list cursors are signed with (``PageCursor``): shared, so a cursor one

@@ -20,6 +20,8 @@ public struct TemplateContext {
     public var record: JSONValue?
     /// The records the fixture's `when: {state: …}` conditions found, by collection.
     public var found: [String: JSONValue] = [:]
+    /// The files of the request's multipart parts as stored, by part: `{id, url, size, content_type}`.
+    public var uploads: [String: JSONValue] = [:]
 
     public init(request: MockRequest, parameters: [String: String], body: JSONValue?, now: Int64, state: MockState) {
         self.request = request
@@ -46,6 +48,7 @@ public struct TemplateContext {
         case .user: user.map { .int($0) } ?? .null
         case .record(let pointer): record.flatMap(pointer.value) ?? .null
         case .found(let collection, let pointer): found[collection].flatMap(pointer.value) ?? .null
+        case .upload(let part, let pointer): uploads[part].flatMap(pointer.value) ?? .null
         case .issued(let field):
             switch (field, issued) {
             case (.accessToken, let pair?): .string(pair.accessToken)

@@ -15,6 +15,7 @@ import AccordJSON
 /// | `user` | the uid the request's access token belongs to (null without one) |
 /// | `record`, `record.a.b` | the record an effect inserted, updated or read (or a member of it) |
 /// | `state.NAME`, `state.NAME.a.b` | the record of collection NAME that the fixture's `when: {state: …}` found |
+/// | `upload.PART`, `upload.PART.url` (`id`, `size`, `content_type`) | the file of multipart part PART, as the mock stored it |
 /// | `issued.access_token`, `issued.refresh_token`, `issued.access_expires_in`, `issued.refresh_expires_in` | the tokens the server issued with this answer (login and refresh; written in automatically) |
 public enum TemplateExpression: Sendable, Hashable {
     /// A member of the token pair issued with a login or refresh answer.
@@ -36,6 +37,7 @@ public enum TemplateExpression: Sendable, Hashable {
     case user
     case record(JSONPointer)
     case found(collection: String, JSONPointer)
+    case upload(part: String, JSONPointer)
 
     /// Why an expression cannot be read.
     public struct SyntaxError: Error, Sendable {
@@ -43,7 +45,7 @@ public enum TemplateExpression: Sendable, Hashable {
     }
 
     static let names = ["request.path.", "request.query.", "request.header.", "request.body.", "uuid", "now", "timestamp", "seq", "random",
-                        "user", "record", "state."]
+                        "user", "record", "state.", "upload."]
         + IssuedField.allCases.map { "issued.\($0.rawValue)" }
 
     /// Reads the text between `{{` and `}}`.
@@ -69,6 +71,11 @@ public enum TemplateExpression: Sendable, Hashable {
         if let path = suffix(after: "state.") {
             let names = path.split(separator: ".", maxSplits: 1).map(String.init)
             self = .found(collection: names[0], names.count > 1 ? Self.memberPath(names[1]) : JSONPointer(tokens: []))
+            return
+        }
+        if let path = suffix(after: "upload.") {
+            let names = path.split(separator: ".", maxSplits: 1).map(String.init)
+            self = .upload(part: names[0], names.count > 1 ? Self.memberPath(names[1]) : JSONPointer(tokens: []))
             return
         }
         switch words.first {

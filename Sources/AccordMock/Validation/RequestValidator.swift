@@ -45,6 +45,8 @@ public struct RequestValidator: Sendable {
         var parameters: [StringField]
         var query: [StringField]
         var headers: [StringField]
+        /// The text parts of a multipart body (`/body/NAME`), read like query parameters.
+        var textParts: [StringField] = []
     }
 
     public init(contract: Contract) {
@@ -62,9 +64,81 @@ public struct RequestValidator: Sendable {
         }
         let serviceHeaders = contract.service.headers
         plans = Dictionary(uniqueKeysWithValues: contract.endpoints.map { endpoint in
-            (endpoint.id, Plan(parameters: plan(endpoint.parameters, "/params"), query: plan(endpoint.query, "/query"),
-                               headers: plan(serviceHeaders + endpoint.headers, "/headers")))
+            let textParts = (endpoint.multipart ?? []).compactMap { part -> Field? in
+                guard case .text(let schema) = part.content else { return nil }
+                return Field(name: part.name, schema: schema, isOptional: part.isOptional, location: part.location)
+            }
+            return (endpoint.id, Plan(parameters: plan(endpoint.parameters, "/params"), query: plan(endpoint.query, "/query"),
+                                      headers: plan(serviceHeaders + endpoint.headers, "/headers"), textParts: plan(textParts, "/body")))
         })
+    }
+
+    /// Every violation of `request` (whose JSON body, if any, is already parsed, and
+    /// whose multipart body, if any, is split into `parts`).
+    func validate(_ request: MockRequest, endpoint: Endpoint, parameters: [String: String], body: JSONValue?,
+                  parts: [MultipartBody.Part]?) -> [Violation] {
+        var violations = validate(request, endpoint: endpoint, parameters: parameters, body: endpoint.multipart == nil ? body : nil)
+        guard let declared = endpoint.multipart, let plan = plans[endpoint.id] else { return violations }
+        guard let parts else {
+            return violations + [Violation(pointer: "/body", expected: "a multipart/form-data body", actual: "absent",
+                                           message: "missing request body")]
+        }
+        for field in plan.textParts {
+            let sent = parts.filter { $0.name == field.name }
+            check(field, values: sent.map(\.text), into: &violations)
+        }
+        for part in declared {
+            guard let rule = part.file else { continue }
+            let sent = parts.filter { $0.name == part.name }
+            violations += check(file: sent, part: part, rule: rule)
+        }
+        let names = declared.map(\.name)
+        for (index, part) in parts.enumerated() where !names.contains(part.name) && !parts[..<index].contains(where: { $0.name == part.name }) {
+            violations.append(Violation(pointer: "/body/\(part.name.jsonPointerEscaped)", expected: "one of the parts " + names.joined(separator: ", "),
+                                        actual: "part '\(part.name)'",
+                                        message: "unknown part '\(part.name)'" + NameSuggestion.hint(for: part.name, in: names)))
+        }
+        return violations
+    }
+
+    /// A file part: present once, within its size, of a declared media type, and its
+    /// bytes what the media type says (magic bytes, not the name or the header).
+    private func check(file sent: [MultipartBody.Part], part: MultipartPart, rule: MultipartPart.FileRule) -> [Violation] {
+        let pointer = "/body/\(part.name.jsonPointerEscaped)"
+        let allowed = rule.contentTypes.joined(separator: ", ")
+        guard let file = sent.first else {
+            return part.isOptional ? [] : [Violation(pointer: pointer, expected: "a file (\(allowed))", actual: "absent",
+                                                     message: "missing required file part '\(part.name)'")]
+        }
+        guard sent.count == 1 else {
+            return [Violation(pointer: pointer, expected: "one file", actual: "\(sent.count) files", message: "'\(part.name)' is sent \(sent.count) times; it takes one file")]
+        }
+        var violations: [Violation] = []
+        let name = file.filename.map { " (\($0))" } ?? ""
+        if file.bytes.count > rule.maxSize {
+            violations.append(Violation(pointer: pointer, expected: "at most \(rule.maxSize) bytes", actual: "\(file.bytes.count) bytes",
+                                        message: "file '\(part.name)'\(name) is \(file.bytes.count) bytes; at most \(rule.maxSize) are allowed"))
+        }
+        let declaredType = file.contentType ?? ""
+        guard Self.matches(declaredType, rule.contentTypes) else {
+            violations.append(Violation(pointer: pointer, expected: "one of \(allowed)", actual: declaredType.isEmpty ? "no Content-Type" : "'\(declaredType)'",
+                                        message: "file '\(part.name)'\(name) is sent as \(declaredType.isEmpty ? "no Content-Type" : "'\(declaredType)'"); expected one of \(allowed)"))
+            return violations
+        }
+        let sniffed = MediaSniffing.mediaType(of: file.bytes)
+        if sniffed != declaredType, declaredType.hasPrefix("image/") {
+            let found = sniffed ?? MediaSniffing.describe(file.bytes)
+            violations.append(Violation(pointer: pointer, expected: "the bytes of \(declaredType)", actual: found,
+                                        message: "file '\(part.name)'\(name) is sent as \(declaredType) but its bytes are \(found)"))
+        }
+        return violations
+    }
+
+    /// Whether `type` is one of `allowed` (`image/*` admits every image type).
+    static func matches(_ type: String, _ allowed: [String]) -> Bool {
+        allowed.contains { pattern in
+            pattern == type || (pattern.hasSuffix("/*") && type.hasPrefix(pattern.dropLast()) && type.count > pattern.count - 1)
+        }
     }
 
     /// Every violation of `request` (whose JSON body, if any, is already parsed).
@@ -84,7 +158,7 @@ public struct RequestValidator: Sendable {
             } else {
                 violations.append(Violation(pointer: "/body", expected: "a JSON body", actual: "absent", message: "missing request body"))
             }
-        } else if !request.body.isEmpty && rejectsUnknown {
+        } else if !request.body.isEmpty && rejectsUnknown && endpoint.multipart == nil {
             violations.append(Violation(pointer: "/body", expected: "no body", actual: "\(request.body.count) bytes",
                                         message: "'\(endpoint.id)' takes no body"))
         }

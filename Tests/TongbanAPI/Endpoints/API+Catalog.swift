@@ -54,6 +54,7 @@ extension API {
             "subscriptions.me": Entitlement.self,
             "subscriptions.verify": Entitlement.self,
             "subscriptions.restore": Entitlement.self,
+            "upload.image": UploadedImage.self,
         ]
     }
 
@@ -235,6 +236,9 @@ extension API {
         routes.append(MockRoute(id: "subscriptions.restore", method: .post, path: "/subscriptions/restore", requiresAuth: true, answers: []))
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "restored", role: .fallback) { API.subscriptions.fixtures.restore.restored })
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.subscriptions.fixtures.restore.default })
+        routes.append(MockRoute(id: "upload.image", method: .post, path: "/uploads/images", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "stored", role: .fallback) { API.upload.fixtures.image.stored })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.upload.fixtures.image.default })
         return routes
     }
 }

@@ -119,6 +119,8 @@ extension API {
         catalog.append(("subscriptions.verify", "default", API.subscriptions.fixtures.verify.default))
         catalog.append(("subscriptions.restore", "restored", API.subscriptions.fixtures.restore.restored))
         catalog.append(("subscriptions.restore", "default", API.subscriptions.fixtures.restore.default))
+        catalog.append(("upload.image", "stored", API.upload.fixtures.image.stored))
+        catalog.append(("upload.image", "default", API.upload.fixtures.image.default))
         return catalog
     }
 }

@@ -349,7 +349,31 @@ private struct ReceivedRequest {
         let below = path.range(of: Service.basePath).map { path[$0.upperBound...] } ?? path[...]
         segments = below.split(separator: "/")
         query = components?.queryItems ?? []
-        body = request.httpBody.flatMap { try? CanonicalJSON(parsing: Array($0)) }
+        let type = request.value(forHTTPHeaderField: "Content-Type") ?? ""
+        if let boundary = type.components(separatedBy: "boundary=").dropFirst().first, type.hasPrefix("multipart/form-data") {
+            body = request.httpBody.map { Self.formFields($0, boundary: boundary) }
+        } else {
+            body = request.httpBody.flatMap { try? CanonicalJSON(parsing: Array($0)) }
+        }
+    }
+
+    /// The text parts of a multipart body as the object of strings the signature covers
+    /// (parts with a file name are files, and not signed).
+    private static func formFields(_ data: Data, boundary: String) -> CanonicalJSON {
+        var fields: [(key: String, value: CanonicalJSON)] = []
+        let delimiter = Data("--\(boundary)".utf8), blank = Data("\r\n\r\n".utf8)
+        var cursor = data.startIndex
+        while let start = data.range(of: delimiter, in: cursor..<data.endIndex) {
+            let partStart = start.upperBound + 2
+            guard partStart < data.endIndex, let headEnd = data.range(of: blank, in: partStart..<data.endIndex),
+                  let next = data.range(of: Data("\r\n".utf8) + delimiter, in: headEnd.upperBound..<data.endIndex) else { break }
+            let head = String(decoding: data[partStart..<headEnd.lowerBound], as: UTF8.self)
+            if !head.contains("filename="), let name = head.components(separatedBy: "name=\"").dropFirst().first?.prefix(while: { $0 != "\"" }) {
+                fields.append((key: String(name), value: .string(String(decoding: data[headEnd.upperBound..<next.lowerBound], as: UTF8.self))))
+            }
+            cursor = next.lowerBound + 2
+        }
+        return .object(fields)
     }
 
     func header(_ name: String) -> String? {

@@ -33,6 +33,15 @@ struct AnswerStage: RoutedStage {
                 "no fixture or example named '\(unknown.name)' for '\(endpoint.id)'; available: \(names.joined(separator: ", "))",
                 extra: [.init("available", .array(names.map(JSONValue.string)))], endpoint: endpoint.id, verdict: .noExample))
         }
+        if chosen.code == 0, exchange.fault?.losesTheAnswer != true, let parts = exchange.parts {
+            guard let stored = store(parts, of: endpoint, request: exchange.request) else {
+                let budget = state.uploads.usage.budgetBytes
+                return .answer(envelopes.refusal(status: 507, kind: "upload_store_full",
+                                                 "the file is larger than the mock's whole upload budget of \(budget) bytes (--upload-budget)",
+                                                 endpoint: endpoint.id, verdict: .error))
+            }
+            context.uploads = stored
+        }
         // A fault that loses the answer stands for a failure before the backend: no tokens move.
         if chosen.hasTokenHoles && exchange.fault?.losesTheAnswer != true {
             let outcome: TokenGrant.Outcome? = if grant.isRefresh(endpoint.id) {
@@ -57,6 +66,20 @@ struct AnswerStage: RoutedStage {
         }
         exchange.response = render(chosen, endpoint: endpoint.id, context: context)
         return .proceed
+    }
+
+    /// Keeps the request's file parts in the upload store (``MockEngine/storagePrefix``
+    /// serves them back); what templates read of each, by part, or nil when one does not fit.
+    private func store(_ parts: [MultipartBody.Part], of endpoint: Endpoint, request: MockRequest) -> [String: JSONValue]? {
+        var stored: [String: JSONValue] = [:]
+        let origin = "http://" + (request.headers["host"] ?? "localhost")
+        for declared in endpoint.multipart ?? [] where declared.file != nil {
+            guard let part = parts.first(where: { $0.name == declared.name }) else { continue }
+            guard let file = state.uploads.store(Array(part.bytes), contentType: part.contentType ?? "application/octet-stream",
+                                                 at: state.clock.now) else { return nil }
+            stored[declared.name] = file.json(origin: origin)
+        }
+        return stored
     }
 
     /// `Prefer: example=NAME` named an answer the endpoint does not have.

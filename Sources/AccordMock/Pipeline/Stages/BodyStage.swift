@@ -8,6 +8,7 @@ struct BodyStage: RoutedStage {
 
     func run(_ exchange: inout Exchange, route: Route) -> StageResult {
         let request = exchange.request
+        if route.endpoint.multipart != nil { return multipart(&exchange, route: route) }
         guard !request.body.isEmpty, route.endpoint.body != nil else { return .proceed }
         let contentType = request.headers["content-type"] ?? ""
         guard RequestValidator.isJSON(contentType) else {
@@ -26,6 +27,30 @@ struct BodyStage: RoutedStage {
                 position.append(.init("first", .object([.init("line", .int(first.line)), .init("column", .int(first.column))])))
             }
             return .answer(envelopes.refusal(status: 400, kind: "malformed_json", "the body is not JSON: \(error)", extra: position,
+                                             endpoint: route.endpoint.id, verdict: .malformed))
+        }
+    }
+
+    /// Splits a `multipart/form-data` body into its parts; the text parts become the body
+    /// object templates read and the signature covers (files are not signed).
+    private func multipart(_ exchange: inout Exchange, route: Route) -> StageResult {
+        let request = exchange.request
+        guard !request.body.isEmpty else { return .proceed }
+        let contentType = request.headers["content-type"] ?? ""
+        guard let boundary = MultipartBody.boundary(of: contentType) else {
+            return .answer(envelopes.refusal(
+                status: 415, kind: "unsupported_media_type",
+                "'\(route.endpoint.id)' takes multipart/form-data, found '\(contentType.isEmpty ? "no Content-Type" : contentType)'",
+                endpoint: route.endpoint.id, verdict: .mediaType))
+        }
+        do {
+            let body = try MultipartBody(request.body, boundary: boundary)
+            exchange.parts = body.parts
+            let files = Set((route.endpoint.multipart ?? []).filter { $0.file != nil }.map(\.name))
+            exchange.body = .object(body.parts.filter { $0.filename == nil && !files.contains($0.name) }.map { .init($0.name, .string($0.text)) })
+            return .proceed
+        } catch {
+            return .answer(envelopes.refusal(status: 400, kind: "malformed_multipart", "the body is not multipart/form-data: \(error.message)",
                                              endpoint: route.endpoint.id, verdict: .malformed))
         }
     }

@@ -8,7 +8,8 @@ struct ValidationStage: RoutedStage {
     let envelopes: Envelopes
 
     func run(_ exchange: inout Exchange, route: Route) -> StageResult {
-        let violations = validator.validate(exchange.request, endpoint: route.endpoint, parameters: route.parameters, body: exchange.body)
+        let violations = validator.validate(exchange.request, endpoint: route.endpoint, parameters: route.parameters, body: exchange.body,
+                                            parts: exchange.parts)
         guard !violations.isEmpty else { return .proceed }
         let list = JSONValue.array(violations.map(\.json))
         let message = violations.count == 1 ? violations[0].message : "\(violations.count) problems in the request"

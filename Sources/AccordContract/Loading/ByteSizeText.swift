@@ -1,0 +1,27 @@
+/// Sizes as the command line and contracts write them (`1048576`, `512KiB`, `512k`,
+/// `4MiB`, `4m`, `1GiB`), parsed with checked arithmetic and a stated bound.
+public enum ByteSizeText {
+    /// The largest size accepted anywhere: 1 GiB.
+    public static let maxBytes = 1 << 30
+
+    /// The size in bytes; nil for another text, below 0, or past `limit`.
+    public static func bytes(_ text: String, limit: Int = maxBytes) -> Int? {
+        let lower = text.lowercased().trimmingCharacters(in: [" "])
+        let (digits, factor) = [("kib", 1 << 10), ("mib", 1 << 20), ("gib", 1 << 30), ("k", 1 << 10), ("m", 1 << 20), ("g", 1 << 30), ("b", 1)]
+            .first { lower.hasSuffix($0.0) }.map { (lower.dropLast($0.0.count), $0.1) } ?? (Substring(lower), 1)
+        guard let amount = Int(digits), amount >= 0 else { return nil }
+        let (bytes, overflow) = amount.multipliedReportingOverflow(by: factor)
+        return !overflow && bytes <= limit ? bytes : nil
+    }
+}
+
+extension Contract {
+    /// The largest multipart body an endpoint admits: its files' `max_size`, plus room
+    /// for text parts and part headers. Zero without multipart endpoints.
+    public var largestMultipartBody: Int {
+        endpoints.map { endpoint in
+            guard let parts = endpoint.multipart else { return 0 }
+            return parts.reduce(0) { $0 + ($1.file?.maxSize ?? 0) } + 64 << 10
+        }.max() ?? 0
+    }
+}

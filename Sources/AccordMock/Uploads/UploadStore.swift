@@ -1,0 +1,111 @@
+import AccordJSON
+import AccordSigning
+import AccordSync
+
+/// A file the mock stores for an app: an uploaded avatar or photo, served back by id.
+public struct StoredFile: Sendable, Hashable {
+    /// Random, 32 hex digits: the name under ``MockEngine/storagePrefix``.
+    public var id: String
+    public var contentType: String
+    public var size: Int
+    /// The mock time it was stored, in Unix seconds.
+    public var storedAt: Int64
+}
+
+extension StoredFile {
+    /// What templates read (`{{upload.PART.url}}`): `{id, url, size, content_type}`.
+    func json(origin: String) -> JSONValue {
+        .object([.init("id", .string(id)), .init("url", .string(origin + MockEngine.storagePrefix + id)), .init("size", .int(size)),
+                 .init("content_type", .string(contentType))])
+    }
+}
+
+/// The bytes of uploaded files, within a budget: a shared implementation keeps one key
+/// per file with a size-ordered eviction (`SET file:ID … `, `ZADD files:age`).
+public protocol UploadStorage: Sendable {
+    /// Keeps `bytes`, evicting the oldest files until the new one fits the budget; nil
+    /// when the file alone is larger than the budget.
+    func store(_ bytes: [UInt8], contentType: String, at time: Int64) -> StoredFile?
+    /// The file and its bytes, if it is still kept.
+    func file(_ id: String) -> (file: StoredFile, bytes: [UInt8])?
+    /// What is kept now: files, bytes, the budget, and how many were evicted so far.
+    var usage: UploadUsage { get }
+    func reset()
+}
+
+/// How full the upload store is.
+public struct UploadUsage: Sendable, Hashable {
+    public var files: Int
+    public var bytes: Int
+    public var budgetBytes: Int
+    public var evicted: Int
+
+    public init(files: Int, bytes: Int, budgetBytes: Int, evicted: Int) {
+        self.files = files
+        self.bytes = bytes
+        self.budgetBytes = budgetBytes
+        self.evicted = evicted
+    }
+}
+
+/// Uploads in memory: at most ``budgetBytes`` of file bytes and ``maxFiles`` files;
+/// past either the oldest files go first.
+public final class UploadStore: UploadStorage {
+    /// The default budget: 64 MiB of file bytes.
+    public static let defaultBudget = 64 << 20
+    /// The most files kept, whatever their size.
+    public static let maxFiles = 10_000
+
+    private struct State {
+        var files: [String: (file: StoredFile, bytes: [UInt8])] = [:]
+        /// Ids, oldest first; `head` is the next to evict.
+        var order: [String] = []
+        var head = 0
+        var bytes = 0
+        var evicted = 0
+    }
+
+    public let budgetBytes: Int
+    private let state = Locked(State())
+
+    public init(budgetBytes: Int = UploadStore.defaultBudget) {
+        self.budgetBytes = max(1, budgetBytes)
+    }
+
+    public func store(_ bytes: [UInt8], contentType: String, at time: Int64) -> StoredFile? {
+        guard bytes.count <= budgetBytes, let random = Digest.randomBytes(16) else { return nil }
+        let id = Digest.hex(random)
+        let file = StoredFile(id: id, contentType: contentType, size: bytes.count, storedAt: time)
+        state.withLock { state in
+            while state.head < state.order.count, state.bytes + bytes.count > budgetBytes || state.files.count >= Self.maxFiles {
+                let oldest = state.order[state.head]
+                state.head += 1
+                if let gone = state.files.removeValue(forKey: oldest) {
+                    state.bytes -= gone.bytes.count
+                    state.evicted += 1
+                }
+            }
+            // Drop the evicted prefix now and then, so the order list stays as long as the files.
+            if state.head > 1_024 && state.head * 2 > state.order.count {
+                state.order.removeFirst(state.head)
+                state.head = 0
+            }
+            state.files[id] = (file, bytes)
+            state.order.append(id)
+            state.bytes += bytes.count
+        }
+        return file
+    }
+
+    public func file(_ id: String) -> (file: StoredFile, bytes: [UInt8])? {
+        state.withLock { $0.files[id] }
+    }
+
+    public var usage: UploadUsage {
+        state.withLock { UploadUsage(files: $0.files.count, bytes: $0.bytes, budgetBytes: budgetBytes, evicted: $0.evicted) }
+    }
+
+    public func reset() {
+        state.withLock { $0 = State() }
+    }
+}

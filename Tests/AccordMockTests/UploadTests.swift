@@ -1,0 +1,116 @@
+import AccordContract
+import AccordJSON
+import AccordMock
+import AccordTesting
+import AccordValidation
+import Foundation
+import Testing
+
+/// `multipart/form-data` uploads in-process (docs/mocks.md, "Uploads"): the parts held to
+/// the contract, the bytes sniffed, the files stored within their budget and served back.
+@Suite struct UploadTests {
+    static let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8) + (0..<2_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+    static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + (0..<100).map { UInt8($0) }
+
+    typealias Part = MultipartForm.Part
+
+    /// A signed upload: the text parts are what the signature covers, as the generated client signs them.
+    private func upload(_ fixture: inout EngineFixture, _ parts: [Part], contentType: String = "multipart/form-data; boundary=accord-test-boundary",
+                        body: [UInt8]? = nil) -> MockResponse {
+        let text = parts.filter { $0.filename == nil && $0.name != "file" }
+        let signedBody = JSONWriter.string(.object(text.map { .init($0.name, .string(String(decoding: $0.bytes, as: UTF8.self))) }))
+        var signed = fixture.signed("POST", "/api/v1/uploads/images", body: signedBody)
+        signed.headers["content-type"] = contentType
+        signed.body = body ?? MultipartForm(parts: parts, boundary: "accord-test-boundary").bytes
+        return fixture.handle(signed)
+    }
+
+    private func violations(_ response: MockResponse) -> [String] {
+        guard case .array(let items)? = response.json?["data"]?["violations"] else { return [] }
+        return items.map { item in
+            let text = { (key: String) in if case .string(let value)? = item[key] { value } else { "" } }
+            return text("pointer") + ": " + text("message")
+        }
+    }
+
+    @Test func anUploadedImageIsStoredAndServedBackByteForByte() throws {
+        var fixture = try EngineFixture(fixturesIn: Repository.mocks)
+        let answer = upload(&fixture, [Part(name: "file", filename: "me.jpg", contentType: "image/jpeg", bytes: Self.jpeg),
+                                       Part(name: "purpose", bytes: Array("avatar".utf8))])
+        #expect(answer.status == 200, "\(answer.text)")
+        let data = try #require(answer.json?["data"])
+        #expect(data["size"] == .int(Self.jpeg.count))
+        #expect(data["content_type"] == .string("image/jpeg"))
+        #expect(data["purpose"] == .string("avatar"))
+        guard case .string(let url)? = data["url"], case .string(let id)? = data["id"] else { Issue.record("no url: \(answer.text)"); return }
+        #expect(url == "http://localhost/__storage/\(id)")
+        let served = fixture.handle(MockRequest(method: "GET", target: "/__storage/\(id)"))
+        #expect(served.status == 200)
+        #expect(served.bodyBytes == Self.jpeg)
+        #expect(served.headers.first { $0.name == "Content-Type" }?.value == "image/jpeg")
+        #expect(fixture.handle(MockRequest(method: "GET", target: "/__storage/" + String(repeating: "a", count: 32))).status == 404)
+        #expect(fixture.handle(MockRequest(method: "PUT", target: "/__storage/\(id)")).status == 405)
+    }
+
+    @Test func aTextFileNamedJPGIsRefusedByItsBytes() throws {
+        var fixture = try EngineFixture(fixturesIn: Repository.mocks)
+        let answer = upload(&fixture, [Part(name: "file", filename: "notes.jpg", contentType: "image/jpeg", bytes: Array("just some notes\n".utf8)),
+                                       Part(name: "purpose", bytes: Array("signal".utf8))])
+        #expect(answer.status == 400)
+        #expect(answer.code == .int(1000))
+        #expect(violations(answer) == ["/body/file: file 'file' (notes.jpg) is sent as image/jpeg but its bytes are text"])
+        // A PNG sent as a JPEG is refused too: the bytes decide, not the name or the header.
+        let mislabelled = upload(&fixture, [Part(name: "file", filename: "a.jpg", contentType: "image/jpeg", bytes: Self.png),
+                                            Part(name: "purpose", bytes: Array("signal".utf8))])
+        #expect(violations(mislabelled) == ["/body/file: file 'file' (a.jpg) is sent as image/jpeg but its bytes are image/png"])
+    }
+
+    @Test func everyProblemOfTheFormIsListed() throws {
+        var fixture = try EngineFixture(fixturesIn: Repository.mocks)
+        let big = Self.jpeg + [UInt8](repeating: 0, count: 4 << 20)
+        let answer = upload(&fixture, [Part(name: "file", filename: "big.jpg", contentType: "image/jpeg", bytes: big),
+                                       Part(name: "purpose", bytes: Array("wallpaper".utf8)),
+                                       Part(name: "caption", bytes: Array("hi".utf8))])
+        #expect(violations(answer) == [
+            "/body/purpose: expected one of avatar, signal, evidence, found a string \"wallpaper\"",
+            "/body/file: file 'file' (big.jpg) is \(big.count) bytes; at most 4194304 are allowed",
+            "/body/caption: unknown part 'caption'",
+        ])
+        let gif = upload(&fixture, [Part(name: "file", filename: "a.gif", contentType: "image/gif", bytes: Array("GIF89a".utf8))])
+        #expect(violations(gif) == [
+            "/body/purpose: missing required member 'purpose'",
+            "/body/file: file 'file' (a.gif) is sent as 'image/gif'; expected one of image/png, image/jpeg, image/heic, image/webp",
+        ])
+        let none = upload(&fixture, [Part(name: "purpose", bytes: Array("avatar".utf8))])
+        #expect(violations(none) == ["/body/file: missing required file part 'file'"])
+    }
+
+    @Test func aBodyThatIsNotMultipartIsRefusedPrecisely() throws {
+        var fixture = try EngineFixture(fixturesIn: Repository.mocks)
+        let json = upload(&fixture, [], contentType: "application/json", body: Array(#"{"purpose":"avatar"}"#.utf8))
+        #expect(json.status == 415)
+        #expect(json.json?["msg"] == .string("'upload.image' takes multipart/form-data, found 'application/json'"))
+        let unclosed = upload(&fixture, [], body: Array("--accord-test-boundary\r\nContent-Disposition: form-data; name=\"purpose\"\r\n\r\navatar".utf8))
+        #expect(unclosed.status == 400)
+        #expect(unclosed.json?["msg"] == .string("the body is not multipart/form-data: part 'purpose' is not closed by the boundary"))
+        let noBoundary = upload(&fixture, [], body: Array("hello".utf8))
+        #expect(noBoundary.json?["msg"] == .string("the body is not multipart/form-data: the body does not contain its boundary 'accord-test-boundary'"))
+        let nameless = upload(&fixture, [], body: Array("--accord-test-boundary\r\nContent-Disposition: form-data\r\n\r\nx\r\n--accord-test-boundary--".utf8))
+        #expect(nameless.json?["msg"] == .string("the body is not multipart/form-data: part 1 has no name in its Content-Disposition"))
+    }
+
+    @Test func theStoreEvictsTheOldestFilesWithinItsBudget() {
+        let store = UploadStore(budgetBytes: 10_000)
+        let first = store.store([UInt8](repeating: 1, count: 4_000), contentType: "image/png", at: 0)
+        let second = store.store([UInt8](repeating: 2, count: 4_000), contentType: "image/png", at: 1)
+        let third = store.store([UInt8](repeating: 3, count: 4_000), contentType: "image/png", at: 2)
+        #expect(first != nil && second != nil && third != nil)
+        #expect(store.file(first?.id ?? "") == nil)
+        #expect(store.file(third?.id ?? "")?.bytes.first == 3)
+        #expect(store.usage == UploadUsage(files: 2, bytes: 8_000, budgetBytes: 10_000, evicted: 1))
+        #expect(store.store([UInt8](repeating: 4, count: 10_001), contentType: "image/png", at: 3) == nil)
+        for index in 0..<3_000 { _ = store.store([UInt8(truncatingIfNeeded: index)], contentType: "image/png", at: 4) }
+        #expect(store.usage.bytes <= 10_000)
+        #expect(store.usage.files <= UploadStore.maxFiles)
+    }
+}
