@@ -3,7 +3,7 @@ import AccordSigning
 
 /// Every piece of mutable server state, behind one interface: the clock's offset,
 /// nonces, tokens and bans, injection rules, scenario progress, the journal, the
-/// collections' records and `{{seq}}`. ``InMemoryStorage`` is the default; several
+/// collections' records, uploaded files and `{{seq}}`. ``InMemoryStorage`` is the default; several
 /// `accord serve` replicas behind a load balancer would share one implementation over a
 /// store such as Redis (docs/storage.md maps each operation to Redis commands).
 ///
