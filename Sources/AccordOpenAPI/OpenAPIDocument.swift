@@ -246,8 +246,9 @@ public struct OpenAPIDocument: Sendable {
         let headers: [(String, String, JSONValue)] = [
             (signing.appKeyHeader, "The app key.", .object([.init("type", .string("string")), .init("enum", .array(signing.apps.keys.sorted().map { .string($0) }))])),
             (signing.timestampHeader, "Unix seconds when the request was signed.", .object([.init("type", .string("string")), .init("pattern", .string("^[0-9]{1,12}$"))])),
-            (signing.nonceHeader, "A value never sent before within the nonce lifetime.", .object([.init("type", .string("string")), .init("minLength", .int(1)),
-                                                                                               .init("maxLength", .int(128))])),
+            // As SignatureVerifier reads it: 1 to 64 of A-Z a-z 0-9 _ -.
+            (signing.nonceHeader, "A value never sent before within the nonce lifetime.",
+             .object([.init("type", .string("string")), .init("pattern", .string("^[A-Za-z0-9_-]{1,64}$"))])),
             (signing.signatureHeader, "The signature, lowercase hex.", .object([.init("type", .string("string")), .init("pattern", .string("^[0-9a-f]+$"))])),
         ]
         return headers.map { name, description, schema in

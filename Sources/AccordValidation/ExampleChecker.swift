@@ -10,7 +10,7 @@ public struct ExampleChecker: Sendable {
     public init(contract: Contract) {
         self.contract = contract
         // Examples are documentation: a member the contract does not declare is a typo.
-        self.validator = SchemaValidator(types: contract.types, unknownMembers: .reject)
+        self.validator = SchemaValidator(contract: contract, unknownMembers: .reject)
     }
 
     /// Every violation in examples and defaults, in contract order.

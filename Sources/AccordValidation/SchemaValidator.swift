@@ -12,11 +12,13 @@ public struct SchemaValidator: Sendable {
     public let unknownMembers: Service.Validation.UnknownMembers
     private let patterns: [String: CompiledPattern]
 
-    public init(types: [String: TypeDeclaration], unknownMembers: Service.Validation.UnknownMembers = .reject) {
+    /// - Parameter schemas: schemas beyond the named types whose patterns values will be
+    ///   held to (endpoints' inline members, headers); a pattern compiled nowhere is not checked.
+    public init(types: [String: TypeDeclaration], unknownMembers: Service.Validation.UnknownMembers = .reject, schemas: [Schema] = []) {
         self.types = types
         self.unknownMembers = unknownMembers
         var patterns: [String: CompiledPattern] = [:]
-        var pending = types.values.map(\.schema)
+        var pending = types.values.map(\.schema) + schemas
         while let schema = pending.popLast() {
             if let pattern = schema.constraints.pattern, patterns[pattern] == nil,
                let compiled = try? CompiledPattern(pattern, wholeString: true) {
@@ -31,9 +33,16 @@ public struct SchemaValidator: Sendable {
         self.patterns = patterns
     }
 
-    /// A validator for `contract`'s types, with its unknown-member policy.
+    /// A validator for `contract`'s types and every schema its endpoints, headers and
+    /// codes declare, with its unknown-member policy.
     public init(contract: Contract) {
-        self.init(types: contract.types, unknownMembers: contract.service.validation.unknownMembers)
+        self.init(contract: contract, unknownMembers: contract.service.validation.unknownMembers)
+    }
+
+    /// A validator for every schema `contract` declares, with `unknownMembers` as the policy.
+    public init(contract: Contract, unknownMembers: Service.Validation.UnknownMembers) {
+        self.init(types: contract.types, unknownMembers: unknownMembers,
+                  schemas: contract.endpoints.flatMap(\.schemas) + contract.service.headers.map(\.schema) + contract.service.codes.compactMap(\.data))
     }
 
     /// Every way `value` breaks `schema`; `pointer` prefixes the reported pointers.

@@ -11,7 +11,7 @@ struct TemplatedValues: Sendable {
     let validator: SchemaValidator
 
     init(contract: Contract) {
-        validator = SchemaValidator(types: contract.types, unknownMembers: .reject)
+        validator = SchemaValidator(contract: contract, unknownMembers: .reject)
     }
 
     /// Compiles the templates and checks the value against `schema`, reporting each

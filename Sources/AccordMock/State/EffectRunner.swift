@@ -25,7 +25,7 @@ struct EffectRunner: Sendable {
         self.collections = collections
         self.state = state
         self.envelopes = envelopes
-        validator = SchemaValidator(types: contract.types, unknownMembers: .reject)
+        validator = SchemaValidator(contract: contract, unknownMembers: .reject)
         responses = Dictionary(uniqueKeysWithValues: contract.endpoints.map { ($0.id, Projection($0.response, contract: contract)) })
     }
 

@@ -67,7 +67,7 @@ public enum StateSnapshot {
         guard case .object(let saved)? = root["collections"] else {
             throw Problem(description: "/collections: expected an object of collections")
         }
-        let validator = SchemaValidator(types: contract.types, unknownMembers: .reject)
+        let validator = SchemaValidator(contract: contract, unknownMembers: .reject)
         var result: [String: [String: [JSONValue]]] = [:]
         for member in saved {
             let at = "/collections/\(member.key.jsonPointerEscaped)"
