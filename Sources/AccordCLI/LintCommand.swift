@@ -38,7 +38,7 @@ struct LintCommand: Subcommand {
                 let fixtures = outcome.project.map {
                     ", \($0.fixtures.count) fixtures, \($0.scenarios.count) scenarios" + ($0.collections.isEmpty ? "" : ", \($0.collections.count) collection\($0.collections.count == 1 ? "" : "s")")
                 } ?? ""
-                console.print("\(summary); \(contract.endpoints.count) endpoints, \(contract.types.count) types in \(contract.domains.count) domains\(fixtures)")
+                console.print("\(summary); \(contract.endpoints.count) endpoints, \(contract.types.values.filter { $0.instance == nil }.count) types in \(contract.domains.count) domains\(fixtures)")
             } else {
                 console.print(summary)
             }

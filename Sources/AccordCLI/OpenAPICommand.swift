@@ -36,7 +36,7 @@ struct OpenAPICommand: Subcommand {
             console.printError("error: \(error)")
             return 1
         }
-        console.printError("accord openapi: \(contract.endpoints.count) operations, \(contract.types.count) schemas written to \(output)")
+        console.printError("accord openapi: \(contract.endpoints.count) operations, \(contract.types.values.filter { !$0.isGeneric }.count) schemas written to \(output)")
         return 0
     }
 }

@@ -13,6 +13,8 @@ indirect enum Declaration {
 
     struct Structure {
         var name: String
+        /// Type parameters of a generic struct (`Page<T>`), each `Codable & Hashable & Sendable`.
+        var genericParameters: [String] = []
         var properties: [Property]
         var nested: [Declaration]
         var documentation: Documentation

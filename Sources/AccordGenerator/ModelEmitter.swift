@@ -61,7 +61,9 @@ struct ModelEmitter {
 
     private func write(_ structure: Declaration.Structure, into writer: inout SwiftWriter) {
         writer.documentation(structure.documentation.summary, remark: structure.documentation.remark)
-        writer.block("\(access)struct \(structure.name): Codable, Hashable, Sendable") { writer in
+        let generics = structure.genericParameters.isEmpty ? ""
+            : "<" + structure.genericParameters.map { "\($0): Codable & Hashable & Sendable" }.joined(separator: ", ") + ">"
+        writer.block("\(access)struct \(structure.name)\(generics): Codable, Hashable, Sendable") { writer in
             for property in structure.properties {
                 writer.documentation(property.documentation, remark: nil)
                 if property.isDeprecated { writer.line("@available(*, deprecated)") }

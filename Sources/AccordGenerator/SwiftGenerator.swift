@@ -105,7 +105,8 @@ public struct SwiftGenerator: Sendable {
         let endpoints = EndpointEmitter(contract: contract, access: accessKeyword, translator: translator)
         var files = Runtime.files(access: accessKeyword).map { File(path: $0.path, contents: header("the Accord runtime") + $0.source) }
 
-        for declaration in contract.types.values.sorted(by: { $0.name < $1.name }) {
+        // An instance (`Page<Match>`) is the generic struct with its argument: nothing to write.
+        for declaration in contract.types.values.sorted(by: { $0.name < $1.name }) where declaration.instance == nil {
             var writer = SwiftWriter()
             models.write(translator.declaration(for: declaration), into: &writer)
             files.append(File(path: "Models/\(declaration.name).swift",
@@ -180,7 +181,7 @@ public struct SwiftGenerator: Sendable {
 
     /// A warning at every enum value whose Swift case had to be renamed (``Naming/caseNames(_:)``).
     private func enumRenames() -> [Diagnostic] {
-        var pending: [Schema] = contract.types.values.sorted { $0.name < $1.name }.map(\.schema)
+        var pending: [Schema] = contract.types.values.filter { $0.instance == nil }.sorted { $0.name < $1.name }.map(\.schema)
         pending += contract.endpoints.flatMap(\.schemas)
         pending += contract.service.headers.map(\.schema)
         var diagnostics: [Diagnostic] = []

@@ -51,7 +51,9 @@ struct TypeTranslator {
                                              remark: "`\(declaration.name)` in \(file):\(declaration.location.line)")
         switch declaration.schema.kind {
         case .object(let fields):
-            return .structure(structure(named: declaration.name, fields: fields, documentation: docs, file: file))
+            var structure = structure(named: declaration.name, fields: fields, documentation: docs, file: file)
+            structure.genericParameters = declaration.parameters
+            return .structure(structure)
         case .enumeration(let cases):
             return .enumeration(enumeration(named: declaration.name, cases: cases, documentation: docs))
         case .union(let union):

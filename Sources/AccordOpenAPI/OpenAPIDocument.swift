@@ -30,8 +30,9 @@ public struct OpenAPIDocument: Sendable {
     public var json: JSONValue {
         let service = contract.service
         var components: [JSONValue.Member] = [
+            // Generic types appear through their instances (`Page<Match>` as `Page-Match`).
             .init("schemas", .object(contract.types.keys.sorted().compactMap { name in
-                contract.types[name].map { .init(name, schemas.schema($0.schema)) }
+                contract.types[name].flatMap { $0.isGeneric ? nil : .init(SchemaTranslator.componentName(name), schemas.schema($0.schema)) }
             } + [.init(Self.refusalName, refusalSchema)])),
             .init("parameters", .object(signingParameters.map { .init($0.key, $0.value) } + serviceParameters.map { .init($0.key, $0.value) })),
         ]

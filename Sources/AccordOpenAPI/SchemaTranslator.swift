@@ -10,6 +10,12 @@ struct SchemaTranslator: Sendable {
     /// The named types, for the shapes of unions (written out with their discriminator).
     let types: [String: TypeDeclaration]
 
+    /// A type's component key: OpenAPI allows `[A-Za-z0-9._-]`, so `Page<Match>` is `Page-Match`.
+    static func componentName(_ name: String) -> String {
+        guard let instance = GenericInstance(name: name) else { return name }
+        return ([instance.generic] + instance.arguments).joined(separator: "-")
+    }
+
     /// A decimal carried as a string: `"9.99"`, `"-3"`.
     static let decimalPattern = #"^-?[0-9]+(\.[0-9]+)?$"#
 
@@ -30,7 +36,7 @@ struct SchemaTranslator: Sendable {
         case .map(let value):
             members = [.init("type", .string("object")), .init("additionalProperties", self.schema(value))]
         case .reference(let name):
-            members = [.init("$ref", .string("#/components/schemas/\(name)"))]
+            members = [.init("$ref", .string("#/components/schemas/\(Self.componentName(name))"))]
         case .object(let fields):
             members = [.init("type", .string("object")),
                        .init("properties", .object(fields.map { .init($0.name, field($0)) }))]

@@ -22,7 +22,7 @@ import TongbanAPI
     }
 
     @Test func theDiscriminatorSelectsTheCaseAndAnUnknownKindKeepsItsJSON() throws {
-        let page = try JSONDecoder().decode(MatchingFeedResponse.self, from: Data(feed.utf8))
+        let page = try JSONDecoder().decode(Page<FeedCard>.self, from: Data(feed.utf8))
         #expect(page.items.map(\.kind) == ["user", "ad", "live_room", "system"])
         guard case .user(let card) = page.items[0] else { Issue.record("not a user card: \(page.items[0])"); return }
         #expect(card.user.nickname == "晚风")

@@ -19,7 +19,10 @@ struct ContractChecker {
         collectTypes()
         checkEndpointIdentity()
         for file in files {
-            for declaration in file.types { checkReferences(in: declaration.schema) }
+            // An instance's members are its generic's, checked there; its arguments where it is used.
+            for declaration in file.types where declaration.instance == nil {
+                checkReferences(in: declaration.schema, parameters: Set(declaration.parameters))
+            }
             for endpoint in file.endpoints { check(endpoint, route: file.routeLocations[endpoint.id] ?? endpoint.location) }
         }
         if let service {
@@ -171,21 +174,69 @@ struct ContractChecker {
 
     // MARK: Types
 
-    /// Reports every reference to an undeclared type, suggesting the nearest name.
-    private mutating func checkReferences(in schema: Schema) {
+    /// Reports every reference to an undeclared type, suggesting the nearest name;
+    /// `parameters` are the type parameters of the generic being checked.
+    private mutating func checkReferences(in schema: Schema, parameters: Set<String> = []) {
         switch schema.kind {
-        case .reference(let name) where types[name] == nil:
-            let candidates = Array(types.keys) + Primitive.allCases.map(\.rawValue)
-            error("unknown type '\(name)'\(NameSuggestion.hint(for: name, in: candidates.sorted()))", at: schema.location)
+        case .reference(let name) where parameters.contains(name):
+            break
+        case .reference(let name):
+            if let instance = GenericInstance(name: name) {
+                checkInstance(instance, parameters: parameters, at: schema.location)
+            } else if let declaration = types[name], declaration.isGeneric {
+                error("'\(name)' is generic: write \(GenericInstance.name(name, declaration.parameters)) with \(Self.count(declaration.parameters.count, "type argument"))",
+                      at: schema.location)
+            } else if types[name] == nil {
+                let candidates = types.values.filter { $0.instance == nil }.map(\.name) + Primitive.allCases.map(\.rawValue)
+                error("unknown type '\(name)'\(NameSuggestion.hint(for: name, in: candidates.sorted()))", at: schema.location)
+            }
         case .array(let item), .map(let item):
-            checkReferences(in: item)
+            checkReferences(in: item, parameters: parameters)
         case .object(let fields):
-            fields.forEach { checkReferences(in: $0.schema) }
+            if !parameters.isEmpty, let inline = fields.first(where: { Self.declaresInline($0.schema) }) {
+                error("a generic type's members are named types, primitives and arrays or maps of them; name the type of '\(inline.name)'",
+                      at: inline.location)
+            }
+            fields.forEach { checkReferences(in: $0.schema, parameters: parameters) }
         case .union(let union):
             check(union)
-        case .reference, .primitive, .enumeration:
+        case .primitive, .enumeration:
             break
         }
+    }
+
+    /// A use of a generic (`Page<Match>`): a declared generic, as many arguments as it has
+    /// parameters, each a declared type (or a parameter of the generic being checked).
+    private mutating func checkInstance(_ instance: GenericInstance, parameters: Set<String>, at location: SourceLocation) {
+        guard let generic = types[instance.generic], generic.isGeneric else {
+            let generics = types.values.filter(\.isGeneric).map(\.name).sorted()
+            let known = types[instance.generic] != nil
+            error(known ? "'\(instance.generic)' takes no type arguments" : "unknown generic type '\(instance.generic)'"
+                  + NameSuggestion.hint(for: instance.generic, in: generics), at: location)
+            return
+        }
+        guard generic.parameters.count == instance.arguments.count else {
+            error("'\(instance.generic)' takes \(Self.count(generic.parameters.count, "type argument")), found \(instance.arguments.count)", at: location)
+            return
+        }
+        for argument in instance.arguments where !parameters.contains(argument) && types[argument] == nil {
+            let candidates = types.values.filter { !$0.isGeneric && $0.instance == nil }.map(\.name).sorted()
+            error("unknown type '\(argument)' in '\(instance.name)'\(NameSuggestion.hint(for: argument, in: candidates))", at: location)
+        }
+    }
+
+    /// An inline object or enum, which a generic cannot name for every instance.
+    private static func declaresInline(_ schema: Schema) -> Bool {
+        switch schema.kind {
+        case .object(let fields): !fields.isEmpty
+        case .enumeration, .union: true
+        case .array(let item), .map(let item): declaresInline(item)
+        case .primitive, .reference: false
+        }
+    }
+
+    private static func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
 
     /// Each shape of a union is a declared object type that leaves the discriminator to the
@@ -217,7 +268,11 @@ struct ContractChecker {
         while let schema = pending.popLast() {
             switch schema.kind {
             case .reference(let name):
-                if let declaration = types[name], reached.insert(name).inserted { pending.append(declaration.schema) }
+                if let declaration = types[name], reached.insert(name).inserted {
+                    pending.append(declaration.schema)
+                    // An instance reaches its generic.
+                    if let generic = declaration.instance?.generic { reached.insert(generic) }
+                }
             case .array(let item), .map(let item):
                 pending.append(item)
             case .object(let fields):
@@ -228,7 +283,7 @@ struct ContractChecker {
                 break
             }
         }
-        for declaration in files.flatMap(\.types) where !reached.contains(declaration.name) {
+        for declaration in files.flatMap(\.types) where !reached.contains(declaration.name) && declaration.instance == nil {
             diagnostics.append(.warning("type '\(declaration.name)' is declared but no endpoint uses it", at: declaration.location))
         }
     }

@@ -124,13 +124,18 @@ public struct ContractLoader: Sendable {
                                       at: SourceLocation(file: directory)))
         }
 
-        diagnostics += ContractChecker(service: service, files: serviceTypes + domains, references: references).check()
+        let instances = GenericInstances.declare(in: serviceTypes + domains, service: service)
+        let instanceFiles = instances.isEmpty ? [] : [DomainFile(domain: Domain(name: "generic instances", file: directory, description: nil,
+                                                                                  typeNames: instances.map(\.name), endpointIDs: []),
+                                                                 types: instances, endpoints: [], routeLocations: [:])]
+        diagnostics += ContractChecker(service: service, files: serviceTypes + domains + instanceFiles, references: references).check()
 
         let contract = service.map { service in
             Contract(
                 service: service,
                 domains: domains.map(\.domain),
-                types: Dictionary((serviceTypes + domains).flatMap(\.types).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }),
+                types: Dictionary((serviceTypes + domains + instanceFiles).flatMap(\.types).map { ($0.name, $0) },
+                                  uniquingKeysWith: { first, _ in first }),
                 endpoints: domains.flatMap(\.endpoints)
             )
         }

@@ -36,11 +36,39 @@ extension NodeReader {
                 error("type names are UpperCamelCase letters and digits, found '\(typeName)'", at: pair.key)
                 continue
             }
-            guard let spec = typeSpec(pair.value, "type '\(typeName)'") else { continue }
+            var node = pair.value
+            var parameters: [String] = []
+            if let pairs = node.mapping, let parametersPair = pairs.first(where: { $0.key.scalar?.value == "parameters" }) {
+                guard let names = genericParameters(parametersPair.value, of: typeName), node["fields"] != nil else {
+                    if node["fields"] == nil { error("a generic type declares its members under 'fields'", at: parametersPair.key) }
+                    continue
+                }
+                parameters = names
+                node = Node(.mapping(pairs.filter { $0.key.scalar?.value != "parameters" }), at: node.mark)
+            }
+            guard let spec = typeSpec(node, "type '\(typeName)'") else { continue }
             if spec.isOptional { error("'?' marks an optional field; a named type cannot be optional", at: pair.value) }
-            declarations.append(TypeDeclaration(name: typeName, domain: domain, schema: spec.schema, location: location(pair.key)))
+            declarations.append(TypeDeclaration(name: typeName, domain: domain, schema: spec.schema, location: location(pair.key),
+                                                parameters: parameters))
         }
         return declarations
+    }
+
+    /// `parameters: [T]` of a generic type: UpperCamelCase names, each once.
+    private mutating func genericParameters(_ node: Node, of typeName: String) -> [String]? {
+        guard let items = sequence(node, "'parameters'") else { return nil }
+        var names: [String] = []
+        for item in items {
+            guard let name = text(item, "a type parameter") else { continue }
+            guard Self.isTypeName(name) else {
+                error("type parameters are UpperCamelCase names such as T, found '\(name)'", at: item)
+                continue
+            }
+            if names.contains(name) { error("type parameter '\(name)' of '\(typeName)' is declared twice", at: item) }
+            names.append(name)
+        }
+        if items.isEmpty { error("'parameters' lists at least one type parameter, such as [T]", at: node) }
+        return names.isEmpty ? nil : names
     }
 
     mutating func domain(_ root: [Node.Pair], at rootNode: Node) -> DomainFile? {

@@ -84,6 +84,9 @@ extension NodeReader {
         case .enumeration(let words, let offset):
             let cases = words.map { EnumCases.Case(name: $0.0, value: .string($0.0), location: locate($0.1)) }
             return Schema(.enumeration(EnumCases(cases)), location: locate(offset))
+        case .generic(let name, let arguments, let offset):
+            // A reference to the instance, which the loader declares (``GenericInstances``).
+            return Schema(.reference(GenericInstance.name(name, arguments)), location: locate(offset))
         }
     }
 

@@ -4,7 +4,7 @@
 /// ```
 /// expression   := alternatives "?"?
 /// alternatives := atom ("|" word)*        // two or more words: a string enum
-/// atom         := "[" alternatives "]" | "{" "string" ":" alternatives "}" | word
+/// atom         := "[" alternatives "]" | "{" "string" ":" alternatives "}" | word ("<" word ("," word)* ">")?
 /// ```
 struct TypeExpression: Equatable {
     /// A parsed expression; `offset` is the character offset of each part in the text
@@ -14,6 +14,8 @@ struct TypeExpression: Equatable {
         case array(Term, offset: Int)
         case map(Term, offset: Int)
         case enumeration([(String, Int)], offset: Int)
+        /// A generic type with its arguments: `Page<Match>`.
+        case generic(String, arguments: [String], offset: Int)
 
         static func == (lhs: Term, rhs: Term) -> Bool {
             switch (lhs, rhs) {
@@ -21,6 +23,7 @@ struct TypeExpression: Equatable {
             case let (.array(a, x), .array(b, y)): a == b && x == y
             case let (.map(a, x), .map(b, y)): a == b && x == y
             case let (.enumeration(a, x), .enumeration(b, y)): a.map(\.0) == b.map(\.0) && a.map(\.1) == b.map(\.1) && x == y
+            case let (.generic(a, p, x), .generic(b, q, y)): a == b && p == q && x == y
             default: false
             }
         }
@@ -122,7 +125,18 @@ struct TypeExpression: Equatable {
                 let found = peekCharacter.map { "'\($0)'" } ?? "end of text"
                 throw SyntaxError(message: "expected a type, found \(found)", offset: offset)
             }
-            return .name(name, offset: offset)
+            guard take("<") else { return .name(name, offset: offset) }
+            var arguments: [String] = []
+            repeat {
+                skipSpaces()
+                let argumentOffset = position
+                guard let argument = word() else {
+                    throw SyntaxError(message: "expected a named type as an argument of '\(name)'", offset: argumentOffset)
+                }
+                arguments.append(argument)
+            } while take(",")
+            try expect(">", after: "to close the arguments of '\(name)'")
+            return .generic(name, arguments: arguments, offset: offset)
         }
 
         /// `[A-Za-z0-9_.-]+`

@@ -8,13 +8,24 @@ public struct TypeDeclaration: Sendable, Hashable {
     public var schema: Schema
     /// Where the name was written.
     public var location: SourceLocation
+    /// The type parameters of a generic type (`Page` with `[T]`); its members name them
+    /// as types. Empty for an ordinary type.
+    public var parameters: [String] = []
+    /// For an instance of a generic type (`Page<Match>`), which one; the loader declares these.
+    public var instance: GenericInstance?
 
-    public init(name: String, domain: String, schema: Schema, location: SourceLocation) {
+    public init(name: String, domain: String, schema: Schema, location: SourceLocation, parameters: [String] = [],
+                instance: GenericInstance? = nil) {
         self.name = name
         self.domain = domain
         self.schema = schema
         self.location = location
+        self.parameters = parameters
+        self.instance = instance
     }
+
+    /// Whether it has type parameters (and so is used only through its instances).
+    public var isGeneric: Bool { !parameters.isEmpty }
 }
 
 extension Dictionary where Key == String, Value == TypeDeclaration {

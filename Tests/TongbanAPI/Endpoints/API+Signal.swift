@@ -15,7 +15,7 @@ public struct SignalEndpoints: Sendable {
 
     /// 收件箱（游标分页）
     ///
-    /// - Remark: HTTP `GET /signals/inbox`, `signal.inbox` in signal.yaml:74
+    /// - Remark: HTTP `GET /signals/inbox`, `signal.inbox` in signal.yaml:67
     public func inbox(cursor: String? = nil, limit: Int? = nil, filter: InboxFilter? = nil) -> Endpoint<SignalInbox> {
         var query: [QueryItem] = []
         if let cursorValue = cursor { query.append(QueryItem(name: "cursor", value: cursorValue)) }
@@ -33,7 +33,7 @@ public struct SignalEndpoints: Sendable {
     ///
     /// 每日有配额；达到上限回 3008，客户端弹出全局提示。
     ///
-    /// - Remark: HTTP `POST /signals`, `signal.publish` in signal.yaml:112
+    /// - Remark: HTTP `POST /signals`, `signal.publish` in signal.yaml:105
     public func publish(_ body: SignalPublishRequest) -> Endpoint<Signal> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -46,8 +46,8 @@ public struct SignalEndpoints: Sendable {
 
     /// 我发出的信号（游标分页）
     ///
-    /// - Remark: HTTP `GET /signals/mine`, `signal.mine` in signal.yaml:136
-    public func mine(cursor: String? = nil, limit: Int? = nil, status: MineStatus? = nil) -> Endpoint<SignalPage> {
+    /// - Remark: HTTP `GET /signals/mine`, `signal.mine` in signal.yaml:129
+    public func mine(cursor: String? = nil, limit: Int? = nil, status: MineStatus? = nil) -> Endpoint<Page<Signal>> {
         var query: [QueryItem] = []
         if let cursorValue = cursor { query.append(QueryItem(name: "cursor", value: cursorValue)) }
         if let limitValue = limit { query.append(QueryItem(name: "limit", value: String(limitValue))) }
@@ -62,7 +62,7 @@ public struct SignalEndpoints: Sendable {
 
     /// 信号详情
     ///
-    /// - Remark: HTTP `GET /signals/{signal_id}`, `signal.detail` in signal.yaml:151
+    /// - Remark: HTTP `GET /signals/{signal_id}`, `signal.detail` in signal.yaml:144
     public func detail(signalID: String) -> Endpoint<SignalDetail> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -75,7 +75,7 @@ public struct SignalEndpoints: Sendable {
 
     /// 回复信号，开启会话
     ///
-    /// - Remark: HTTP `POST /signals/{signal_id}/reply`, `signal.reply` in signal.yaml:166
+    /// - Remark: HTTP `POST /signals/{signal_id}/reply`, `signal.reply` in signal.yaml:159
     public func reply(signalID: String, body: SignalReplyRequest) -> Endpoint<SignalReplyResponse> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -88,7 +88,7 @@ public struct SignalEndpoints: Sendable {
 
     /// 标记闪信已查看（之后不可再看）
     ///
-    /// - Remark: HTTP `POST /signals/{signal_id}/flash-viewed`, `signal.flash-viewed` in signal.yaml:182
+    /// - Remark: HTTP `POST /signals/{signal_id}/flash-viewed`, `signal.flash-viewed` in signal.yaml:175
     public func flashViewed(signalID: String) -> Endpoint<AccordEmpty> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -101,7 +101,7 @@ public struct SignalEndpoints: Sendable {
 
     /// 删除自己发出的信号
     ///
-    /// - Remark: HTTP `DELETE /signals/{signal_id}`, `signal.delete` in signal.yaml:194
+    /// - Remark: HTTP `DELETE /signals/{signal_id}`, `signal.delete` in signal.yaml:187
     public func delete(signalID: String) -> Endpoint<AccordEmpty> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -114,7 +114,7 @@ public struct SignalEndpoints: Sendable {
 
     /// 今日信号配额
     ///
-    /// - Remark: HTTP `GET /signals/quota`, `signal.quota` in signal.yaml:206
+    /// - Remark: HTTP `GET /signals/quota`, `signal.quota` in signal.yaml:199
     public func quota() -> Endpoint<SignalQuota> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -125,7 +125,7 @@ public struct SignalEndpoints: Sendable {
         )
     }
 
-    /// - Remark: inline in signal.yaml:80. Values this version does not know decode as `unknown` and encode back unchanged.
+    /// - Remark: inline in signal.yaml:73. Values this version does not know decode as `unknown` and encode back unchanged.
     public enum InboxFilter: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
         case all
         case unread
@@ -164,7 +164,7 @@ public struct SignalEndpoints: Sendable {
         }
     }
 
-    /// - Remark: inline in signal.yaml:142. Values this version does not know decode as `unknown` and encode back unchanged.
+    /// - Remark: inline in signal.yaml:135. Values this version does not know decode as `unknown` and encode back unchanged.
     public enum MineStatus: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
         case active
         case expired

@@ -18,16 +18,16 @@ public struct MatchingFixtures: Sendable {
 
     public struct FeedFixtures: Sendable {
         /// `last-page`, matching.yaml:35
-        public var lastPage: MatchingFeedResponse {
-            MatchingFeedResponse(items: [FeedCard.system(SystemCard(title: "今日推荐已看完", message: "明天再来看看新的同路人吧。", actionURL: URL(fixture: "https://tongban.example.com/vip")))], hasMore: false)
+        public var lastPage: Page<FeedCard> {
+            Page<FeedCard>(items: [FeedCard.system(SystemCard(title: "今日推荐已看完", message: "明天再来看看新的同路人吧。", actionURL: URL(fixture: "https://tongban.example.com/vip")))], hasMore: false)
         }
         /// `first-page`, matching.yaml:44
-        public var firstPage: MatchingFeedResponse {
-            MatchingFeedResponse(items: [FeedCard.user(CandidateCard(user: UserBrief(uid: 20041, nickname: "晚风", avatar: URL(fixture: "https://cdn.example.com/avatars/20041.jpg"), gender: Gender.female), age: 26, bio: "周末去山里拍星空。", photos: [Photo(url: URL(fixture: "https://cdn.example.com/p/20041/1.jpg?w=750&h=1000"), width: 750, height: 1000), Photo(url: URL(fixture: "https://cdn.example.com/p/20041/2.jpg?w=750&h=1000"), width: 750, height: 1000)], distanceKm: 3.2, tags: ["摄影", "徒步"])), FeedCard.ad(AdCard(adID: "ad_7", title: "同伴会员：无限喜欢", image: Photo(url: URL(fixture: "https://cdn.example.com/ads/7.jpg?w=750&h=1000"), width: 750, height: 1000), link: URL(fixture: "https://tongban.example.com/vip"))), FeedCard.user(CandidateCard(user: UserBrief(uid: 20031, nickname: "海边的风", avatar: URL(fixture: "https://cdn.example.com/avatars/20031.jpg"), gender: Gender.male), photos: [Photo(url: URL(fixture: "https://cdn.example.com/p/20031/1.jpg?w=750&h=1000"), width: 750, height: 1000)], tags: ["旅行"]))], nextCursor: "f_2", hasMore: true)
+        public var firstPage: Page<FeedCard> {
+            Page<FeedCard>(items: [FeedCard.user(CandidateCard(user: UserBrief(uid: 20041, nickname: "晚风", avatar: URL(fixture: "https://cdn.example.com/avatars/20041.jpg"), gender: Gender.female), age: 26, bio: "周末去山里拍星空。", photos: [Photo(url: URL(fixture: "https://cdn.example.com/p/20041/1.jpg?w=750&h=1000"), width: 750, height: 1000), Photo(url: URL(fixture: "https://cdn.example.com/p/20041/2.jpg?w=750&h=1000"), width: 750, height: 1000)], distanceKm: 3.2, tags: ["摄影", "徒步"])), FeedCard.ad(AdCard(adID: "ad_7", title: "同伴会员：无限喜欢", image: Photo(url: URL(fixture: "https://cdn.example.com/ads/7.jpg?w=750&h=1000"), width: 750, height: 1000), link: URL(fixture: "https://tongban.example.com/vip"))), FeedCard.user(CandidateCard(user: UserBrief(uid: 20031, nickname: "海边的风", avatar: URL(fixture: "https://cdn.example.com/avatars/20031.jpg"), gender: Gender.male), photos: [Photo(url: URL(fixture: "https://cdn.example.com/p/20031/1.jpg?w=750&h=1000"), width: 750, height: 1000)], tags: ["旅行"]))], nextCursor: "f_2", hasMore: true)
         }
-        /// `default`, matching.yaml:80
-        public var `default`: MatchingFeedResponse {
-            MatchingFeedResponse(items: [FeedCard.user(CandidateCard(user: UserBrief(uid: 20041, nickname: "晚风", avatar: URL(fixture: "https://cdn.example.com/avatars/20041.jpg"), gender: Gender.female), age: 26, bio: "周末去山里拍星空。", photos: [Photo(url: URL(fixture: "https://cdn.example.com/p/20041/1.jpg?w=750&h=1000"), width: 750, height: 1000)], distanceKm: 3.2, tags: ["摄影", "徒步"])), FeedCard.ad(AdCard(adID: "ad_7", title: "同伴会员：无限喜欢", image: Photo(url: URL(fixture: "https://cdn.example.com/ads/7.jpg?w=750&h=1000"), width: 750, height: 1000), link: URL(fixture: "https://tongban.example.com/vip"))), FeedCard.system(SystemCard(title: "今日推荐已看完", message: "明天再来看看新的同路人吧。"))], hasMore: false)
+        /// `default`, matching.yaml:77
+        public var `default`: Page<FeedCard> {
+            Page<FeedCard>(items: [FeedCard.user(CandidateCard(user: UserBrief(uid: 20041, nickname: "晚风", avatar: URL(fixture: "https://cdn.example.com/avatars/20041.jpg"), gender: Gender.female), age: 26, bio: "周末去山里拍星空。", photos: [Photo(url: URL(fixture: "https://cdn.example.com/p/20041/1.jpg?w=750&h=1000"), width: 750, height: 1000)], distanceKm: 3.2, tags: ["摄影", "徒步"])), FeedCard.ad(AdCard(adID: "ad_7", title: "同伴会员：无限喜欢", image: Photo(url: URL(fixture: "https://cdn.example.com/ads/7.jpg?w=750&h=1000"), width: 750, height: 1000), link: URL(fixture: "https://tongban.example.com/vip"))), FeedCard.system(SystemCard(title: "今日推荐已看完", message: "明天再来看看新的同路人吧。"))], hasMore: false)
         }
     }
 
@@ -43,11 +43,11 @@ public struct MatchingFixtures: Sendable {
         public var liked: LikeResult {
             LikeResult(matched: false)
         }
-        /// `default`, matching.yaml:108
+        /// `default`, matching.yaml:105
         public var `default`: LikeResult {
             LikeResult(matched: true, match: Match(id: "mt_20031", user: UserBrief(uid: 20031, nickname: "海边的风", avatar: URL(fixture: "https://cdn.example.com/avatars/20031.jpg"), gender: Gender.male), matchedAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z")))
         }
-        /// `no-match`, matching.yaml:114
+        /// `no-match`, matching.yaml:111
         public var noMatch: LikeResult {
             LikeResult(matched: false)
         }
@@ -65,7 +65,7 @@ public struct MatchingFixtures: Sendable {
         public var superLiked: LikeResult {
             LikeResult(matched: false)
         }
-        /// `default`, matching.yaml:125
+        /// `default`, matching.yaml:122
         public var `default`: LikeResult {
             LikeResult(matched: true, match: Match(id: "mt_20032", user: UserBrief(uid: 20032, nickname: "一颗柚子", avatar: URL(fixture: "https://cdn.example.com/avatars/20032.jpg"), gender: Gender.female), matchedAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z")))
         }
@@ -83,7 +83,7 @@ public struct MatchingFixtures: Sendable {
         public var passed: AccordEmpty {
             AccordEmpty()
         }
-        /// `default`, matching.yaml:139
+        /// `default`, matching.yaml:136
         public var `default`: AccordEmpty {
             AccordEmpty()
         }
@@ -94,12 +94,12 @@ public struct MatchingFixtures: Sendable {
 
     public struct MatchesFixtures: Sendable {
         /// `matches`, matching.yaml:30
-        public var matches: MatchingMatchesResponse {
-            MatchingMatchesResponse(items: [], hasMore: false)
+        public var matches: Page<Match> {
+            Page<Match>(items: [], hasMore: false)
         }
-        /// `default`, matching.yaml:154
-        public var `default`: MatchingMatchesResponse {
-            MatchingMatchesResponse(items: [], hasMore: false)
+        /// `default`, matching.yaml:148
+        public var `default`: Page<Match> {
+            Page<Match>(items: [], hasMore: false)
         }
     }
 
@@ -107,7 +107,7 @@ public struct MatchingFixtures: Sendable {
     public var unmatch: UnmatchFixtures { UnmatchFixtures() }
 
     public struct UnmatchFixtures: Sendable {
-        /// `default`, matching.yaml:165
+        /// `default`, matching.yaml:159
         public var `default`: AccordEmpty {
             AccordEmpty()
         }
@@ -121,7 +121,7 @@ public struct MatchingFixtures: Sendable {
         public var received: MatchingReportResponse {
             MatchingReportResponse(reportID: "rp_1")
         }
-        /// `default`, matching.yaml:181
+        /// `default`, matching.yaml:175
         public var `default`: MatchingReportResponse {
             MatchingReportResponse(reportID: "rp_1")
         }
@@ -131,7 +131,7 @@ public struct MatchingFixtures: Sendable {
     public var block: BlockFixtures { BlockFixtures() }
 
     public struct BlockFixtures: Sendable {
-        /// `default`, matching.yaml:193
+        /// `default`, matching.yaml:187
         public var `default`: BlockedUser {
             BlockedUser(uid: 20033, blockedAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"))
         }
@@ -141,7 +141,7 @@ public struct MatchingFixtures: Sendable {
     public var unblock: UnblockFixtures { UnblockFixtures() }
 
     public struct UnblockFixtures: Sendable {
-        /// `default`, matching.yaml:205
+        /// `default`, matching.yaml:199
         public var `default`: AccordEmpty {
             AccordEmpty()
         }
@@ -152,12 +152,12 @@ public struct MatchingFixtures: Sendable {
 
     public struct BlocksFixtures: Sendable {
         /// `blocks`, matching.yaml:111
-        public var blocks: MatchingBlocksResponse {
-            MatchingBlocksResponse(items: [], hasMore: false)
+        public var blocks: Page<BlockedUser> {
+            Page<BlockedUser>(items: [], hasMore: false)
         }
-        /// `default`, matching.yaml:220
-        public var `default`: MatchingBlocksResponse {
-            MatchingBlocksResponse(items: [], hasMore: false)
+        /// `default`, matching.yaml:211
+        public var `default`: Page<BlockedUser> {
+            Page<BlockedUser>(items: [], hasMore: false)
         }
     }
 }

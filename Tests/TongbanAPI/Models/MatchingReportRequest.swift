@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// - Remark: inline in matching.yaml:175
+/// - Remark: inline in matching.yaml:169
 public struct MatchingReportRequest: Codable, Hashable, Sendable {
     public var reason: ReportReason
     public var detail: String?

@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// - Remark: inline in matching.yaml:179
+/// - Remark: inline in matching.yaml:173
 public struct MatchingReportResponse: Codable, Hashable, Sendable {
     public var reportID: String
 

@@ -4,7 +4,7 @@ import Foundation
 
 /// 何时可以重试。
 ///
-/// - Remark: `RetryAfter` in service.yaml:78
+/// - Remark: `RetryAfter` in service.yaml:87
 public struct RetryAfter: Codable, Hashable, Sendable {
     public var retryAfterSeconds: Int
 

@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// - Remark: inline in signal.yaml:172
+/// - Remark: inline in signal.yaml:165
 public struct SignalReplyRequest: Codable, Hashable, Sendable {
     public var content: String
 

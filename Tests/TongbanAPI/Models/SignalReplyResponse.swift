@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// - Remark: inline in signal.yaml:174
+/// - Remark: inline in signal.yaml:167
 public struct SignalReplyResponse: Codable, Hashable, Sendable {
     public var conversationID: String
 
