@@ -82,3 +82,34 @@ import Testing
         }
     }
 }
+
+/// Lint's warning for declared codes the mock never answers (docs/mocks.md, "What is checked").
+@Suite struct UnansweredCodeTests {
+    @Test func aDeclaredCodeNothingAnswersIsWarnedAboutUnlessAScenarioOrExampleDoes() throws {
+        let mocks = FileManager.default.temporaryDirectory.appendingPathComponent("accord-unanswered-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: mocks.appendingPathComponent("scenarios"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: mocks) }
+        try Data("steps:\n  - endpoint: signal.reply\n    respond: content-rejected\n".utf8)
+            .write(to: mocks.appendingPathComponent("scenarios/moderation.yaml"))
+        try Data(("signal.detail:\n  - name: gone\n    when: {params: {signal_id: x}}\n    code: 3001\n"
+                  + "signal.publish:\n  - name: sent\n    default: true\n    data: {}\n"
+                  + "signal.reply:\n  - name: sent\n    default: true\n    data: {conversation_id: c}\n"
+                  + "learning.lessons:\n  - name: none\n    default: true\n    data: {items: []}\n").utf8)
+            .write(to: mocks.appendingPathComponent("signal.yaml"))
+        let outcome = MockProject.load(contracts: Repository.contracts, mocks: mocks.path)
+        let warnings = outcome.diagnostics.map { String($0.description.prefix { $0 != "\n" }) }
+            .filter { $0.contains("but no fixture, example, effect or scenario answers it") }
+            .map { $0.replacingOccurrences(of: Repository.contracts + "/", with: "") }
+        // signal.publish's 3008 has an example, signal.reply's 3002 a scenario step, signal.detail's 3001 a fixture;
+        // an endpoint without fixtures is not mocked yet, and not warned about.
+        #expect(!warnings.contains { $0.contains("'signal.delete'") })
+        #expect(warnings.contains { $0.hasPrefix("signal.yaml:") && $0.contains("'signal.publish' declares code 3002 (content-rejected)") })
+        #expect(!warnings.contains { $0.contains("'signal.publish' declares code 3008") })
+        #expect(!warnings.contains { $0.contains("'signal.reply' declares code 3002") })
+        #expect(!warnings.contains { $0.contains("'signal.detail' declares code 3001") })
+        #expect(warnings.contains("learning.yaml:127:3: warning: 'learning.lessons' declares code 5001 (not-found), but no fixture, example, effect or "
+                                  + "scenario answers it; add a fixture with 'code: 5001' and a 'when' that picks it"))
+        // The repository's own mocks answer every code they declare.
+        #expect(MockProject.load(contracts: Repository.contracts, mocks: Repository.mocks).diagnostics.isEmpty)
+    }
+}

@@ -36,7 +36,8 @@ public struct MockProject: Sendable {
         let (scenarios, scenarioDiagnostics) = mocks.map {
             ScenarioLoader(contract: contract, fixtures: fixtures).load(directory: ($0 as NSString).appendingPathComponent("scenarios"))
         } ?? ([:], [])
-        let diagnostics = outcome.diagnostics + fixtureDiagnostics + scenarioDiagnostics + collectionDiagnostics
+        let unanswered = mocks.map { _ in UnansweredCodes.warnings(contract: contract, fixtures: fixtures, scenarios: scenarios) } ?? []
+        let diagnostics = outcome.diagnostics + fixtureDiagnostics + scenarioDiagnostics + collectionDiagnostics + unanswered
         let project = MockProject(contract: contract, fixtures: fixtures, scenarios: scenarios, collections: collections)
         return Outcome(project: diagnostics.containsErrors ? nil : project, diagnostics: diagnostics, contract: contract)
     }

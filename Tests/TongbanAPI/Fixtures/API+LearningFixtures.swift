@@ -45,7 +45,7 @@ public struct LearningFixtures: Sendable {
     public var lessons: LessonsFixtures { LessonsFixtures() }
 
     public struct LessonsFixtures: Sendable {
-        /// `lessons`, learning.yaml:23
+        /// `lessons`, learning.yaml:27
         public var lessons: LearningLessonsResponse {
             LearningLessonsResponse(items: [Lesson(id: "ls_actor", pathID: "lp_basics", title: "Actor 与数据竞争", content: "# Actor\n\nactor 串行化对其状态的访问。", objectives: ["理解 actor 隔离"], keyPoints: ["actor 内部状态只能在其隔离域中访问", "跨 actor 调用需要 await"], recallQuestions: ["为什么跨 actor 调用需要 await？"], practicePrompt: "用自己的话解释 actor 重入。", order: 0, estimatedMinutes: 15)])
         }
@@ -59,7 +59,7 @@ public struct LearningFixtures: Sendable {
     public var lesson: LessonFixtures { LessonFixtures() }
 
     public struct LessonFixtures: Sendable {
-        /// `lesson`, learning.yaml:43
+        /// `lesson`, learning.yaml:47
         public var lesson: Lesson {
             Lesson(id: "ls_actor", pathID: "lp_actors", title: "Actor 与数据竞争", content: "# Actor\n\nactor 串行化对其状态的访问。", objectives: ["理解 actor 隔离"], keyPoints: ["actor 内部状态只能在其隔离域中访问", "跨 actor 调用需要 await"], recallQuestions: ["为什么跨 actor 调用需要 await？"], practicePrompt: "用自己的话解释 actor 重入。", order: 0, estimatedMinutes: 15)
         }
@@ -73,7 +73,7 @@ public struct LearningFixtures: Sendable {
     public var startSession: StartSessionFixtures { StartSessionFixtures() }
 
     public struct StartSessionFixtures: Sendable {
-        /// `started`, learning.yaml:51
+        /// `started`, learning.yaml:59
         public var started: LearningSession {
             LearningSession(id: "ss_1", userID: 10086, lessonID: "ls_actor", startedAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), weakPoints: [])
         }
@@ -87,11 +87,11 @@ public struct LearningFixtures: Sendable {
     public var updateSession: UpdateSessionFixtures { UpdateSessionFixtures() }
 
     public struct UpdateSessionFixtures: Sendable {
-        /// `ended`, learning.yaml:58
+        /// `ended`, learning.yaml:66
         public var ended: LearningSession {
             LearningSession(id: "ss_01", userID: 10086, lessonID: "ls_actor", startedAt: AccordDateTime(fixture: "2026-11-30T07:50:00Z"), endedAt: AccordDateTime(fixture: "2026-11-30T08:15:00Z"), userInput: "actor 会把对状态的访问排成队。", masteryScore: 72, weakPoints: ["actor 重入"], nextSuggestion: "复习“重入”一节，再做一次费曼讲解。", reviewAt: AccordDateTime(fixture: "2026-12-01T08:00:00Z"))
         }
-        /// `updated`, learning.yaml:68
+        /// `updated`, learning.yaml:76
         public var updated: LearningSession {
             LearningSession(id: "ss_01", userID: 10086, lessonID: "ls_actor", startedAt: AccordDateTime(fixture: "2026-11-30T07:50:00Z"), endedAt: AccordDateTime(fixture: "2026-11-30T08:15:00Z"), userInput: "actor 会把对状态的访问排成队。", weakPoints: [])
         }
@@ -105,7 +105,7 @@ public struct LearningFixtures: Sendable {
     public var aiAnalyze: AiAnalyzeFixtures { AiAnalyzeFixtures() }
 
     public struct AiAnalyzeFixtures: Sendable {
-        /// `analysis`, learning.yaml:77
+        /// `analysis`, learning.yaml:89
         public var analysis: AIAnalysis {
             AIAnalysis(id: "an_1", sessionID: "ss_01", masteryScore: 91, weakPoints: ["可重入性"], suggestions: ["举一个 await 之后状态已变化的例子"], modelName: "tutor-large-2026-10", createdAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"))
         }
@@ -119,7 +119,7 @@ public struct LearningFixtures: Sendable {
     public var aiChat: AiChatFixtures { AiChatFixtures() }
 
     public struct AiChatFixtures: Sendable {
-        /// `reply`, learning.yaml:96
+        /// `reply`, learning.yaml:112
         public var reply: AIChatResponse {
             AIChatResponse(reply: "actor 的方法在 await 处可能被挂起，此时其他任务可以进入同一个 actor。")
         }
@@ -133,15 +133,15 @@ public struct LearningFixtures: Sendable {
     public var reviewTasks: ReviewTasksFixtures { ReviewTasksFixtures() }
 
     public struct ReviewTasksFixtures: Sendable {
-        /// `week`, learning.yaml:102
+        /// `week`, learning.yaml:118
         public var week: ReviewTasksResponse {
             ReviewTasksResponse(items: [ReviewTask(id: "rv_00", lessonID: "ls_actor", sourceSessionID: "ss_00", reviewType: ReviewTask.ReviewType.recall, scheduledAt: AccordDateTime(fixture: "2026-11-30T07:00:00Z"), status: ReviewTask.Status.pending), ReviewTask(id: "rv_01", lessonID: "ls_actor", sourceSessionID: "ss_01", reviewType: ReviewTask.ReviewType.spaced, scheduledAt: AccordDateTime(fixture: "2026-12-01T08:00:00Z"), status: ReviewTask.Status.pending), ReviewTask(id: "rv_02", lessonID: "ls_actor", sourceSessionID: "ss_01", reviewType: ReviewTask.ReviewType.feynman, scheduledAt: AccordDateTime(fixture: "2026-12-03T08:00:00Z"), status: ReviewTask.Status.pending)])
         }
-        /// `tomorrow`, learning.yaml:108
+        /// `tomorrow`, learning.yaml:124
         public var tomorrow: ReviewTasksResponse {
             ReviewTasksResponse(items: [ReviewTask(id: "rv_00", lessonID: "ls_actor", sourceSessionID: "ss_00", reviewType: ReviewTask.ReviewType.recall, scheduledAt: AccordDateTime(fixture: "2026-11-30T07:00:00Z"), status: ReviewTask.Status.pending), ReviewTask(id: "rv_01", lessonID: "ls_actor", sourceSessionID: "ss_01", reviewType: ReviewTask.ReviewType.spaced, scheduledAt: AccordDateTime(fixture: "2026-12-01T08:00:00Z"), status: ReviewTask.Status.pending)])
         }
-        /// `today`, learning.yaml:113
+        /// `today`, learning.yaml:129
         public var today: ReviewTasksResponse {
             ReviewTasksResponse(items: [ReviewTask(id: "rv_00", lessonID: "ls_actor", sourceSessionID: "ss_00", reviewType: ReviewTask.ReviewType.recall, scheduledAt: AccordDateTime(fixture: "2026-11-30T07:00:00Z"), status: ReviewTask.Status.pending), ReviewTask(id: "rv_01", lessonID: "ls_actor", sourceSessionID: "ss_01", reviewType: ReviewTask.ReviewType.spaced, scheduledAt: AccordDateTime(fixture: "2026-12-01T08:00:00Z"), status: ReviewTask.Status.pending)])
         }
@@ -155,7 +155,7 @@ public struct LearningFixtures: Sendable {
     public var reviewComplete: ReviewCompleteFixtures { ReviewCompleteFixtures() }
 
     public struct ReviewCompleteFixtures: Sendable {
-        /// `done`, learning.yaml:121
+        /// `done`, learning.yaml:137
         public var done: ReviewTask {
             ReviewTask(id: "rv_01", lessonID: "ls_actor", sourceSessionID: "ss_01", reviewType: ReviewTask.ReviewType.spaced, scheduledAt: AccordDateTime(fixture: "2026-12-01T08:00:00Z"), completedAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), status: ReviewTask.Status.done)
         }
@@ -169,7 +169,7 @@ public struct LearningFixtures: Sendable {
     public var profile: ProfileFixtures { ProfileFixtures() }
 
     public struct ProfileFixtures: Sendable {
-        /// `profile`, learning.yaml:130
+        /// `profile`, learning.yaml:146
         public var profile: UserLearningProfile {
             UserLearningProfile(userID: 10086, streakDays: 12, totalMinutes: 640, masteryByPath: ["lp_basics": 72, "lp_actors": 40], weeklyMinutes: [30, 45, 0, 60, 25, 40, 35])
         }
@@ -183,7 +183,7 @@ public struct LearningFixtures: Sendable {
     public var feedbackSubmit: FeedbackSubmitFixtures { FeedbackSubmitFixtures() }
 
     public struct FeedbackSubmitFixtures: Sendable {
-        /// `received`, learning.yaml:136
+        /// `received`, learning.yaml:152
         public var received: FeedbackSubmitResponse {
             FeedbackSubmitResponse(id: "fb_1")
         }

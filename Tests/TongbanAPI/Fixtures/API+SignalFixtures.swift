@@ -85,7 +85,7 @@ public struct SignalFixtures: Sendable {
     public var reply: ReplyFixtures { ReplyFixtures() }
 
     public struct ReplyFixtures: Sendable {
-        /// `conversation`, signal.yaml:75
+        /// `conversation`, signal.yaml:79
         public var conversation: SignalReplyResponse {
             SignalReplyResponse(conversationID: "cv_sg_7f3a_1")
         }
@@ -99,7 +99,7 @@ public struct SignalFixtures: Sendable {
     public var flashViewed: FlashViewedFixtures { FlashViewedFixtures() }
 
     public struct FlashViewedFixtures: Sendable {
-        /// `viewed`, signal.yaml:85
+        /// `viewed`, signal.yaml:89
         public var viewed: AccordEmpty {
             AccordEmpty()
         }
@@ -113,7 +113,7 @@ public struct SignalFixtures: Sendable {
     public var delete: DeleteFixtures { DeleteFixtures() }
 
     public struct DeleteFixtures: Sendable {
-        /// `deleted`, signal.yaml:92
+        /// `deleted`, signal.yaml:96
         public var deleted: AccordEmpty {
             AccordEmpty()
         }
@@ -127,11 +127,11 @@ public struct SignalFixtures: Sendable {
     public var quota: QuotaFixtures { QuotaFixtures() }
 
     public struct QuotaFixtures: Sendable {
-        /// `exhausted`, signal.yaml:102
+        /// `exhausted`, signal.yaml:106
         public var exhausted: SignalQuota {
             SignalQuota(dailyLimit: 20, used: 20, resetsAt: AccordDateTime(fixture: "2026-11-30T14:00:00Z"))
         }
-        /// `plenty`, signal.yaml:106
+        /// `plenty`, signal.yaml:110
         public var plenty: SignalQuota {
             SignalQuota(dailyLimit: 20, used: 1, resetsAt: AccordDateTime(fixture: "2026-11-30T14:00:00Z"))
         }
