@@ -211,10 +211,10 @@ public struct SchemaValidator: Sendable {
         }
         if let number {
             if let minimum = constraints.minimum, number < minimum {
-                violations.append(violation(pointer, expected: "at least \(format(minimum))", actual: value))
+                violations.append(violation(pointer, expected: "at least \(NodeReader.format(minimum))", actual: value))
             }
             if let maximum = constraints.maximum, number > maximum {
-                violations.append(violation(pointer, expected: "at most \(format(maximum))", actual: value))
+                violations.append(violation(pointer, expected: "at most \(NodeReader.format(maximum))", actual: value))
             }
         }
         if case .string(let text) = value {
@@ -276,7 +276,4 @@ public struct SchemaValidator: Sendable {
         }
     }
 
-    private func format(_ number: Double) -> String {
-        number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
-    }
 }

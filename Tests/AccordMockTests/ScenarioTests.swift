@@ -113,3 +113,35 @@ import Testing
         #expect(MockProject.load(contracts: Repository.contracts, mocks: Repository.mocks).diagnostics.isEmpty)
     }
 }
+
+/// Lint's warning for a template hole filled from a request value the contract allows
+/// to break the place it fills.
+@Suite struct TemplateHoleTests {
+    private func warnings(_ yaml: String) -> [String] {
+        let (_, diagnostics) = FixtureLoader(contract: Repository.contract).load([.init(path: "mocks/test.yaml", bytes: Array(yaml.utf8))])
+        return diagnostics.filter { $0.severity == .warning }.map { String($0.description.prefix { $0 != "\n" }) }
+    }
+
+    @Test func aLooserRequestValueFillingAStricterPlaceIsWarnedAbout() {
+        let user = "uid: 1, avatar: 'https://a.example/1.jpg', gender: 0, is_verified: false, is_vip: false, bio: '', orientation: 0, "
+            + "attribute: 0, is_personalized: false, is_profile_hidden: false, onboarding_completed: false"
+        let login = "is_new_user: true, access_token: a, refresh_token: r, access_expires_in: 1, refresh_expires_in: 1, im_token: i"
+        #expect(warnings("""
+        auth.login-apple:
+          - name: echo
+            default: true
+            data: {\(login), user: {\(user), nickname: '{{request.body.full_name.given_name}}', mbti: '{{request.body.user_identifier}}'}}
+        """) == [
+            "mocks/test.yaml:4:348: warning: fixture 'echo' data /user/nickname: '{{request.body.full_name.given_name}}' may be shorter than the 2 characters it needs; the request allows any length (narrow it with a 'when' matcher, or a template of its own)",
+            "mocks/test.yaml:4:348: warning: fixture 'echo' data /user/nickname: '{{request.body.full_name.given_name}}' may be longer than the 20 characters it allows; the request allows any length (narrow it with a 'when' matcher, or a template of its own)",
+            "mocks/test.yaml:4:395: warning: fixture 'echo' data /user/mbti: '{{request.body.user_identifier}}' need not match /([EI][NS][FT][JP])?/ (narrow it with a 'when' matcher, or a template of its own)",
+        ])
+        // A `when` on the same member narrows it; the repository's Apple fixture does so.
+        #expect(warnings("""
+        auth.login-apple:
+          - name: echo
+            when: {body: {/full_name/given_name: {regex: '^.{2,20}$'}}}
+            data: {\(login), user: {\(user), nickname: '{{request.body.full_name.given_name}}', mbti: ''}}
+        """) == [])
+    }
+}

@@ -285,8 +285,8 @@ extension NodeReader {
         }
     }
 
-    /// `5` rather than `5.0` for whole numbers.
-    static func format(_ number: Double) -> String {
+    /// `5` rather than `5.0` for whole numbers (bounds in messages).
+    public static func format(_ number: Double) -> String {
         number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
     }
 }

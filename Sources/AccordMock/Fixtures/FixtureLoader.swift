@@ -149,6 +149,9 @@ public struct FixtureLoader: Sendable {
             fixture.data = sourced.value
             if fixture.code == 0 {
                 values.check(sourced, against: endpoint.response, what: "fixture '\(name)' data", reader: &reader)
+                let narrowed = Set(fixture.matchers.map { "\($0.source.rawValue):\($0.key)" })
+                values.checkHoles(sourced, against: endpoint.response, endpoint: endpoint, narrowed: narrowed, what: "fixture '\(name)' data",
+                                  reader: &reader)
             } else if let payload = contract.service.code(fixture.code)?.data {
                 values.check(sourced, against: payload, what: "fixture '\(name)' data (code \(fixture.code))", reader: &reader)
             } else {
