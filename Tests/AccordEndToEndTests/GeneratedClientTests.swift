@@ -381,7 +381,7 @@ import TongbanAPI
         let api = client(server)
         _ = try await api.send(API.auth.loginPhone(login))
         try await Control(server: server).call("POST", "rules", #"""
-            {"match": {"endpoint": "subscriptions.me"}, "respond": {"code": 0, "data": {"is_active": true, "will_renew": false, "platform": "harmonyos"}}}
+            {"match": {"endpoint": "subscriptions.me"}, "respond": {"code": 0, "data": {"is_active": true, "state": "active", "will_renew": false, "platform": "harmonyos"}}}
             """#)
         let entitlement = try await api.send(API.subscriptions.me())
         #expect(entitlement.platform == .unknown("harmonyos"))

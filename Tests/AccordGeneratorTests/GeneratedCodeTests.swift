@@ -279,11 +279,14 @@ import TongbanAPI
     // MARK: The runtime types
 
     @Test func unknownEnumValuesDecodeAndEncodeBackUnchanged() throws {
-        let json = #"{"is_active":true,"will_renew":false,"platform":"harmonyos"}"#
+        let json = #"{"is_active":true,"state":"paused","will_renew":false,"platform":"harmonyos"}"#
         let entitlement = try JSONDecoder().decode(Entitlement.self, from: Data(json.utf8))
         #expect(entitlement.platform == .unknown("harmonyos"))
         let encoded = try JSONReader.read(Array(JSONEncoder().encode(entitlement)))
         #expect(encoded["platform"] == .string("harmonyos"))
+        // A state a later contract adds (Apple's paused subscriptions) is kept, not fatal.
+        #expect(entitlement.state == .unknown("paused"))
+        #expect(encoded["state"] == .string("paused"))
         #expect(Entitlement.Platform(rawValue: "ios") == .ios)
         #expect(try JSONDecoder().decode(Gender.self, from: Data("7".utf8)) == .unknown(7))
     }

@@ -17,11 +17,11 @@ import TongbanAPI
     }
 
     @Test func anUnreadableOptionalTimeIsNilAndARequiredOneStillFails() throws {
-        let entitlement = try decode(Entitlement.self, #"{"is_active":true,"expires_at":"next week","will_renew":false,"platform":"ios"}"#)
+        let entitlement = try decode(Entitlement.self, #"{"is_active":true,"state":"active","expires_at":"next week","will_renew":false,"platform":"ios"}"#)
         #expect(entitlement.expiresAt == nil)
         #expect(entitlement.isActive)
         #expect(throws: DecodingError.self) {
-            try decode(Entitlement.self, #"{"is_active":"yes","will_renew":false,"platform":"ios"}"#)
+            try decode(Entitlement.self, #"{"is_active":"yes","state":"active","will_renew":false,"platform":"ios"}"#)
         }
     }
 

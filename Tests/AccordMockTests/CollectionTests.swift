@@ -124,7 +124,7 @@ import Testing
         #expect(state.collections.counts.sessions == 1)
         let unknown = engine.handle(MockRequest(method: "GET", target: "/__accord/state/likes"))
         #expect(unknown.status == 404)
-        #expect(unknown.json?["message"] == .string("no collection 'likes'; collections: admirers, blocks, entitlements, learning-sessions, matches, push-devices, review-tasks, signals"))
+        #expect(unknown.json?["message"] == .string("no collection 'likes'; collections: admirers, blocks, entitlements, learning-sessions, matches, orders, push-devices, review-tasks, signals"))
         #expect(engine.handle(MockRequest(method: "POST", target: "/__accord/state/reset?session=ui-1", headers: json)).status == 200)
         #expect(state.collections.counts.sessions == 0)
         _ = engine.handle(MockRequest(method: "GET", target: "/__accord/state/signals"))

@@ -101,3 +101,19 @@ import Testing
         ])
     }
 }
+
+/// The shortest match a pattern's own text gives, for the values the mock makes up.
+@Suite struct PatternExampleTests {
+    @Test(arguments: [("[A-Z]{3}", "AAA"), ("1\\d{10}", "10000000000"), ("([EI][NS][FT][JP])?", ""), ("\\d+\\.\\d+(\\.\\d+)?", "0.0"),
+                      ("([01]\\d|2[0-3]):[0-5]\\d", "00:00"), ("[a-z0-9._%+-]+@[a-z0-9-]+(\\.[a-z0-9-]+)+", "a@a.a"), ("ab|cd", "ab")])
+    func theShortestMatchMatches(pattern: String, expected: String) throws {
+        let example = try #require(PatternExample.shortest(matching: pattern))
+        #expect(example == expected)
+        #expect(try CompiledPattern(pattern, wholeString: true).matches(example))
+    }
+
+    @Test(arguments: ["^a", "\\s+", "[^@]+", "a.b", "(ab", "[a-", "a{2"])
+    func whatItCannotBuildIsNil(pattern: String) {
+        #expect(PatternExample.shortest(matching: pattern) == nil)
+    }
+}

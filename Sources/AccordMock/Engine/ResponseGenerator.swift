@@ -1,5 +1,6 @@
 import AccordContract
 import AccordJSON
+import AccordValidation
 
 /// Makes a deterministic value for a schema, for endpoints with neither fixture nor
 /// example: the same contract always gives the same bytes.
@@ -14,6 +15,11 @@ struct ResponseGenerator {
         case .primitive(let primitive):
             switch primitive {
             case .string:
+                // A pattern's shortest match, when the pattern is simple enough and the length fits.
+                if let pattern = constraints.pattern, let example = PatternExample.shortest(matching: pattern),
+                   example.unicodeScalars.count >= (constraints.minLength ?? 0), example.unicodeScalars.count <= (constraints.maxLength ?? .max) {
+                    return .string(example)
+                }
                 let minimum = constraints.minLength ?? 0
                 return .string(name.count >= minimum ? name : name + String(repeating: "x", count: minimum - name.count))
             case .int, .int64:

@@ -15,7 +15,7 @@ public struct AuthEndpoints: Sendable {
 
     /// 发送短信验证码
     ///
-    /// - Remark: HTTP `POST /auth/sms/send`, `auth.sms-send` in auth.yaml:87
+    /// - Remark: HTTP `POST /auth/sms/send`, `auth.sms-send` in auth.yaml:95
     public func smsSend(_ body: AuthSMSSendRequest) -> Endpoint<AuthSMSSendResponse> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -28,7 +28,7 @@ public struct AuthEndpoints: Sendable {
 
     /// 手机号登录（验证码或密码，二选一）
     ///
-    /// - Remark: HTTP `POST /auth/login/phone`, `auth.login-phone` in auth.yaml:106
+    /// - Remark: HTTP `POST /auth/login/phone`, `auth.login-phone` in auth.yaml:114
     public func loginPhone(_ body: AuthLoginPhoneRequest) -> Endpoint<LoginResponse> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -41,7 +41,7 @@ public struct AuthEndpoints: Sendable {
 
     /// Apple 登录
     ///
-    /// - Remark: HTTP `POST /auth/login/apple`, `auth.login-apple` in auth.yaml:154
+    /// - Remark: HTTP `POST /auth/login/apple`, `auth.login-apple` in auth.yaml:162
     public func loginApple(_ body: AuthLoginAppleRequest) -> Endpoint<LoginResponse> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -56,7 +56,7 @@ public struct AuthEndpoints: Sendable {
     ///
     /// 轮换两枚令牌；旧 refresh token 立即失效。失败（1007）时客户端应退出登录。
     ///
-    /// - Remark: HTTP `POST /auth/token/refresh`, `auth.refresh` in auth.yaml:176
+    /// - Remark: HTTP `POST /auth/token/refresh`, `auth.refresh` in auth.yaml:184
     public func refresh(_ body: AuthRefreshRequest) -> Endpoint<TokenPair> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -69,7 +69,7 @@ public struct AuthEndpoints: Sendable {
 
     /// 退出登录
     ///
-    /// - Remark: HTTP `POST /auth/logout`, `auth.logout` in auth.yaml:194
+    /// - Remark: HTTP `POST /auth/logout`, `auth.logout` in auth.yaml:202
     public func logout(_ body: AuthLogoutRequest) -> Endpoint<AccordEmpty> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -82,7 +82,7 @@ public struct AuthEndpoints: Sendable {
 
     /// 获取 IM 令牌
     ///
-    /// - Remark: HTTP `GET /auth/im/token`, `auth.im-token` in auth.yaml:205
+    /// - Remark: HTTP `GET /auth/im/token`, `auth.im-token` in auth.yaml:213
     public func imToken() -> Endpoint<AuthIMTokenResponse> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -95,7 +95,7 @@ public struct AuthEndpoints: Sendable {
 
     /// 当前用户资料
     ///
-    /// - Remark: HTTP `GET /users/me`, `user.me` in auth.yaml:214
+    /// - Remark: HTTP `GET /users/me`, `user.me` in auth.yaml:222
     public func userMe() -> Endpoint<LoginUser> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -108,7 +108,7 @@ public struct AuthEndpoints: Sendable {
 
     /// 更新资料（部分字段）
     ///
-    /// - Remark: HTTP `PUT /users/me/profile`, `user.update-profile` in auth.yaml:222
+    /// - Remark: HTTP `PUT /users/me/profile`, `user.update-profile` in auth.yaml:230
     public func userUpdateProfile(_ body: UserUpdateProfileRequest) -> Endpoint<LoginUser> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -121,7 +121,7 @@ public struct AuthEndpoints: Sendable {
 
     /// 启动配置（版本更新与功能开关）
     ///
-    /// - Remark: HTTP `GET /app/start-config`, `app.start-config` in auth.yaml:250
+    /// - Remark: HTTP `GET /app/start-config`, `app.start-config` in auth.yaml:258
     public func appStartConfig() -> Endpoint<AppStartConfigResponse> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -129,6 +129,45 @@ public struct AuthEndpoints: Sendable {
             id: "app.start-config", method: .get,
             path: "/app/start-config", query: query, headers: headers,
             body: nil, requiresAuth: false
+        )
+    }
+
+    /// 绑定手机号（先以 scene bind 发送验证码）
+    ///
+    /// - Remark: HTTP `POST /users/me/phone`, `user.bind-phone` in auth.yaml:276
+    public func userBindPhone(_ body: UserBindPhoneRequest) -> Endpoint<LoginUser> {
+        let query: [QueryItem] = []
+        let headers: [QueryItem] = []
+        return Endpoint(
+            id: "user.bind-phone", method: .post,
+            path: "/users/me/phone", query: query, headers: headers,
+            body: body, requiresAuth: true
+        )
+    }
+
+    /// 申请注销账号（进入冷静期）
+    ///
+    /// - Remark: HTTP `POST /users/me/deletion`, `user.request-deletion` in auth.yaml:292
+    public func userRequestDeletion(_ body: UserRequestDeletionRequest) -> Endpoint<AccountDeletion> {
+        let query: [QueryItem] = []
+        let headers: [QueryItem] = []
+        return Endpoint(
+            id: "user.request-deletion", method: .post,
+            path: "/users/me/deletion", query: query, headers: headers,
+            body: body, requiresAuth: true
+        )
+    }
+
+    /// 撤销注销申请
+    ///
+    /// - Remark: HTTP `DELETE /users/me/deletion`, `user.cancel-deletion` in auth.yaml:304
+    public func userCancelDeletion() -> Endpoint<AccordEmpty> {
+        let query: [QueryItem] = []
+        let headers: [QueryItem] = []
+        return Endpoint(
+            id: "user.cancel-deletion", method: .delete,
+            path: "/users/me/deletion", query: query, headers: headers,
+            body: nil, requiresAuth: true
         )
     }
 }

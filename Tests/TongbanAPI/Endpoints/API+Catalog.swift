@@ -15,6 +15,9 @@ extension API {
             "user.me": LoginUser.self,
             "user.update-profile": LoginUser.self,
             "app.start-config": AppStartConfigResponse.self,
+            "user.bind-phone": LoginUser.self,
+            "user.request-deletion": AccountDeletion.self,
+            "user.cancel-deletion": AccordEmpty.self,
             "learning.knowledge-bases": LearningKnowledgeBasesResponse.self,
             "learning.paths": LearningPathsResponse.self,
             "learning.lessons": LearningLessonsResponse.self,
@@ -54,6 +57,8 @@ extension API {
             "subscriptions.me": Entitlement.self,
             "subscriptions.verify": Entitlement.self,
             "subscriptions.restore": Entitlement.self,
+            "payments.create-order": PaymentOrder.self,
+            "payments.order": PaymentOrder.self,
             "upload.image": UploadedImage.self,
         ]
     }
@@ -73,6 +78,7 @@ extension API {
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "returning-user", role: .fallback) { API.auth.fixtures.loginPhone.returningUser })
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.auth.fixtures.loginPhone.default })
         routes.append(MockRoute(id: "auth.login-apple", method: .post, path: "/auth/login/apple", requiresAuth: false, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "invalid-token", role: .matched, matchers: [.init(.body, "/identity_token", .regex("^invalid"))], code: 2005, message: nil))
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "named", role: .matched, matchers: [.init(.body, "/full_name/given_name", .regex("^.{2,20}$"))]) { API.auth.fixtures.loginApple.named })
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "signed-in", role: .fallback) { API.auth.fixtures.loginApple.signedIn })
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.auth.fixtures.loginApple.default })
@@ -97,6 +103,19 @@ extension API {
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "force-update", role: .matched, matchers: [.init(.headers, "X-App-Version", .regex("^0\\."))]) { API.auth.fixtures.appStartConfig.forceUpdate })
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "current", role: .fallback) { API.auth.fixtures.appStartConfig.current })
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.auth.fixtures.appStartConfig.default })
+        routes.append(MockRoute(id: "user.bind-phone", method: .post, path: "/users/me/phone", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "taken", role: .matched, matchers: [.init(.body, "/phone", .equals("13800138000"))], code: 2004, message: nil))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "wrong-code", role: .matched, matchers: [.init(.body, "/code", .equals("000000"))], code: 2001, message: nil))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "bound", role: .fallback) { API.auth.fixtures.userBindPhone.bound })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.auth.fixtures.userBindPhone.default })
+        routes.append(MockRoute(id: "user.request-deletion", method: .post, path: "/users/me/deletion", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "pending", role: .matched, matchers: [.init(.headers, "X-Deletion", .equals("pending"))], code: 2006, message: nil))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "requested", role: .fallback) { API.auth.fixtures.userRequestDeletion.requested })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.auth.fixtures.userRequestDeletion.default })
+        routes.append(MockRoute(id: "user.cancel-deletion", method: .delete, path: "/users/me/deletion", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "none", role: .matched, matchers: [.init(.headers, "X-Deletion", .equals("none"))], code: 5001, message: nil))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "cancelled", role: .fallback) { API.auth.fixtures.userCancelDeletion.cancelled })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.auth.fixtures.userCancelDeletion.default })
         routes.append(MockRoute(id: "learning.knowledge-bases", method: .get, path: "/knowledge-bases", requiresAuth: true, answers: []))
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "first-page", role: .fallback) { API.learning.fixtures.knowledgeBases.firstPage })
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.learning.fixtures.knowledgeBases.default })
@@ -228,6 +247,11 @@ extension API {
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "catalogue", role: .fallback) { API.subscriptions.fixtures.products.catalogue })
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.subscriptions.fixtures.products.default })
         routes.append(MockRoute(id: "subscriptions.me", method: .get, path: "/subscriptions/me", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "grace-period", role: .matched, matchers: [.init(.headers, "X-Subscription", .equals("grace-period"))]) { API.subscriptions.fixtures.me.gracePeriod })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "billing-retry", role: .matched, matchers: [.init(.headers, "X-Subscription", .equals("billing-retry"))]) { API.subscriptions.fixtures.me.billingRetry })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "expired", role: .matched, matchers: [.init(.headers, "X-Subscription", .equals("expired"))]) { API.subscriptions.fixtures.me.expired })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "refunded", role: .matched, matchers: [.init(.headers, "X-Subscription", .equals("refunded"))]) { API.subscriptions.fixtures.me.refunded })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "lifetime", role: .matched, matchers: [.init(.headers, "X-Subscription", .equals("lifetime"))]) { API.subscriptions.fixtures.me.lifetime })
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "free", role: .matched, matchers: [.init(.headers, "X-Subscription", .equals("free"))]) { API.subscriptions.fixtures.me.free })
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "current", role: .fallback) { API.subscriptions.fixtures.me.current })
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.subscriptions.fixtures.me.default })
@@ -241,6 +265,15 @@ extension API {
         routes.append(MockRoute(id: "subscriptions.restore", method: .post, path: "/subscriptions/restore", requiresAuth: true, answers: []))
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "restored", role: .fallback) { API.subscriptions.fixtures.restore.restored })
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.subscriptions.fixtures.restore.default })
+        routes.append(MockRoute(id: "payments.create-order", method: .post, path: "/payments/orders", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "unknown-product", role: .matched, matchers: [.init(.body, "/product_id", .regex("^(?!tongban\\.vip\\.(monthly|yearly|lifetime)$)"))], code: 4002, message: nil))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "alipay", role: .matched, matchers: [.init(.body, "/channel", .equals("alipay"))]) { API.subscriptions.fixtures.paymentsCreateOrder.alipay })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "wechat", role: .fallback) { API.subscriptions.fixtures.paymentsCreateOrder.wechat })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.subscriptions.fixtures.paymentsCreateOrder.default })
+        routes.append(MockRoute(id: "payments.order", method: .get, path: "/payments/orders/{order_no}", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "paid", role: .matched, matchers: [.init(.headers, "X-Payment", .equals("paid"))]) { API.subscriptions.fixtures.paymentsOrder.paid })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "current", role: .fallback) { API.subscriptions.fixtures.paymentsOrder.current })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.subscriptions.fixtures.paymentsOrder.default })
         routes.append(MockRoute(id: "upload.image", method: .post, path: "/uploads/images", requiresAuth: true, answers: []))
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "stored", role: .fallback) { API.upload.fixtures.image.stored })
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.upload.fixtures.image.default })

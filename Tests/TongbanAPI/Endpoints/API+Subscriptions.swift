@@ -3,7 +3,7 @@
 import Foundation
 
 extension API {
-    /// 订阅付费墙（RevenueCat 式）：权益绑定账号，跨平台共享。
+    /// 订阅付费墙（RevenueCat 式）：权益绑定账号，跨平台共享；微信支付与支付宝下单（种子 000）。
     ///
     /// - Remark: The `subscriptions` domain, subscriptions.yaml
     public static let subscriptions = SubscriptionsEndpoints()
@@ -15,7 +15,7 @@ public struct SubscriptionsEndpoints: Sendable {
 
     /// 商品列表
     ///
-    /// - Remark: HTTP `GET /subscriptions/products`, `subscriptions.products` in subscriptions.yaml:30
+    /// - Remark: HTTP `GET /subscriptions/products`, `subscriptions.products` in subscriptions.yaml:54
     public func products() -> Endpoint<SubscriptionsProductsResponse> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -28,7 +28,7 @@ public struct SubscriptionsEndpoints: Sendable {
 
     /// 当前权益
     ///
-    /// - Remark: HTTP `GET /subscriptions/me`, `subscriptions.me` in subscriptions.yaml:43
+    /// - Remark: HTTP `GET /subscriptions/me`, `subscriptions.me` in subscriptions.yaml:67
     public func me() -> Endpoint<Entitlement> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -41,7 +41,7 @@ public struct SubscriptionsEndpoints: Sendable {
 
     /// 校验 App Store 交易并发放权益
     ///
-    /// - Remark: HTTP `POST /subscriptions/verify`, `subscriptions.verify` in subscriptions.yaml:53
+    /// - Remark: HTTP `POST /subscriptions/verify`, `subscriptions.verify` in subscriptions.yaml:77
     public func verify(_ body: SubscriptionsVerifyRequest) -> Endpoint<Entitlement> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -54,13 +54,39 @@ public struct SubscriptionsEndpoints: Sendable {
 
     /// 恢复购买
     ///
-    /// - Remark: HTTP `POST /subscriptions/restore`, `subscriptions.restore` in subscriptions.yaml:71
+    /// - Remark: HTTP `POST /subscriptions/restore`, `subscriptions.restore` in subscriptions.yaml:95
     public func restore() -> Endpoint<Entitlement> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
         return Endpoint(
             id: "subscriptions.restore", method: .post,
             path: "/subscriptions/restore", query: query, headers: headers,
+            body: nil, requiresAuth: true
+        )
+    }
+
+    /// 创建微信支付或支付宝订单
+    ///
+    /// - Remark: HTTP `POST /payments/orders`, `payments.create-order` in subscriptions.yaml:103
+    public func paymentsCreateOrder(_ body: PaymentsCreateOrderRequest) -> Endpoint<PaymentOrder> {
+        let query: [QueryItem] = []
+        let headers: [QueryItem] = []
+        return Endpoint(
+            id: "payments.create-order", method: .post,
+            path: "/payments/orders", query: query, headers: headers,
+            body: body, requiresAuth: true
+        )
+    }
+
+    /// 查询订单状态（支付 SDK 回调后轮询）
+    ///
+    /// - Remark: HTTP `GET /payments/orders/{order_no}`, `payments.order` in subscriptions.yaml:126
+    public func paymentsOrder(orderNo: Int64) -> Endpoint<PaymentOrder> {
+        let query: [QueryItem] = []
+        let headers: [QueryItem] = []
+        return Endpoint(
+            id: "payments.order", method: .get,
+            path: "/payments/orders/\(Endpoint<PaymentOrder>.segment(String(orderNo)))", query: query, headers: headers,
             body: nil, requiresAuth: true
         )
     }

@@ -21,7 +21,7 @@ public struct AuthFixtures: Sendable {
         public var sent: AuthSMSSendResponse {
             AuthSMSSendResponse(expireSeconds: 300, retryAfterSeconds: 60)
         }
-        /// `default`, auth.yaml:99
+        /// `default`, auth.yaml:107
         public var `default`: AuthSMSSendResponse {
             AuthSMSSendResponse(expireSeconds: 300, retryAfterSeconds: 60)
         }
@@ -39,7 +39,7 @@ public struct AuthFixtures: Sendable {
         public var returningUser: LoginResponse {
             LoginResponse(isNewUser: false, accessToken: "preview-access-token", refreshToken: "preview-refresh-token", accessExpiresIn: 7200, refreshExpiresIn: 2592000, imToken: "im_1", user: LoginUser(uid: 10086, nickname: "林间小鹿", avatar: URL(fixture: "https://cdn.example.com/avatars/10086.jpg"), gender: Gender.female, isVerified: true, isVIP: true, bio: "喜欢徒步和胶片摄影，周末常去山里。", birthDate: AccordDate(fixture: "1998-05-20"), mbti: "INFP", residence: Residence(countryName: "中国", provinceName: "浙江省", cityName: "杭州市", cityCode: "330100"), orientation: 1, attribute: 2, isPersonalized: true, isProfileHidden: false, onboardingCompleted: true, preferredLanguage: Language.zhHans))
         }
-        /// `default`, auth.yaml:118
+        /// `default`, auth.yaml:126
         public var `default`: LoginResponse {
             LoginResponse(isNewUser: false, accessToken: "at_3f9c2e7a51d04b8e", refreshToken: "rt_8a1d44c09e6f4f21", accessExpiresIn: 7200, refreshExpiresIn: 2592000, imToken: "im_b7e2c1", user: LoginUser(uid: 10086, nickname: "林间小鹿", avatar: URL(fixture: "https://cdn.example.com/avatars/10086.jpg"), gender: Gender.female, isVerified: true, isVIP: false, bio: "喜欢徒步和胶片摄影，周末常去山里。", birthDate: AccordDate(fixture: "1998-05-20"), mbti: "INFP", residence: Residence(countryName: "中国", provinceName: "浙江省", cityName: "杭州市", cityCode: "330100"), orientation: 1, attribute: 2, isPersonalized: true, isProfileHidden: false, onboardingCompleted: true, preferredLanguage: Language.zhHans))
         }
@@ -49,15 +49,15 @@ public struct AuthFixtures: Sendable {
     public var loginApple: LoginAppleFixtures { LoginAppleFixtures() }
 
     public struct LoginAppleFixtures: Sendable {
-        /// `named`, auth.yaml:79
+        /// `named`, auth.yaml:83
         public var named: LoginResponse {
             LoginResponse(isNewUser: true, accessToken: "preview-access-token", refreshToken: "preview-refresh-token", accessExpiresIn: 7200, refreshExpiresIn: 2592000, imToken: "im_1", user: LoginUser(uid: 10087, nickname: "小鹿", avatar: URL(fixture: "https://cdn.example.com/avatars/default.png"), gender: Gender.unset, isVerified: false, isVIP: false, bio: "", mbti: "", orientation: 0, attribute: 0, isPersonalized: false, isProfileHidden: false, onboardingCompleted: false))
         }
-        /// `signed-in`, auth.yaml:97
+        /// `signed-in`, auth.yaml:101
         public var signedIn: LoginResponse {
             LoginResponse(isNewUser: true, accessToken: "preview-access-token", refreshToken: "preview-refresh-token", accessExpiresIn: 7200, refreshExpiresIn: 2592000, imToken: "im_1", user: LoginUser(uid: 10087, nickname: "Apple 用户", avatar: URL(fixture: "https://cdn.example.com/avatars/default.png"), gender: Gender.unset, isVerified: false, isVIP: false, bio: "", mbti: "", orientation: 0, attribute: 0, isPersonalized: false, isProfileHidden: false, onboardingCompleted: false))
         }
-        /// `default`, auth.yaml:169
+        /// `default`, auth.yaml:177
         public var `default`: LoginResponse {
             LoginResponse(isNewUser: false, accessToken: "at_3f9c2e7a51d04b8e", refreshToken: "rt_8a1d44c09e6f4f21", accessExpiresIn: 7200, refreshExpiresIn: 2592000, imToken: "im_b7e2c1", user: LoginUser(uid: 10086, nickname: "林间小鹿", avatar: URL(fixture: "https://cdn.example.com/avatars/10086.jpg"), gender: Gender.female, isVerified: true, isVIP: false, bio: "喜欢徒步和胶片摄影，周末常去山里。", birthDate: AccordDate(fixture: "1998-05-20"), mbti: "INFP", residence: Residence(countryName: "中国", provinceName: "浙江省", cityName: "杭州市", cityCode: "330100"), orientation: 1, attribute: 2, isPersonalized: true, isProfileHidden: false, onboardingCompleted: true, preferredLanguage: Language.zhHans))
         }
@@ -67,11 +67,11 @@ public struct AuthFixtures: Sendable {
     public var refresh: RefreshFixtures { RefreshFixtures() }
 
     public struct RefreshFixtures: Sendable {
-        /// `rotated`, auth.yaml:121
+        /// `rotated`, auth.yaml:125
         public var rotated: TokenPair {
             TokenPair(accessToken: "preview-access-token", refreshToken: "preview-refresh-token", accessExpiresIn: 7200, refreshExpiresIn: 2592000)
         }
-        /// `default`, auth.yaml:186
+        /// `default`, auth.yaml:194
         public var `default`: TokenPair {
             TokenPair(accessToken: "at_51c0d2e9aa7b4c10", refreshToken: "rt_0f2b9e61c3d84a77", accessExpiresIn: 7200, refreshExpiresIn: 2592000)
         }
@@ -81,11 +81,11 @@ public struct AuthFixtures: Sendable {
     public var logout: LogoutFixtures { LogoutFixtures() }
 
     public struct LogoutFixtures: Sendable {
-        /// `done`, auth.yaml:130
+        /// `done`, auth.yaml:134
         public var done: AccordEmpty {
             AccordEmpty()
         }
-        /// `default`, auth.yaml:201
+        /// `default`, auth.yaml:209
         public var `default`: AccordEmpty {
             AccordEmpty()
         }
@@ -95,11 +95,11 @@ public struct AuthFixtures: Sendable {
     public var imToken: ImTokenFixtures { ImTokenFixtures() }
 
     public struct ImTokenFixtures: Sendable {
-        /// `issued`, auth.yaml:135
+        /// `issued`, auth.yaml:139
         public var issued: AuthIMTokenResponse {
             AuthIMTokenResponse(imToken: "im_e220a839-7b1d-4daf-ae78-9e6aa1b965f4")
         }
-        /// `default`, auth.yaml:211
+        /// `default`, auth.yaml:219
         public var `default`: AuthIMTokenResponse {
             AuthIMTokenResponse(imToken: "im_b7e2c1")
         }
@@ -109,11 +109,11 @@ public struct AuthFixtures: Sendable {
     public var userMe: UserMeFixtures { UserMeFixtures() }
 
     public struct UserMeFixtures: Sendable {
-        /// `vip`, auth.yaml:140
+        /// `vip`, auth.yaml:144
         public var vip: LoginUser {
             LoginUser(uid: 10086, nickname: "林间小鹿", avatar: URL(fixture: "https://cdn.example.com/avatars/10086.jpg"), gender: Gender.female, isVerified: true, isVIP: true, bio: "喜欢徒步和胶片摄影，周末常去山里。", birthDate: AccordDate(fixture: "1998-05-20"), mbti: "INFP", residence: Residence(countryName: "中国", provinceName: "浙江省", cityName: "杭州市", cityCode: "330100"), orientation: 1, attribute: 2, isPersonalized: true, isProfileHidden: false, onboardingCompleted: true, preferredLanguage: Language.zhHans)
         }
-        /// `default`, auth.yaml:219
+        /// `default`, auth.yaml:227
         public var `default`: LoginUser {
             LoginUser(uid: 10086, nickname: "林间小鹿", avatar: URL(fixture: "https://cdn.example.com/avatars/10086.jpg"), gender: Gender.female, isVerified: true, isVIP: false, bio: "喜欢徒步和胶片摄影，周末常去山里。", birthDate: AccordDate(fixture: "1998-05-20"), mbti: "INFP", residence: Residence(countryName: "中国", provinceName: "浙江省", cityName: "杭州市", cityCode: "330100"), orientation: 1, attribute: 2, isPersonalized: true, isProfileHidden: false, onboardingCompleted: true, preferredLanguage: Language.zhHans)
         }
@@ -123,11 +123,11 @@ public struct AuthFixtures: Sendable {
     public var userUpdateProfile: UserUpdateProfileFixtures { UserUpdateProfileFixtures() }
 
     public struct UserUpdateProfileFixtures: Sendable {
-        /// `saved`, auth.yaml:165
+        /// `saved`, auth.yaml:169
         public var saved: LoginUser {
             LoginUser(uid: 10086, nickname: "林间小鹿", avatar: URL(fixture: "https://cdn.example.com/avatars/10086.jpg"), gender: Gender.female, isVerified: true, isVIP: true, bio: "喜欢徒步和胶片摄影，周末常去山里。", birthDate: AccordDate(fixture: "1998-05-20"), mbti: "INFP", residence: Residence(countryName: "中国", provinceName: "浙江省", cityName: "杭州市", cityCode: "330100"), orientation: 1, attribute: 2, isPersonalized: true, isProfileHidden: false, onboardingCompleted: true, preferredLanguage: Language.zhHans)
         }
-        /// `default`, auth.yaml:243
+        /// `default`, auth.yaml:251
         public var `default`: LoginUser {
             LoginUser(uid: 10086, nickname: "山野来信", avatar: URL(fixture: "https://cdn.example.com/avatars/10086.jpg"), gender: Gender.female, isVerified: true, isVIP: false, bio: "在路上。", birthDate: AccordDate(fixture: "1998-05-20"), mbti: "INFP", residence: Residence(countryName: "中国", provinceName: "浙江省", cityName: "杭州市", cityCode: "330100"), orientation: 1, attribute: 2, isPersonalized: true, isProfileHidden: false, onboardingCompleted: true, preferredLanguage: Language.zhHans)
         }
@@ -137,17 +137,59 @@ public struct AuthFixtures: Sendable {
     public var appStartConfig: AppStartConfigFixtures { AppStartConfigFixtures() }
 
     public struct AppStartConfigFixtures: Sendable {
-        /// `force-update`, auth.yaml:170
+        /// `force-update`, auth.yaml:174
         public var forceUpdate: AppStartConfigResponse {
             AppStartConfigResponse(update: AppStartConfigResponse.Update(hasUpdate: true, forceUpdate: true, latestVersion: "1.3.0", downloadURL: URL(fixture: "https://apps.apple.com/app/id000000"), notes: "当前版本过旧，请更新。"), features: ["flash_signal": false, "ai_chat": false])
         }
-        /// `current`, auth.yaml:176
+        /// `current`, auth.yaml:180
         public var current: AppStartConfigResponse {
             AppStartConfigResponse(update: AppStartConfigResponse.Update(hasUpdate: false, forceUpdate: false, latestVersion: "1.3.0"), features: ["flash_signal": true, "ai_chat": true, "review_reminder": true])
         }
-        /// `default`, auth.yaml:263
+        /// `default`, auth.yaml:271
         public var `default`: AppStartConfigResponse {
             AppStartConfigResponse(update: AppStartConfigResponse.Update(hasUpdate: true, forceUpdate: false, latestVersion: "1.3.0", notes: "新增闪信与学习路径。"), features: ["flash_signal": true, "ai_chat": true, "review_reminder": false])
+        }
+    }
+
+    /// `user.bind-phone`
+    public var userBindPhone: UserBindPhoneFixtures { UserBindPhoneFixtures() }
+
+    public struct UserBindPhoneFixtures: Sendable {
+        /// `bound`, auth.yaml:194
+        public var bound: LoginUser {
+            LoginUser(uid: 10086, nickname: "林间小鹿", avatar: URL(fixture: "https://cdn.example.com/avatars/10086.jpg"), gender: Gender.female, isVerified: true, isVIP: true, bio: "喜欢徒步和胶片摄影，周末常去山里。", birthDate: AccordDate(fixture: "1998-05-20"), mbti: "INFP", residence: Residence(countryName: "中国", provinceName: "浙江省", cityName: "杭州市", cityCode: "330100"), orientation: 1, attribute: 2, isPersonalized: true, isProfileHidden: false, onboardingCompleted: true, preferredLanguage: Language.zhHans)
+        }
+        /// `default`, auth.yaml:285
+        public var `default`: LoginUser {
+            LoginUser(uid: 10086, nickname: "林间小鹿", avatar: URL(fixture: "https://cdn.example.com/avatars/10086.jpg"), gender: Gender.female, isVerified: true, isVIP: false, bio: "喜欢徒步和胶片摄影，周末常去山里。", birthDate: AccordDate(fixture: "1998-05-20"), mbti: "INFP", residence: Residence(countryName: "中国", provinceName: "浙江省", cityName: "杭州市", cityCode: "330100"), orientation: 1, attribute: 2, isPersonalized: true, isProfileHidden: false, onboardingCompleted: true, preferredLanguage: Language.zhHans)
+        }
+    }
+
+    /// `user.request-deletion`
+    public var userRequestDeletion: UserRequestDeletionFixtures { UserRequestDeletionFixtures() }
+
+    public struct UserRequestDeletionFixtures: Sendable {
+        /// `requested`, auth.yaml:203
+        public var requested: AccountDeletion {
+            AccountDeletion(requestedAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), effectiveAt: AccordDateTime(fixture: "2026-12-15T08:00:00Z"), coolOffDays: 15, canCancel: true)
+        }
+        /// `default`, auth.yaml:300
+        public var `default`: AccountDeletion {
+            AccountDeletion(requestedAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), effectiveAt: AccordDateTime(fixture: "2026-12-15T08:00:00Z"), coolOffDays: 15, canCancel: true)
+        }
+    }
+
+    /// `user.cancel-deletion`
+    public var userCancelDeletion: UserCancelDeletionFixtures { UserCancelDeletionFixtures() }
+
+    public struct UserCancelDeletionFixtures: Sendable {
+        /// `cancelled`, auth.yaml:213
+        public var cancelled: AccordEmpty {
+            AccordEmpty()
+        }
+        /// `default`, auth.yaml:310
+        public var `default`: AccordEmpty {
+            AccordEmpty()
         }
     }
 }

@@ -21,7 +21,7 @@ public struct SubscriptionsFixtures: Sendable {
         public var catalogue: SubscriptionsProductsResponse {
             SubscriptionsProductsResponse(products: [Product(id: "tongban.vip.monthly", period: Period.monthly, price: AccordDecimal(fixture: "18.00"), currency: "CNY", title: "同伴会员 · 月度", trialDays: 7), Product(id: "tongban.vip.yearly", period: Period.yearly, price: AccordDecimal(fixture: "168.00"), currency: "CNY", title: "同伴会员 · 年度"), Product(id: "tongban.vip.lifetime", period: Period.lifetime, price: AccordDecimal(fixture: "398.00"), currency: "CNY", title: "同伴会员 · 永久")])
         }
-        /// `default`, subscriptions.yaml:36
+        /// `default`, subscriptions.yaml:60
         public var `default`: SubscriptionsProductsResponse {
             SubscriptionsProductsResponse(products: [Product(id: "tongban.vip.monthly", period: Period.monthly, price: AccordDecimal(fixture: "18.00"), currency: "CNY", title: "同伴会员 · 月度", trialDays: 7), Product(id: "tongban.vip.yearly", period: Period.yearly, price: AccordDecimal(fixture: "168.00"), currency: "CNY", title: "同伴会员 · 年度"), Product(id: "tongban.vip.lifetime", period: Period.lifetime, price: AccordDecimal(fixture: "398.00"), currency: "CNY", title: "同伴会员 · 永久")])
         }
@@ -31,17 +31,37 @@ public struct SubscriptionsFixtures: Sendable {
     public var me: MeFixtures { MeFixtures() }
 
     public struct MeFixtures: Sendable {
-        /// `free`, subscriptions.yaml:11
+        /// `grace-period`, subscriptions.yaml:12
+        public var gracePeriod: Entitlement {
+            Entitlement(isActive: true, state: EntitlementState.gracePeriod, productID: "tongban.vip.monthly", period: Period.monthly, expiresAt: AccordDateTime(fixture: "2026-11-29T08:00:00Z"), gracePeriodExpiresAt: AccordDateTime(fixture: "2026-12-06T08:00:00Z"), willRenew: true, platform: Entitlement.Platform.ios)
+        }
+        /// `billing-retry`, subscriptions.yaml:17
+        public var billingRetry: Entitlement {
+            Entitlement(isActive: false, state: EntitlementState.billingRetry, productID: "tongban.vip.monthly", period: Period.monthly, expiresAt: AccordDateTime(fixture: "2026-11-23T08:00:00Z"), willRenew: true, platform: Entitlement.Platform.ios)
+        }
+        /// `expired`, subscriptions.yaml:22
+        public var expired: Entitlement {
+            Entitlement(isActive: false, state: EntitlementState.expired, productID: "tongban.vip.yearly", period: Period.yearly, expiresAt: AccordDateTime(fixture: "2026-10-31T08:00:00Z"), willRenew: false, platform: Entitlement.Platform.ios)
+        }
+        /// `refunded`, subscriptions.yaml:25
+        public var refunded: Entitlement {
+            Entitlement(isActive: false, state: EntitlementState.refunded, productID: "tongban.vip.yearly", period: Period.yearly, willRenew: false, platform: Entitlement.Platform.ios)
+        }
+        /// `lifetime`, subscriptions.yaml:28
+        public var lifetime: Entitlement {
+            Entitlement(isActive: true, state: EntitlementState.lifetime, productID: "tongban.vip.lifetime", period: Period.lifetime, willRenew: false, platform: Entitlement.Platform.android)
+        }
+        /// `free`, subscriptions.yaml:31
         public var free: Entitlement {
-            Entitlement(isActive: false, willRenew: false, platform: Entitlement.Platform.ios)
+            Entitlement(isActive: false, state: EntitlementState.none, willRenew: false, platform: Entitlement.Platform.ios)
         }
-        /// `current`, subscriptions.yaml:15
+        /// `current`, subscriptions.yaml:35
         public var current: Entitlement {
-            Entitlement(isActive: false, willRenew: false, platform: Entitlement.Platform.ios)
+            Entitlement(isActive: false, state: EntitlementState.none, willRenew: false, platform: Entitlement.Platform.ios)
         }
-        /// `default`, subscriptions.yaml:48
+        /// `default`, subscriptions.yaml:72
         public var `default`: Entitlement {
-            Entitlement(isActive: true, productID: "tongban.vip.yearly", period: Period.yearly, expiresAt: AccordDateTime(fixture: "2027-11-30T08:00:00Z"), willRenew: true, platform: Entitlement.Platform.ios)
+            Entitlement(isActive: true, state: EntitlementState.active, productID: "tongban.vip.yearly", period: Period.yearly, expiresAt: AccordDateTime(fixture: "2027-11-30T08:00:00Z"), willRenew: true, platform: Entitlement.Platform.ios)
         }
     }
 
@@ -49,21 +69,21 @@ public struct SubscriptionsFixtures: Sendable {
     public var verify: VerifyFixtures { VerifyFixtures() }
 
     public struct VerifyFixtures: Sendable {
-        /// `granted-monthly`, subscriptions.yaml:28
+        /// `granted-monthly`, subscriptions.yaml:48
         public var grantedMonthly: Entitlement {
-            Entitlement(isActive: true, productID: "tongban.vip.monthly", period: Period.monthly, expiresAt: AccordDateTime(fixture: "2026-12-30T08:00:00Z"), willRenew: true, platform: Entitlement.Platform.ios)
+            Entitlement(isActive: true, state: EntitlementState.active, productID: "tongban.vip.monthly", period: Period.monthly, expiresAt: AccordDateTime(fixture: "2026-12-30T08:00:00Z"), willRenew: true, platform: Entitlement.Platform.ios)
         }
-        /// `granted-lifetime`, subscriptions.yaml:33
+        /// `granted-lifetime`, subscriptions.yaml:53
         public var grantedLifetime: Entitlement {
-            Entitlement(isActive: true, productID: "tongban.vip.lifetime", period: Period.lifetime, willRenew: false, platform: Entitlement.Platform.ios)
+            Entitlement(isActive: true, state: EntitlementState.lifetime, productID: "tongban.vip.lifetime", period: Period.lifetime, willRenew: false, platform: Entitlement.Platform.ios)
         }
-        /// `granted`, subscriptions.yaml:39
+        /// `granted`, subscriptions.yaml:59
         public var granted: Entitlement {
-            Entitlement(isActive: true, productID: "tongban.vip.yearly", period: Period.yearly, expiresAt: AccordDateTime(fixture: "2027-11-30T08:00:00Z"), willRenew: true, platform: Entitlement.Platform.ios)
+            Entitlement(isActive: true, state: EntitlementState.active, productID: "tongban.vip.yearly", period: Period.yearly, expiresAt: AccordDateTime(fixture: "2027-11-30T08:00:00Z"), willRenew: true, platform: Entitlement.Platform.ios)
         }
-        /// `default`, subscriptions.yaml:64
+        /// `default`, subscriptions.yaml:88
         public var `default`: Entitlement {
-            Entitlement(isActive: true, productID: "tongban.vip.yearly", period: Period.yearly, expiresAt: AccordDateTime(fixture: "2027-11-30T08:00:00Z"), willRenew: true, platform: Entitlement.Platform.ios)
+            Entitlement(isActive: true, state: EntitlementState.active, productID: "tongban.vip.yearly", period: Period.yearly, expiresAt: AccordDateTime(fixture: "2027-11-30T08:00:00Z"), willRenew: true, platform: Entitlement.Platform.ios)
         }
     }
 
@@ -71,13 +91,49 @@ public struct SubscriptionsFixtures: Sendable {
     public var restore: RestoreFixtures { RestoreFixtures() }
 
     public struct RestoreFixtures: Sendable {
-        /// `restored`, subscriptions.yaml:47
+        /// `restored`, subscriptions.yaml:67
         public var restored: Entitlement {
-            Entitlement(isActive: false, willRenew: false, platform: Entitlement.Platform.ios)
+            Entitlement(isActive: false, state: EntitlementState.none, willRenew: false, platform: Entitlement.Platform.ios)
         }
-        /// `default`, subscriptions.yaml:76
+        /// `default`, subscriptions.yaml:100
         public var `default`: Entitlement {
-            Entitlement(isActive: true, productID: "tongban.vip.yearly", period: Period.yearly, expiresAt: AccordDateTime(fixture: "2027-11-30T08:00:00Z"), willRenew: true, platform: Entitlement.Platform.ios)
+            Entitlement(isActive: true, state: EntitlementState.active, productID: "tongban.vip.yearly", period: Period.yearly, expiresAt: AccordDateTime(fixture: "2027-11-30T08:00:00Z"), willRenew: true, platform: Entitlement.Platform.ios)
+        }
+    }
+
+    /// `payments.create-order`
+    public var paymentsCreateOrder: PaymentsCreateOrderFixtures { PaymentsCreateOrderFixtures() }
+
+    public struct PaymentsCreateOrderFixtures: Sendable {
+        /// `alipay`, subscriptions.yaml:76
+        public var alipay: PaymentOrder {
+            PaymentOrder(orderNo: 7883310808213642685, productID: "tongban.vip.yearly", channel: PaymentChannel.wechat, amount: AccordDecimal(fixture: "168.00"), currency: "CNY", status: PaymentOrder.Status.pending, payParams: ["order_string": "app_id=2021000000000000&biz_content=%7B%22out_trade_no%22%3A%221%22%7D&sign_type=RSA2&sign=mock"], createdAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), expiresAt: AccordDateTime(fixture: "2026-11-30T08:30:00Z"))
+        }
+        /// `wechat`, subscriptions.yaml:88
+        public var wechat: PaymentOrder {
+            PaymentOrder(orderNo: 7883310808213642685, productID: "tongban.vip.yearly", channel: PaymentChannel.wechat, amount: AccordDecimal(fixture: "168.00"), currency: "CNY", status: PaymentOrder.Status.pending, payParams: ["appid": "wx0000000000000000", "partnerid": "1900000109", "prepayid": "wx17960256001", "package": "Sign=WXPay", "noncestr": "6e789e6a-a1b9-45f4-86c4-5d188009454f", "timestamp": "1796025600", "sign": "mock-signature"], createdAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), expiresAt: AccordDateTime(fixture: "2026-11-30T08:30:00Z"))
+        }
+        /// `default`, subscriptions.yaml:112
+        public var `default`: PaymentOrder {
+            PaymentOrder(orderNo: 7254098912304971776, productID: "tongban.vip.yearly", channel: PaymentChannel.wechat, amount: AccordDecimal(fixture: "168.00"), currency: "CNY", status: PaymentOrder.Status.pending, payParams: ["appid": "wx0000000000000000", "partnerid": "1900000109", "prepayid": "wx2026113008000000000000", "package": "Sign=WXPay", "noncestr": "5K8264ILTKCH16CQ2502SI8ZNMTM67VS", "timestamp": "1796025600", "sign": "C380BEC2BFD727A4B6845133519F3AD6"], createdAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), expiresAt: AccordDateTime(fixture: "2026-11-30T08:30:00Z"))
+        }
+    }
+
+    /// `payments.order`
+    public var paymentsOrder: PaymentsOrderFixtures { PaymentsOrderFixtures() }
+
+    public struct PaymentsOrderFixtures: Sendable {
+        /// `paid`, subscriptions.yaml:103
+        public var paid: PaymentOrder {
+            PaymentOrder(orderNo: 7254098912304971776, productID: "tongban.vip.yearly", channel: PaymentChannel.wechat, amount: AccordDecimal(fixture: "168.00"), currency: "CNY", status: PaymentOrder.Status.paid, payParams: ["appid": "wx0000000000000000", "partnerid": "1900000109", "prepayid": "wx2026113008000000000000", "package": "Sign=WXPay", "noncestr": "5K8264ILTKCH16CQ2502SI8ZNMTM67VS", "timestamp": "1796025600", "sign": "C380BEC2BFD727A4B6845133519F3AD6"], createdAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), expiresAt: AccordDateTime(fixture: "2026-11-30T08:30:00Z"), paidAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"))
+        }
+        /// `current`, subscriptions.yaml:109
+        public var current: PaymentOrder {
+            PaymentOrder(orderNo: 7254098912304971776, productID: "tongban.vip.yearly", channel: PaymentChannel.wechat, amount: AccordDecimal(fixture: "168.00"), currency: "CNY", status: PaymentOrder.Status.pending, payParams: ["appid": "wx0000000000000000", "partnerid": "1900000109", "prepayid": "wx2026113008000000000000", "package": "Sign=WXPay", "noncestr": "5K8264ILTKCH16CQ2502SI8ZNMTM67VS", "timestamp": "1796025600", "sign": "C380BEC2BFD727A4B6845133519F3AD6"], createdAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), expiresAt: AccordDateTime(fixture: "2026-11-30T08:30:00Z"))
+        }
+        /// `default`, subscriptions.yaml:134
+        public var `default`: PaymentOrder {
+            PaymentOrder(orderNo: 7254098912304971776, productID: "tongban.vip.yearly", channel: PaymentChannel.wechat, amount: AccordDecimal(fixture: "168.00"), currency: "CNY", status: PaymentOrder.Status.pending, payParams: ["appid": "wx0000000000000000", "partnerid": "1900000109", "prepayid": "wx2026113008000000000000", "package": "Sign=WXPay", "noncestr": "5K8264ILTKCH16CQ2502SI8ZNMTM67VS", "timestamp": "1796025600", "sign": "C380BEC2BFD727A4B6845133519F3AD6"], createdAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), expiresAt: AccordDateTime(fixture: "2026-11-30T08:30:00Z"))
         }
     }
 }

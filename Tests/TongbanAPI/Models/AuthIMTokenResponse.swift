@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// - Remark: inline in auth.yaml:209
+/// - Remark: inline in auth.yaml:217
 public struct AuthIMTokenResponse: Codable, Hashable, Sendable {
     public var imToken: String
 

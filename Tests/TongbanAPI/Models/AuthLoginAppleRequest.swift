@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// - Remark: inline in auth.yaml:159
+/// - Remark: inline in auth.yaml:167
 public struct AuthLoginAppleRequest: Codable, Hashable, Sendable {
     public var identityToken: String
     public var authorizationCode: String?
@@ -35,7 +35,7 @@ public struct AuthLoginAppleRequest: Codable, Hashable, Sendable {
         case email
     }
 
-    /// - Remark: inline in auth.yaml:163
+    /// - Remark: inline in auth.yaml:171
     public struct FullName: Codable, Hashable, Sendable {
         public var givenName: String?
         public var familyName: String?

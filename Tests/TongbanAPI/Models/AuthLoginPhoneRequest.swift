@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// - Remark: inline in auth.yaml:111
+/// - Remark: inline in auth.yaml:119
 public struct AuthLoginPhoneRequest: Codable, Hashable, Sendable {
     public var phone: Phone
     public var code: SmsCode?

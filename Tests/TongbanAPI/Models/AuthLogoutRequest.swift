@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// - Remark: inline in auth.yaml:198
+/// - Remark: inline in auth.yaml:206
 public struct AuthLogoutRequest: Codable, Hashable, Sendable {
     public var deviceID: String
 

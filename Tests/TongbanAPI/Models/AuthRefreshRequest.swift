@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// - Remark: inline in auth.yaml:182
+/// - Remark: inline in auth.yaml:190
 public struct AuthRefreshRequest: Codable, Hashable, Sendable {
     public var refreshToken: String
 

@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// - Remark: inline in auth.yaml:92
+/// - Remark: inline in auth.yaml:100
 public struct AuthSMSSendRequest: Codable, Hashable, Sendable {
     public var phone: Phone
     public var scene: Scene
@@ -17,7 +17,7 @@ public struct AuthSMSSendRequest: Codable, Hashable, Sendable {
         case scene
     }
 
-    /// - Remark: inline in auth.yaml:93. Values this version does not know decode as `unknown` and encode back unchanged.
+    /// - Remark: inline in auth.yaml:101. Values this version does not know decode as `unknown` and encode back unchanged.
     public enum Scene: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
         case login
         case bind

@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// - Remark: inline in auth.yaml:95
+/// - Remark: inline in auth.yaml:103
 public struct AuthSMSSendResponse: Codable, Hashable, Sendable {
     public var expireSeconds: Int
     public var retryAfterSeconds: Int

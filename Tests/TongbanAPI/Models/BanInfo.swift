@@ -4,7 +4,7 @@ import Foundation
 
 /// 封禁信息，显示在封禁页。
 ///
-/// - Remark: `BanInfo` in service.yaml:80
+/// - Remark: `BanInfo` in service.yaml:83
 public struct BanInfo: Codable, Hashable, Sendable {
     public var reason: String
     /// 解封时间；缺省为永久封禁

@@ -4,7 +4,7 @@ import Foundation
 
 /// The data of a ban (1008).
 ///
-/// - Remark: `BanNotice` in service.yaml:75
+/// - Remark: `BanNotice` in service.yaml:78
 public struct BanNotice: Codable, Hashable, Sendable {
     public var banInfo: BanInfo
 

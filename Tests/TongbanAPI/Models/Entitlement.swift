@@ -7,17 +7,23 @@ import Foundation
 /// - Remark: `Entitlement` in subscriptions.yaml:19
 public struct Entitlement: Codable, Hashable, Sendable {
     public var isActive: Bool
+    /// 付费墙据此选择文案
+    public var state: EntitlementState
     public var productID: String?
     public var period: Period?
     public var expiresAt: AccordDateTime?
+    /// 宽限期结束时间（grace_period 时）
+    public var gracePeriodExpiresAt: AccordDateTime?
     public var willRenew: Bool
     public var platform: Platform
 
-    public init(isActive: Bool, productID: String? = nil, period: Period? = nil, expiresAt: AccordDateTime? = nil, willRenew: Bool, platform: Platform) {
+    public init(isActive: Bool, state: EntitlementState, productID: String? = nil, period: Period? = nil, expiresAt: AccordDateTime? = nil, gracePeriodExpiresAt: AccordDateTime? = nil, willRenew: Bool, platform: Platform) {
         self.isActive = isActive
+        self.state = state
         self.productID = productID
         self.period = period
         self.expiresAt = expiresAt
+        self.gracePeriodExpiresAt = gracePeriodExpiresAt
         self.willRenew = willRenew
         self.platform = platform
     }
@@ -25,23 +31,27 @@ public struct Entitlement: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.isActive = try container.decode(Bool.self, forKey: .isActive)
+        self.state = try container.decode(EntitlementState.self, forKey: .state)
         self.productID = container.decodeLeniently(String.self, forKey: .productID)
         self.period = container.decodeLeniently(Period.self, forKey: .period)
         self.expiresAt = container.decodeLeniently(AccordDateTime.self, forKey: .expiresAt)
+        self.gracePeriodExpiresAt = container.decodeLeniently(AccordDateTime.self, forKey: .gracePeriodExpiresAt)
         self.willRenew = try container.decode(Bool.self, forKey: .willRenew)
         self.platform = try container.decode(Platform.self, forKey: .platform)
     }
 
     enum CodingKeys: String, CodingKey {
         case isActive = "is_active"
+        case state
         case productID = "product_id"
         case period
         case expiresAt = "expires_at"
+        case gracePeriodExpiresAt = "grace_period_expires_at"
         case willRenew = "will_renew"
         case platform
     }
 
-    /// - Remark: inline in subscriptions.yaml:27. Values this version does not know decode as `unknown` and encode back unchanged.
+    /// - Remark: inline in subscriptions.yaml:29. Values this version does not know decode as `unknown` and encode back unchanged.
     public enum Platform: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
         case ios
         case android

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// - Remark: `PushDevice` in push.yaml:9
 public struct PushDevice: Codable, Hashable, Sendable {
-    /// APNs 设备令牌，64 位小写十六进制（请求体与路径参数校验其格式）
+    /// APNs 设备令牌，64 位小写十六进制
     public var deviceToken: String
     public var environment: PushEnvironment
     public var registeredAt: AccordDateTime

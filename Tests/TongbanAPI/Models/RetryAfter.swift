@@ -4,7 +4,7 @@ import Foundation
 
 /// 何时可以重试。
 ///
-/// - Remark: `RetryAfter` in service.yaml:87
+/// - Remark: `RetryAfter` in service.yaml:90
 public struct RetryAfter: Codable, Hashable, Sendable {
     public var retryAfterSeconds: Int
 

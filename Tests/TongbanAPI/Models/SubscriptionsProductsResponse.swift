@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// - Remark: inline in subscriptions.yaml:34
+/// - Remark: inline in subscriptions.yaml:58
 public struct SubscriptionsProductsResponse: Codable, Hashable, Sendable {
     public var products: [Product]
 

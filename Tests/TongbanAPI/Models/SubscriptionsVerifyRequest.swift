@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// - Remark: inline in subscriptions.yaml:57
+/// - Remark: inline in subscriptions.yaml:81
 public struct SubscriptionsVerifyRequest: Codable, Hashable, Sendable {
     public var productID: String
     public var transactionID: String
@@ -31,7 +31,7 @@ public struct SubscriptionsVerifyRequest: Codable, Hashable, Sendable {
         case environment
     }
 
-    /// - Remark: inline in subscriptions.yaml:60. Values this version does not know decode as `unknown` and encode back unchanged.
+    /// - Remark: inline in subscriptions.yaml:84. Values this version does not know decode as `unknown` and encode back unchanged.
     public enum Environment: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
         case sandbox
         case production

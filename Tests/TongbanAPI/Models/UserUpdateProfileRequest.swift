@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// - Remark: inline in auth.yaml:226
+/// - Remark: inline in auth.yaml:234
 public struct UserUpdateProfileRequest: Codable, Hashable, Sendable {
     public var nickname: String?
     public var avatar: URL?

@@ -46,6 +46,16 @@ public enum BusinessCode: RawRepresentable, Hashable, Sendable {
     case smsTooFrequent
     /// 手机号或密码错误 (2003)
     case credentialsInvalid
+    /// 该手机号已绑定其他账号 (2004)
+    case phoneTaken
+    /// Apple 登录凭证无效或已过期 (2005)
+    ///
+    /// The identity token failed verification (signature, audience or expiry); ask the user to sign in with Apple again.
+    case appleTokenInvalid
+    /// 账号注销申请处理中 (2006)
+    ///
+    /// The account is in its deletion cool-off; it can be cancelled until effective_at.
+    case deletionPending
     /// 信号不存在或已过期 (3001)
     case signalNotFound
     /// 内容未通过审核 (3002)
@@ -79,6 +89,9 @@ public enum BusinessCode: RawRepresentable, Hashable, Sendable {
         case 2001: self = .smsCodeInvalid
         case 2002: self = .smsTooFrequent
         case 2003: self = .credentialsInvalid
+        case 2004: self = .phoneTaken
+        case 2005: self = .appleTokenInvalid
+        case 2006: self = .deletionPending
         case 3001: self = .signalNotFound
         case 3002: self = .contentRejected
         case 3008: self = .quota
@@ -104,6 +117,9 @@ public enum BusinessCode: RawRepresentable, Hashable, Sendable {
         case .smsCodeInvalid: 2001
         case .smsTooFrequent: 2002
         case .credentialsInvalid: 2003
+        case .phoneTaken: 2004
+        case .appleTokenInvalid: 2005
+        case .deletionPending: 2006
         case .signalNotFound: 3001
         case .contentRejected: 3002
         case .quota: 3008
@@ -151,6 +167,9 @@ enum Service {
         case 2001: "验证码错误或已过期"
         case 2002: "发送过于频繁，请稍后再试"
         case 2003: "手机号或密码错误"
+        case 2004: "该手机号已绑定其他账号"
+        case 2005: "Apple 登录凭证无效或已过期"
+        case 2006: "账号注销申请处理中"
         case 3001: "信号不存在或已过期"
         case 3002: "内容未通过审核"
         case 3008: "今日信号已达上限"
