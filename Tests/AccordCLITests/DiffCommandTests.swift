@@ -49,11 +49,11 @@ import Testing
         #expect(status == 1)
         #expect(output == """
         \(new)/service.yaml:34:25: breaking (backend): service request /headers/X-OS: enum value 'harmony' added [old: \(old)/service.yaml:34:9]
-        \(old)/signal.yaml:199:3: breaking (app): endpoint 'signal.quota' (GET /signals/quota) removed
+        \(old)/signal.yaml:219:3: breaking (app): endpoint 'signal.quota' (GET /signals/quota) removed
         \(new)/auth.yaml:25:5: breaking (app): type 'LoginUser' (responses) /nickname: member removed [old: \(old)/auth.yaml:28:7]
-        \(new)/signal.yaml:105:3: breaking (backend): 'signal.publish' no longer declares business code 3002 [old: \(old)/signal.yaml:105:3]
-        \(new)/signal.yaml:114:7: breaking (app): 'signal.publish' request /body/topic_id: new required member [old: \(old)/signal.yaml:110:7]
-        \(new)/signal.yaml:200:3: compatible: endpoint 'signal.quota-today' (GET /signals/quota/today) added
+        \(new)/signal.yaml:106:3: breaking (backend): 'signal.publish' no longer declares business code 3002 [old: \(old)/signal.yaml:106:3]
+        \(new)/signal.yaml:115:7: breaking (app): 'signal.publish' request /body/topic_id: new required member [old: \(old)/signal.yaml:111:7]
+        \(new)/signal.yaml:220:3: compatible: endpoint 'signal.quota-today' (GET /signals/quota/today) added
         5 breaking, 1 compatible change
 
         """)
@@ -87,8 +87,8 @@ import Testing
         try editedCopy(in: contracts)
         let (status, output, _) = run(["diff", "--git", "HEAD", "--contracts", contracts.path])
         #expect(status == 1)
-        #expect(output.contains("\(contracts.path)/signal.yaml:114:7: breaking (app): 'signal.publish' request /body/topic_id: new required member "
-            + "[old: HEAD:\(contracts.path)/signal.yaml:110:7]"))
+        #expect(output.contains("\(contracts.path)/signal.yaml:115:7: breaking (app): 'signal.publish' request /body/topic_id: new required member "
+            + "[old: HEAD:\(contracts.path)/signal.yaml:111:7]"))
         #expect(output.hasSuffix("5 breaking, 1 compatible change\n"))
         let unknown = run(["diff", "--git", "no-such-revision", "--contracts", contracts.path])
         #expect(unknown.status == 2)

@@ -15,7 +15,7 @@ import Testing
     @Test func coversTheSevenDomains() throws {
         let contract = try #require(outcome.contract)
         #expect(contract.domains.map(\.name) == ["auth", "learning", "matching", "push", "signal", "subscriptions", "upload"])
-        #expect(contract.endpoints.count == 54)
+        #expect(contract.endpoints.count == 64)
         for endpoint in contract.endpoints {
             #expect(!endpoint.examples.isEmpty, "\(endpoint.id) has no example")
             #expect(endpoint.summary != nil, "\(endpoint.id) has no summary")
@@ -68,7 +68,7 @@ import Testing
             return
         }
         #expect(fields.map(\.name) == [
-            "id", "sender", "content", "media", "tags", "is_flash", "status", "created_at", "expires_at",
+            "id", "sender", "content", "media", "tags", "is_flash", "status", "created_at", "expires_at", "is_read",
             "replies_count", "viewer_state",
         ])
         #expect(fields.first { $0.name == "expires_at" }?.isOptional == true)

@@ -28,7 +28,7 @@ import Testing
         let server = try ServerProcess(arguments: ["--quiet", "--no-reload"])
         let (status, output, error) = try verify(["--base-url", server.baseURL + "/api/v1", "--allow-writes", "--quiet"])
         #expect(error == "")
-        #expect(output == "accord verify: 61 passed, 0 failed, 0 skipped against \(server.baseURL)/api/v1\n")
+        #expect(output == "accord verify: 71 passed, 0 failed, 0 skipped against \(server.baseURL)/api/v1\n")
         #expect(status == 0)
     }
 
@@ -37,7 +37,7 @@ import Testing
         let (status, output, _) = try verify(["--base-url", server.baseURL + "/api/v1", "--only", "signal.*", "--concurrency", "2"])
         #expect(status == 0)
         #expect(output.contains("SKIP signal.publish examples: writes (POST); --allow-writes runs it\n"))
-        #expect(output.contains("skipped 5 checks that write; --allow-writes runs them: signal.publish, signal.reply, signal.flash-viewed, signal.delete\n"))
+        #expect(output.contains("skipped 6 checks that write; --allow-writes runs them: signal.publish, signal.reply, signal.flash-viewed, signal.delete, signal.draw\n"))
         #expect(output.contains("PASS signal.inbox example 'default'\n"))
         #expect(!output.contains("user.me example"))
     }

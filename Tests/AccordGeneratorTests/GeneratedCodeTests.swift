@@ -3,6 +3,7 @@ import AccordContract
 import AccordGenerator
 import AccordJSON
 import AccordMock
+import AccordSigning
 import AccordTesting
 import AccordValidation
 import Foundation
@@ -251,6 +252,11 @@ import TongbanAPI
                 default: path += "/x"
                 }
             }
+        }
+        // The example's query, where it has one (a required parameter must be sent).
+        if case .object(let members)? = (endpoint.examples.first { $0.query != nil })?.query?.value, !members.isEmpty {
+            path += "?" + members.map { "\($0.key)=" + ((SortedParams.text(of: $0.value) ?? "").addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "") }
+                .joined(separator: "&")
         }
         var headers = [("X-Device-Id", "d"), ("X-OS", "ios"), ("X-App-Version", "1.2.0"), ("Authorization", "Bearer \(token)"),
                        ("Prefer", "example=\(prefer)")]

@@ -107,7 +107,7 @@ import Testing
         #expect(!warnings.contains { $0.contains("'signal.publish' declares code 3008") })
         #expect(!warnings.contains { $0.contains("'signal.reply' declares code 3002") })
         #expect(!warnings.contains { $0.contains("'signal.detail' declares code 3001") })
-        #expect(warnings.contains("learning.yaml:127:3: warning: 'learning.lessons' declares code 5001 (not-found), but no fixture, example, effect or "
+        #expect(warnings.contains("learning.yaml:155:3: warning: 'learning.lessons' declares code 5001 (not-found), but no fixture, example, effect or "
                                   + "scenario answers it; add a fixture with 'code: 5001' and a 'when' that picks it"))
         // The repository's own mocks answer every code they declare.
         #expect(MockProject.load(contracts: Repository.contracts, mocks: Repository.mocks).diagnostics.isEmpty)

@@ -30,6 +30,15 @@ extension API {
             "review.complete": ReviewTask.self,
             "learning.profile": UserLearningProfile.self,
             "feedback.submit": FeedbackSubmitResponse.self,
+            "learning.import-kb": KnowledgeBase.self,
+            "learning.search-kb": LearningSearchKbResponse.self,
+            "learning.sessions": Page<LearningSession>.self,
+            "review.skip": ReviewTask.self,
+            "learning.goals": LearningGoals.self,
+            "learning.update-goals": LearningGoals.self,
+            "learning.reminders": LearningRemindersResponse.self,
+            "learning.set-reminder": Reminder.self,
+            "learning.achievements": LearningAchievementsResponse.self,
             "matching.feed": Page<FeedCard>.self,
             "matching.like": LikeResult.self,
             "matching.super-like": LikeResult.self,
@@ -52,6 +61,7 @@ extension API {
             "signal.reply": SignalReplyResponse.self,
             "signal.flash-viewed": AccordEmpty.self,
             "signal.delete": AccordEmpty.self,
+            "signal.draw": Signal.self,
             "signal.quota": SignalQuota.self,
             "subscriptions.products": SubscriptionsProductsResponse.self,
             "subscriptions.me": Entitlement.self,
@@ -162,6 +172,28 @@ extension API {
         routes.append(MockRoute(id: "feedback.submit", method: .post, path: "/feedback", requiresAuth: true, answers: []))
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "received", role: .fallback) { API.learning.fixtures.feedbackSubmit.received })
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.learning.fixtures.feedbackSubmit.default })
+        routes.append(MockRoute(id: "learning.import-kb", method: .post, path: "/knowledge-bases/import", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .fallback) { API.learning.fixtures.importKb.default })
+        routes.append(MockRoute(id: "learning.search-kb", method: .get, path: "/knowledge-bases/search", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .fallback) { API.learning.fixtures.searchKb.default })
+        routes.append(MockRoute(id: "learning.sessions", method: .get, path: "/learning/sessions", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "history", role: .fallback) { API.learning.fixtures.sessions.history })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.learning.fixtures.sessions.default })
+        routes.append(MockRoute(id: "review.skip", method: .post, path: "/review/tasks/{task_id}/skip", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "skipped", role: .fallback) { API.learning.fixtures.reviewSkip.skipped })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.learning.fixtures.reviewSkip.default })
+        routes.append(MockRoute(id: "learning.goals", method: .get, path: "/learning/goals", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .fallback) { API.learning.fixtures.goals.default })
+        routes.append(MockRoute(id: "learning.update-goals", method: .put, path: "/learning/goals", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "saved", role: .fallback) { API.learning.fixtures.updateGoals.saved })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.learning.fixtures.updateGoals.default })
+        routes.append(MockRoute(id: "learning.reminders", method: .get, path: "/learning/reminders", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .fallback) { API.learning.fixtures.reminders.default })
+        routes.append(MockRoute(id: "learning.set-reminder", method: .put, path: "/learning/reminders/{reminder_id}", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "saved", role: .fallback) { API.learning.fixtures.setReminder.saved })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.learning.fixtures.setReminder.default })
+        routes.append(MockRoute(id: "learning.achievements", method: .get, path: "/learning/achievements", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .fallback) { API.learning.fixtures.achievements.default })
         routes.append(MockRoute(id: "matching.feed", method: .get, path: "/discover/feed", requiresAuth: true, answers: []))
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "last-page", role: .matched, matchers: [.init(.query, "cursor", .equals("f_2"))]) { API.matching.fixtures.feed.lastPage })
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "first-page", role: .fallback) { API.matching.fixtures.feed.firstPage })
@@ -239,6 +271,10 @@ extension API {
         routes.append(MockRoute(id: "signal.delete", method: .delete, path: "/signals/{signal_id}", requiresAuth: true, answers: []))
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "deleted", role: .fallback) { API.signal.fixtures.delete.deleted })
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.signal.fixtures.delete.default })
+        routes.append(MockRoute(id: "signal.draw", method: .post, path: "/signals/draw", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "pool-empty", role: .matched, matchers: [.init(.headers, "X-Pool", .equals("empty"))], code: 3001, message: nil))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "drawn", role: .fallback) { API.signal.fixtures.draw.drawn })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.signal.fixtures.draw.default })
         routes.append(MockRoute(id: "signal.quota", method: .get, path: "/signals/quota", requiresAuth: true, answers: []))
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "exhausted", role: .matched, matchers: [.init(.headers, "X-Quota", .equals("exhausted"))]) { API.signal.fixtures.quota.exhausted })
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "plenty", role: .fallback) { API.signal.fixtures.quota.plenty })

@@ -15,7 +15,7 @@ public struct LearningEndpoints: Sendable {
 
     /// 知识库列表（游标分页）
     ///
-    /// - Remark: HTTP `GET /knowledge-bases`, `learning.knowledge-bases` in learning.yaml:96
+    /// - Remark: HTTP `GET /knowledge-bases`, `learning.knowledge-bases` in learning.yaml:124
     public func knowledgeBases(cursor: String? = nil, limit: Int? = nil) -> Endpoint<LearningKnowledgeBasesResponse> {
         var query: [QueryItem] = []
         if let cursorValue = cursor { query.append(QueryItem(name: "cursor", value: cursorValue)) }
@@ -30,7 +30,7 @@ public struct LearningEndpoints: Sendable {
 
     /// 知识库的学习路径
     ///
-    /// - Remark: HTTP `GET /knowledge-bases/{kb_id}/paths`, `learning.paths` in learning.yaml:112
+    /// - Remark: HTTP `GET /knowledge-bases/{kb_id}/paths`, `learning.paths` in learning.yaml:140
     public func paths(kbID: String) -> Endpoint<LearningPathsResponse> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -43,7 +43,7 @@ public struct LearningEndpoints: Sendable {
 
     /// 路径下的课程
     ///
-    /// - Remark: HTTP `GET /paths/{path_id}/lessons`, `learning.lessons` in learning.yaml:127
+    /// - Remark: HTTP `GET /paths/{path_id}/lessons`, `learning.lessons` in learning.yaml:155
     public func lessons(pathID: String) -> Endpoint<LearningLessonsResponse> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -56,7 +56,7 @@ public struct LearningEndpoints: Sendable {
 
     /// 课程详情
     ///
-    /// - Remark: HTTP `GET /lessons/{lesson_id}`, `learning.lesson` in learning.yaml:144
+    /// - Remark: HTTP `GET /lessons/{lesson_id}`, `learning.lesson` in learning.yaml:172
     public func lesson(lessonID: String) -> Endpoint<Lesson> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -69,7 +69,7 @@ public struct LearningEndpoints: Sendable {
 
     /// 开始学习会话
     ///
-    /// - Remark: HTTP `POST /learning/sessions`, `learning.start-session` in learning.yaml:156
+    /// - Remark: HTTP `POST /learning/sessions`, `learning.start-session` in learning.yaml:184
     public func startSession(_ body: LearningStartSessionRequest) -> Endpoint<LearningSession> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -82,7 +82,7 @@ public struct LearningEndpoints: Sendable {
 
     /// 提交输入或结束会话
     ///
-    /// - Remark: HTTP `PATCH /learning/sessions/{session_id}`, `learning.update-session` in learning.yaml:168
+    /// - Remark: HTTP `PATCH /learning/sessions/{session_id}`, `learning.update-session` in learning.yaml:196
     public func updateSession(sessionID: String, body: LearningUpdateSessionRequest) -> Endpoint<LearningSession> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -95,7 +95,7 @@ public struct LearningEndpoints: Sendable {
 
     /// AI 分析学习输入
     ///
-    /// - Remark: HTTP `POST /ai/analyze-learning-input`, `ai.analyze` in learning.yaml:194
+    /// - Remark: HTTP `POST /ai/analyze-learning-input`, `ai.analyze` in learning.yaml:222
     public func aiAnalyze(_ body: AIAnalyzeRequest) -> Endpoint<AIAnalysis> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -110,7 +110,7 @@ public struct LearningEndpoints: Sendable {
     ///
     /// stream: true 时回复为 text/event-stream：每个事件 data 为 {"delta": …}，以 [DONE] 结束。
     ///
-    /// - Remark: HTTP `POST /ai/chat`, `ai.chat` in learning.yaml:214
+    /// - Remark: HTTP `POST /ai/chat`, `ai.chat` in learning.yaml:247
     public func aiChat(_ body: AIChatRequest) -> Endpoint<AIChatResponse> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -135,7 +135,7 @@ public struct LearningEndpoints: Sendable {
 
     /// 复习任务
     ///
-    /// - Remark: HTTP `GET /review/tasks`, `review.tasks` in learning.yaml:231
+    /// - Remark: HTTP `GET /review/tasks`, `review.tasks` in learning.yaml:264
     public func reviewTasks(range: ReviewTasksRange? = nil) -> Endpoint<ReviewTasksResponse> {
         var query: [QueryItem] = []
         if let rangeValue = range { query.append(QueryItem(name: "range", value: rangeValue.rawValue)) }
@@ -149,7 +149,7 @@ public struct LearningEndpoints: Sendable {
 
     /// 完成复习任务
     ///
-    /// - Remark: HTTP `POST /review/tasks/{task_id}/complete`, `review.complete` in learning.yaml:246
+    /// - Remark: HTTP `POST /review/tasks/{task_id}/complete`, `review.complete` in learning.yaml:279
     public func reviewComplete(taskID: String) -> Endpoint<ReviewTask> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -162,7 +162,7 @@ public struct LearningEndpoints: Sendable {
 
     /// 学习画像
     ///
-    /// - Remark: HTTP `GET /learning/profile`, `learning.profile` in learning.yaml:258
+    /// - Remark: HTTP `GET /learning/profile`, `learning.profile` in learning.yaml:291
     public func profile() -> Endpoint<UserLearningProfile> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -175,7 +175,7 @@ public struct LearningEndpoints: Sendable {
 
     /// 提交反馈
     ///
-    /// - Remark: HTTP `POST /feedback`, `feedback.submit` in learning.yaml:267
+    /// - Remark: HTTP `POST /feedback`, `feedback.submit` in learning.yaml:300
     public func feedbackSubmit(_ body: FeedbackSubmitRequest) -> Endpoint<FeedbackSubmitResponse> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -186,7 +186,128 @@ public struct LearningEndpoints: Sendable {
         )
     }
 
-    /// - Remark: inline in learning.yaml:235. Values this version does not know decode as `unknown` and encode back unchanged.
+    /// 导入知识库（粘贴文本或给出链接）
+    ///
+    /// - Remark: HTTP `POST /knowledge-bases/import`, `learning.import-kb` in learning.yaml:314
+    public func importKb(_ body: LearningImportKbRequest) -> Endpoint<KnowledgeBase> {
+        let query: [QueryItem] = []
+        let headers: [QueryItem] = []
+        return Endpoint(
+            id: "learning.import-kb", method: .post,
+            path: "/knowledge-bases/import", query: query, headers: headers,
+            body: body, requiresAuth: true
+        )
+    }
+
+    /// 搜索知识库
+    ///
+    /// - Remark: HTTP `GET /knowledge-bases/search`, `learning.search-kb` in learning.yaml:329
+    public func searchKb(q: String, limit: Int? = nil) -> Endpoint<LearningSearchKbResponse> {
+        var query: [QueryItem] = []
+        do { let qValue = q; query.append(QueryItem(name: "q", value: qValue)) }
+        if let limitValue = limit { query.append(QueryItem(name: "limit", value: String(limitValue))) }
+        let headers: [QueryItem] = []
+        return Endpoint(
+            id: "learning.search-kb", method: .get,
+            path: "/knowledge-bases/search", query: query, headers: headers,
+            body: nil, requiresAuth: true
+        )
+    }
+
+    /// 学习记录（新的在前）
+    ///
+    /// - Remark: HTTP `GET /learning/sessions`, `learning.sessions` in learning.yaml:342
+    public func sessions(cursor: String? = nil, limit: Int? = nil) -> Endpoint<Page<LearningSession>> {
+        var query: [QueryItem] = []
+        if let cursorValue = cursor { query.append(QueryItem(name: "cursor", value: cursorValue)) }
+        if let limitValue = limit { query.append(QueryItem(name: "limit", value: String(limitValue))) }
+        let headers: [QueryItem] = []
+        return Endpoint(
+            id: "learning.sessions", method: .get,
+            path: "/learning/sessions", query: query, headers: headers,
+            body: nil, requiresAuth: true
+        )
+    }
+
+    /// 跳过复习任务
+    ///
+    /// - Remark: HTTP `POST /review/tasks/{task_id}/skip`, `review.skip` in learning.yaml:353
+    public func reviewSkip(taskID: String) -> Endpoint<ReviewTask> {
+        let query: [QueryItem] = []
+        let headers: [QueryItem] = []
+        return Endpoint(
+            id: "review.skip", method: .post,
+            path: "/review/tasks/\(Endpoint<ReviewTask>.segment(taskID))/skip", query: query, headers: headers,
+            body: nil, requiresAuth: true
+        )
+    }
+
+    /// 学习目标
+    ///
+    /// - Remark: HTTP `GET /learning/goals`, `learning.goals` in learning.yaml:365
+    public func goals() -> Endpoint<LearningGoals> {
+        let query: [QueryItem] = []
+        let headers: [QueryItem] = []
+        return Endpoint(
+            id: "learning.goals", method: .get,
+            path: "/learning/goals", query: query, headers: headers,
+            body: nil, requiresAuth: true
+        )
+    }
+
+    /// 设置学习目标
+    ///
+    /// - Remark: HTTP `PUT /learning/goals`, `learning.update-goals` in learning.yaml:373
+    public func updateGoals(_ body: LearningGoals) -> Endpoint<LearningGoals> {
+        let query: [QueryItem] = []
+        let headers: [QueryItem] = []
+        return Endpoint(
+            id: "learning.update-goals", method: .put,
+            path: "/learning/goals", query: query, headers: headers,
+            body: body, requiresAuth: true
+        )
+    }
+
+    /// 学习提醒
+    ///
+    /// - Remark: HTTP `GET /learning/reminders`, `learning.reminders` in learning.yaml:383
+    public func reminders() -> Endpoint<LearningRemindersResponse> {
+        let query: [QueryItem] = []
+        let headers: [QueryItem] = []
+        return Endpoint(
+            id: "learning.reminders", method: .get,
+            path: "/learning/reminders", query: query, headers: headers,
+            body: nil, requiresAuth: true
+        )
+    }
+
+    /// 设置一个提醒
+    ///
+    /// - Remark: HTTP `PUT /learning/reminders/{reminder_id}`, `learning.set-reminder` in learning.yaml:393
+    public func setReminder(reminderID: String, body: LearningSetReminderRequest) -> Endpoint<Reminder> {
+        let query: [QueryItem] = []
+        let headers: [QueryItem] = []
+        return Endpoint(
+            id: "learning.set-reminder", method: .put,
+            path: "/learning/reminders/\(Endpoint<Reminder>.segment(reminderID))", query: query, headers: headers,
+            body: body, requiresAuth: true
+        )
+    }
+
+    /// 成就
+    ///
+    /// - Remark: HTTP `GET /learning/achievements`, `learning.achievements` in learning.yaml:409
+    public func achievements() -> Endpoint<LearningAchievementsResponse> {
+        let query: [QueryItem] = []
+        let headers: [QueryItem] = []
+        return Endpoint(
+            id: "learning.achievements", method: .get,
+            path: "/learning/achievements", query: query, headers: headers,
+            body: nil, requiresAuth: true
+        )
+    }
+
+    /// - Remark: inline in learning.yaml:268. Values this version does not know decode as `unknown` and encode back unchanged.
     public enum ReviewTasksRange: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
         case today
         case tomorrow

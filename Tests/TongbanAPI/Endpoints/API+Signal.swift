@@ -15,7 +15,7 @@ public struct SignalEndpoints: Sendable {
 
     /// 收件箱（游标分页）
     ///
-    /// - Remark: HTTP `GET /signals/inbox`, `signal.inbox` in signal.yaml:67
+    /// - Remark: HTTP `GET /signals/inbox`, `signal.inbox` in signal.yaml:68
     public func inbox(cursor: String? = nil, limit: Int? = nil, filter: InboxFilter? = nil) -> Endpoint<SignalInbox> {
         var query: [QueryItem] = []
         if let cursorValue = cursor { query.append(QueryItem(name: "cursor", value: cursorValue)) }
@@ -33,7 +33,7 @@ public struct SignalEndpoints: Sendable {
     ///
     /// 每日有配额；达到上限回 3008，客户端弹出全局提示。
     ///
-    /// - Remark: HTTP `POST /signals`, `signal.publish` in signal.yaml:105
+    /// - Remark: HTTP `POST /signals`, `signal.publish` in signal.yaml:106
     public func publish(_ body: SignalPublishRequest) -> Endpoint<Signal> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -46,7 +46,7 @@ public struct SignalEndpoints: Sendable {
 
     /// 我发出的信号（游标分页）
     ///
-    /// - Remark: HTTP `GET /signals/mine`, `signal.mine` in signal.yaml:129
+    /// - Remark: HTTP `GET /signals/mine`, `signal.mine` in signal.yaml:130
     public func mine(cursor: String? = nil, limit: Int? = nil, status: MineStatus? = nil) -> Endpoint<Page<Signal>> {
         var query: [QueryItem] = []
         if let cursorValue = cursor { query.append(QueryItem(name: "cursor", value: cursorValue)) }
@@ -62,7 +62,7 @@ public struct SignalEndpoints: Sendable {
 
     /// 信号详情
     ///
-    /// - Remark: HTTP `GET /signals/{signal_id}`, `signal.detail` in signal.yaml:144
+    /// - Remark: HTTP `GET /signals/{signal_id}`, `signal.detail` in signal.yaml:145
     public func detail(signalID: String) -> Endpoint<SignalDetail> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -75,7 +75,7 @@ public struct SignalEndpoints: Sendable {
 
     /// 回复信号，开启会话
     ///
-    /// - Remark: HTTP `POST /signals/{signal_id}/reply`, `signal.reply` in signal.yaml:159
+    /// - Remark: HTTP `POST /signals/{signal_id}/reply`, `signal.reply` in signal.yaml:160
     public func reply(signalID: String, body: SignalReplyRequest) -> Endpoint<SignalReplyResponse> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -88,7 +88,7 @@ public struct SignalEndpoints: Sendable {
 
     /// 标记闪信已查看（之后不可再看）
     ///
-    /// - Remark: HTTP `POST /signals/{signal_id}/flash-viewed`, `signal.flash-viewed` in signal.yaml:175
+    /// - Remark: HTTP `POST /signals/{signal_id}/flash-viewed`, `signal.flash-viewed` in signal.yaml:176
     public func flashViewed(signalID: String) -> Endpoint<AccordEmpty> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -101,7 +101,7 @@ public struct SignalEndpoints: Sendable {
 
     /// 删除自己发出的信号
     ///
-    /// - Remark: HTTP `DELETE /signals/{signal_id}`, `signal.delete` in signal.yaml:187
+    /// - Remark: HTTP `DELETE /signals/{signal_id}`, `signal.delete` in signal.yaml:188
     public func delete(signalID: String) -> Endpoint<AccordEmpty> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -112,9 +112,24 @@ public struct SignalEndpoints: Sendable {
         )
     }
 
+    /// 收一条：从信号池里随机收到一条新信号
+    ///
+    /// 收到的信号进入收件箱（已读）；信号池暂时为空时回 3001。
+    ///
+    /// - Remark: HTTP `POST /signals/draw`, `signal.draw` in signal.yaml:200
+    public func draw() -> Endpoint<Signal> {
+        let query: [QueryItem] = []
+        let headers: [QueryItem] = []
+        return Endpoint(
+            id: "signal.draw", method: .post,
+            path: "/signals/draw", query: query, headers: headers,
+            body: nil, requiresAuth: true
+        )
+    }
+
     /// 今日信号配额
     ///
-    /// - Remark: HTTP `GET /signals/quota`, `signal.quota` in signal.yaml:199
+    /// - Remark: HTTP `GET /signals/quota`, `signal.quota` in signal.yaml:219
     public func quota() -> Endpoint<SignalQuota> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -125,7 +140,7 @@ public struct SignalEndpoints: Sendable {
         )
     }
 
-    /// - Remark: inline in signal.yaml:73. Values this version does not know decode as `unknown` and encode back unchanged.
+    /// - Remark: inline in signal.yaml:74. Values this version does not know decode as `unknown` and encode back unchanged.
     public enum InboxFilter: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
         case all
         case unread
@@ -164,7 +179,7 @@ public struct SignalEndpoints: Sendable {
         }
     }
 
-    /// - Remark: inline in signal.yaml:135. Values this version does not know decode as `unknown` and encode back unchanged.
+    /// - Remark: inline in signal.yaml:136. Values this version does not know decode as `unknown` and encode back unchanged.
     public enum MineStatus: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
         case active
         case expired

@@ -21,7 +21,7 @@ public struct LearningFixtures: Sendable {
         public var firstPage: LearningKnowledgeBasesResponse {
             LearningKnowledgeBasesResponse(items: [KnowledgeBase(id: "kb_swift", title: "Swift 并发", description: "从 async/await 到 actor 与 Sendable。", language: "zh-Hans", targetUser: "有一年经验的 iOS 开发者", createdAt: AccordDateTime(fixture: "2026-09-01T10:00:00Z"), updatedAt: AccordDateTime(fixture: "2026-11-20T09:30:00Z")), KnowledgeBase(id: "kb_design", title: "产品设计基础", description: "从用户访谈到可用性测试。", language: "zh-Hans", targetUser: "转岗产品经理", createdAt: AccordDateTime(fixture: "2026-08-12T02:00:00Z"), updatedAt: AccordDateTime(fixture: "2026-11-01T12:00:00Z"))])
         }
-        /// `default`, learning.yaml:106
+        /// `default`, learning.yaml:134
         public var `default`: LearningKnowledgeBasesResponse {
             LearningKnowledgeBasesResponse(items: [KnowledgeBase(id: "kb_swift", title: "Swift 并发", description: "从 async/await 到 actor 与 Sendable。", language: "zh-Hans", targetUser: "有一年经验的 iOS 开发者", createdAt: AccordDateTime(fixture: "2026-09-01T10:00:00Z"), updatedAt: AccordDateTime(fixture: "2026-11-20T09:30:00Z"))])
         }
@@ -35,7 +35,7 @@ public struct LearningFixtures: Sendable {
         public var paths: LearningPathsResponse {
             LearningPathsResponse(items: [LearningPath(id: "lp_basics", knowledgeBaseID: "kb_swift", title: "入门：结构化并发", description: "任务、任务组与取消。", estimatedDays: 7, order: 0), LearningPath(id: "lp_actors", knowledgeBaseID: "kb_swift", title: "进阶：actor 与隔离", description: "数据竞争从何而来。", estimatedDays: 10, order: 1)])
         }
-        /// `default`, learning.yaml:121
+        /// `default`, learning.yaml:149
         public var `default`: LearningPathsResponse {
             LearningPathsResponse(items: [LearningPath(id: "lp_basics", knowledgeBaseID: "kb_swift", title: "入门：结构化并发", description: "任务、任务组与取消。", estimatedDays: 7, order: 0)])
         }
@@ -49,7 +49,7 @@ public struct LearningFixtures: Sendable {
         public var lessons: LearningLessonsResponse {
             LearningLessonsResponse(items: [Lesson(id: "ls_actor", pathID: "lp_basics", title: "Actor 与数据竞争", content: "# Actor\n\nactor 串行化对其状态的访问。", objectives: ["理解 actor 隔离"], keyPoints: ["actor 内部状态只能在其隔离域中访问", "跨 actor 调用需要 await"], recallQuestions: ["为什么跨 actor 调用需要 await？"], practicePrompt: "用自己的话解释 actor 重入。", order: 0, estimatedMinutes: 15)])
         }
-        /// `default`, learning.yaml:136
+        /// `default`, learning.yaml:164
         public var `default`: LearningLessonsResponse {
             LearningLessonsResponse(items: [Lesson(id: "ls_actor", pathID: "lp_basics", title: "Actor 与数据竞争", content: "# Actor\n\nactor 串行化对其状态的访问。", objectives: ["理解 actor 隔离"], keyPoints: ["actor 内部状态只能在其隔离域中访问", "跨 actor 调用需要 await"], recallQuestions: ["为什么跨 actor 调用需要 await？"], practicePrompt: "用自己的话解释 actor 重入。", order: 0, estimatedMinutes: 15)])
         }
@@ -63,7 +63,7 @@ public struct LearningFixtures: Sendable {
         public var lesson: Lesson {
             Lesson(id: "ls_actor", pathID: "lp_actors", title: "Actor 与数据竞争", content: "# Actor\n\nactor 串行化对其状态的访问。", objectives: ["理解 actor 隔离"], keyPoints: ["actor 内部状态只能在其隔离域中访问", "跨 actor 调用需要 await"], recallQuestions: ["为什么跨 actor 调用需要 await？"], practicePrompt: "用自己的话解释 actor 重入。", order: 0, estimatedMinutes: 15)
         }
-        /// `default`, learning.yaml:152
+        /// `default`, learning.yaml:180
         public var `default`: Lesson {
             Lesson(id: "ls_actor", pathID: "lp_basics", title: "Actor 与数据竞争", content: "# Actor\n\nactor 串行化对其状态的访问。", objectives: ["理解 actor 隔离"], keyPoints: ["actor 内部状态只能在其隔离域中访问", "跨 actor 调用需要 await"], recallQuestions: ["为什么跨 actor 调用需要 await？"], practicePrompt: "用自己的话解释 actor 重入。", order: 0, estimatedMinutes: 15)
         }
@@ -77,7 +77,7 @@ public struct LearningFixtures: Sendable {
         public var started: LearningSession {
             LearningSession(id: "ss_1", userID: 10086, lessonID: "ls_actor", startedAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), weakPoints: [])
         }
-        /// `default`, learning.yaml:164
+        /// `default`, learning.yaml:192
         public var `default`: LearningSession {
             LearningSession(id: "ss_01", userID: 10086, lessonID: "ls_actor", startedAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), weakPoints: [])
         }
@@ -95,7 +95,7 @@ public struct LearningFixtures: Sendable {
         public var updated: LearningSession {
             LearningSession(id: "ss_01", userID: 10086, lessonID: "ls_actor", startedAt: AccordDateTime(fixture: "2026-11-30T07:50:00Z"), endedAt: AccordDateTime(fixture: "2026-11-30T08:15:00Z"), userInput: "actor 会把对状态的访问排成队。", weakPoints: [])
         }
-        /// `default`, learning.yaml:179
+        /// `default`, learning.yaml:207
         public var `default`: LearningSession {
             LearningSession(id: "ss_01", userID: 10086, lessonID: "ls_actor", startedAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), endedAt: AccordDateTime(fixture: "2026-11-30T08:15:00Z"), userInput: "actor 会把对状态的访问排成队。", masteryScore: 72, weakPoints: ["actor 重入"], nextSuggestion: "复习“重入”一节，再做一次费曼讲解。", reviewAt: AccordDateTime(fixture: "2026-12-01T08:00:00Z"))
         }
@@ -107,11 +107,11 @@ public struct LearningFixtures: Sendable {
     public struct AiAnalyzeFixtures: Sendable {
         /// `analysis`, learning.yaml:89
         public var analysis: AIAnalysis {
-            AIAnalysis(id: "an_1", sessionID: "ss_01", masteryScore: 91, weakPoints: ["可重入性"], suggestions: ["举一个 await 之后状态已变化的例子"], modelName: "tutor-large-2026-10", createdAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"))
+            AIAnalysis(id: "an_1", sessionID: "ss_01", masteryScore: 91, weakPoints: ["可重入性"], suggestions: ["举一个 await 之后状态已变化的例子"], strengths: ["说清了 actor 的隔离"], weaknesses: ["没有提到 await 处的挂起与重入"], inputText: "actor 保证同一时间只有一个任务访问它的可变状态。", outputJSON: AccordJSON.object(["score": AccordJSON.integer(80), "gaps": AccordJSON.array([AccordJSON.string("reentrancy")])]), costEstimate: AccordDecimal(fixture: "0.012"), modelName: "tutor-large-2026-10", createdAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"))
         }
-        /// `default`, learning.yaml:203
+        /// `default`, learning.yaml:231
         public var `default`: AIAnalysis {
-            AIAnalysis(id: "an_01", sessionID: "ss_01", masteryScore: 80, weakPoints: ["可重入性"], suggestions: ["举一个 await 之后状态已变化的例子"], modelName: "tutor-large-2026-10", createdAt: AccordDateTime(fixture: "2026-11-30T08:16:03.512Z"))
+            AIAnalysis(id: "an_01", sessionID: "ss_01", masteryScore: 80, weakPoints: ["可重入性"], suggestions: ["举一个 await 之后状态已变化的例子"], strengths: ["说清了 actor 的隔离"], weaknesses: ["没有提到 await 处的挂起与重入"], inputText: "actor 保证同一时间只有一个任务访问它的可变状态。", outputJSON: AccordJSON.object(["score": AccordJSON.integer(80), "gaps": AccordJSON.array([AccordJSON.string("reentrancy")])]), costEstimate: AccordDecimal(fixture: "0.012"), modelName: "tutor-large-2026-10", createdAt: AccordDateTime(fixture: "2026-11-30T08:16:03.512Z"))
         }
     }
 
@@ -119,11 +119,11 @@ public struct LearningFixtures: Sendable {
     public var aiChat: AiChatFixtures { AiChatFixtures() }
 
     public struct AiChatFixtures: Sendable {
-        /// `reply`, learning.yaml:112
+        /// `reply`, learning.yaml:117
         public var reply: AIChatResponse {
             AIChatResponse(reply: "actor 的方法在 await 处可能被挂起，此时其他任务可以进入同一个 actor。")
         }
-        /// `default`, learning.yaml:227
+        /// `default`, learning.yaml:260
         public var `default`: AIChatResponse {
             AIChatResponse(reply: "actor 的方法在 await 处可能被挂起，此时其他任务可以进入同一个 actor。")
         }
@@ -133,19 +133,19 @@ public struct LearningFixtures: Sendable {
     public var reviewTasks: ReviewTasksFixtures { ReviewTasksFixtures() }
 
     public struct ReviewTasksFixtures: Sendable {
-        /// `week`, learning.yaml:118
+        /// `week`, learning.yaml:123
         public var week: ReviewTasksResponse {
             ReviewTasksResponse(items: [ReviewTask(id: "rv_00", lessonID: "ls_actor", sourceSessionID: "ss_00", reviewType: ReviewTask.ReviewType.recall, scheduledAt: AccordDateTime(fixture: "2026-11-30T07:00:00Z"), status: ReviewTask.Status.pending), ReviewTask(id: "rv_01", lessonID: "ls_actor", sourceSessionID: "ss_01", reviewType: ReviewTask.ReviewType.spaced, scheduledAt: AccordDateTime(fixture: "2026-12-01T08:00:00Z"), status: ReviewTask.Status.pending), ReviewTask(id: "rv_02", lessonID: "ls_actor", sourceSessionID: "ss_01", reviewType: ReviewTask.ReviewType.feynman, scheduledAt: AccordDateTime(fixture: "2026-12-03T08:00:00Z"), status: ReviewTask.Status.pending)])
         }
-        /// `tomorrow`, learning.yaml:124
+        /// `tomorrow`, learning.yaml:129
         public var tomorrow: ReviewTasksResponse {
             ReviewTasksResponse(items: [ReviewTask(id: "rv_00", lessonID: "ls_actor", sourceSessionID: "ss_00", reviewType: ReviewTask.ReviewType.recall, scheduledAt: AccordDateTime(fixture: "2026-11-30T07:00:00Z"), status: ReviewTask.Status.pending), ReviewTask(id: "rv_01", lessonID: "ls_actor", sourceSessionID: "ss_01", reviewType: ReviewTask.ReviewType.spaced, scheduledAt: AccordDateTime(fixture: "2026-12-01T08:00:00Z"), status: ReviewTask.Status.pending)])
         }
-        /// `today`, learning.yaml:129
+        /// `today`, learning.yaml:134
         public var today: ReviewTasksResponse {
             ReviewTasksResponse(items: [ReviewTask(id: "rv_00", lessonID: "ls_actor", sourceSessionID: "ss_00", reviewType: ReviewTask.ReviewType.recall, scheduledAt: AccordDateTime(fixture: "2026-11-30T07:00:00Z"), status: ReviewTask.Status.pending), ReviewTask(id: "rv_01", lessonID: "ls_actor", sourceSessionID: "ss_01", reviewType: ReviewTask.ReviewType.spaced, scheduledAt: AccordDateTime(fixture: "2026-12-01T08:00:00Z"), status: ReviewTask.Status.pending)])
         }
-        /// `default`, learning.yaml:239
+        /// `default`, learning.yaml:272
         public var `default`: ReviewTasksResponse {
             ReviewTasksResponse(items: [ReviewTask(id: "rv_01", lessonID: "ls_actor", sourceSessionID: "ss_01", reviewType: ReviewTask.ReviewType.spaced, scheduledAt: AccordDateTime(fixture: "2026-12-01T08:00:00Z"), status: ReviewTask.Status.pending)])
         }
@@ -155,11 +155,11 @@ public struct LearningFixtures: Sendable {
     public var reviewComplete: ReviewCompleteFixtures { ReviewCompleteFixtures() }
 
     public struct ReviewCompleteFixtures: Sendable {
-        /// `done`, learning.yaml:137
+        /// `done`, learning.yaml:142
         public var done: ReviewTask {
             ReviewTask(id: "rv_01", lessonID: "ls_actor", sourceSessionID: "ss_01", reviewType: ReviewTask.ReviewType.spaced, scheduledAt: AccordDateTime(fixture: "2026-12-01T08:00:00Z"), completedAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), status: ReviewTask.Status.done)
         }
-        /// `default`, learning.yaml:254
+        /// `default`, learning.yaml:287
         public var `default`: ReviewTask {
             ReviewTask(id: "rv_01", lessonID: "ls_actor", sourceSessionID: "ss_01", reviewType: ReviewTask.ReviewType.spaced, scheduledAt: AccordDateTime(fixture: "2026-12-01T08:00:00Z"), completedAt: AccordDateTime(fixture: "2026-12-01T08:20:00Z"), status: ReviewTask.Status.done)
         }
@@ -169,11 +169,11 @@ public struct LearningFixtures: Sendable {
     public var profile: ProfileFixtures { ProfileFixtures() }
 
     public struct ProfileFixtures: Sendable {
-        /// `profile`, learning.yaml:146
+        /// `profile`, learning.yaml:151
         public var profile: UserLearningProfile {
             UserLearningProfile(userID: 10086, streakDays: 12, totalMinutes: 640, masteryByPath: ["lp_basics": 72, "lp_actors": 40], weeklyMinutes: [30, 45, 0, 60, 25, 40, 35])
         }
-        /// `default`, learning.yaml:263
+        /// `default`, learning.yaml:296
         public var `default`: UserLearningProfile {
             UserLearningProfile(userID: 10086, streakDays: 12, totalMinutes: 640, masteryByPath: ["lp_basics": 72], weeklyMinutes: [30, 45, 0, 60, 25, 40, 35])
         }
@@ -183,13 +183,119 @@ public struct LearningFixtures: Sendable {
     public var feedbackSubmit: FeedbackSubmitFixtures { FeedbackSubmitFixtures() }
 
     public struct FeedbackSubmitFixtures: Sendable {
-        /// `received`, learning.yaml:152
+        /// `received`, learning.yaml:157
         public var received: FeedbackSubmitResponse {
             FeedbackSubmitResponse(id: "fb_1")
         }
-        /// `default`, learning.yaml:277
+        /// `default`, learning.yaml:310
         public var `default`: FeedbackSubmitResponse {
             FeedbackSubmitResponse(id: "fb_01")
+        }
+    }
+
+    /// `learning.import-kb`
+    public var importKb: ImportKbFixtures { ImportKbFixtures() }
+
+    public struct ImportKbFixtures: Sendable {
+        /// `default`, learning.yaml:324
+        public var `default`: KnowledgeBase {
+            KnowledgeBase(id: "kb_import_1", title: "Swift 并发笔记", description: "导入的知识库", language: "zh", targetUser: "自学者", createdAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), updatedAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"))
+        }
+    }
+
+    /// `learning.search-kb`
+    public var searchKb: SearchKbFixtures { SearchKbFixtures() }
+
+    public struct SearchKbFixtures: Sendable {
+        /// `default`, learning.yaml:338
+        public var `default`: LearningSearchKbResponse {
+            LearningSearchKbResponse(items: [])
+        }
+    }
+
+    /// `learning.sessions`
+    public var sessions: SessionsFixtures { SessionsFixtures() }
+
+    public struct SessionsFixtures: Sendable {
+        /// `history`, learning.yaml:162
+        public var history: Page<LearningSession> {
+            Page<LearningSession>(items: [LearningSession(id: "ss_01", userID: 10086, lessonID: "ls_actor", startedAt: AccordDateTime(fixture: "2026-11-30T07:50:00Z"), weakPoints: [])], hasMore: false)
+        }
+        /// `default`, learning.yaml:350
+        public var `default`: Page<LearningSession> {
+            Page<LearningSession>(items: [], hasMore: false)
+        }
+    }
+
+    /// `review.skip`
+    public var reviewSkip: ReviewSkipFixtures { ReviewSkipFixtures() }
+
+    public struct ReviewSkipFixtures: Sendable {
+        /// `skipped`, learning.yaml:168
+        public var skipped: ReviewTask {
+            ReviewTask(id: "rv_02", lessonID: "ls_actor", sourceSessionID: "ss_01", reviewType: ReviewTask.ReviewType.feynman, scheduledAt: AccordDateTime(fixture: "2026-12-03T08:00:00Z"), status: ReviewTask.Status.skipped)
+        }
+        /// `default`, learning.yaml:361
+        public var `default`: ReviewTask {
+            ReviewTask(id: "rv_02", lessonID: "ls_actor", sourceSessionID: "ss_01", reviewType: ReviewTask.ReviewType.feynman, scheduledAt: AccordDateTime(fixture: "2026-12-03T08:00:00Z"), status: ReviewTask.Status.skipped)
+        }
+    }
+
+    /// `learning.goals`
+    public var goals: GoalsFixtures { GoalsFixtures() }
+
+    public struct GoalsFixtures: Sendable {
+        /// `default`, learning.yaml:370
+        public var `default`: LearningGoals {
+            LearningGoals(dailyMinutes: 30, weeklySessions: 5)
+        }
+    }
+
+    /// `learning.update-goals`
+    public var updateGoals: UpdateGoalsFixtures { UpdateGoalsFixtures() }
+
+    public struct UpdateGoalsFixtures: Sendable {
+        /// `saved`, learning.yaml:186
+        public var saved: LearningGoals {
+            LearningGoals(dailyMinutes: 45, weeklySessions: 6)
+        }
+        /// `default`, learning.yaml:379
+        public var `default`: LearningGoals {
+            LearningGoals(dailyMinutes: 45, weeklySessions: 6)
+        }
+    }
+
+    /// `learning.reminders`
+    public var reminders: RemindersFixtures { RemindersFixtures() }
+
+    public struct RemindersFixtures: Sendable {
+        /// `default`, learning.yaml:389
+        public var `default`: LearningRemindersResponse {
+            LearningRemindersResponse(items: [Reminder(id: "rm_morning", time: "07:30", weekdays: [1, 2, 3, 4, 5], enabled: true)])
+        }
+    }
+
+    /// `learning.set-reminder`
+    public var setReminder: SetReminderFixtures { SetReminderFixtures() }
+
+    public struct SetReminderFixtures: Sendable {
+        /// `saved`, learning.yaml:177
+        public var saved: Reminder {
+            Reminder(id: "rm_morning", time: "08:00", weekdays: [6, 7], enabled: true)
+        }
+        /// `default`, learning.yaml:404
+        public var `default`: Reminder {
+            Reminder(id: "rm_morning", time: "08:00", weekdays: [6, 7], enabled: true)
+        }
+    }
+
+    /// `learning.achievements`
+    public var achievements: AchievementsFixtures { AchievementsFixtures() }
+
+    public struct AchievementsFixtures: Sendable {
+        /// `default`, learning.yaml:415
+        public var `default`: LearningAchievementsResponse {
+            LearningAchievementsResponse(items: [Achievement(id: "ach_streak_7", title: "连续 7 天", description: "连续学习 7 天", progress: 1, unlockedAt: AccordDateTime(fixture: "2026-11-28T21:00:00Z")), Achievement(id: "ach_hundred", title: "百题斩", description: "完成 100 个复习任务", progress: 0.37)])
         }
     }
 }

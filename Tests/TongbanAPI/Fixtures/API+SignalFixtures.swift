@@ -23,17 +23,17 @@ public struct SignalFixtures: Sendable {
         }
         /// `flash-only`, signal.yaml:10
         public var flashOnly: SignalInbox {
-            SignalInbox(items: [Signal(id: "sg_flash_1", sender: UserBrief(uid: 20032, nickname: "一颗柚子", avatar: URL(fixture: "https://cdn.example.com/avatars/20032.jpg"), gender: Gender.female), content: "这是一条闪信，看完就消失。", media: [], tags: [], isFlash: true, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T07:55:00Z"), expiresAt: AccordDateTime(fixture: "2026-12-01T08:00:00Z"))], unreadCount: 2)
+            SignalInbox(items: [Signal(id: "sg_flash_1", sender: UserBrief(uid: 20032, nickname: "一颗柚子", avatar: URL(fixture: "https://cdn.example.com/avatars/20032.jpg"), gender: Gender.female), content: "这是一条闪信，看完就消失。", media: [], tags: [], isFlash: true, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T07:55:00Z"), expiresAt: AccordDateTime(fixture: "2026-12-01T08:00:00Z"), isRead: false)], unreadCount: 2)
         }
         /// `unread`, signal.yaml:18
         public var unread: SignalInbox {
-            SignalInbox(items: [Signal(id: "sg_flash_1", sender: UserBrief(uid: 20032, nickname: "一颗柚子", avatar: URL(fixture: "https://cdn.example.com/avatars/20032.jpg"), gender: Gender.female), content: "这是一条闪信，看完就消失。", media: [], tags: [], isFlash: true, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T07:55:00Z"), expiresAt: AccordDateTime(fixture: "2026-12-01T08:00:00Z")), Signal(id: "sg_7f3b", sender: UserBrief(uid: 20033, nickname: "山野来信", avatar: URL(fixture: "https://cdn.example.com/avatars/20033.jpg"), gender: Gender.female), content: "有人一起夜跑吗？每周三晚上八点，滨江。", media: [Media(type: Media.MediaType.audio, url: URL(fixture: "https://cdn.example.com/m/sg_7f3b/voice.m4a"), durationMs: 8200)], tags: ["运动"], isFlash: false, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T05:00:00Z"))], unreadCount: 2)
+            SignalInbox(items: [Signal(id: "sg_flash_1", sender: UserBrief(uid: 20032, nickname: "一颗柚子", avatar: URL(fixture: "https://cdn.example.com/avatars/20032.jpg"), gender: Gender.female), content: "这是一条闪信，看完就消失。", media: [], tags: [], isFlash: true, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T07:55:00Z"), expiresAt: AccordDateTime(fixture: "2026-12-01T08:00:00Z"), isRead: false), Signal(id: "sg_7f3b", sender: UserBrief(uid: 20033, nickname: "山野来信", avatar: URL(fixture: "https://cdn.example.com/avatars/20033.jpg"), gender: Gender.female), content: "有人一起夜跑吗？每周三晚上八点，滨江。", media: [Media(type: Media.MediaType.audio, url: URL(fixture: "https://cdn.example.com/m/sg_7f3b/voice.m4a"), durationMs: 8200)], tags: ["运动"], isFlash: false, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T05:00:00Z"), isRead: false)], unreadCount: 2)
         }
         /// `first-page`, signal.yaml:23
         public var firstPage: SignalInbox {
-            SignalInbox(items: [Signal(id: "sg_flash_1", sender: UserBrief(uid: 20032, nickname: "一颗柚子", avatar: URL(fixture: "https://cdn.example.com/avatars/20032.jpg"), gender: Gender.female), content: "这是一条闪信，看完就消失。", media: [], tags: [], isFlash: true, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T07:55:00Z"), expiresAt: AccordDateTime(fixture: "2026-12-01T08:00:00Z")), Signal(id: "sg_7f3a", sender: UserBrief(uid: 20031, nickname: "海边的风", avatar: URL(fixture: "https://cdn.example.com/avatars/20031.jpg"), gender: Gender.male), content: "你好，同路人 👋 周六一起去西湖边拍日落吗？", media: [Media(type: Media.MediaType.image, url: URL(fixture: "https://cdn.example.com/m/sg_7f3a/1.jpg"), width: 1080, height: 1440)], tags: ["旅行", "摄影"], isFlash: false, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T06:00:00Z"), expiresAt: AccordDateTime(fixture: "2026-12-01T06:00:00Z")), Signal(id: "sg_7f3b", sender: UserBrief(uid: 20033, nickname: "山野来信", avatar: URL(fixture: "https://cdn.example.com/avatars/20033.jpg"), gender: Gender.female), content: "有人一起夜跑吗？每周三晚上八点，滨江。", media: [Media(type: Media.MediaType.audio, url: URL(fixture: "https://cdn.example.com/m/sg_7f3b/voice.m4a"), durationMs: 8200)], tags: ["运动"], isFlash: false, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T05:00:00Z"))], unreadCount: 2)
+            SignalInbox(items: [Signal(id: "sg_flash_1", sender: UserBrief(uid: 20032, nickname: "一颗柚子", avatar: URL(fixture: "https://cdn.example.com/avatars/20032.jpg"), gender: Gender.female), content: "这是一条闪信，看完就消失。", media: [], tags: [], isFlash: true, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T07:55:00Z"), expiresAt: AccordDateTime(fixture: "2026-12-01T08:00:00Z"), isRead: false), Signal(id: "sg_7f3a", sender: UserBrief(uid: 20031, nickname: "海边的风", avatar: URL(fixture: "https://cdn.example.com/avatars/20031.jpg"), gender: Gender.male), content: "你好，同路人 👋 周六一起去西湖边拍日落吗？", media: [Media(type: Media.MediaType.image, url: URL(fixture: "https://cdn.example.com/m/sg_7f3a/1.jpg"), width: 1080, height: 1440)], tags: ["旅行", "摄影"], isFlash: false, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T06:00:00Z"), expiresAt: AccordDateTime(fixture: "2026-12-01T06:00:00Z"), isRead: true), Signal(id: "sg_7f3b", sender: UserBrief(uid: 20033, nickname: "山野来信", avatar: URL(fixture: "https://cdn.example.com/avatars/20033.jpg"), gender: Gender.female), content: "有人一起夜跑吗？每周三晚上八点，滨江。", media: [Media(type: Media.MediaType.audio, url: URL(fixture: "https://cdn.example.com/m/sg_7f3b/voice.m4a"), durationMs: 8200)], tags: ["运动"], isFlash: false, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T05:00:00Z"), isRead: false)], unreadCount: 2)
         }
-        /// `default`, signal.yaml:76
+        /// `default`, signal.yaml:77
         public var `default`: SignalInbox {
             SignalInbox(items: [Signal(id: "sg_7f3a", sender: UserBrief(uid: 20031, nickname: "海边的风", avatar: URL(fixture: "https://cdn.example.com/avatars/20031.jpg"), gender: Gender.male), content: "你好，同路人 👋 周六一起去西湖边拍日落吗？", media: [Media(type: Media.MediaType.image, url: URL(fixture: "https://cdn.example.com/m/sg_7f3a/1.jpg"), width: 1080, height: 1440)], tags: ["旅行", "摄影"], isFlash: false, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), expiresAt: AccordDateTime(fixture: "2026-12-01T08:00:00.250Z")), Signal(id: "sg_flash_1", sender: UserBrief(uid: 20032, nickname: "一颗柚子", avatar: URL(fixture: "https://cdn.example.com/avatars/20032.jpg"), gender: Gender.female), content: "这是一条闪信，看完就消失。", media: [], tags: [], isFlash: true, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T07:45:12+08:00"))], nextCursor: "c_2", unreadCount: 2)
         }
@@ -47,7 +47,7 @@ public struct SignalFixtures: Sendable {
         public var published: Signal {
             Signal(id: "sg_1", sender: UserBrief(uid: 10086, nickname: "林间小鹿", avatar: URL(fixture: "https://cdn.example.com/avatars/10086.jpg"), gender: Gender.female), content: "你好，同路人 👋", media: [], tags: ["旅行", "摄影"], isFlash: true, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), expiresAt: AccordDateTime(fixture: "2026-12-01T08:00:00Z"))
         }
-        /// `default`, signal.yaml:117
+        /// `default`, signal.yaml:118
         public var `default`: Signal {
             Signal(id: "sg_8c01", sender: UserBrief(uid: 20031, nickname: "海边的风", avatar: URL(fixture: "https://cdn.example.com/avatars/20031.jpg"), gender: Gender.male), content: "你好，同路人 👋", media: [], tags: ["旅行", "摄影"], isFlash: true, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), expiresAt: AccordDateTime(fixture: "2026-12-01T08:00:00.250Z"))
         }
@@ -61,7 +61,7 @@ public struct SignalFixtures: Sendable {
         public var mine: Page<Signal> {
             Page<Signal>(items: [Signal(id: "sg_8c01", sender: UserBrief(uid: 10086, nickname: "林间小鹿", avatar: URL(fixture: "https://cdn.example.com/avatars/10086.jpg"), gender: Gender.female), content: "你好，同路人 👋", media: [], tags: ["旅行"], isFlash: false, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-29T08:00:00Z"), expiresAt: AccordDateTime(fixture: "2026-11-30T09:00:00Z"))], hasMore: false)
         }
-        /// `default`, signal.yaml:138
+        /// `default`, signal.yaml:139
         public var `default`: Page<Signal> {
             Page<Signal>(items: [Signal(id: "sg_8c01", sender: UserBrief(uid: 10086, nickname: "林间小鹿", avatar: URL(fixture: "https://cdn.example.com/avatars/10086.jpg"), gender: Gender.female), content: "你好，同路人 👋 周六一起去西湖边拍日落吗？", media: [Media(type: Media.MediaType.image, url: URL(fixture: "https://cdn.example.com/m/sg_7f3a/1.jpg"), width: 1080, height: 1440)], tags: ["旅行", "摄影"], isFlash: false, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), expiresAt: AccordDateTime(fixture: "2026-12-01T08:00:00.250Z"))], hasMore: false)
         }
@@ -73,9 +73,9 @@ public struct SignalFixtures: Sendable {
     public struct DetailFixtures: Sendable {
         /// `found`, signal.yaml:66
         public var found: SignalDetail {
-            SignalDetail(id: "sg_7f3a", sender: UserBrief(uid: 20031, nickname: "海边的风", avatar: URL(fixture: "https://cdn.example.com/avatars/20031.jpg"), gender: Gender.male), content: "你好，同路人 👋 周六一起去西湖边拍日落吗？", media: [Media(type: Media.MediaType.image, url: URL(fixture: "https://cdn.example.com/m/sg_7f3a/1.jpg"), width: 1080, height: 1440)], tags: ["旅行", "摄影"], isFlash: false, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T06:00:00Z"), expiresAt: AccordDateTime(fixture: "2026-12-01T06:00:00Z"), repliesCount: 3, viewerState: ViewerState(hasReplied: false, hasViewed: true, isMine: false))
+            SignalDetail(id: "sg_7f3a", sender: UserBrief(uid: 20031, nickname: "海边的风", avatar: URL(fixture: "https://cdn.example.com/avatars/20031.jpg"), gender: Gender.male), content: "你好，同路人 👋 周六一起去西湖边拍日落吗？", media: [Media(type: Media.MediaType.image, url: URL(fixture: "https://cdn.example.com/m/sg_7f3a/1.jpg"), width: 1080, height: 1440)], tags: ["旅行", "摄影"], isFlash: false, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T06:00:00Z"), expiresAt: AccordDateTime(fixture: "2026-12-01T06:00:00Z"), isRead: true, repliesCount: 3, viewerState: ViewerState(hasReplied: false, hasViewed: true, isMine: false))
         }
-        /// `default`, signal.yaml:152
+        /// `default`, signal.yaml:153
         public var `default`: SignalDetail {
             SignalDetail(id: "sg_7f3a", sender: UserBrief(uid: 20031, nickname: "海边的风", avatar: URL(fixture: "https://cdn.example.com/avatars/20031.jpg"), gender: Gender.male), content: "你好，同路人 👋 周六一起去西湖边拍日落吗？", media: [Media(type: Media.MediaType.image, url: URL(fixture: "https://cdn.example.com/m/sg_7f3a/1.jpg"), width: 1080, height: 1440)], tags: ["旅行", "摄影"], isFlash: false, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), expiresAt: AccordDateTime(fixture: "2026-12-01T08:00:00.250Z"), repliesCount: 3, viewerState: ViewerState(hasReplied: false, hasViewed: true, isMine: false))
         }
@@ -89,7 +89,7 @@ public struct SignalFixtures: Sendable {
         public var conversation: SignalReplyResponse {
             SignalReplyResponse(conversationID: "cv_sg_7f3a_1")
         }
-        /// `default`, signal.yaml:170
+        /// `default`, signal.yaml:171
         public var `default`: SignalReplyResponse {
             SignalReplyResponse(conversationID: "cv_1d2e")
         }
@@ -103,7 +103,7 @@ public struct SignalFixtures: Sendable {
         public var viewed: AccordEmpty {
             AccordEmpty()
         }
-        /// `default`, signal.yaml:183
+        /// `default`, signal.yaml:184
         public var `default`: AccordEmpty {
             AccordEmpty()
         }
@@ -117,9 +117,23 @@ public struct SignalFixtures: Sendable {
         public var deleted: AccordEmpty {
             AccordEmpty()
         }
-        /// `default`, signal.yaml:195
+        /// `default`, signal.yaml:196
         public var `default`: AccordEmpty {
             AccordEmpty()
+        }
+    }
+
+    /// `signal.draw`
+    public var draw: DrawFixtures { DrawFixtures() }
+
+    public struct DrawFixtures: Sendable {
+        /// `drawn`, signal.yaml:121
+        public var drawn: Signal {
+            Signal(id: "sg_draw_1", sender: UserBrief(uid: 20051, nickname: "远方的灯", avatar: URL(fixture: "https://cdn.example.com/avatars/20051.jpg"), gender: Gender.male), content: "今晚的月亮很圆，你那边能看到吗？", media: [], tags: ["夜晚"], isFlash: false, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), isRead: true)
+        }
+        /// `default`, signal.yaml:207
+        public var `default`: Signal {
+            Signal(id: "sg_draw_1", sender: UserBrief(uid: 20051, nickname: "远方的灯", avatar: URL(fixture: "https://cdn.example.com/avatars/20051.jpg"), gender: Gender.male), content: "今晚的月亮很圆，你那边能看到吗？", media: [], tags: ["夜晚"], isFlash: false, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), isRead: true)
         }
     }
 
@@ -135,7 +149,7 @@ public struct SignalFixtures: Sendable {
         public var plenty: SignalQuota {
             SignalQuota(dailyLimit: 20, used: 1, resetsAt: AccordDateTime(fixture: "2026-11-30T14:00:00Z"))
         }
-        /// `default`, signal.yaml:204
+        /// `default`, signal.yaml:224
         public var `default`: SignalQuota {
             SignalQuota(dailyLimit: 20, used: 3, resetsAt: AccordDateTime(fixture: "2026-12-01T00:00:00+08:00"))
         }

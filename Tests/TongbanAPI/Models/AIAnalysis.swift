@@ -11,15 +11,30 @@ public struct AIAnalysis: Codable, Hashable, Sendable {
     public var masteryScore: Int
     public var weakPoints: [String]
     public var suggestions: [String]
+    /// 掌握得好的地方
+    public var strengths: [String]
+    /// 需要加强的地方（比 weak_points 更具体的说明）
+    public var weaknesses: [String]
+    /// 被分析的输入原文
+    public var inputText: String
+    /// 模型的原始结构化输出，便于排查
+    public var outputJSON: AccordJSON
+    /// 本次分析的估算成本（元）
+    public var costEstimate: AccordDecimal
     public var modelName: String
     public var createdAt: AccordDateTime
 
-    public init(id: String, sessionID: String, masteryScore: Int, weakPoints: [String], suggestions: [String], modelName: String, createdAt: AccordDateTime) {
+    public init(id: String, sessionID: String, masteryScore: Int, weakPoints: [String], suggestions: [String], strengths: [String], weaknesses: [String], inputText: String, outputJSON: AccordJSON, costEstimate: AccordDecimal, modelName: String, createdAt: AccordDateTime) {
         self.id = id
         self.sessionID = sessionID
         self.masteryScore = masteryScore
         self.weakPoints = weakPoints
         self.suggestions = suggestions
+        self.strengths = strengths
+        self.weaknesses = weaknesses
+        self.inputText = inputText
+        self.outputJSON = outputJSON
+        self.costEstimate = costEstimate
         self.modelName = modelName
         self.createdAt = createdAt
     }
@@ -30,6 +45,11 @@ public struct AIAnalysis: Codable, Hashable, Sendable {
         case masteryScore = "mastery_score"
         case weakPoints = "weak_points"
         case suggestions
+        case strengths
+        case weaknesses
+        case inputText = "input_text"
+        case outputJSON = "output_json"
+        case costEstimate = "cost_estimate"
         case modelName = "model_name"
         case createdAt = "created_at"
     }

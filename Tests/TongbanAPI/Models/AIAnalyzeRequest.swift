@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// - Remark: inline in learning.yaml:198
+/// - Remark: inline in learning.yaml:226
 public struct AIAnalyzeRequest: Codable, Hashable, Sendable {
     public var sessionID: String
     public var inputText: String

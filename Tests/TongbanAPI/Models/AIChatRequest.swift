@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// - Remark: inline in learning.yaml:219
+/// - Remark: inline in learning.yaml:252
 public struct AIChatRequest: Codable, Hashable, Sendable {
     public var sessionID: String?
     public var messages: [ChatMessage]

@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// - Remark: inline in learning.yaml:223
+/// - Remark: inline in learning.yaml:256
 public struct AIChatResponse: Codable, Hashable, Sendable {
     public var reply: String
 

@@ -4,7 +4,7 @@ import Foundation
 
 /// 流式回复的一个片段。
 ///
-/// - Remark: `ChatDelta` in learning.yaml:70
+/// - Remark: `ChatDelta` in learning.yaml:98
 public struct ChatDelta: Codable, Hashable, Sendable {
     public var delta: String
 

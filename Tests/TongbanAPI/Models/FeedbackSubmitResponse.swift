@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// - Remark: inline in learning.yaml:275
+/// - Remark: inline in learning.yaml:308
 public struct FeedbackSubmitResponse: Codable, Hashable, Sendable {
     public var id: String
 

@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// - Remark: inline in learning.yaml:103
+/// - Remark: inline in learning.yaml:131
 public struct LearningKnowledgeBasesResponse: Codable, Hashable, Sendable {
     public var items: [KnowledgeBase]
     public var nextCursor: String?

@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// - Remark: inline in learning.yaml:133
+/// - Remark: inline in learning.yaml:161
 public struct LearningLessonsResponse: Codable, Hashable, Sendable {
     public var items: [Lesson]
 

@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// - Remark: inline in learning.yaml:118
+/// - Remark: inline in learning.yaml:146
 public struct LearningPathsResponse: Codable, Hashable, Sendable {
     public var items: [LearningPath]
 

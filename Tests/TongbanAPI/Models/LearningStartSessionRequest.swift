@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// - Remark: inline in learning.yaml:160
+/// - Remark: inline in learning.yaml:188
 public struct LearningStartSessionRequest: Codable, Hashable, Sendable {
     public var lessonID: String
 

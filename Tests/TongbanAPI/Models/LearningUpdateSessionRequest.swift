@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// - Remark: inline in learning.yaml:174
+/// - Remark: inline in learning.yaml:202
 public struct LearningUpdateSessionRequest: Codable, Hashable, Sendable {
     public var userInput: String?
     public var endedAt: AccordDateTime?

@@ -4,7 +4,7 @@ import Foundation
 
 /// 一次复习任务。
 ///
-/// - Remark: `ReviewTask` in learning.yaml:75
+/// - Remark: `ReviewTask` in learning.yaml:103
 public struct ReviewTask: Codable, Hashable, Sendable {
     public var id: String
     public var lessonID: String
@@ -45,7 +45,7 @@ public struct ReviewTask: Codable, Hashable, Sendable {
         case status
     }
 
-    /// - Remark: inline in learning.yaml:81. Values this version does not know decode as `unknown` and encode back unchanged.
+    /// - Remark: inline in learning.yaml:109. Values this version does not know decode as `unknown` and encode back unchanged.
     public enum ReviewType: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
         case spaced
         case feynman
@@ -87,7 +87,7 @@ public struct ReviewTask: Codable, Hashable, Sendable {
         }
     }
 
-    /// - Remark: inline in learning.yaml:84. Values this version does not know decode as `unknown` and encode back unchanged.
+    /// - Remark: inline in learning.yaml:112. Values this version does not know decode as `unknown` and encode back unchanged.
     public enum Status: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
         case pending
         case done

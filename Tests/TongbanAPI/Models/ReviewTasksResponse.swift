@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// - Remark: inline in learning.yaml:237
+/// - Remark: inline in learning.yaml:270
 public struct ReviewTasksResponse: Codable, Hashable, Sendable {
     public var items: [ReviewTask]
 

@@ -16,8 +16,10 @@ public struct Signal: Codable, Hashable, Sendable {
     public var status: SignalStatus
     public var createdAt: AccordDateTime
     public var expiresAt: AccordDateTime?
+    /// 收件人是否已读（收件箱条目有；自己发出的没有）
+    public var isRead: Bool?
 
-    public init(id: String, sender: UserBrief, content: String, media: [Media], tags: [String], isFlash: Bool, status: SignalStatus, createdAt: AccordDateTime, expiresAt: AccordDateTime? = nil) {
+    public init(id: String, sender: UserBrief, content: String, media: [Media], tags: [String], isFlash: Bool, status: SignalStatus, createdAt: AccordDateTime, expiresAt: AccordDateTime? = nil, isRead: Bool? = nil) {
         self.id = id
         self.sender = sender
         self.content = content
@@ -27,6 +29,7 @@ public struct Signal: Codable, Hashable, Sendable {
         self.status = status
         self.createdAt = createdAt
         self.expiresAt = expiresAt
+        self.isRead = isRead
     }
 
     public init(from decoder: any Decoder) throws {
@@ -40,6 +43,7 @@ public struct Signal: Codable, Hashable, Sendable {
         self.status = try container.decode(SignalStatus.self, forKey: .status)
         self.createdAt = try container.decode(AccordDateTime.self, forKey: .createdAt)
         self.expiresAt = container.decodeLeniently(AccordDateTime.self, forKey: .expiresAt)
+        self.isRead = container.decodeLeniently(Bool.self, forKey: .isRead)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -52,5 +56,6 @@ public struct Signal: Codable, Hashable, Sendable {
         case status
         case createdAt = "created_at"
         case expiresAt = "expires_at"
+        case isRead = "is_read"
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 
 /// 信号详情：信号本身，加上回复数与当前用户的状态。
 ///
-/// - Remark: `SignalDetail` in signal.yaml:18
+/// - Remark: `SignalDetail` in signal.yaml:19
 public struct SignalDetail: Codable, Hashable, Sendable {
     public var id: String
     public var sender: UserBrief
@@ -16,10 +16,12 @@ public struct SignalDetail: Codable, Hashable, Sendable {
     public var status: SignalStatus
     public var createdAt: AccordDateTime
     public var expiresAt: AccordDateTime?
+    /// 收件人是否已读（收件箱条目有；自己发出的没有）
+    public var isRead: Bool?
     public var repliesCount: Int
     public var viewerState: ViewerState
 
-    public init(id: String, sender: UserBrief, content: String, media: [Media], tags: [String], isFlash: Bool, status: SignalStatus, createdAt: AccordDateTime, expiresAt: AccordDateTime? = nil, repliesCount: Int, viewerState: ViewerState) {
+    public init(id: String, sender: UserBrief, content: String, media: [Media], tags: [String], isFlash: Bool, status: SignalStatus, createdAt: AccordDateTime, expiresAt: AccordDateTime? = nil, isRead: Bool? = nil, repliesCount: Int, viewerState: ViewerState) {
         self.id = id
         self.sender = sender
         self.content = content
@@ -29,6 +31,7 @@ public struct SignalDetail: Codable, Hashable, Sendable {
         self.status = status
         self.createdAt = createdAt
         self.expiresAt = expiresAt
+        self.isRead = isRead
         self.repliesCount = repliesCount
         self.viewerState = viewerState
     }
@@ -44,6 +47,7 @@ public struct SignalDetail: Codable, Hashable, Sendable {
         self.status = try container.decode(SignalStatus.self, forKey: .status)
         self.createdAt = try container.decode(AccordDateTime.self, forKey: .createdAt)
         self.expiresAt = container.decodeLeniently(AccordDateTime.self, forKey: .expiresAt)
+        self.isRead = container.decodeLeniently(Bool.self, forKey: .isRead)
         self.repliesCount = try container.decode(Int.self, forKey: .repliesCount)
         self.viewerState = try container.decode(ViewerState.self, forKey: .viewerState)
     }
@@ -58,6 +62,7 @@ public struct SignalDetail: Codable, Hashable, Sendable {
         case status
         case createdAt = "created_at"
         case expiresAt = "expires_at"
+        case isRead = "is_read"
         case repliesCount = "replies_count"
         case viewerState = "viewer_state"
     }

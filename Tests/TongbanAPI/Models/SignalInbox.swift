@@ -4,7 +4,7 @@ import Foundation
 
 /// 收件箱的一页。
 ///
-/// - Remark: `SignalInbox` in signal.yaml:52
+/// - Remark: `SignalInbox` in signal.yaml:53
 public struct SignalInbox: Codable, Hashable, Sendable {
     public var items: [Signal]
     /// 最后一页时缺省

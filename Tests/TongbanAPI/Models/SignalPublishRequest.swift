@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// - Remark: inline in signal.yaml:110
+/// - Remark: inline in signal.yaml:111
 public struct SignalPublishRequest: Codable, Hashable, Sendable {
     public var content: String
     public var media: [Media]?

@@ -4,7 +4,7 @@ import Foundation
 
 /// 今日配额。
 ///
-/// - Remark: `SignalQuota` in signal.yaml:59
+/// - Remark: `SignalQuota` in signal.yaml:60
 public struct SignalQuota: Codable, Hashable, Sendable {
     public var dailyLimit: Int
     public var used: Int

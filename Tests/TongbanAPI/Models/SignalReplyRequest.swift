@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// - Remark: inline in signal.yaml:165
+/// - Remark: inline in signal.yaml:166
 public struct SignalReplyRequest: Codable, Hashable, Sendable {
     public var content: String
 

@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// - Remark: inline in signal.yaml:167
+/// - Remark: inline in signal.yaml:168
 public struct SignalReplyResponse: Codable, Hashable, Sendable {
     public var conversationID: String
 

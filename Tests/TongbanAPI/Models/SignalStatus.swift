@@ -2,7 +2,7 @@
 
 import Foundation
 
-/// - Remark: `SignalStatus` in signal.yaml:32. Values this version does not know decode as `unknown` and encode back unchanged.
+/// - Remark: `SignalStatus` in signal.yaml:33. Values this version does not know decode as `unknown` and encode back unchanged.
 public enum SignalStatus: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
     case active
     case expired

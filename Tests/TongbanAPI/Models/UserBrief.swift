@@ -4,7 +4,7 @@ import Foundation
 
 /// 用户摘要，出现在信号与会话中。
 ///
-/// - Remark: `UserBrief` in signal.yaml:35
+/// - Remark: `UserBrief` in signal.yaml:36
 public struct UserBrief: Codable, Hashable, Sendable {
     public var uid: Int
     public var nickname: String

@@ -4,7 +4,7 @@ import Foundation
 
 /// 用户的学习画像。
 ///
-/// - Remark: `UserLearningProfile` in learning.yaml:86
+/// - Remark: `UserLearningProfile` in learning.yaml:114
 public struct UserLearningProfile: Codable, Hashable, Sendable {
     public var userID: Int
     public var streakDays: Int

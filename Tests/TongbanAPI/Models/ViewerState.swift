@@ -4,7 +4,7 @@ import Foundation
 
 /// 当前用户与这条信号的关系。
 ///
-/// - Remark: `ViewerState` in signal.yaml:25
+/// - Remark: `ViewerState` in signal.yaml:26
 public struct ViewerState: Codable, Hashable, Sendable {
     public var hasReplied: Bool
     public var hasViewed: Bool
