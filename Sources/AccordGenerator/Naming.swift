@@ -4,15 +4,17 @@
 enum Naming {
     /// Words written all in capitals unless they begin a lowerCamelCase name.
     static let acronyms: Set<String> = [
-        "ai", "api", "html", "http", "https", "iap", "id", "im", "ip", "json", "jwt", "os", "sdk", "sms", "ttl", "ui",
-        "uri", "url", "uuid", "vip",
+        "ai", "api", "gif", "heic", "html", "http", "https", "iap", "id", "im", "ip", "jpeg", "json", "jwt", "os", "png", "sdk", "sms",
+        "ttl", "ui", "uri", "url", "uuid", "vip",
     ]
 
     /// `expires_at` → `expiresAt`; `signal_id` → `signalID`; `ai_score` → `aiScore`; `2fa` → `_2fa`.
     static func property(_ wire: String) -> String {
         let words = words(wire)
         guard let first = words.first else { return "_" }
-        let head = acronyms.contains(first.lowercased()) ? first.lowercased() : first.prefix(1).lowercased() + first.dropFirst()
+        // An acronym or a word in capitals (`PUT`) starts the name in lower case whole.
+        let shouted = first.allSatisfy { $0.isUppercase || $0.isNumber }
+        let head = acronyms.contains(first.lowercased()) || shouted ? first.lowercased() : first.prefix(1).lowercased() + first.dropFirst()
         let joined = head + words.dropFirst().map(capitalized).joined()
         return escaped(joined.first?.isNumber == true ? "_" + joined : joined)
     }
@@ -23,8 +25,10 @@ enum Naming {
         return name.first?.isNumber == true ? "_" + name : name
     }
 
+    /// Split at anything that cannot be in an identifier (`_`, `-`, `.`, `/`, `+`, spaces …):
+    /// `image/png` → `image`, `png`.
     private static func words(_ wire: String) -> [String] {
-        wire.split(whereSeparator: { $0 == "_" || $0 == "-" || $0 == "." || $0 == " " }).map(String.init)
+        wire.split(whereSeparator: { !($0.isLetter || $0.isNumber) }).map(String.init)
     }
 
     /// `signal.publish` → `publish`; `auth.login-phone` → `loginPhone`.

@@ -91,6 +91,38 @@ import TongbanAPI
         }
     }
 
+    @Test func aDirectUploadGoesThroughASignedPolicyWithTheClientAndWithCurl() async throws {
+        let server = try ServerProcess(arguments: ["--quiet"])
+        let api = APIClient(configuration: ClientConfiguration(serverURL: URL(string: server.baseURL)!, appKey: "dev_app_key",
+                                                               appSecret: "dev_app_secret", deviceID: "direct", appVersion: "1.2.0"))
+        _ = try await api.send(API.auth.loginPhone(AuthLoginPhoneRequest(
+            phone: "13800138000", code: "123456",
+            deviceInfo: DeviceInfo(deviceID: "D-1", os: .ios, osVersion: "26.1", model: "iPhone", appVersion: "1.2.0"))))
+        // The app asks for a policy, then PUTs the file where it says, as it would to OSS or S3.
+        let policy = try await api.send(API.upload.policy(UploadPolicyRequest(contentType: .imageJPEG, size: Self.jpeg.count, purpose: .avatar)))
+        #expect(policy.method == .put)
+        #expect(policy.maxSize == Self.jpeg.count)
+        let image = try file(Self.jpeg, "direct.jpg")
+        defer { try? FileManager.default.removeItem(at: image) }
+        var put = URLRequest(url: policy.uploadURL)
+        put.httpMethod = "PUT"
+        for (name, value) in policy.headers { put.setValue(value, forHTTPHeaderField: name) }
+        let (_, response) = try await URLSession.shared.upload(for: put, fromFile: image)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        let (served, _) = try await URLSession.shared.data(from: policy.publicURL)
+        #expect(Array(served) == Self.jpeg)
+        // curl -T with a second policy; a policy's URL with its size changed is refused.
+        let second = try await api.send(API.upload.policy(UploadPolicyRequest(contentType: .imageJPEG, size: Self.jpeg.count, purpose: .signal)))
+        let tampered = second.uploadURL.absoluteString.replacingOccurrences(of: "max=\(Self.jpeg.count)", with: "max=\(Self.jpeg.count + 1)")
+        let refused = String(decoding: try curl(["-o", "/dev/null", "-w", "%{http_code}", "-T", image.path, "-H", "Content-Type: image/jpeg", tampered]),
+                             as: UTF8.self)
+        #expect(refused == "403")
+        let status = String(decoding: try curl(["-o", "/dev/null", "-w", "%{http_code}", "-T", image.path, "-H", "Content-Type: image/jpeg",
+                                                second.uploadURL.absoluteString]), as: UTF8.self)
+        #expect(status == "200")
+        #expect(Array(try curl([second.publicURL.absoluteString])) == Self.jpeg)
+    }
+
     @Test func aTextFileNamedJPGAndAFiveMegabyteUploadAreRefused() throws {
         let server = try ServerProcess(arguments: ["--quiet"])
         #expect(server.standardOutput.contains("body limit \(4 << 20 + 64 << 10) bytes"), "\(server.standardOutput)")

@@ -13,6 +13,7 @@ import Testing
       Job:
         fields:
           state: unknown | raw_value | in_progress | inProgress | default | init
+          media: {enum: [image/png, PUT, application/vnd.api+json, 2x]}
     endpoints:
       jobs.get:
         route: GET /jobs/{job_id}
@@ -32,7 +33,9 @@ import Testing
         let generator = SwiftGenerator(contract: try contract())
         let job = try #require(generator.files().first { $0.path == "Models/Job.swift" }).contents
         for line in ["case unknownValue", "case rawValueValue", "case inProgress", "case inProgress2", "case `default`", "case initValue",
-                     "case \"unknown\": self = .unknownValue", "case .inProgress2: \"inProgress\"", "case unknown(String)"] {
+                     "case \"unknown\": self = .unknownValue", "case .inProgress2: \"inProgress\"", "case unknown(String)",
+                     // Values that are no identifiers as written: split at what cannot be in one, capitals lowered.
+                     "case imagePNG", "case put", "case applicationVndAPIJSON", "case _2x", "case \"image/png\": self = .imagePNG"] {
             #expect(job.contains(line), "\(line) in:\n\(job)")
         }
         #expect(generator.diagnostics().map(\.description).filter { $0.contains("enum value") } == [

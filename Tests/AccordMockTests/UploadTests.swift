@@ -49,7 +49,9 @@ import Testing
         #expect(served.bodyBytes == Self.jpeg)
         #expect(served.headers.first { $0.name == "Content-Type" }?.value == "image/jpeg")
         #expect(fixture.handle(MockRequest(method: "GET", target: "/__storage/" + String(repeating: "a", count: 32))).status == 404)
-        #expect(fixture.handle(MockRequest(method: "PUT", target: "/__storage/\(id)")).status == 405)
+        #expect(fixture.handle(MockRequest(method: "DELETE", target: "/__storage/\(id)")).status == 405)
+        // A PUT needs a policy this server signed.
+        #expect(fixture.handle(MockRequest(method: "PUT", target: "/__storage/\(id)")).status == 403)
     }
 
     @Test func aTextFileNamedJPGIsRefusedByItsBytes() throws {
@@ -97,6 +99,42 @@ import Testing
         #expect(noBoundary.json?["msg"] == .string("the body is not multipart/form-data: the body does not contain its boundary 'accord-test-boundary'"))
         let nameless = upload(&fixture, [], body: Array("--accord-test-boundary\r\nContent-Disposition: form-data\r\n\r\nx\r\n--accord-test-boundary--".utf8))
         #expect(nameless.json?["msg"] == .string("the body is not multipart/form-data: part 1 has no name in its Content-Disposition"))
+    }
+
+    /// The path and query of `url`, as a request target.
+    private func target(_ url: JSONValue?) throws -> String {
+        guard case .string(let text)? = url, let components = URLComponents(string: text) else { throw URLError(.badURL) }
+        return components.percentEncodedPath + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
+    }
+
+    @Test func aSignedPolicyTakesOneDirectUploadAndNothingElse() throws {
+        var fixture = try EngineFixture(fixturesIn: Repository.mocks)
+        let policy = try #require(fixture.handle(fixture.signed("POST", "/api/v1/uploads/policy",
+                                                                body: #"{"content_type":"image/jpeg","size":\#(Self.jpeg.count),"purpose":"avatar"}"#)).json?["data"])
+        #expect(policy["method"] == .string("PUT"))
+        #expect(policy["max_size"] == .int(Self.jpeg.count))
+        #expect(policy["headers"] == .object([.init("Content-Type", .string("image/jpeg"))]))
+        let upload = try target(policy["upload_url"])
+        func put(_ target: String, type: String = "image/jpeg", _ bytes: [UInt8] = Self.jpeg) -> MockResponse {
+            fixture.handle(MockRequest(method: "PUT", target: target, headers: [("Content-Type", type)], body: bytes))
+        }
+        // Tampered, mistyped, too large, not what it says: each refused, nothing stored.
+        #expect(put(upload.replacingOccurrences(of: "max=\(Self.jpeg.count)", with: "max=99999999")).json?["error"] == .string("policy_invalid"))
+        #expect(put(upload, type: "image/png").json?["error"] == .string("content_type_mismatch"))
+        #expect(put(upload, Self.jpeg + [0]).json?["error"] == .string("file_too_large"))
+        let text = put(upload, Array(String(repeating: "x", count: Self.jpeg.count).utf8))
+        #expect(text.status == 422)
+        #expect(text.json?["message"] == .string("the file is sent as image/jpeg but its bytes are text"))
+        #expect(fixture.handle(MockRequest(method: "GET", target: try target(policy["public_url"]))).status == 404)
+        // The upload itself, then the file at its public URL.
+        let stored = put(upload)
+        #expect(stored.status == 200, "\(stored.text)")
+        #expect(stored.json?["url"] == policy["public_url"])
+        let served = fixture.handle(MockRequest(method: "GET", target: try target(policy["public_url"])))
+        #expect(served.bodyBytes == Self.jpeg)
+        // Past its 15 minutes the policy is refused.
+        try fixture.state.clock.advance(by: 901)
+        #expect(put(upload).json?["error"] == .string("policy_expired"))
     }
 
     @Test func theStoreEvictsTheOldestFilesWithinItsBudget() {

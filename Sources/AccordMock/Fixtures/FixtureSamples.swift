@@ -165,6 +165,11 @@ public struct FixtureSamples: Sendable {
                                       now: referenceTime, state: state)
         context.issued = previewTokens
         context.uploads = request.uploads
+        // A body asking for a direct upload gets a stand-in policy, as the server mints one.
+        if case .string(let type)? = request.body?["content_type"], case .int(let size)? = request.body?["size"] {
+            let policy = UploadPolicy(id: String(repeating: "0", count: 32), contentType: type, maxSize: size, expires: referenceTime + UploadPolicy.lifetime)
+            context.uploadPolicy = policy.json(origin: "http://localhost", key: [])
+        }
         return context
     }
 }

@@ -22,6 +22,8 @@ public struct TemplateContext {
     public var found: [String: JSONValue] = [:]
     /// The files of the request's multipart parts as stored, by part: `{id, url, size, content_type}`.
     public var uploads: [String: JSONValue] = [:]
+    /// A signed direct-upload policy (`{{upload_policy…}}`), when the request asked for one.
+    public var uploadPolicy: JSONValue?
 
     public init(request: MockRequest, parameters: [String: String], body: JSONValue?, now: Int64, state: MockState) {
         self.request = request
@@ -49,6 +51,7 @@ public struct TemplateContext {
         case .record(let pointer): record.flatMap(pointer.value) ?? .null
         case .found(let collection, let pointer): found[collection].flatMap(pointer.value) ?? .null
         case .upload(let part, let pointer): uploads[part].flatMap(pointer.value) ?? .null
+        case .uploadPolicy(let pointer): uploadPolicy.flatMap(pointer.value) ?? .null
         case .issued(let field):
             switch (field, issued) {
             case (.accessToken, let pair?): .string(pair.accessToken)

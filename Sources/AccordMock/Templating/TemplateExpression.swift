@@ -16,6 +16,7 @@ import AccordJSON
 /// | `record`, `record.a.b` | the record an effect inserted, updated or read (or a member of it) |
 /// | `state.NAME`, `state.NAME.a.b` | the record of collection NAME that the fixture's `when: {state: …}` found |
 /// | `upload.PART`, `upload.PART.url` (`id`, `size`, `content_type`) | the file of multipart part PART, as the mock stored it |
+/// | `upload_policy`, `upload_policy.upload_url` (`method`, `headers`, `max_size`, `content_types`, `public_url`, `expires_at`) | a signed direct upload for the body's `content_type` and `size` |
 /// | `issued.access_token`, `issued.refresh_token`, `issued.access_expires_in`, `issued.refresh_expires_in` | the tokens the server issued with this answer (login and refresh; written in automatically) |
 public enum TemplateExpression: Sendable, Hashable {
     /// A member of the token pair issued with a login or refresh answer.
@@ -38,6 +39,7 @@ public enum TemplateExpression: Sendable, Hashable {
     case record(JSONPointer)
     case found(collection: String, JSONPointer)
     case upload(part: String, JSONPointer)
+    case uploadPolicy(JSONPointer)
 
     /// Why an expression cannot be read.
     public struct SyntaxError: Error, Sendable {
@@ -45,7 +47,7 @@ public enum TemplateExpression: Sendable, Hashable {
     }
 
     static let names = ["request.path.", "request.query.", "request.header.", "request.body.", "uuid", "now", "timestamp", "seq", "random",
-                        "user", "record", "state.", "upload."]
+                        "user", "record", "state.", "upload.", "upload_policy"]
         + IssuedField.allCases.map { "issued.\($0.rawValue)" }
 
     /// Reads the text between `{{` and `}}`.
@@ -73,6 +75,8 @@ public enum TemplateExpression: Sendable, Hashable {
             self = .found(collection: names[0], names.count > 1 ? Self.memberPath(names[1]) : JSONPointer(tokens: []))
             return
         }
+        if text == "upload_policy" { self = .uploadPolicy(JSONPointer(tokens: [])); return }
+        if let path = suffix(after: "upload_policy.") { self = .uploadPolicy(Self.memberPath(path)); return }
         if let path = suffix(after: "upload.") {
             let names = path.split(separator: ".", maxSplits: 1).map(String.init)
             self = .upload(part: names[0], names.count > 1 ? Self.memberPath(names[1]) : JSONPointer(tokens: []))

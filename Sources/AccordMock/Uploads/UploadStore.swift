@@ -23,9 +23,9 @@ extension StoredFile {
 /// The bytes of uploaded files, within a budget: a shared implementation keeps one key
 /// per file with a size-ordered eviction (`SET file:ID … `, `ZADD files:age`).
 public protocol UploadStorage: Sendable {
-    /// Keeps `bytes`, evicting the oldest files until the new one fits the budget; nil
-    /// when the file alone is larger than the budget.
-    func store(_ bytes: [UInt8], contentType: String, at time: Int64) -> StoredFile?
+    /// Keeps `bytes` (under `id`, a policy's, or a new random one), evicting the oldest
+    /// files until the new one fits the budget; nil when the file alone is larger than the budget.
+    func store(_ bytes: [UInt8], contentType: String, at time: Int64, id: String?) -> StoredFile?
     /// The file and its bytes, if it is still kept.
     func file(_ id: String) -> (file: StoredFile, bytes: [UInt8])?
     /// What is kept now: files, bytes, the budget, and how many were evicted so far.
@@ -72,9 +72,8 @@ public final class UploadStore: UploadStorage {
         self.budgetBytes = max(1, budgetBytes)
     }
 
-    public func store(_ bytes: [UInt8], contentType: String, at time: Int64) -> StoredFile? {
-        guard bytes.count <= budgetBytes, let random = Digest.randomBytes(16) else { return nil }
-        let id = Digest.hex(random)
+    public func store(_ bytes: [UInt8], contentType: String, at time: Int64, id given: String? = nil) -> StoredFile? {
+        guard bytes.count <= budgetBytes, let id = given ?? Digest.randomBytes(16).map(Digest.hex) else { return nil }
         let file = StoredFile(id: id, contentType: contentType, size: bytes.count, storedAt: time)
         state.withLock { state in
             while state.head < state.order.count, state.bytes + bytes.count > budgetBytes || state.files.count >= Self.maxFiles {
@@ -90,6 +89,8 @@ public final class UploadStore: UploadStorage {
                 state.order.removeFirst(state.head)
                 state.head = 0
             }
+            // A policy's upload sent again replaces its file.
+            if let replaced = state.files.removeValue(forKey: id) { state.bytes -= replaced.bytes.count }
             state.files[id] = (file, bytes)
             state.order.append(id)
             state.bytes += bytes.count

@@ -69,6 +69,7 @@ extension API {
             "subscriptions.restore": Entitlement.self,
             "payments.create-order": PaymentOrder.self,
             "payments.order": PaymentOrder.self,
+            "upload.policy": UploadPolicy.self,
             "upload.image": UploadedImage.self,
         ]
     }
@@ -310,6 +311,9 @@ extension API {
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "paid", role: .matched, matchers: [.init(.headers, "X-Payment", .equals("paid"))]) { API.subscriptions.fixtures.paymentsOrder.paid })
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "current", role: .fallback) { API.subscriptions.fixtures.paymentsOrder.current })
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.subscriptions.fixtures.paymentsOrder.default })
+        routes.append(MockRoute(id: "upload.policy", method: .post, path: "/uploads/policy", requiresAuth: true, answers: []))
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "signed", role: .fallback) { API.upload.fixtures.policy.signed })
+        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.upload.fixtures.policy.default })
         routes.append(MockRoute(id: "upload.image", method: .post, path: "/uploads/images", requiresAuth: true, answers: []))
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "stored", role: .fallback) { API.upload.fixtures.image.stored })
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.upload.fixtures.image.default })

@@ -3,7 +3,7 @@
 import Foundation
 
 extension API {
-    /// 上传：图片以 multipart/form-data 直接上传到 API（头像、信号配图、举报证据），返回可展示的地址（种子 000 资料第 0 步、种子 003 存储）。
+    /// 上传：直传对象存储（先取签名策略，再 PUT 文件），或以 multipart/form-data 上传到 API；两种方式都返回可展示的地址（种子 000 资料第 0 步“上传 OSS”、种子 003 存储）。
     ///
     /// - Remark: The `upload` domain, upload.yaml
     public static let upload = UploadEndpoints()
@@ -13,11 +13,26 @@ extension API {
 public struct UploadEndpoints: Sendable {
     public init() {}
 
+    /// 获取直传策略（签名的上传地址）
+    ///
+    /// 按要上传的文件的类型与大小签发；文件不超过 4MiB。
+    ///
+    /// - Remark: HTTP `POST /uploads/policy`, `upload.policy` in upload.yaml:34
+    public func policy(_ body: UploadPolicyRequest) -> Endpoint<UploadPolicy> {
+        let query: [QueryItem] = []
+        let headers: [QueryItem] = []
+        return Endpoint(
+            id: "upload.policy", method: .post,
+            path: "/uploads/policy", query: query, headers: headers,
+            body: body, requiresAuth: true
+        )
+    }
+
     /// 上传一张图片（multipart/form-data）
     ///
     /// 文件不超过 4MiB，且须为 PNG、JPEG、HEIC 或 WebP；按文件内容判断类型，扩展名与 Content-Type 不作数。
     ///
-    /// - Remark: HTTP `POST /uploads/images`, `upload.image` in upload.yaml:19
+    /// - Remark: HTTP `POST /uploads/images`, `upload.image` in upload.yaml:55
     public func image(file: FilePart, purpose: UploadPurpose) -> Endpoint<UploadedImage> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []

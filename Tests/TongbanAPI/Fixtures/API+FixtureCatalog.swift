@@ -151,6 +151,8 @@ extension API {
         catalog.append(("payments.order", "paid", API.subscriptions.fixtures.paymentsOrder.paid))
         catalog.append(("payments.order", "current", API.subscriptions.fixtures.paymentsOrder.current))
         catalog.append(("payments.order", "default", API.subscriptions.fixtures.paymentsOrder.default))
+        catalog.append(("upload.policy", "signed", API.upload.fixtures.policy.signed))
+        catalog.append(("upload.policy", "default", API.upload.fixtures.policy.default))
         catalog.append(("upload.image", "stored", API.upload.fixtures.image.stored))
         catalog.append(("upload.image", "default", API.upload.fixtures.image.default))
         return catalog

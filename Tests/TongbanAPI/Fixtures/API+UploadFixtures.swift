@@ -13,6 +13,20 @@ extension UploadEndpoints {
 public struct UploadFixtures: Sendable {
     public init() {}
 
+    /// `upload.policy`
+    public var policy: PolicyFixtures { PolicyFixtures() }
+
+    public struct PolicyFixtures: Sendable {
+        /// `signed`, upload.yaml:15
+        public var signed: UploadPolicy {
+            UploadPolicy(uploadURL: URL(fixture: "http://localhost/__storage/00000000000000000000000000000000?expires=1796026500&type=image%2Fjpeg&max=48213&sig=a0ff91cc985d645f5c4bddd4c55be113"), method: UploadPolicy.Method.put, headers: ["Content-Type": "image/jpeg"], maxSize: 48213, contentTypes: ["image/jpeg"], publicURL: URL(fixture: "http://localhost/__storage/00000000000000000000000000000000"), expiresAt: AccordDateTime(fixture: "2026-11-30T08:15:00Z"))
+        }
+        /// `default`, upload.yaml:44
+        public var `default`: UploadPolicy {
+            UploadPolicy(uploadURL: URL(fixture: "http://127.0.0.1:8080/__storage/5f1a9c0e2b7d4e8fa3c6b1d0e9f8a7b6?expires=1796026500&type=image%2Fjpeg&max=48213&sig=2c0d1e1f7c5b4a3f9e8d7c6b5a493827"), method: UploadPolicy.Method.put, headers: ["Content-Type": "image/jpeg"], maxSize: 48213, contentTypes: ["image/jpeg"], publicURL: URL(fixture: "http://127.0.0.1:8080/__storage/5f1a9c0e2b7d4e8fa3c6b1d0e9f8a7b6"), expiresAt: AccordDateTime(fixture: "2026-11-30T08:15:00Z"))
+        }
+    }
+
     /// `upload.image`
     public var image: ImageFixtures { ImageFixtures() }
 
@@ -21,7 +35,7 @@ public struct UploadFixtures: Sendable {
         public var stored: UploadedImage {
             UploadedImage(id: "00000000000000000000000000000000", url: URL(fixture: "http://localhost/__storage/00000000000000000000000000000000"), size: 1, contentType: "image/png", purpose: UploadPurpose.avatar)
         }
-        /// `default`, upload.yaml:28
+        /// `default`, upload.yaml:64
         public var `default`: UploadedImage {
             UploadedImage(id: "5f1a9c0e2b7d4e8fa3c6b1d0e9f8a7b6", url: URL(fixture: "http://127.0.0.1:8080/__storage/5f1a9c0e2b7d4e8fa3c6b1d0e9f8a7b6"), size: 48213, contentType: "image/jpeg", purpose: UploadPurpose.avatar)
         }

@@ -4,7 +4,7 @@ import Foundation
 
 /// 一张已上传的图片：url 即资料的 avatar 或 Media.url。
 ///
-/// - Remark: `UploadedImage` in upload.yaml:9
+/// - Remark: `UploadedImage` in upload.yaml:24
 public struct UploadedImage: Codable, Hashable, Sendable {
     public var id: String
     public var url: URL

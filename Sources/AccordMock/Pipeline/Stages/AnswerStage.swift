@@ -42,6 +42,11 @@ struct AnswerStage: RoutedStage {
             }
             context.uploads = stored
         }
+        // A body naming a file's content_type and size asks for a direct upload: `{{upload_policy…}}` reads the policy minted for it.
+        if chosen.code == 0, endpoint.multipart == nil, case .string(let type)? = exchange.body?["content_type"], case .int(let size)? = exchange.body?["size"],
+           (1...ByteSizeText.maxBytes).contains(size), let policy = UploadPolicy.issue(contentType: type, maxSize: size, now: state.clock.now) {
+            context.uploadPolicy = policy.json(origin: "http://" + (exchange.request.headers["host"] ?? "localhost"), key: state.cursorSecret)
+        }
         // A fault that loses the answer stands for a failure before the backend: no tokens move.
         if chosen.hasTokenHoles && exchange.fault?.losesTheAnswer != true {
             let outcome: TokenGrant.Outcome? = if grant.isRefresh(endpoint.id) {
@@ -76,7 +81,7 @@ struct AnswerStage: RoutedStage {
         for declared in endpoint.multipart ?? [] where declared.file != nil {
             guard let part = parts.first(where: { $0.name == declared.name }) else { continue }
             guard let file = state.uploads.store(Array(part.bytes), contentType: part.contentType ?? "application/octet-stream",
-                                                 at: state.clock.now) else { return nil }
+                                                 at: state.clock.now, id: nil) else { return nil }
             stored[declared.name] = file.json(origin: origin)
         }
         return stored
