@@ -12,7 +12,9 @@ struct EndpointEmitter {
         let base = Naming.type(endpoint.id)
         let file = TypeTranslator.fileName(endpoint.location.file)
         let body = endpoint.body.map { translator.type(for: $0, suggestedName: base + "Request", file: file, nested: &models) }
-        let response = translator.type(for: endpoint.response, suggestedName: base + "Response", file: file, nested: &models)
+        // A binary endpoint answers bytes: the runtime's AccordBinary, whatever `response` would say.
+        let response = endpoint.binary != nil ? "AccordBinary"
+            : translator.type(for: endpoint.response, suggestedName: base + "Response", file: file, nested: &models)
         return (body, response)
     }
 

@@ -144,10 +144,11 @@ public struct SwiftGenerator: Sendable {
 
         var catalog = SwiftWriter()
         catalog.block("extension API") { writer in
-            writer.line("/// The response type of every endpoint, by id, for generic tooling and tests.")
+            writer.line("/// The response type of every endpoint that answers JSON, by id, for generic tooling and tests.")
             writer.block("\(accessKeyword)static var responseTypes: [String: any Codable.Type]") { writer in
                 writer.line("[")
-                for endpoint in contract.endpoints {
+                // A binary endpoint answers bytes (AccordBinary), which are no JSON to decode or encode.
+                for endpoint in contract.endpoints where endpoint.binary == nil {
                     writer.line("    \(endpoint.id.swiftLiteral): \(messageTypes[endpoint.id]?.response ?? "AccordEmpty").self,")
                 }
                 writer.line("]")

@@ -179,6 +179,15 @@ public struct OpenAPIDocument: Sendable {
         }
         if !examples.isEmpty { okContent.append(.init("examples", .object(examples))) }
         var content: [JSONValue.Member] = [.init("application/json", .object(okContent))]
+        if let types = endpoint.binary {
+            // The bytes of each declared type on success; the envelope (business codes) as JSON.
+            if byStatus[200] != nil {
+                content = [.init("application/json", .object([.init("schema", byStatus[200].map(businessEnvelope(codes:)) ?? success)]))]
+            } else {
+                content = []
+            }
+            content += types.map { .init($0, .object([.init("schema", .object([.init("type", .string("string")), .init("format", .string("binary"))]))])) }
+        }
         if let stream = endpoint.stream {
             content.append(.init("text/event-stream", .object([
                 .init("schema", .object([.init("type", .string("string")),

@@ -23,6 +23,15 @@ public struct ResponseChecker: Sendable {
             return checkStream(endpoint: endpoint, status: status, body: body)
         }
         let mediaType = contentType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        // A binary endpoint's success is bytes of a declared media type; its failures are envelopes.
+        if let types = endpoint.binary, (200..<300).contains(status), !mediaType.hasSuffix("json") {
+            guard MediaTypes.matches(mediaType, types) else {
+                let found = mediaType.isEmpty ? "no Content-Type" : "'\(mediaType)'"
+                return [Violation(pointer: "", expected: "one of \(types.joined(separator: ", "))", actual: found,
+                                  message: "HTTP \(status) with \(found); '\(endpoint.id)' answers \(types.joined(separator: ", "))")]
+            }
+            return []
+        }
         let envelope: JSONValue
         do {
             envelope = try JSONReader.read(body)

@@ -170,6 +170,11 @@ public struct Verifier: Sendable {
     /// Each success example's check, with the envelope answered.
     private func checkExamples(of endpoint: Endpoint, session: Session, client: HTTPClient) -> [(VerificationCheck, JSONValue?)] {
         let examples = endpoint.examples.filter { $0.code == 0 }
+        if let types = endpoint.binary {
+            // Its example names a file the backend may not hold; verify sends no upload first.
+            return [(VerificationCheck(endpoint: endpoint.id, name: "examples",
+                                       outcome: .skipped("answers bytes (\(types.joined(separator: ", "))) of a file the backend holds")), nil)]
+        }
         if endpoint.method != .get && !settings.allowsWrites && !contract.service.auth.loginEndpoints.contains(endpoint.id) {
             return [(VerificationCheck(endpoint: endpoint.id, name: "examples", outcome: .skipped("writes (\(endpoint.method.rawValue)); --allow-writes runs it")), nil)]
         }

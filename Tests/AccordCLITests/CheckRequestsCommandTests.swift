@@ -36,7 +36,7 @@ import Testing
             "\(path):entry 3: GET /api/v1/users/me: response /data/nick_name: unknown member 'nick_name'; did you mean 'nickname'?",
             "\(path):entry 6: GET /api/v1/subscriptions/products: response HTTP 502 with text/html body that is not JSON "
                 + "(expected a JSON value, found '<'); the contract answers with a JSON envelope",
-            "accord check-requests: 6 requests, 5 violations in 4 endpoints, 2/65 endpoints covered, 1 skipped (other hosts)",
+            "accord check-requests: 6 requests, 5 violations in 4 endpoints, 2/66 endpoints covered, 1 skipped (other hosts)",
         ])
     }
 
@@ -59,12 +59,12 @@ import Testing
         let path = try write(try CaptureSamples().har(.proxyman), name: "proxyman.har")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let other = run(["check-requests", path, "--contracts", Repository.contracts, "--host", "staging.example.com", "--quiet"])
-        #expect(other.output == "accord check-requests: 0 requests, 0 violations in 0 endpoints, 0/65 endpoints covered, 7 skipped (other hosts)\n")
+        #expect(other.output == "accord check-requests: 0 requests, 0 violations in 0 endpoints, 0/66 endpoints covered, 7 skipped (other hosts)\n")
         #expect(other.status == 0)
         let wrongSecret = run(["check-requests", path, "--contracts", Repository.contracts, "--app-secret", "dev_app_key:not-the-secret"])
         #expect(wrongSecret.output.contains("entry 1: GET /api/v1/signals/inbox: signature (1001): "))
         // app.start-config needs no signature: the one request that passes.
-        #expect(wrongSecret.output.hasSuffix("accord check-requests: 6 requests, 8 violations in 4 endpoints, 1/65 endpoints covered, 1 skipped (other hosts)\n"))
+        #expect(wrongSecret.output.hasSuffix("accord check-requests: 6 requests, 8 violations in 4 endpoints, 1/66 endpoints covered, 1 skipped (other hosts)\n"))
     }
 
     @Test func brokenCapturesAreOneLineErrorsWithExitTwo() throws {

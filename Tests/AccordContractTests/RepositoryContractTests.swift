@@ -15,7 +15,7 @@ import Testing
     @Test func coversTheSevenDomains() throws {
         let contract = try #require(outcome.contract)
         #expect(contract.domains.map(\.name) == ["auth", "learning", "matching", "push", "signal", "subscriptions", "upload"])
-        #expect(contract.endpoints.count == 65)
+        #expect(contract.endpoints.count == 66)
         for endpoint in contract.endpoints {
             #expect(!endpoint.examples.isEmpty, "\(endpoint.id) has no example")
             #expect(endpoint.summary != nil, "\(endpoint.id) has no summary")

@@ -164,7 +164,7 @@ import Glibc
             Thread.sleep(forTimeInterval: 0.12)
         }
         try handle.close()
-        try server.waitFor(timeout: 5) { out, _ in out.contains("accord serve: reloaded: 65 endpoints, 1 fixtures") }
+        try server.waitFor(timeout: 5) { out, _ in out.contains("accord serve: reloaded: 66 endpoints, 1 fixtures") }
         #expect(!server.standardError.contains("error"), "read while being written: \(server.standardError)")
         #expect(server.standardOutput.components(separatedBy: "reloaded").count == 2)
     }

@@ -33,7 +33,7 @@ import Testing
         let (_, response) = try await URLSession.shared.data(for: stop)
         #expect((response as? HTTPURLResponse)?.statusCode == 202)
         #expect(server.waitForExit(timeout: 10) == 1)
-        #expect(server.standardOutput.contains("accord serve: 4 requests, 1 violation in 1 endpoint, 3/65 endpoints covered\n"))
+        #expect(server.standardOutput.contains("accord serve: 4 requests, 1 violation in 1 endpoint, 3/66 endpoints covered\n"))
         #expect(server.standardError.contains("accord serve: failing: violations (--fail-on)"))
         let document = try JUnitDocument(Data(contentsOf: URL(fileURLWithPath: path)))
         #expect(document.failures == 1)
@@ -100,7 +100,7 @@ import Testing
         #expect(check.terminationStatus == 1)
         #expect(text == """
         \(journal):3: POST /api/v1/signals: /body/content: expected at least 1 character, found a string "" (0 characters)
-        accord check-requests: 3 requests, 1 violation in 1 endpoint, 2/65 endpoints covered
+        accord check-requests: 3 requests, 1 violation in 1 endpoint, 2/66 endpoints covered
 
         """)
     }

@@ -165,7 +165,7 @@ import Testing
         #expect(try await Self.send(server, "GET", "/api/v1/signals/quota", token: token).1?["data"]?["used"] == .int(1))
 
         try write("7")
-        try server.waitFor(timeout: 5) { out, _ in out.contains("accord serve: reloaded: 65 endpoints, 1 fixtures") }
+        try server.waitFor(timeout: 5) { out, _ in out.contains("accord serve: reloaded: 66 endpoints, 1 fixtures") }
         #expect(try await Self.send(server, "GET", "/api/v1/signals/quota", token: token).1?["data"]?["used"] == .int(7))
 
         try write("lots")

@@ -78,6 +78,11 @@ import TongbanAPI
         let (served, response) = try await URLSession.shared.data(from: uploaded.url)
         #expect(Array(served) == photo)
         #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "image/jpeg")
+        // The same bytes through the API's binary endpoint, signed in; an id never stored is its not-found code.
+        let fetched = try await api.send(API.upload.file(fileID: uploaded.id))
+        #expect(Array(fetched.data) == photo)
+        #expect(fetched.contentType == "image/jpeg")
+        await #expect(throws: APIError.self) { try await api.send(API.upload.file(fileID: String(repeating: "0", count: 32))) }
         // The text file posing as a photo is refused by its bytes, through the client's typed error.
         let notes = try file(Array("not a photo".utf8), "notes.jpg")
         defer { try? FileManager.default.removeItem(at: notes) }

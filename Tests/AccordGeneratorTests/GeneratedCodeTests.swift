@@ -209,7 +209,8 @@ import TongbanAPI
         let state = MockState(clock: MockClock(wall: 1_796_025_600), nonceTTLSeconds: 600)
         let engine = MockEngine(contract: contract, fixtures: fixtures, collections: Repository.project.collections, options: MockOptions(verifiesSignatures: false), state: state)
         var exercised: Set<String> = []
-        for endpoint in contract.endpoints {
+        // A binary endpoint answers bytes, not JSON to round-trip (UploadEndToEndTests fetches one).
+        for endpoint in contract.endpoints where endpoint.binary == nil {
             let responseType = try #require(API.responseTypes[endpoint.id], "\(endpoint.id) missing from the catalog")
             let names = fixtures.fixtures(for: endpoint.id).filter { $0.code == 0 && $0.events == nil }.map(\.name)
                 + endpoint.examples.filter { $0.code == 0 }.map(\.name)
@@ -231,7 +232,7 @@ import TongbanAPI
                 exercised.insert(endpoint.id)
             }
         }
-        #expect(exercised == Set(contract.endpoints.map(\.id)))
+        #expect(exercised == Set(contract.endpoints.filter { $0.binary == nil }.map(\.id)))
     }
 
     private func roundTrip<T: Codable>(_ type: T.Type, _ data: Data) throws -> Data {

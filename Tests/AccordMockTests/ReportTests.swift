@@ -30,7 +30,7 @@ import Testing
         let report = try exercised().engine.report()
         #expect(report.requests == 6)
         #expect(report.violations == 3)
-        #expect(report.summary == "6 requests, 3 violations in 3 endpoints, 3/65 endpoints covered")
+        #expect(report.summary == "6 requests, 3 violations in 3 endpoints, 3/66 endpoints covered")
         let publish = try #require(report.endpoints.first { $0.endpoint.id == "signal.publish" })
         #expect(publish.tally.requests == 2 && publish.tally.injected == 1 && publish.tally.failed == 1)
         let invalid = try #require(publish.tally.failures.first)
@@ -53,7 +53,7 @@ import Testing
     @Test func coverageNamesWhatWasNeverExercised() throws {
         let report = try exercised().engine.report()
         // The injected calls cover user.me and signal.publish: the app did call them.
-        #expect(report.endpointCoverage.covered == 3 && report.endpointCoverage.total == 65)
+        #expect(report.endpointCoverage.covered == 3 && report.endpointCoverage.total == 66)
         #expect(report.endpointCoverage.missing.contains("auth.login-phone"))
         #expect(!report.endpointCoverage.missing.contains("signal.inbox"))
         let inbox = try #require(report.endpoints.first { $0.endpoint.id == "signal.inbox" })
@@ -104,8 +104,8 @@ import Testing
             #expect(parsed.tests == parsed.suites.reduce(0) { $0 + $1.tests })
             #expect(parsed.failures == parsed.suites.reduce(0) { $0 + $1.failures })
             let skipped = parsed.suites.reduce(0) { $0 + $1.skipped }
-            #expect(skipped == (failsUncovered ? 0 : 62))
-            #expect(parsed.failures == (failsUncovered ? 66 : 4))
+            #expect(skipped == (failsUncovered ? 0 : 63))
+            #expect(parsed.failures == (failsUncovered ? 67 : 4))
             let publish = try #require(parsed.suites.flatMap(\.cases).first { $0.name.hasPrefix("signal.publish ") })
             #expect(publish.failureMessage == "1 violation in 2 requests")
             #expect(publish.failureText.contains(#""pointer":"/body/content""#))
@@ -118,7 +118,7 @@ import Testing
         #expect(json.value(at: "/summary/text") == .string(report.summary))
         #expect(json.value(at: "/coverage/fixtures/total") == .int(report.answerCoverage.total))
         guard case .array(let endpoints)? = json["endpoints"] else { Issue.record("no endpoints"); return }
-        #expect(endpoints.count == 65)
+        #expect(endpoints.count == 66)
         let publish = try #require(endpoints.first { $0["id"] == .string("signal.publish") })
         #expect(publish.value(at: "/failures/0/details/violations/0/pointer") == .string("/body/content"))
         #expect(publish["injected"] == .int(1))

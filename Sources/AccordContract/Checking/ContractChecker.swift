@@ -112,6 +112,9 @@ struct ContractChecker {
                 }
             }
         }
+        if endpoint.binary != nil, let stream = endpoint.stream {
+            error("'\(endpoint.id)' answers bytes ('binary'); it cannot also stream", at: stream.event.location)
+        }
         checkReferences(in: endpoint.response)
         if let stream = endpoint.stream {
             checkReferences(in: stream.event)

@@ -23,7 +23,7 @@ struct CodeReference {
 extension NodeReader {
     static let endpointKeys = [
         "route", "summary", "description", "auth", "deprecated", "params", "query", "headers",
-        "body", "multipart", "response", "stream", "codes", "examples",
+        "body", "multipart", "response", "binary", "stream", "codes", "examples",
     ]
 
     /// Decodes a domain file (its root has a `domain:` key).
@@ -120,6 +120,11 @@ extension NodeReader {
             case "response": endpoint.response = unflagged(value, "the response of \(what)") ?? endpoint.response
             case "stream": endpoint.stream = stream(value, what)
             case "multipart": endpoint.multipart = multipart(value, what)
+            case "binary":
+                endpoint.binary = mediaTypes(value, "'binary'")
+                if pair.value["response"] != nil {
+                    error("'\(id)' answers bytes ('binary'), not an envelope's data: it declares no 'response'", at: field.key)
+                }
             case "codes": endpoint.codes = (sequence(value, "'codes'") ?? []).compactMap { int($0, "a business code") }
             case "examples": endpoint.examples = examples(value, what)
             default: break

@@ -26,6 +26,9 @@ public struct Endpoint: Sendable, Hashable {
     public var body: Schema?
     /// A `multipart/form-data` body instead of a JSON one, part by part.
     public var multipart: [MultipartPart]?
+    /// The media types of a success answer that is bytes, not an envelope (`image/png`,
+    /// `image/*`): a served file. Failures still answer the envelope. Nil for JSON answers.
+    public var binary: [String]?
     /// The envelope's `data` on success.
     public var response: Schema
     /// The streamed form of the response, if the endpoint can stream.

@@ -120,7 +120,7 @@ public struct RequestValidator: Sendable {
                                         message: "file '\(part.name)'\(name) is \(file.bytes.count) bytes; at most \(rule.maxSize) are allowed"))
         }
         let declaredType = file.contentType ?? ""
-        guard Self.matches(declaredType, rule.contentTypes) else {
+        guard MediaTypes.matches(declaredType, rule.contentTypes) else {
             violations.append(Violation(pointer: pointer, expected: "one of \(allowed)", actual: declaredType.isEmpty ? "no Content-Type" : "'\(declaredType)'",
                                         message: "file '\(part.name)'\(name) is sent as \(declaredType.isEmpty ? "no Content-Type" : "'\(declaredType)'"); expected one of \(allowed)"))
             return violations
@@ -132,13 +132,6 @@ public struct RequestValidator: Sendable {
                                         message: "file '\(part.name)'\(name) is sent as \(declaredType) but its bytes are \(found)"))
         }
         return violations
-    }
-
-    /// Whether `type` is one of `allowed` (`image/*` admits every image type).
-    static func matches(_ type: String, _ allowed: [String]) -> Bool {
-        allowed.contains { pattern in
-            pattern == type || (pattern.hasSuffix("/*") && type.hasPrefix(pattern.dropLast()) && type.count > pattern.count - 1)
-        }
     }
 
     /// Every violation of `request` (whose JSON body, if any, is already parsed).

@@ -3,7 +3,7 @@
 import Foundation
 
 extension API {
-    /// The response type of every endpoint, by id, for generic tooling and tests.
+    /// The response type of every endpoint that answers JSON, by id, for generic tooling and tests.
     public static var responseTypes: [String: any Codable.Type] {
         [
             "auth.sms-send": AuthSMSSendResponse.self,
@@ -317,6 +317,7 @@ extension API {
         routes.append(MockRoute(id: "upload.image", method: .post, path: "/uploads/images", requiresAuth: true, answers: []))
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "stored", role: .fallback) { API.upload.fixtures.image.stored })
         routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.upload.fixtures.image.default })
+        routes.append(MockRoute(id: "upload.file", method: .get, path: "/uploads/files/{file_id}", requiresAuth: true, answers: []))
         return routes
     }
 }

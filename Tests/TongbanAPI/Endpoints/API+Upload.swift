@@ -46,4 +46,17 @@ public struct UploadEndpoints: Sendable {
             multipart: MultipartBody(fields: fields, files: files), requiresAuth: true
         )
     }
+
+    /// 取回一张已上传的图片（需登录；举报证据等不公开的图片走这里）
+    ///
+    /// - Remark: HTTP `GET /uploads/files/{file_id}`, `upload.file` in upload.yaml:68
+    public func file(fileID: String) -> Endpoint<AccordBinary> {
+        let query: [QueryItem] = []
+        let headers: [QueryItem] = []
+        return Endpoint(
+            id: "upload.file", method: .get,
+            path: "/uploads/files/\(Endpoint<AccordBinary>.segment(fileID))", query: query, headers: headers,
+            body: nil, requiresAuth: true
+        )
+    }
 }

@@ -133,12 +133,12 @@ public actor APIClient: APISending {
             do { file = try form.writeToTemporaryFile() } catch { throw APIError.transport("cannot write the multipart body of \(endpoint.id): \(error)") }
             defer { try? FileManager.default.removeItem(at: file) }
             let (data, response) = try await Self.withinTimeout(configuration.timeout) { try await transport.upload(request, fromFile: file) }
-            return try Self.answer(data, status: response.statusCode, as: Response.self)
+            return try Self.answer(data, response: response, as: Response.self)
         }
         let (data, response) = try await Self.withinTimeout(configuration.timeout) {
             try await refreshing ? transport.sendRefresh(request) : transport.send(request)
         }
-        return try Self.answer(data, status: response.statusCode, as: Response.self)
+        return try Self.answer(data, response: response, as: Response.self)
     }
 
     /// What `operation` returns, or `.timeout` once `seconds` have passed: the client's
@@ -164,8 +164,15 @@ public actor APIClient: APISending {
         }
     }
 
-    /// The envelope of an answer read: its data, or the business code that refused it.
-    private static func answer<Response: Decodable>(_ data: Data, status: Int, as type: Response.Type) throws(APIError) -> Answer<Response> {
+    /// The envelope of an answer read: its data, or the business code that refused it. A
+    /// binary endpoint's success is its bytes (``AccordBinary``); its failures are envelopes.
+    private static func answer<Response: Decodable>(_ data: Data, response: HTTPURLResponse, as type: Response.Type) throws(APIError) -> Answer<Response> {
+        let status = response.statusCode
+        let contentType = response.value(forHTTPHeaderField: "Content-Type") ?? ""
+        if Response.self == AccordBinary.self, (200..<300).contains(status), !contentType.contains("json"),
+           let bytes = AccordBinary(data: data, contentType: contentType) as? Response {
+            return .success(bytes)
+        }
         guard let head = try? JSONDecoder().decode(Envelope<AccordEmpty>.self, from: data) else {
             if (400..<600).contains(status) { throw APIError.http(status: status, body: String(decoding: data, as: UTF8.self)) }
             throw APIError.undecodable("not the {\(Service.envelopeCode), \(Service.envelopeMessage), \(Service.envelopeData)} envelope")
@@ -256,7 +263,7 @@ public actor APIClient: APISending {
             guard Self.isEventStream(head) else {
                 // Not a stream: an envelope with a business code, or an HTTP error.
                 let data = try await Self.collect(chunks, limit: Self.refusalLimit)
-                switch try Self.answer(data, status: head.statusCode, as: AccordEmpty.self) {
+                switch try Self.answer(data, response: head, as: AccordEmpty.self) {
                 case .success:
                     throw APIError.undecodable("\(endpoint.request.id) answered JSON, not text/event-stream")
                 case .failure(let refusal):

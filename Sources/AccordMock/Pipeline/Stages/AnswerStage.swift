@@ -19,6 +19,10 @@ struct AnswerStage: RoutedStage {
         guard let candidates = answers[endpoint.id] else {
             return .answer(envelopes.refusal(status: 500, kind: "internal", "no answers compiled for '\(endpoint.id)'", verdict: .error))
         }
+        if let types = endpoint.binary {
+            exchange.response = storedFile(types, endpoint: endpoint, parameters: route.parameters)
+            return .proceed
+        }
         var context = TemplateContext(request: exchange.request, parameters: route.parameters, body: exchange.body,
                                       now: state.clock.now, state: state)
         context.user = exchange.user
@@ -71,6 +75,23 @@ struct AnswerStage: RoutedStage {
         }
         exchange.response = render(chosen, endpoint: endpoint.id, context: context)
         return .proceed
+    }
+
+    /// A binary endpoint's answer: the stored file its path parameter names, when it is
+    /// of a declared media type; else the endpoint's not-found code (docs/mocks.md, "Uploads").
+    private func storedFile(_ types: [String], endpoint: Endpoint, parameters: [String: String]) -> MockResponse {
+        let id = endpoint.parameters.first.flatMap { parameters[$0.name] } ?? ""
+        if let (file, bytes) = state.uploads.file(id), MediaTypes.matches(file.contentType, types) {
+            return MockResponse(status: 200, headers: [("Content-Type", file.contentType), ("X-Content-Type-Options", "nosniff")],
+                                body: .bytes(bytes), summary: .init(endpoint: endpoint.id, source: "storage", code: 0, verdict: .ok))
+        }
+        let code = endpoint.codes.first { envelopes.service.code($0)?.name.hasSuffix("not-found") == true }
+        let data = JSONValue.object([.init("error", .string("not_found")),
+                                     .init("message", .string("no stored file '\(id.prefix(64))' of \(types.joined(separator: ", "))"))])
+        guard let code else {
+            return envelopes.refusal(status: 404, kind: "not_found", "no stored file '\(id.prefix(64))'", endpoint: endpoint.id, verdict: .noRoute)
+        }
+        return envelopes.answer(code: code, fallback: "not found", data: data, endpoint: endpoint.id, verdict: .ok)
     }
 
     /// Keeps the request's file parts in the upload store (``MockEngine/storagePrefix``
