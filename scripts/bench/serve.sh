@@ -73,7 +73,7 @@ auth.login-phone:
       im_token: im_bench
       user: {uid: 10086, nickname: 林间小鹿, avatar: 'https://cdn.example.com/a/10086.jpg', gender: 2, is_verified: true,
              is_vip: false, bio: 徒步, birth_date: '1998-05-20', mbti: INFP, orientation: 1, attribute: 2,
-             is_personalized: true, is_profile_hidden: false}
+             is_personalized: true, is_profile_hidden: false, onboarding_completed: true}
 """)
 
 # A collection of 1,000 signals for (d) and (e).
@@ -126,6 +126,10 @@ while True:
         urllib.request.urlopen(urllib.request.Request(base + "/api/v1/app/start-config", headers=open_headers)).read()
         break
     except OSError:
+        # A server that refused its contracts or fixtures exits: say why instead of waiting forever.
+        if server.poll() is not None:
+            log.close()
+            sys.exit("accord serve exited before answering:\n" + open(f"{work}/access.log").read())
         time.sleep(0.001)
 first_response_ms = (time.perf_counter() - launched) * 1000
 
