@@ -138,13 +138,25 @@ struct MultipartBody: Sendable {
     }
 
     /// The first index of `needle` in `haystack` at or after `start` (and, with `limit`,
-    /// starting within `limit` bytes of it).
+    /// starting within `limit` bytes of it). Knuth–Morris–Pratt: linear in the body
+    /// however a hostile one repeats the boundary's first bytes.
     private static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int, limit: Int? = nil) -> Int? {
-        guard let first = needle.first, haystack.count >= needle.count else { return nil }
+        guard !needle.isEmpty, start >= 0 else { return nil }
+        let end = min(haystack.count, limit.map { start + $0 + needle.count } ?? .max)
+        // failure[i]: the length of the longest proper prefix of needle[0...i] that is also its suffix.
+        var failure = [Int](repeating: 0, count: needle.count)
+        var length = 0
+        for index in needle.indices.dropFirst() {
+            while length > 0, needle[index] != needle[length] { length = failure[length - 1] }
+            if needle[index] == needle[length] { length += 1 }
+            failure[index] = length
+        }
+        var matched = 0
         var index = start
-        let last = min(haystack.count - needle.count, limit.map { start + $0 } ?? .max)
-        while index <= last {
-            if haystack[index] == first, haystack[index..<(index + needle.count)].elementsEqual(needle) { return index }
+        while index < end {
+            while matched > 0, haystack[index] != needle[matched] { matched = failure[matched - 1] }
+            if haystack[index] == needle[matched] { matched += 1 }
+            if matched == needle.count { return index - needle.count + 1 }
             index += 1
         }
         return nil
