@@ -59,13 +59,19 @@ import TongbanAPI
         #expect(head.contains("content-length: \(Self.jpeg.count)"))
     }
 
-    @Test func theGeneratedClientStreamsAnUploadFromAFile() async throws {
-        let server = try ServerProcess(arguments: ["--quiet"])
+    /// The generated client against `server`, logged in by phone.
+    private func signedInClient(_ server: ServerProcess, device: String) async throws -> APIClient {
         let api = APIClient(configuration: ClientConfiguration(serverURL: URL(string: server.baseURL)!, appKey: "dev_app_key",
-                                                               appSecret: "dev_app_secret", deviceID: "uploader", appVersion: "1.2.0"))
+                                                               appSecret: "dev_app_secret", deviceID: device, appVersion: "1.2.0"))
         _ = try await api.send(API.auth.loginPhone(AuthLoginPhoneRequest(
             phone: "13800138000", code: "123456",
             deviceInfo: DeviceInfo(deviceID: "D-1", os: .ios, osVersion: "26.1", model: "iPhone", appVersion: "1.2.0"))))
+        return api
+    }
+
+    @Test func theGeneratedClientStreamsAnUploadFromAFile() async throws {
+        let server = try ServerProcess(arguments: ["--quiet"])
+        let api = try await signedInClient(server, device: "uploader")
         // A 3 MB photo with a name that needs escaping in its part header.
         let photo = Self.jpeg + (0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 13) }
         let image = try file(photo, "photo.jpg")
@@ -98,11 +104,7 @@ import TongbanAPI
 
     @Test func aDirectUploadGoesThroughASignedPolicyWithTheClientAndWithCurl() async throws {
         let server = try ServerProcess(arguments: ["--quiet"])
-        let api = APIClient(configuration: ClientConfiguration(serverURL: URL(string: server.baseURL)!, appKey: "dev_app_key",
-                                                               appSecret: "dev_app_secret", deviceID: "direct", appVersion: "1.2.0"))
-        _ = try await api.send(API.auth.loginPhone(AuthLoginPhoneRequest(
-            phone: "13800138000", code: "123456",
-            deviceInfo: DeviceInfo(deviceID: "D-1", os: .ios, osVersion: "26.1", model: "iPhone", appVersion: "1.2.0"))))
+        let api = try await signedInClient(server, device: "direct")
         // The app asks for a policy, then PUTs the file where it says, as it would to OSS or S3.
         let policy = try await api.send(API.upload.policy(UploadPolicyRequest(contentType: .imageJPEG, size: Self.jpeg.count, purpose: .avatar)))
         #expect(policy.method == .put)
