@@ -60,10 +60,7 @@ struct EndpointEmitter {
         let query = endpoint.query.map(parameter)
         let headers = endpoint.headers.map(parameter)
         // Multipart parts: text parts typed like query parameters, file parts as `FilePart`s.
-        let textParts = (endpoint.multipart ?? []).compactMap { part -> Field? in
-            guard case .text(let schema) = part.content else { return nil }
-            return Field(name: part.name, schema: schema, isOptional: part.isOptional, location: part.location)
-        }
+        let textParts = endpoint.textParts
         let fileParts = (endpoint.multipart ?? []).filter { $0.file != nil }
         parameters += path.map { "\($0.swift): \($0.type)" }
         if let body = types.body { parameters.append((path.isEmpty ? "_ body" : "body") + ": \(body)") }

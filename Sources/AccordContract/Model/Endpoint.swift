@@ -111,13 +111,19 @@ extension Endpoint {
     /// Every schema the endpoint declares: path parameters, query, headers, body,
     /// multipart text parts, response and stream events.
     public var schemas: [Schema] {
-        var schemas = (parameters + query + headers).map(\.schema)
+        var schemas = (parameters + query + headers + textParts).map(\.schema)
         if let body { schemas.append(body) }
-        for part in multipart ?? [] {
-            if case .text(let schema) = part.content { schemas.append(schema) }
-        }
         schemas.append(response)
         if let event = stream?.event { schemas.append(event) }
         return schemas
+    }
+
+    /// The text parts of a multipart body as fields (read like query parameters); none
+    /// without one.
+    public var textParts: [Field] {
+        (multipart ?? []).compactMap { part in
+            guard case .text(let schema) = part.content else { return nil }
+            return Field(name: part.name, schema: schema, isOptional: part.isOptional, location: part.location)
+        }
     }
 }

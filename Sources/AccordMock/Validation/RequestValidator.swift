@@ -64,12 +64,8 @@ public struct RequestValidator: Sendable {
         }
         let serviceHeaders = contract.service.headers
         plans = Dictionary(uniqueKeysWithValues: contract.endpoints.map { endpoint in
-            let textParts = (endpoint.multipart ?? []).compactMap { part -> Field? in
-                guard case .text(let schema) = part.content else { return nil }
-                return Field(name: part.name, schema: schema, isOptional: part.isOptional, location: part.location)
-            }
-            return (endpoint.id, Plan(parameters: plan(endpoint.parameters, "/params"), query: plan(endpoint.query, "/query"),
-                                      headers: plan(serviceHeaders + endpoint.headers, "/headers"), textParts: plan(textParts, "/body")))
+            (endpoint.id, Plan(parameters: plan(endpoint.parameters, "/params"), query: plan(endpoint.query, "/query"),
+                               headers: plan(serviceHeaders + endpoint.headers, "/headers"), textParts: plan(endpoint.textParts, "/body")))
         })
     }
 
