@@ -1,5 +1,6 @@
 import AccordMock
 import AccordSync
+import AccordTLS
 internal import CMicroHTTPD
 import Dispatch
 import Foundation
@@ -36,6 +37,8 @@ public final class HTTPServer: @unchecked Sendable {
         public var connectionLimit: Int
         /// The most connections open at once from one IP address.
         public var perIPConnectionLimit: Int
+        /// Serve HTTPS with this certificate and key (TLS 1.2 and 1.3 only); nil for plain HTTP.
+        public var tls: TLSIdentity?
 
         public init(host: String = "127.0.0.1", port: UInt16 = 8080, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
                     maxBodyBytes: Int = 1 << 20, connectionTimeoutSeconds: Int = 30, headerTimeoutSeconds: Int = 10,
@@ -86,6 +89,8 @@ public final class HTTPServer: @unchecked Sendable {
     private let inFlight = Atomic<Int>(0)
     private let suspended = Locked<Set<ConnectionHandle>>([])
     private let timers = DispatchQueue(label: "accord.http.timers")
+    /// The PEM strings MHD reads the TLS identity from, NUL-terminated; freed once the daemon stopped.
+    private var tlsStrings: (certificate: UnsafeMutablePointer<CChar>, key: UnsafeMutablePointer<CChar>)?
 
     /// - Parameter log: receives the server's own notices, one line each (standard error by default).
     public convenience init(configuration: Configuration, handler: @escaping Handler, observer: Observer? = nil,
@@ -108,6 +113,22 @@ public final class HTTPServer: @unchecked Sendable {
     deinit {
         sweeper?.cancel()
         if let daemon { MHD_stop_daemon(daemon) }
+        releaseTLSStrings()
+    }
+
+    /// `bytes` as a NUL-terminated C string the caller frees.
+    private static func cString(_ bytes: [UInt8]) -> UnsafeMutablePointer<CChar> {
+        let string = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+        for (index, byte) in bytes.enumerated() { string[index] = CChar(bitPattern: byte) }
+        string[bytes.count] = 0
+        return string
+    }
+
+    private func releaseTLSStrings() {
+        guard let strings = tlsStrings else { return }
+        strings.certificate.deallocate()
+        strings.key.deallocate()
+        tlsStrings = nil
     }
 
     /// The bound port, once started.
@@ -116,6 +137,13 @@ public final class HTTPServer: @unchecked Sendable {
     /// Starts listening; returns when the socket is bound.
     public func start() throws(StartError) {
         try Self.allowDescriptors(configuration.connectionLimit + 64)
+        if let tls = configuration.tls {
+            guard accord_tls_supported() != 0 else {
+                throw StartError(description: "this libmicrohttpd was built without TLS (MHD_FEATURE_TLS is off); "
+                                 + "install Debian's libmicrohttpd12, which links GnuTLS, or serve plain HTTP without --tls")
+            }
+            tlsStrings = (Self.cString(tls.certificatePEM), Self.cString(tls.privateKeyPEM))
+        }
         let context = Unmanaged.passUnretained(self).toOpaque()
         let started: OpaquePointer? = configuration.host.withCString { host in
             var settings = accord_daemon_settings(
@@ -123,11 +151,13 @@ public final class HTTPServer: @unchecked Sendable {
                 connection_timeout_seconds: UInt32(configuration.connectionTimeoutSeconds),
                 connection_limit: UInt32(configuration.connectionLimit), per_ip_connection_limit: UInt32(configuration.perIPConnectionLimit),
                 handler: accessHandler, completed: completedHandler, connection_notify: connectionNotifier,
-                uri_logger: requestTargetLogger, context: context)
+                uri_logger: requestTargetLogger, context: context, tls_certificate: tlsStrings?.certificate, tls_key: tlsStrings?.key)
             return accord_start_daemon(&settings)
         }
         guard let started else {
-            throw StartError(description: "cannot listen on \(configuration.host):\(configuration.port) (address in use, or not an IPv4 address?)")
+            releaseTLSStrings()
+            let what = configuration.tls == nil ? "" : " with TLS (does the key belong to the certificate?)"
+            throw StartError(description: "cannot listen on \(configuration.host):\(configuration.port)\(what) (address in use, or not an IPv4 address?)")
         }
         daemon = started
         port = accord_daemon_port(started)
@@ -172,6 +202,7 @@ public final class HTTPServer: @unchecked Sendable {
         }
         MHD_stop_daemon(daemon)
         self.daemon = nil
+        releaseTLSStrings()
         return unfinished
     }
 

@@ -38,7 +38,21 @@ struct accord_daemon_settings {
     /* Called with the raw request target, before MHD decodes it; its result becomes *con_cls. */
     void *(*uri_logger)(void *context, const char *uri, struct MHD_Connection *connection);
     void *context;
+    /* HTTPS: the certificate chain and private key, PEM, NUL-terminated, alive until
+     * the daemon stops; both NULL for plain HTTP. */
+    const char *tls_certificate;
+    const char *tls_key;
 };
+
+/* GnuTLS's priorities for the HTTPS daemon: its defaults, TLS 1.2 and 1.3 only. */
+#define ACCORD_TLS_PRIORITIES "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2"
+
+/* Whether this libmicrohttpd was built with TLS (Debian's links GnuTLS). */
+static inline int
+accord_tls_supported(void)
+{
+    return MHD_is_feature_supported(MHD_FEATURE_TLS) == MHD_YES;
+}
 
 /* Starts an epoll daemon with a worker pool on an IPv4 address ("127.0.0.1").
  * Returns NULL if the address does not parse or the daemon cannot start. */
@@ -52,15 +66,28 @@ accord_start_daemon(const struct accord_daemon_settings *settings)
     if (inet_pton(AF_INET, settings->ipv4, &address.sin_addr) != 1) {
         return NULL;
     }
+    unsigned int flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_TURBO | MHD_USE_ERROR_LOG;
+    struct MHD_OptionItem tls[] = {
+        { MHD_OPTION_HTTPS_MEM_CERT, 0, (void *) settings->tls_certificate },
+        { MHD_OPTION_HTTPS_MEM_KEY, 0, (void *) settings->tls_key },
+        { MHD_OPTION_HTTPS_PRIORITIES, 0, (void *) ACCORD_TLS_PRIORITIES },
+        { MHD_OPTION_END, 0, NULL },
+    };
+    struct MHD_OptionItem none[] = { { MHD_OPTION_END, 0, NULL } };
+    const int uses_tls = settings->tls_certificate != NULL && settings->tls_key != NULL;
+    if (uses_tls) {
+        flags |= MHD_USE_TLS;
+    }
     return MHD_start_daemon(
-        MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_TURBO | MHD_USE_ERROR_LOG,
+        flags,
         settings->port, NULL, NULL, settings->handler, settings->context,
         /* First, so that MHD's messages about the options below reach it too. */
         MHD_OPTION_EXTERNAL_LOGGER, accord_mhd_logger, settings->context,
         MHD_OPTION_NOTIFY_COMPLETED, settings->completed, settings->context,
         MHD_OPTION_NOTIFY_CONNECTION, settings->connection_notify, settings->context,
         MHD_OPTION_URI_LOG_CALLBACK, settings->uri_logger, settings->context,
-        MHD_OPTION_THREAD_POOL_SIZE, settings->threads,
+        /* One thread is the epoll thread itself; MHD warns about a pool of one. */
+        MHD_OPTION_THREAD_POOL_SIZE, settings->threads > 1 ? settings->threads : 0u,
         MHD_OPTION_CONNECTION_TIMEOUT, settings->connection_timeout_seconds,
         MHD_OPTION_CONNECTION_LIMIT, settings->connection_limit,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, settings->per_ip_connection_limit,
@@ -73,6 +100,7 @@ accord_start_daemon(const struct accord_daemon_settings *settings)
          * 8 KiB holds a request head of about 6 KiB (nginx's default header buffer is
          * 8 KiB too) and the answer's headers; bodies go to the handler's buffer. */
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t) (8 * 1024),
+        MHD_OPTION_ARRAY, uses_tls ? tls : none,
         MHD_OPTION_END);
 }
 
