@@ -39,10 +39,14 @@ let package = Package(
         .target(name: "AccordReport", dependencies: ["AccordContract", "AccordJSON", "AccordSync"]),
         // Captured traffic read as exchanges: HAR 1.2 files and `accord serve --record` journals.
         .target(name: "AccordCapture", dependencies: ["AccordContract", "AccordJSON"]),
+        // The web console at /__accord/ui: plain HTML, CSS and JavaScript in Assets/, embedded by EmbedFiles.
+        .target(name: "AccordConsole", exclude: ["Assets"], plugins: ["EmbedFiles"]),
         // The mock backend as a pure function: routing, validation, fixtures, templating.
-        .target(name: "AccordMock", dependencies: ["AccordContract", "AccordDiagnostics", "AccordJSON", "AccordReport", "AccordSigning", "AccordSync", "AccordValidation", "AccordYAML"]),
+        .target(name: "AccordMock", dependencies: ["AccordConsole", "AccordContract", "AccordDiagnostics", "AccordJSON", "AccordReport", "AccordSigning", "AccordSync", "AccordValidation", "AccordYAML"]),
+        // HTTPS identities: a local CA and the server certificates it signs (OpenSSL libcrypto), iOS trust profiles.
+        .target(name: "AccordTLS", dependencies: ["CCrypto", "AccordSigning"]),
         // HTTP/1.1 over libmicrohttpd: moves bytes between sockets and the engine.
-        .target(name: "AccordServer", dependencies: ["CMicroHTTPD", "AccordJSON", "AccordMock", "AccordSync"]),
+        .target(name: "AccordServer", dependencies: ["CMicroHTTPD", "AccordJSON", "AccordMock", "AccordSync", "AccordTLS"]),
         // HTTP to real backends over libcurl: TLS, HTTP/2, keep-alive, deadlines, size caps.
         .target(name: "AccordHTTPClient", dependencies: ["CCurl"]),
         // `accord proxy`: the mock's checks in front of a real backend, answers checked, recorded as fixtures.
@@ -56,13 +60,15 @@ let package = Package(
         // The contracts as an OpenAPI 3.1 document.
         .target(name: "AccordOpenAPI", dependencies: ["AccordContract", "AccordJSON", "AccordYAML"]),
         // Swift code from contracts: models, typed endpoints, runtime support.
-        // Its runtime is ordinary Swift in Runtime/, embedded at build time by EmbedRuntime.
+        // Its runtime is ordinary Swift in Runtime/, embedded at build time by EmbedFiles.
         .target(name: "AccordGenerator", dependencies: ["AccordContract", "AccordDiagnostics", "AccordJSON"], exclude: ["Runtime"],
-                plugins: ["EmbedRuntime"]),
-        .plugin(name: "EmbedRuntime", capability: .buildTool()),
+                plugins: ["EmbedFiles"]),
+        // Files embedded in a target as string literals: the generator's runtime, the console's assets.
+        .plugin(name: "EmbedFiles", capability: .buildTool()),
         // The `accord` commands, as a library so tests run them in-process.
         .target(name: "AccordCLI", dependencies: ["AccordCapture", "AccordContract", "AccordDiagnostics", "AccordDiff", "AccordGenerator", "AccordMock",
-                                                "AccordOpenAPI", "AccordProxy", "AccordReport", "AccordServer", "AccordSync", "AccordValidation", "AccordVerification"]),
+                                                "AccordOpenAPI", "AccordProxy", "AccordReport", "AccordServer", "AccordSync", "AccordTLS", "AccordValidation",
+                                                "AccordVerification"]),
         .executableTarget(name: "accord", dependencies: ["AccordCLI"]),
         // `swift package accord-generate --output DIR`: the generator for app packages.
         .plugin(
@@ -77,6 +83,8 @@ let package = Package(
         // The generated client of the repository's contracts, compiled as a consumer would;
         // AccordGeneratorTests fails when it drifts from what `accord generate` writes.
         .target(name: "TongbanAPI", path: "Tests/TongbanAPI"),
+        // That client as a command: the browser tests of the web console (Tests/Browser) make their app calls with it.
+        .executableTarget(name: "console-client", dependencies: ["TongbanAPI"], path: "Tests/ConsoleClient"),
         // What the test targets share: the repository's contracts and variants of them, an
         // in-process engine with a signing client, a real server process, raw connections.
         .target(name: "AccordTesting", dependencies: ["AccordContract", "AccordDiagnostics", "AccordJSON", "AccordMock", "AccordSigning",

@@ -3,6 +3,7 @@ import AccordDiagnostics
 import AccordMock
 import AccordReport
 import AccordServer
+import AccordTLS
 import Foundation
 
 /// `accord serve`: the mock backend on a contracts and a fixtures directory.
@@ -21,7 +22,7 @@ struct ServeCommand: Subcommand {
         Arguments.Option(name: "state", valueName: "FILE", help: "Load the collections' records from FILE at start and write them there on stop."),
         Arguments.Option(name: "upload-budget", valueName: "SIZE",
                          help: "The most bytes of uploaded files kept, oldest evicted first, such as 256MiB (default: 64MiB)."),
-    ] + ListenerOptions.options
+    ] + ListenerOptions.options + TLSOptions.options
 
     func run(_ arguments: Arguments, console: Console) -> Int32 {
         var settings: Settings
@@ -51,9 +52,22 @@ struct ServeCommand: Subcommand {
         if let log {
             observer = { request, response, micros in log.record(request, response, latencyMicroseconds: micros) }
         }
+        var secure: TLSOptions.Prepared?
+        var downloads: TrustDownloads?
+        if let tls = settings.tls {
+            do {
+                let prepared = try tls.prepare()
+                downloads = try prepared.authority.map(TrustDownloads.init)
+                secure = prepared
+            } catch {
+                console.printError("error: --tls: \(error)")
+                return 1
+            }
+            settings.listener.server.tls = secure?.identity
+        }
         let server = HTTPServer(
             configuration: settings.listener.server,
-            handler: { request in live.handle(request) },
+            handler: { [downloads] request in downloads?.answer(request) ?? live.handle(request) },
             observer: observer,
             log: { console.printError($0) }
         )
@@ -63,14 +77,29 @@ struct ServeCommand: Subcommand {
             console.printError("error: \(error)")
             return 1
         }
+        var trust: TrustListener?
+        if let tls = settings.tls, let downloads {
+            do {
+                trust = try TrustListener(downloads, host: settings.listener.server.host, port: tls.caPort,
+                                          serverURL: "https://\(settings.listener.server.host):\(server.port)", console: console)
+            } catch {
+                console.printError("error: --ca-port: \(error)")
+                server.stop(grace: .zero)
+                return 1
+            }
+        }
         console.print(banner(project, port: server.port, settings: settings, state: state))
+        if let secure { console.print(tlsBanner(secure, port: server.port, trust: trust, settings: settings)) }
 
         let watcher = settings.reloads ? reloading(into: live, settings: settings, state: state, console: console) : nil
         Listening.waitForStop(state.shutdown)
         watcher?.stop()
+        // Open event streams end first, or the stop would wait for them as for requests in flight.
+        state.events.finishAll()
         // Requests in flight finish (or are cut) before the report is taken, so it
         // counts exactly what the server answered.
         let unfinished = server.stop(grace: .milliseconds(1_500))
+        trust?.stop()
         log?.close()
         console.print(unfinished == 0 ? "accord serve: stopped" : "accord serve: stopped with \(unfinished) request(s) unfinished")
         if let path = settings.state {
@@ -136,7 +165,7 @@ struct ServeCommand: Subcommand {
         let signingText = settings.mockOptions.verifiesSignatures && signing.isEnabled
             ? "signing on (\(signing.algorithm.rawValue), window ±\(signing.windowSeconds)s)" : "signing off"
         return """
-        accord serve: http://\(settings.listener.server.host):\(port)\(contract.service.basePath)
+        accord serve: \(settings.tls == nil ? "http" : "https")://\(settings.listener.server.host):\(port)\(contract.service.basePath)
           \(contract.endpoints.count) endpoints, \(project.fixtures.count) fixtures, \(signingText), \
         CORS \(settings.mockOptions.corsAllowOrigin ?? "off"), body limit \(settings.listener.server.maxBodyBytes) bytes
           limits: \(settings.listener.server.connectionLimit) connections (\(settings.listener.server.perIPConnectionLimit) per address), \
@@ -144,7 +173,30 @@ struct ServeCommand: Subcommand {
           collections: \(collectionsText(project.collections, store: state.collections))
           uploads: served at \(MockEngine.storagePrefix)ID, \(state.uploads.usage.budgetBytes) bytes kept at most (--upload-budget), oldest evicted first
           contracts: \(settings.contracts)  mocks: \(settings.mocks)\(settings.reloads ? "  (reloading on change)" : "")
+          console: \(settings.tls == nil ? "http" : "https")://\(settings.listener.server.host):\(port)/__accord/ui\(settings.mockOptions.adminToken == nil ? "" : " (asks for the admin token)")
         """
+    }
+}
+
+extension ServeCommand {
+    /// How the certificate was made and how to trust its CA.
+    private func tlsBanner(_ secure: TLSOptions.Prepared, port: UInt16, trust: TrustListener?, settings: Settings) -> String {
+        var lines = ["  TLS 1.2/1.3: \(secure.summary)"]
+        guard let authority = secure.authority, let trust, case .localAuthority(let directory, _)? = settings.tls?.source else {
+            lines.append("  trust: your certificate's CA must be trusted by the simulator or device already")
+            return lines.joined(separator: "\n")
+        }
+        let host = settings.listener.server.host
+        let deviceHost = host == "0.0.0.0" ? (MachineNames.networkAddresses.first { !$0.contains(":") } ?? host) : host
+        lines.append("  trust the CA (\(directory)/ca.pem, \(authority.authorityDER.count) bytes DER):")
+        lines.append("    simulator: xcrun simctl keychain booted add-root-cert \(directory)/ca.pem")
+        lines.append("    device: open http://\(deviceHost):\(trust.port)\(TrustDownloads.profilePath) in Safari, install the profile, "
+                     + "then enable it in Settings > General > About > Certificate Trust Settings")
+        lines.append("    CA over plain HTTP: http://\(deviceHost):\(trust.port)\(TrustDownloads.pemPath)")
+        if host.hasPrefix("127.") {
+            lines.append("    (listening on \(host) only: a device on the network needs --host 0.0.0.0 and --admin-token)")
+        }
+        return lines.joined(separator: "\n")
     }
 }
 
@@ -163,12 +215,16 @@ extension ServeCommand {
         var state: String?
         /// `--upload-budget SIZE`: the bytes of uploaded files kept.
         var uploadBudget = UploadStore.defaultBudget
+        /// `--tls` and its options.
+        var tls: TLSOptions?
 
         init(_ arguments: Arguments) throws(UsageError) {
             contracts = arguments["contracts"] ?? "contracts"
             mocks = arguments["mocks"] ?? "mocks"
-            listener = try ListenerOptions(arguments, defaultPort: 8080)
+            listener = try ListenerOptions(arguments, defaultPort: arguments.has("tls") ? 8443 : 8080)
+            tls = try TLSOptions(arguments, serverPort: listener.server.port)
             mockOptions = listener.mockOptions
+            mockOptions.serverNames = Self.serverNames(host: listener.server.host, tls: tls)
             if let cors = arguments["cors"] { mockOptions.corsAllowOrigin = cors == "off" ? nil : cors }
             if let seedText = arguments["seed"] {
                 guard let value = UInt64(seedText) else { throw UsageError("'--seed' takes a non-negative integer, found '\(seedText)'") }
@@ -186,6 +242,15 @@ extension ServeCommand {
                 }
                 uploadBudget = bytes
             }
+        }
+
+        /// The names `Host` may give besides loopback: the machine's own when it listens
+        /// beyond loopback, and the certificate's extra names.
+        static func serverNames(host: String, tls: TLSOptions?) -> Set<String> {
+            var names: [String] = []
+            if case .localAuthority(_, let extra)? = tls?.source { names += extra.map { $0.lowercased() } }
+            if !host.hasPrefix("127.") { names += MachineNames.all() + (host == "0.0.0.0" ? [] : [host]) }
+            return Set(names)
         }
 
         /// Without `--max-body`, room for the contract's largest upload (``ListenerOptions/fitBodyLimit(to:)``).

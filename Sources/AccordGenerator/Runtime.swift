@@ -1,6 +1,6 @@
 /// The runtime every generated package carries: the ordinary Swift files of
 /// `Runtime/` (tokens and their storage, errors, the client, signing, decoding
-/// support), embedded into the generator at build time by the EmbedRuntime plugin.
+/// support), embedded into the generator at build time by the EmbedFiles plugin.
 ///
 /// They are written with `public` access; a `public` that begins a line (after its
 /// indentation) is the access level and becomes the one asked for.

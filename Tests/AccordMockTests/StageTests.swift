@@ -261,7 +261,7 @@ import Testing
     }
 
     @Test func theJournalFilesWhoAskedAndWhatAnswered() {
-        let stage = JournalStage(journal: state.journal, clock: state.clock)
+        let stage = JournalStage(journal: state.journal, clock: state.clock, feed: state.events, envelope: contract.service.envelope)
         var exchange = Exchange(request: MockRequest(method: "GET", target: "/api/v1/signals/quota", headers: [("X-Accord-Session", "s1")]))
         exchange.user = 9
         exchange.injected = "rule:2"

@@ -4,12 +4,15 @@ import AccordSigning
 /// Who may steer the server through the control API under `/__accord/` (the
 /// steering headers are checked by ``SteeringStage``).
 ///
-/// - Control API: with `--admin-token`, every call carries it; without one, only
-///   loopback peers are answered, and only when `Host` names this machine's loopback
-///   (a DNS-rebinding page reaches `127.0.0.1` under its own name). Everywhere, an
-///   `Origin` must be the page's own server (the web console), and a state-changing
-///   call must say `Content-Type: application/json`, which a cross-site page can send
-///   only after a CORS preflight that the control API never grants.
+/// - Control API and console: `Host` must name this server (loopback, or one of
+///   ``MockOptions/serverNames``): a DNS-rebinding page reaches `127.0.0.1` under its
+///   own name. With `--admin-token`, every call carries it (the console's own files
+///   excepted: the page asks for the token); without one, only loopback peers are
+///   answered. Everywhere, an `Origin` must be the page's own server (the web
+///   console), and a state-changing call must say `Content-Type: application/json`,
+///   which neither an HTML form nor a `no-cors` fetch can send: a cross-site page gets
+///   it only through a CORS preflight that the control API never grants. Every answer
+///   carries a `Content-Security-Policy` that lets no other page frame or script it.
 /// - Steering headers (`X-Accord-Inject`, `X-Accord-Scenario`, `X-Accord-Session`)
 ///   from a peer beyond loopback need the admin token too, unless
 ///   ``MockOptions/allowsRemoteSteering`` is set.
@@ -17,17 +20,20 @@ extension MockEngine {
     static let adminTokenHeader = "x-accord-admin-token"
 
     /// Why a control call is refused, or nil when it may run.
-    func controlRefusal(_ request: MockRequest) -> MockResponse? {
+    /// - Parameter needsToken: false for the console's own files, which hold no state:
+    ///   the page asks for the admin token and sends it with every call.
+    func controlRefusal(_ request: MockRequest, needsToken: Bool = true) -> MockResponse? {
+        if let host = request.headers["host"], !ServerName.isLoopback(host), !options.serverNames.contains(ServerName.hostName(host).lowercased()) {
+            let names = (["localhost", "127.0.0.1", "[::1]"] + options.serverNames.sorted()).joined(separator: ", ")
+            return controlError(403, "foreign_host", "the control API answers requests for this server's own names only (\(names)), not for '\(host)'")
+        }
         if options.adminToken != nil {
-            guard request.carriesAdminToken(options.adminToken) else {
+            guard !needsToken || request.carriesAdminToken(options.adminToken) else {
                 return controlError(401, "admin_token_required", "the control API needs the X-Accord-Admin-Token header given to --admin-token")
             }
         } else {
             guard request.isFromLoopback else {
                 return controlError(403, "loopback_only", "the control API answers loopback clients only; start the server with --admin-token to allow others")
-            }
-            if let host = request.headers["host"], !ServerName.isLoopback(host) {
-                return controlError(403, "foreign_host", "the control API answers requests for localhost, 127.0.0.1 or [::1] only, not for '\(host)'")
             }
         }
         if let origin = request.headers["origin"], !ServerName.isSameOrigin(origin, host: request.headers["host"]) {
@@ -68,7 +74,7 @@ enum ServerName {
     }
 
     /// `example.com:8080` → `example.com`; `[::1]:8080` → `::1`.
-    private static func hostName(_ host: String) -> Substring {
+    static func hostName(_ host: String) -> Substring {
         if host.hasPrefix("["), let close = host.firstIndex(of: "]") {
             return host[host.index(after: host.startIndex)..<close]
         }

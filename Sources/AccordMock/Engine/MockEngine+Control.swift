@@ -17,11 +17,15 @@ import AccordSigning
 /// | `GET /__accord/report` | the run's report so far: violations and coverage |
 /// | `GET /__accord/state/{collection}?session=` | a session's records of a collection (`anonymous` by default), and how many sessions are kept and were evicted |
 /// | `POST /__accord/state/reset?session=` | a session (or, without `session`, every one) back to the seeds |
+/// | `POST /__accord/sessions/{session}/scenario` `{name}` | start a scenario for a session |
 /// | `POST /__accord/shutdown` | stop the server as SIGTERM does, writing `--report` |
+///
+/// The web console's calls (`/__accord/ui`, `events`, `contract`, `try`) are in `MockEngine+Console.swift`.
 extension MockEngine {
     static let controlPrefix = "/__accord/"
 
     func control(_ request: MockRequest) -> MockResponse {
+        if request.path == Self.consolePath || request.path.hasPrefix(Self.consolePath + "/") { return consoleFile(request) }
         if let refused = controlRefusal(request) { return refused }
         let parts = request.path.dropFirst(Self.controlPrefix.count).split(separator: "/").map(String.init)
         let body = request.body.isEmpty ? JSONValue.object([]) : (try? JSONReader.read(request.body))
@@ -92,10 +96,28 @@ extension MockEngine {
             guard let limit = limitText.map({ Int($0) }) ?? 1_000, (1...capacity).contains(limit) else {
                 return controlError(400, "invalid_limit", "'limit' takes a number from 1 to \(capacity), found '\(limitText ?? "")'")
             }
-            let session = request.query.first { $0.name == "session" }?.value
-            var members: [JSONValue.Member] = [.init("requests", .array(state.journal.entries(session: session, limit: limit).map(\.json)))]
+            let filter: JournalFilter
+            do {
+                filter = try JournalFilter(query: request.query)
+            } catch {
+                return controlError(400, "invalid_filter", error.message)
+            }
+            var members: [JSONValue.Member] = [.init("requests", .array(state.journal.entries(matching: filter, limit: limit).map(\.json)))]
             if let recording = state.journal.recordingStatus { members.append(.init("recording", recording.json)) }
             return controlAnswer(.object(members))
+        case ("GET", ["events"]):
+            return eventStream(request)
+        case ("GET", ["contract"]):
+            return controlAnswer(consoleContract)
+        case ("POST", ["try"]):
+            return tryRequest(body)
+        case ("POST", let path) where path.count == 3 && path[0] == "sessions" && path[2] == "scenario":
+            guard case .string(let name)? = body["name"], scenarios[name] != nil else {
+                return controlError(400, "invalid_scenario", "give {\"name\": SCENARIO}; scenarios: \(scenarios.keys.sorted().joined(separator: ", "))")
+            }
+            let session = PercentDecoding.decode(path[1], plusAsSpace: false)
+            state.scenarios.start(name, session: session)
+            return controlAnswer(.object([.init("session", .string(session)), .init("scenario", .string(name))]))
         case ("GET", ["report"]):
             return controlAnswer(report().json)
         case ("POST", ["state", "reset"]):
@@ -138,9 +160,11 @@ extension MockEngine {
         return nil
     }
 
-    private func controlAnswer(_ value: JSONValue, status: Int = 200) -> MockResponse {
-        MockResponse(status: status, headers: [("Content-Type", "application/json; charset=utf-8")], body: .bytes(JSONWriter.bytes(value)),
-                     summary: .init(verdict: .control))
+    func controlAnswer(_ value: JSONValue, status: Int = 200) -> MockResponse {
+        MockResponse(status: status, headers: [("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "no-store"),
+                                               ("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'"),
+                                               ("X-Content-Type-Options", "nosniff")],
+                     body: .bytes(JSONWriter.bytes(value)), summary: .init(verdict: .control))
     }
 
     func controlError(_ status: Int, _ kind: String, _ message: String) -> MockResponse {

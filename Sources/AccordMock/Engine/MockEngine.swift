@@ -81,7 +81,7 @@ public struct MockEngine: Sendable {
         ]
         var finishing: [any ResponseStage] = []
         if let origin = options.corsAllowOrigin { finishing.append(CORSStage(allowOrigin: origin)) }
-        finishing.append(JournalStage(journal: state.journal, clock: state.clock))
+        finishing.append(JournalStage(journal: state.journal, clock: state.clock, feed: state.events, envelope: service.envelope))
         finishing.append(ReportStage(observations: state.observations, envelope: service.envelope, router: router))
         return Pipeline(
             screening: [

@@ -14,6 +14,10 @@ public struct MockOptions: Sendable {
     /// Accept `X-Accord-Inject`, `X-Accord-Scenario` and `X-Accord-Session` from peers
     /// beyond loopback without the admin token (`--allow-remote-steering`).
     public var allowsRemoteSteering = false
+    /// The names and addresses a request's `Host` may give for the control API and the
+    /// console besides loopback (`localhost`, `127.x`, `[::1]`): the machine's own, when
+    /// it listens beyond loopback. Anything else is a DNS-rebinding page and is refused.
+    public var serverNames: Set<String> = []
 
     public init(verifiesSignatures: Bool = true, maxBodyBytes: Int = 1 << 20, corsAllowOrigin: String? = "*",
                 scenario: String? = nil, adminToken: String? = nil) {

@@ -20,6 +20,8 @@ public final class MockState: Sendable {
     public var uploads: any UploadStorage { storage.uploads }
     /// Every request counted for the run's report (`--report`, `GET /__accord/report`).
     public let observations = Observations()
+    /// The journal's new entries as they come, for `GET /__accord/events`.
+    public let events = JournalFeed()
     /// How `POST /__accord/shutdown` reaches the process that serves.
     public let shutdown = ShutdownSwitch()
     /// Signs list cursors (``PageCursor``): random per storage, so a cursor from another

@@ -56,6 +56,38 @@ public struct JournalEntry: Sendable {
     public var verdict: Verdict
     /// How the request or, behind `accord proxy`, the upstream's answer broke the contract.
     public var problems: [Problem] = []
+    /// What was answered: the body when it is at most ``Body/limit`` bytes, and its size.
+    public var response: Response?
+
+    /// An answer's body as the journal keeps it: its bytes up to ``Body/limit``, else only its size.
+    public struct Response: Sendable, Equatable {
+        /// The body, when kept.
+        public var bytes: [UInt8]?
+        /// The body's size.
+        public var size: Int
+
+        /// - Parameter body: what was sent; a stream's bytes are not known, so only `0` is kept.
+        init(_ body: MockResponse.Body) {
+            switch body {
+            case .bytes(let bytes):
+                size = bytes.count
+                self.bytes = bytes.count <= Body.limit ? bytes : nil
+            case .events, .chunks, .stream:
+                size = 0
+                bytes = nil
+            }
+        }
+
+        /// `response_body` (JSON as JSON, other text as a string) and `response_bytes`.
+        var members: [JSONValue.Member] {
+            var members: [JSONValue.Member] = [.init("response_bytes", .int(size))]
+            if let bytes, !bytes.isEmpty {
+                let value = (try? JSONReader.read(bytes)) ?? .string(String(decoding: bytes, as: UTF8.self))
+                members.append(.init("response_body", value))
+            }
+            return members
+        }
+    }
 
     /// One way a request or its answer broke the contract, as the journal shows it.
     public struct Problem: Sendable, Equatable {
@@ -117,6 +149,7 @@ public struct JournalEntry: Sendable {
         if let injected { members.append(.init("injected", .string(injected))) }
         members.append(.init("verdict", .string(verdict.rawValue)))
         if !problems.isEmpty { members.append(.init("problems", .array(problems.map(\.json)))) }
+        if let response { members += response.members }
         return .object(members)
     }
 }
@@ -160,8 +193,9 @@ public final class Journal: Sendable {
     /// What the recorder wrote and lost, when recording.
     public var recordingStatus: JournalRecorder.Status? { recorder?.status }
 
-    /// Keeps `entry`, numbering it.
-    public func add(_ entry: JournalEntry) {
+    /// Keeps `entry`, numbering it; returns it numbered.
+    @discardableResult
+    public func add(_ entry: JournalEntry) -> JournalEntry {
         let numbered = state.withLock { state -> JournalEntry in
             state.sequence += 1
             var numbered = entry
@@ -175,13 +209,13 @@ public final class Journal: Sendable {
             return numbered
         }
         recorder?.append(JSONWriter.bytes(numbered.json) + [0x0A])
+        return numbered
     }
 
-    /// The kept entries, oldest first, of `session` if given, the last `limit` of them.
-    public func entries(session: String? = nil, limit: Int = .max) -> [JournalEntry] {
+    /// The kept entries, oldest first, that `filter` lets through, the last `limit` of them.
+    public func entries(matching filter: JournalFilter, limit: Int = .max) -> [JournalEntry] {
         let all = state.withLock { Array($0.entries[$0.head...] + $0.entries[..<$0.head]) }
-        let filtered = session.map { session in all.filter { $0.session == session } } ?? all
-        return Array(filtered.suffix(max(0, limit)))
+        return Array(all.filter(filter.admits).suffix(max(0, limit)))
     }
 
     public func clear() {

@@ -102,6 +102,8 @@ public final class ScenarioProgress: Sendable {
 
     private struct State {
         var positions: [String: (scenario: String, step: Int)] = [:]
+        /// Sessions started on a scenario through the control API, which their requests follow without a header.
+        var started: [String: String] = [:]
         /// Sessions in the order they started; `head` is the oldest.
         var order: [String] = []
         var head = 0
@@ -132,11 +134,27 @@ public final class ScenarioProgress: Sendable {
         }
     }
 
+    /// Puts `session` on the first step of `scenario`, which its requests then follow
+    /// without naming it (`POST /__accord/sessions/{session}/scenario`).
+    public func start(_ scenario: String, session: String) {
+        state.withLock { state in
+            if state.positions[session] == nil { Self.follow(session, in: &state, capacity: capacity) }
+            state.positions[session] = (scenario, 0)
+            state.started[session] = scenario
+        }
+    }
+
+    /// The scenario `session` was started on, if any.
+    public func startedScenario(session: String) -> String? {
+        state.withLock { $0.started[session] }
+    }
+
     /// Starts following `session`, forgetting the oldest one when full.
     private static func follow(_ session: String, in state: inout State, capacity: Int) {
         if state.order.count < capacity {
             state.order.append(session)
         } else {
+            state.started[state.order[state.head]] = nil
             state.positions[state.order[state.head]] = nil
             state.order[state.head] = session
             state.head = (state.head + 1) % capacity

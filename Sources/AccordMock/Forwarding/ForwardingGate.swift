@@ -73,7 +73,7 @@ public struct ForwardingGate: Sendable {
         self.checks = checks
         injection = InjectionStage(state: state, contract: contract, scenarios: engine.scenarios, defaultScenario: engine.options.scenario,
                                    envelopes: envelopes)
-        journal = JournalStage(journal: state.journal, clock: state.clock)
+        journal = JournalStage(journal: state.journal, clock: state.clock, feed: state.events, envelope: contract.service.envelope)
         report = ReportStage(observations: state.observations, envelope: service.envelope, router: router)
         responses = ResponseChecker(contract: contract)
     }

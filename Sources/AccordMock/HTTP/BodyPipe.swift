@@ -65,6 +65,22 @@ public final class BodyPipe: @unchecked Sendable, Equatable {
         bytes.withUnsafeBytes { write($0) }
     }
 
+    /// Appends what fits of `bytes` without waiting: how many bytes were taken, or nil
+    /// once the reader is gone. For a writer that must never block (an event feed).
+    public func offer(_ bytes: ArraySlice<UInt8>) -> Int? {
+        condition.lock()
+        guard !readerGone else {
+            condition.unlock()
+            return nil
+        }
+        let piece = bytes.prefix(max(0, capacity - (buffered.count - readOffset)))
+        buffered.append(contentsOf: piece)
+        let wake = piece.isEmpty ? nil : takeWaker()
+        condition.unlock()
+        wake?()
+        return piece.count
+    }
+
     /// No more bytes will come: the body ends, or is cut short when `failed`.
     public func finish(failed: Bool = false) {
         condition.lock()

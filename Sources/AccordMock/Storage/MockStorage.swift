@@ -93,6 +93,10 @@ public protocol ScenarioStorage: Sendable {
     var count: Int { get }
     /// The step `endpoint` meets in `scenario` for `session`, advancing past it atomically.
     func step(for endpoint: String, session: String, scenario: Scenario) -> (index: Int, step: Scenario.Step)?
+    /// Puts `session` on the first step of `scenario`, which its requests then follow without a header.
+    func start(_ scenario: String, session: String)
+    /// The scenario `session` was started on, if any.
+    func startedScenario(session: String) -> String?
     func reset()
 }
 
@@ -101,9 +105,11 @@ public protocol JournalStorage: Sendable {
     var capacity: Int { get }
     /// The `--record` file's state, when recording.
     var recordingStatus: JournalRecorder.Status? { get }
-    func add(_ entry: JournalEntry)
-    /// The newest `limit` entries, of `session` or all, oldest first.
-    func entries(session: String?, limit: Int) -> [JournalEntry]
+    /// Keeps `entry`, numbered (`INCR journal:seq`); returns it numbered.
+    @discardableResult
+    func add(_ entry: JournalEntry) -> JournalEntry
+    /// The newest `limit` entries that `filter` lets through, oldest first.
+    func entries(matching filter: JournalFilter, limit: Int) -> [JournalEntry]
     func clear()
 }
 
@@ -141,7 +147,7 @@ public protocol RecordStorage: Sendable {
 extension JournalStorage {
     /// The newest `limit` entries (all by default), of `session` or of every session.
     public func entries(session: String? = nil, limit: Int = .max) -> [JournalEntry] {
-        entries(session: session, limit: limit)
+        entries(matching: JournalFilter(session: session), limit: limit)
     }
 }
 

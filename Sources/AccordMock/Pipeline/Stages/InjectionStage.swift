@@ -69,7 +69,9 @@ struct InjectionStage: RoutedStage {
             exchange.injected = "rule:\(rule.id)"
             return rule.action
         }
-        guard let name = request.headers[Self.scenarioHeader] ?? defaultScenario else { return nil }
+        guard let name = request.headers[Self.scenarioHeader] ?? state.scenarios.startedScenario(session: exchange.session) ?? defaultScenario else {
+            return nil
+        }
         guard let scenario = scenarios[name] else {
             throw Injection.SyntaxError(message: "unknown scenario '\(name)'\(NameSuggestion.hint(for: name, in: scenarios.keys.sorted())); "
                                         + "scenarios: \(scenarios.keys.sorted().joined(separator: ", "))")
