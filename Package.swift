@@ -104,6 +104,7 @@ let package = Package(
             exclude: ["Corpus"]
         ),
         .testTarget(name: "AccordJSONTests", dependencies: ["AccordJSON"]),
+        .testTarget(name: "AccordTLSTests", dependencies: ["AccordTLS"]),
         .testTarget(name: "AccordOpenAPITests", dependencies: ["AccordContract", "AccordJSON", "AccordOpenAPI", "AccordTesting", "AccordYAML"]),
         .testTarget(name: "AccordValidationTests", dependencies: ["AccordContract", "AccordDiagnostics", "AccordJSON", "AccordValidation"]),
         .testTarget(name: "AccordProxyTests", dependencies: ["AccordJSON", "AccordMock", "AccordProxy"]),

@@ -60,19 +60,43 @@ enum Listening {
         return true
     }
 
-    /// Blocks until SIGINT, SIGTERM or `POST /__accord/shutdown`.
-    static func waitForStop(_ shutdown: ShutdownSwitch) {
-        let received = DispatchSemaphore(value: 0)
-        shutdown.onRequest { received.signal() }
-        let sources = [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { received.signal() }
-            source.resume()
-            return source
+    /// SIGINT, SIGTERM or `POST /__accord/shutdown`. Made first thing in a command, it
+    /// blocks both signals in this thread, which every thread started later inherits, and
+    /// takes them with `sigwait` on a thread of its own: a stop sent the moment the banner
+    /// is read stays pending instead of being lost or killing the process. A second
+    /// signal during the graceful stop ends the process at once.
+    final class StopRequest: @unchecked Sendable {
+        private let received = DispatchSemaphore(value: 0)
+
+        init() {
+            var signals = sigset_t()
+            sigemptyset(&signals)
+            sigaddset(&signals, SIGINT)
+            sigaddset(&signals, SIGTERM)
+            pthread_sigmask(SIG_BLOCK, &signals, nil)
+            let waiter = Thread { [received, signals] in
+                var signals = signals
+                var taken: Int32 = 0
+                var count = 0
+                while sigwait(&signals, &taken) == 0 {
+                    count += 1
+                    if count > 1 { _exit(128 + taken) }
+                    received.signal()
+                }
+            }
+            waiter.name = "accord.stop-signals"
+            waiter.start()
         }
-        received.wait()
-        sources.forEach { $0.cancel() }
+
+        /// `POST /__accord/shutdown` stops too.
+        func include(_ shutdown: ShutdownSwitch) {
+            shutdown.onRequest { [received] in received.signal() }
+        }
+
+        /// Blocks until the stop comes.
+        func wait() {
+            received.wait()
+        }
     }
 
     /// Prints the run's summary, writes `--report` and gives the exit status `--fail-on` asks for.

@@ -26,6 +26,8 @@ struct ProxyCommand: Subcommand {
     ] + ListenerOptions.options
 
     func run(_ arguments: Arguments, console: Console) -> Int32 {
+        // Before any thread starts, so that every thread leaves SIGINT and SIGTERM to it.
+        let stop = Listening.StopRequest()
         let settings: Settings
         do {
             settings = try Settings(arguments)
@@ -40,6 +42,7 @@ struct ProxyCommand: Subcommand {
         let contract = project.contract
         guard let journal = Listening.journal(recording: settings.listener.record, console: console) else { return 1 }
         let state = MockState(nonceTTLSeconds: contract.service.signing.nonceTTLSeconds, journal: journal)
+        stop.include(state.shutdown)
         guard Listening.prepare(state, options: settings.listener, contract: contract, scenarios: project.scenarios, mocks: settings.mocks,
                                 console: console) else { return 2 }
         let engine = MockEngine(contract: contract, fixtures: FixtureSet(), scenarios: project.scenarios, options: settings.listener.mockOptions,
@@ -75,7 +78,7 @@ struct ProxyCommand: Subcommand {
             return 1
         }
         console.print(banner(contract, port: server.port, settings: settings, recorder: recorder))
-        Listening.waitForStop(state.shutdown)
+        stop.wait()
         let unfinished = server.stop(grace: .milliseconds(1_500))
         proxy.stop()
         log?.close()

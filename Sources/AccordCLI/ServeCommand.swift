@@ -25,6 +25,8 @@ struct ServeCommand: Subcommand {
     ] + ListenerOptions.options + TLSOptions.options
 
     func run(_ arguments: Arguments, console: Console) -> Int32 {
+        // Before any thread starts, so that every thread leaves SIGINT and SIGTERM to it.
+        let stop = Listening.StopRequest()
         var settings: Settings
         do {
             settings = try Settings(arguments)
@@ -42,6 +44,7 @@ struct ServeCommand: Subcommand {
         let state = MockState(nonceTTLSeconds: project.contract.service.signing.nonceTTLSeconds,
                               accessTTL: settings.accessTTL ?? auth.accessTTLSeconds, refreshTTL: settings.refreshTTL ?? auth.refreshTTLSeconds,
                               seed: settings.seed, journal: journal, uploads: UploadStore(budgetBytes: settings.uploadBudget))
+        stop.include(state.shutdown)
         guard Listening.prepare(state, options: settings.listener, contract: project.contract, scenarios: project.scenarios,
                                 mocks: settings.mocks, console: console) else { return 2 }
         let live = LiveEngine(MockEngine(contract: project.contract, fixtures: project.fixtures, scenarios: project.scenarios,
@@ -88,11 +91,15 @@ struct ServeCommand: Subcommand {
                 return 1
             }
         }
-        console.print(banner(project, port: server.port, settings: settings, state: state))
-        if let secure { console.print(tlsBanner(secure, port: server.port, trust: trust, settings: settings)) }
+        // One print, the console's URL last: scripts and tests wait for that line.
+        var lines = [banner(project, port: server.port, settings: settings, state: state)]
+        if let secure { lines.append(tlsBanner(secure, trust: trust, settings: settings)) }
+        lines.append("  console: \(settings.tls == nil ? "http" : "https")://\(settings.listener.server.host):\(server.port)/__accord/ui"
+                     + (settings.mockOptions.adminToken == nil ? "" : " (asks for the admin token)"))
+        console.print(lines.joined(separator: "\n"))
 
         let watcher = settings.reloads ? reloading(into: live, settings: settings, state: state, console: console) : nil
-        Listening.waitForStop(state.shutdown)
+        stop.wait()
         watcher?.stop()
         // Open event streams end first, or the stop would wait for them as for requests in flight.
         state.events.finishAll()
@@ -173,14 +180,13 @@ struct ServeCommand: Subcommand {
           collections: \(collectionsText(project.collections, store: state.collections))
           uploads: served at \(MockEngine.storagePrefix)ID, \(state.uploads.usage.budgetBytes) bytes kept at most (--upload-budget), oldest evicted first
           contracts: \(settings.contracts)  mocks: \(settings.mocks)\(settings.reloads ? "  (reloading on change)" : "")
-          console: \(settings.tls == nil ? "http" : "https")://\(settings.listener.server.host):\(port)/__accord/ui\(settings.mockOptions.adminToken == nil ? "" : " (asks for the admin token)")
         """
     }
 }
 
 extension ServeCommand {
     /// How the certificate was made and how to trust its CA.
-    private func tlsBanner(_ secure: TLSOptions.Prepared, port: UInt16, trust: TrustListener?, settings: Settings) -> String {
+    private func tlsBanner(_ secure: TLSOptions.Prepared, trust: TrustListener?, settings: Settings) -> String {
         var lines = ["  TLS 1.2/1.3: \(secure.summary)"]
         guard let authority = secure.authority, let trust, case .localAuthority(let directory, _)? = settings.tls?.source else {
             lines.append("  trust: your certificate's CA must be trusted by the simulator or device already")

@@ -71,7 +71,7 @@ struct TLSOptions {
         case .files(let certificate, let key):
             let identity = try TLSIdentity(certificateFile: certificate, keyFile: key)
             return Prepared(identity: identity, authority: nil,
-                            summary: "your certificate for \(identity.commonName) (\(certificate), \(identity.secondsLeft / 86_400) days left)")
+                            summary: "your certificate for \(identity.commonName) (\(certificate), \(identity.daysLeft) days left)")
         case .localAuthority(let directory, let extraNames):
             let store = LocalAuthority(directory: directory)
             let names = MachineNames.all(adding: extraNames)
@@ -82,7 +82,7 @@ struct TLSOptions {
             case .reused: "reused the server certificate"
             }
             return Prepared(identity: prepared.identity, authority: prepared,
-                            summary: "\(what) for \(names.joined(separator: ", ")) in \(directory), \(prepared.identity.secondsLeft / 86_400) days left")
+                            summary: "\(what) for \(names.joined(separator: ", ")) in \(directory), \(prepared.identity.daysLeft) days left")
         }
     }
 }

@@ -90,8 +90,10 @@ public struct LocalAuthority: Sendable {
         guard certificate.isSigned(by: authority) else { return "the server certificate is not signed by this CA" }
         let missing = names.filter { !certificate.covers($0) }
         if !missing.isEmpty { return "new name\(missing.count == 1 ? "" : "s"): \(missing.joined(separator: ", "))" }
-        let daysLeft = certificate.secondsLeft / 86_400
-        if daysLeft < Self.renewalDays { return daysLeft < 0 ? "the server certificate expired" : "the server certificate expires in \(daysLeft) days" }
+        let secondsLeft = certificate.secondsLeft
+        if secondsLeft < Self.renewalDays * 86_400 {
+            return secondsLeft <= 0 ? "the server certificate expired" : "the server certificate expires in \((secondsLeft + 86_399) / 86_400) days"
+        }
         return nil
     }
 

@@ -10,6 +10,9 @@ public struct TLSIdentity: Sendable, Equatable {
     /// Seconds until the certificate expires.
     public var secondsLeft: Int
 
+    /// Whole days until the certificate expires, a part of a day counted as one.
+    public var daysLeft: Int { secondsLeft <= 0 ? 0 : (secondsLeft + 86_399) / 86_400 }
+
     /// The user's own certificate and key (`--tls-cert`, `--tls-key`: mkcert's, a
     /// company CA's), checked: both parse, the key is the certificate's, and it has not expired.
     public init(certificateFile: String, keyFile: String) throws(TLSError) {

@@ -16,15 +16,7 @@ import TongbanAPI
 
     /// Runs curl with `arguments`; its standard output.
     private func curl(_ arguments: [String]) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["--silent", "--show-error"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return data
+        try ExternalCommand.run("/usr/bin/curl", ["--silent", "--show-error"] + arguments).output
     }
 
     /// The headers of a signed upload with these text parts, as curl `-H` arguments.

@@ -14,6 +14,10 @@ public final class ServerProcess: @unchecked Sendable {
     private let output = TextBuffer()
     private let errors = TextBuffer()
     public private(set) var port: UInt16 = 0
+    /// `https` when the server was started with `--tls`.
+    public private(set) var scheme = "http"
+    /// The plain HTTP port that offers the CA (`--tls` with the local CA), or nil.
+    public private(set) var trustPort: UInt16?
 
     public struct LaunchError: Error, CustomStringConvertible {
         public var description: String
@@ -51,12 +55,17 @@ public final class ServerProcess: @unchecked Sendable {
             if data.isEmpty { errors.finish() } else { errors.append(data) }
         }
         try process.run()
-        let banner = try waitFor(timeout: 10) { text, _ in text.contains("accord \(command): http://") }
+        // The whole banner: its last line names the console.
+        let banner = try waitFor(timeout: 10) { text, _ in text.contains("accord \(command): http") && (command != "serve" || text.contains("  console: ")) }
         guard let range = banner.range(of: #"127\.0\.0\.1:(\d+)"#, options: .regularExpression),
               let port = UInt16(banner[range].split(separator: ":").last ?? "") else {
             throw LaunchError(description: "no URL in the banner: \(banner)")
         }
         self.port = port
+        scheme = banner.contains("accord \(command): https://") ? "https" : "http"
+        if let trust = banner.range(of: #"CA over plain HTTP: http://127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
+            trustPort = UInt16(banner[trust].split(separator: ":").last ?? "")
+        }
     }
 
     deinit {
@@ -71,7 +80,7 @@ public final class ServerProcess: @unchecked Sendable {
 
     public var standardOutput: String { output.text }
     public var standardError: String { errors.text }
-    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    public var baseURL: String { "\(scheme)://127.0.0.1:\(port)" }
 
     /// The server's resident memory in KiB, from /proc.
     public var residentKiB: Int {

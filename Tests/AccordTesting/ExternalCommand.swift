@@ -1,0 +1,38 @@
+import AccordSync
+import Foundation
+
+/// A program the tests run as a person would (curl, openssl, python3), waited for.
+public enum ExternalCommand {
+    /// What a run printed and how it ended.
+    public struct Outcome: Sendable {
+        public var status: Int32
+        public var output: Data
+        public var errors: String
+        public var text: String { String(decoding: output, as: UTF8.self) }
+    }
+
+    /// Runs `program` (a path, or a name looked up on `PATH`) with `arguments`, feeding it `input`.
+    public static func run(_ program: String, _ arguments: [String], input: String? = nil) throws -> Outcome {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program.hasPrefix("/") ? program : "/usr/bin/env")
+        process.arguments = program.hasPrefix("/") ? arguments : [program] + arguments
+        let output = Pipe(), errors = Pipe(), feed = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = feed
+        try process.run()
+        if let input { feed.fileHandleForWriting.write(Data(input.utf8)) }
+        try feed.fileHandleForWriting.close()
+        // Both pipes are drained at once, so a chatty standard error cannot block the program.
+        let errorText = Locked(Data())
+        let drained = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            errorText.withLock { $0 = errors.fileHandleForReading.readDataToEndOfFile() }
+            drained.signal()
+        }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        drained.wait()
+        process.waitUntilExit()
+        return Outcome(status: process.terminationStatus, output: data, errors: String(decoding: errorText.withLock { $0 }, as: UTF8.self))
+    }
+}
