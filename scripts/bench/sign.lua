@@ -2,9 +2,11 @@
 -- app_key + timestamp + nonce + sorted_params + app_secret), with a fresh nonce
 -- per request, so the server runs its full verification including the nonce cache.
 --
--- usage: wrk -s sign.lua URL -- METHOD PATH BODY SORTED_PARAMS RUN_ID ACCESS_TOKEN [SESSIONS [SPAN]]
+-- usage: wrk -s sign.lua URL -- METHOD PATH BODY SORTED_PARAMS RUN_ID ACCESS_TOKEN [SESSIONS [SPAN [PAUSE_MS]]]
 -- With SESSIONS, requests name one of that many mock sessions per thread
 -- (X-Accord-Session) in turn, SPAN consecutive requests each (default 1).
+-- With PAUSE_MS, each connection waits that long before each request: C connections
+-- then send at most C * 1000 / PAUSE_MS requests a second (a fixed rate, not the most).
 local bit = require("bit")
 local band, bor, bxor, bnot, rol, tobit, tohex, bswap =
     bit.band, bit.bor, bit.bxor, bit.bnot, bit.rol, bit.tobit, bit.tohex, bit.bswap
@@ -49,7 +51,7 @@ end
 
 local counter, prefix = 0, "w"
 local method, path, body, sorted, token = "GET", "/", nil, "", "none"
-local sessions, span = 0, 1
+local sessions, span, pause = 0, 1, 0
 
 local threads = 0
 
@@ -64,7 +66,12 @@ function init(args)
     method, path, body, sorted, token = args[1] or "GET", args[2] or "/", args[3], args[4] or "", args[6] or "none"
     sessions = tonumber(args[7] or "0") or 0
     span = math.max(1, tonumber(args[8] or "1") or 1)
+    pause = tonumber(args[9] or "0") or 0
     if body == "" then body = nil end
+end
+
+function delay()
+    return pause
 end
 
 function request()

@@ -9,7 +9,8 @@ import Synchronization
 ///
 /// The requests being journaled never wait for a subscriber: an entry is written as
 /// JSON once and appended to each subscriber's queue, which a timer moves into the
-/// subscriber's stream every ``flushMilliseconds``. A subscriber that reads too slowly
+/// subscriber's stream every ``flushMilliseconds`` (and the request that fills it to
+/// ``batchBytes`` at once). A subscriber that reads too slowly
 /// loses entries beyond ``backlogBytes`` (queued, plus its stream's buffer) and is told
 /// how many (`event: dropped`). At
 /// most ``subscriberLimit`` subscribe at once; a stream also carries a comment every
@@ -23,6 +24,10 @@ public final class JournalFeed: Sendable {
     let streamBytes: Int
     /// How often queued entries are moved into the streams.
     static let flushMilliseconds = 100
+    /// A queue this long is moved into its stream at once, by the request that filled
+    /// it: under load a stream is fed in batches of about a hundred entries, not only
+    /// ten times a second.
+    static let batchBytes = 64 << 10
     static let heartbeatSeconds = 15
 
     private struct Subscriber {
@@ -75,18 +80,21 @@ public final class JournalFeed: Sendable {
         return pipe
     }
 
-    /// Queues `entry` for every subscriber whose filter admits it.
+    /// Queues `entry` for every subscriber whose filter admits it. The entry is written
+    /// out before the lock is taken, so the requests of other workers do not wait on it.
     public func publish(_ entry: JournalEntry) {
         guard listening.load(ordering: .relaxed) > 0 else { return }
-        var bytes: [UInt8]?
+        let event = Self.event(entry)
         state.withLock { state in
             for index in state.subscribers.indices where state.subscribers[index].filter.admits(entry) {
-                let event = bytes ?? Self.event(entry)
-                bytes = event
                 if state.subscribers[index].queued.count + event.count > backlogBytes {
                     state.subscribers[index].dropped += 1
-                } else {
-                    state.subscribers[index].queued += event
+                    continue
+                }
+                state.subscribers[index].queued += event
+                if state.subscribers[index].queued.count >= Self.batchBytes,
+                   let taken = state.subscribers[index].pipe.offer(state.subscribers[index].queued[...]) {
+                    state.subscribers[index].queued.removeFirst(taken)
                 }
             }
         }
