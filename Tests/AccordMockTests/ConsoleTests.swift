@@ -110,6 +110,20 @@ import Testing
         #expect(kept + dropped.reduce(0, +) == 100)
     }
 
+    @Test func anEventCarriesTheEnginesAnswerAsSentAndABrokenOneAsText() throws {
+        var fixture = try EngineFixture(fixturesIn: Repository.mocks)
+        let stream = fixture.handle(MockRequest(method: "GET", target: "/__accord/events?replay=0"))
+        let quota = fixture.handle(fixture.signed("GET", "/api/v1/signals/quota"))
+        let broken = fixture.handle(fixture.signed("GET", "/api/v1/signals/quota", headers: [("X-Accord-Inject", "malformed")]))
+        #expect((try? JSONReader.read(broken.bodyBytes)) == nil)
+        let text = try read(stream) { $0.contains("id: 2\n") && $0.hasSuffix("\n\n") }
+        let got = try entries(text)  // every event's data reads as JSON
+        #expect(got.count == 2)
+        #expect(text.contains(",\"response_bytes\":\(quota.bodyBytes.count),\"response_body\":" + quota.text + "}\n\n"))
+        #expect(got.last?["response_body"] == .string(broken.text))
+        #expect(got.first?["response_body"] == quota.json)
+    }
+
     @Test func theJournalKeepsAnAnswerUpTo4KiBAndARefusalsViolations() throws {
         var fixture = try EngineFixture(fixturesIn: Repository.mocks)
         _ = fixture.handle(fixture.signed("GET", "/api/v1/signals/quota"))

@@ -65,16 +65,38 @@ public struct JournalEntry: Sendable {
         public var bytes: [UInt8]?
         /// The body's size.
         public var size: Int
+        /// Whether the body is compact JSON this server wrote itself, on one line, which
+        /// the live feed copies into an event as it is instead of reading it back.
+        public var isCompactJSON = false
 
-        /// - Parameter body: what was sent; a stream's bytes are not known, so only `0` is kept.
-        init(_ body: MockResponse.Body) {
+        /// - Parameters:
+        ///   - body: what was sent; a stream's bytes are not known, so only `0` is kept.
+        ///   - isCompactJSON: the writer vouches that the bytes are compact JSON (the
+        ///     engine's own answers; not a fault's broken JSON, not an upstream's).
+        init(_ body: MockResponse.Body, isCompactJSON: Bool = false) {
             switch body {
             case .bytes(let bytes):
                 size = bytes.count
                 self.bytes = bytes.count <= Body.limit ? bytes : nil
+                self.isCompactJSON = isCompactJSON && self.bytes != nil && !bytes.contains(0x0A) && !bytes.contains(0x0D)
             case .events, .chunks, .stream:
                 size = 0
                 bytes = nil
+            }
+        }
+
+        /// `response_bytes`, then `response_body` (JSON as JSON, other text as a string)
+        /// written into `output`, an object's members so far: `{"seq":1,…` without its `}`.
+        /// A body ``isCompactJSON`` vouches for is copied, not read back and written again.
+        func append(to output: inout [UInt8]) {
+            output += Array(",\"response_bytes\":".utf8)
+            JSONWriter.writeInteger(size, into: &output)
+            guard let bytes, !bytes.isEmpty else { return }
+            output += Array(",\"response_body\":".utf8)
+            if isCompactJSON {
+                output += bytes
+            } else {
+                JSONWriter.write((try? JSONReader.read(bytes)) ?? .string(String(decoding: bytes, as: UTF8.self)), into: &output)
             }
         }
 

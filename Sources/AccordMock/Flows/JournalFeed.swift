@@ -116,7 +116,14 @@ public final class JournalFeed: Sendable {
     /// `id: 7` / `event: request` / `data: {…}` and the blank line.
     static func event(_ entry: JournalEntry) -> [UInt8] {
         var bytes = Array("id: \(entry.sequence)\nevent: request\ndata: ".utf8)
-        JSONWriter.write(entry.json, into: &bytes)
+        var head = entry
+        head.response = nil
+        JSONWriter.write(head.json, into: &bytes)
+        if let response = entry.response {
+            bytes.removeLast()  // the object's `}`: the answer's members go before it
+            response.append(to: &bytes)
+            bytes.append(UInt8(ascii: "}"))
+        }
         bytes += [0x0A, 0x0A]
         return bytes
     }

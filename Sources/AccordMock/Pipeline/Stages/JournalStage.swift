@@ -12,11 +12,15 @@ struct JournalStage: ResponseStage {
     /// Files the request; a refusal with each way the request broke the contract (`/body/content`: …).
     func finish(_ response: inout MockResponse, for exchange: Exchange) {
         let refused = response.summary.verdict.violatedRule != nil && response.summary.endpoint != nil
-        finish(&response, for: exchange, problems: refused ? JournalEntry.Problem.request(refusal: response, envelope: envelope) : [])
+        // The engine wrote its JSON answers itself, compact; a fault's are broken on purpose.
+        let ownJSON = response.summary.verdict != .fault && (response.header("Content-Type")?.contains("json") ?? false)
+        finish(&response, for: exchange, problems: refused ? JournalEntry.Problem.request(refusal: response, envelope: envelope) : [],
+               answerIsCompactJSON: ownJSON)
     }
 
     /// Files the request with how it, or the answer a proxy forwarded, broke the contract.
-    func finish(_ response: inout MockResponse, for exchange: Exchange, problems: [JournalEntry.Problem]) {
+    /// - Parameter answerIsCompactJSON: whether the answer's body is compact JSON this server wrote.
+    func finish(_ response: inout MockResponse, for exchange: Exchange, problems: [JournalEntry.Problem], answerIsCompactJSON: Bool = false) {
         let request = exchange.request
         let entry = journal.add(JournalEntry(
             time: clock.now, wallTime: clock.wallNow, method: request.method, path: request.path, endpoint: response.summary.endpoint,
@@ -24,7 +28,7 @@ struct JournalStage: ResponseStage {
             query: request.query, body: exchange.body.map { JournalEntry.Body($0, received: request.body.count) }, headers: JournalEntry.masked(request.headers),
             session: exchange.session, user: exchange.user, status: response.status, code: response.summary.code,
             answer: response.summary.source, injected: exchange.injected, verdict: response.summary.verdict, problems: problems,
-            response: JournalEntry.Response(response.body)
+            response: JournalEntry.Response(response.body, isCompactJSON: answerIsCompactJSON)
         ))
         feed.publish(entry)
     }
