@@ -13,7 +13,8 @@ struct JournalStage: ResponseStage {
     func finish(_ response: inout MockResponse, for exchange: Exchange) {
         let refused = response.summary.verdict.violatedRule != nil && response.summary.endpoint != nil
         // The engine wrote its JSON answers itself, compact; a fault's are broken on purpose.
-        let ownJSON = response.summary.verdict != .fault && (response.header("Content-Type")?.contains("json") ?? false)
+        // Asked only while a stream listens: finding the header costs more than filing the entry.
+        let ownJSON = feed.subscriberCount > 0 && response.summary.verdict != .fault && (response.header("Content-Type")?.contains("json") ?? false)
         finish(&response, for: exchange, problems: refused ? JournalEntry.Problem.request(refusal: response, envelope: envelope) : [],
                answerIsCompactJSON: ownJSON)
     }
