@@ -92,7 +92,7 @@ public struct LocalAuthority: Sendable {
         if !missing.isEmpty { return "new name\(missing.count == 1 ? "" : "s"): \(missing.joined(separator: ", "))" }
         let secondsLeft = certificate.secondsLeft
         if secondsLeft < Self.renewalDays * 86_400 {
-            return secondsLeft <= 0 ? "the server certificate expired" : "the server certificate expires in \((secondsLeft + 86_399) / 86_400) days"
+            return secondsLeft <= 0 ? "the server certificate expired" : "the server certificate expires in \(TLSIdentity.days(in: secondsLeft)) days"
         }
         return nil
     }

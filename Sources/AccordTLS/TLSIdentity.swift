@@ -11,7 +11,12 @@ public struct TLSIdentity: Sendable, Equatable {
     public var secondsLeft: Int
 
     /// Whole days until the certificate expires, a part of a day counted as one.
-    public var daysLeft: Int { secondsLeft <= 0 ? 0 : (secondsLeft + 86_399) / 86_400 }
+    public var daysLeft: Int { Self.days(in: secondsLeft) }
+
+    /// Whole days in `seconds`, a part of a day counted as one; 0 when none are left.
+    static func days(in seconds: Int) -> Int {
+        seconds <= 0 ? 0 : (seconds + 86_399) / 86_400
+    }
 
     /// The user's own certificate and key (`--tls-cert`, `--tls-key`: mkcert's, a
     /// company CA's), checked: both parse, the key is the certificate's, and it has not expired.

@@ -85,29 +85,29 @@ public struct JournalEntry: Sendable {
             }
         }
 
-        /// `response_bytes`, then `response_body` (JSON as JSON, other text as a string)
-        /// written into `output`, an object's members so far: `{"seq":1,…` without its `}`.
-        /// A body ``isCompactJSON`` vouches for is copied, not read back and written again.
+        /// The body as the journal shows it: JSON as JSON, other text as a string; nil when not kept.
+        private var bodyValue: JSONValue? {
+            guard let bytes, !bytes.isEmpty else { return nil }
+            return (try? JSONReader.read(bytes)) ?? .string(String(decoding: bytes, as: UTF8.self))
+        }
+
+        /// `response_bytes`, then `response_body`, written into `output`, an object's
+        /// members so far: `{"seq":1,…` without its `}`. A body ``isCompactJSON`` vouches
+        /// for is copied, not read back and written again.
         func append(to output: inout [UInt8]) {
             output += Array(",\"response_bytes\":".utf8)
             JSONWriter.writeInteger(size, into: &output)
-            guard let bytes, !bytes.isEmpty else { return }
-            output += Array(",\"response_body\":".utf8)
-            if isCompactJSON {
-                output += bytes
-            } else {
-                JSONWriter.write((try? JSONReader.read(bytes)) ?? .string(String(decoding: bytes, as: UTF8.self)), into: &output)
+            if isCompactJSON, let bytes, !bytes.isEmpty {
+                output += Array(",\"response_body\":".utf8) + bytes
+            } else if let value = bodyValue {
+                output += Array(",\"response_body\":".utf8)
+                JSONWriter.write(value, into: &output)
             }
         }
 
-        /// `response_body` (JSON as JSON, other text as a string) and `response_bytes`.
+        /// `response_bytes` and `response_body`.
         var members: [JSONValue.Member] {
-            var members: [JSONValue.Member] = [.init("response_bytes", .int(size))]
-            if let bytes, !bytes.isEmpty {
-                let value = (try? JSONReader.read(bytes)) ?? .string(String(decoding: bytes, as: UTF8.self))
-                members.append(.init("response_body", value))
-            }
-            return members
+            [.init("response_bytes", .int(size))] + (bodyValue.map { [.init("response_body", $0)] } ?? [])
         }
     }
 

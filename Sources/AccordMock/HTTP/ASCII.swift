@@ -22,6 +22,17 @@ public enum ASCII {
 }
 
 extension ASCII {
+    /// Whether `a` and `b` are the same text with A–Z and a–z taken as one (header
+    /// names), compared byte by byte without making a lowered copy of either.
+    public static func equalsIgnoringCase(_ a: String, _ b: String) -> Bool {
+        guard a.utf8.count == b.utf8.count else { return false }
+        return zip(a.utf8, b.utf8).allSatisfy { x, y in
+            x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= 0x61 && (x | 0x20) <= 0x7A)
+        }
+    }
+}
+
+extension ASCII {
     /// The NUL-terminated `text` as a String with A–Z lowered, in one pass (header
     /// names as the transport hands them over).
     public static func lowercased(cString text: UnsafePointer<CChar>) -> String {

@@ -99,7 +99,7 @@ public struct MockResponse: Sendable {
 
     /// The value of header `name`, case-insensitively.
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+        headers.first { ASCII.equalsIgnoringCase($0.name, name) }?.value
     }
 
     /// The body bytes, or the concatenated event bytes of a stream.

@@ -13,7 +13,7 @@ struct JournalStage: ResponseStage {
     func finish(_ response: inout MockResponse, for exchange: Exchange) {
         let refused = response.summary.verdict.violatedRule != nil && response.summary.endpoint != nil
         // The engine wrote its JSON answers itself, compact; a fault's are broken on purpose.
-        // Asked only while a stream listens: finding the header costs more than filing the entry.
+        // Asked only while a stream listens: nothing else copies the body as it is.
         let ownJSON = feed.subscriberCount > 0 && response.summary.verdict != .fault && (response.header("Content-Type")?.contains("json") ?? false)
         finish(&response, for: exchange, problems: refused ? JournalEntry.Problem.request(refusal: response, envelope: envelope) : [],
                answerIsCompactJSON: ownJSON)
