@@ -9,7 +9,14 @@ struct ListenerOptions {
     static let options = [
         Arguments.Option(name: "host", valueName: "IPV4", help: "The address to listen on (default: 127.0.0.1)."),
         Arguments.Option(name: "threads", valueName: "N", help: "Worker threads (default: the number of cores)."),
-        Arguments.Option(name: "max-body", valueName: "SIZE", help: "The largest request body, such as 512KiB or 2MiB (default: 1MiB)."),
+        Arguments.Option(name: "max-body", valueName: "SIZE",
+                         help: "The largest JSON request body, such as 512KiB or 2MiB (default: 1MiB); an upload endpoint takes its declared maximum."),
+        Arguments.Option(name: "body-budget", valueName: "SIZE",
+                         help: "The most bytes the bodies of all requests in flight hold together; beyond it 503 (default: 256MiB)."),
+        Arguments.Option(name: "request-timeout", valueName: "DURATION",
+                         help: "How long a connection has to send a whole request, head and body (default: 30s, at most 1h)."),
+        Arguments.Option(name: "min-body-rate", valueName: "SIZE",
+                         help: "The slowest a body may arrive per second on average after its first 10 s, such as 1KiB (default: 1KiB)."),
         Arguments.Option(name: "header-timeout", valueName: "DURATION",
                          help: "How long a connection has to send each request head, such as 10s (default: 10s, at most 1h)."),
         Arguments.Option(name: "max-connections", valueName: "N", help: "The most open connections (default: 4096, at most 65536)."),
@@ -36,8 +43,6 @@ struct ListenerOptions {
     var report: String?
     var reportFormat: ContractReport.Format
     var failOn: Set<ContractReport.FailCondition>
-    /// Whether `--max-body` was given; without it the limit grows to fit the contract's uploads.
-    var bodyLimitGiven = false
 
     /// - Parameter defaultPort: the port without `--port`.
     init(_ arguments: Arguments, defaultPort: UInt16) throws(UsageError) {
@@ -56,13 +61,30 @@ struct ListenerOptions {
                 throw UsageError("'--max-body' takes a size up to 1GiB such as 512KiB, 2MiB or 1048576, found '\(size)'")
             }
             server.maxBodyBytes = bytes
-            bodyLimitGiven = true
         }
         if let text = arguments["header-timeout"] {
             guard let seconds = DurationText.seconds(text) ?? Int(text), (1...3_600).contains(seconds) else {
                 throw UsageError("'--header-timeout' takes a duration from 1s to 1h such as 10s, found '\(text)'")
             }
             server.headerTimeoutSeconds = seconds
+        }
+        if let size = arguments["body-budget"] {
+            guard let bytes = ByteSizeText.bytes(size), bytes >= 1 << 20 else {
+                throw UsageError("'--body-budget' takes a size from 1MiB to 1GiB such as 256MiB, found '\(size)'")
+            }
+            server.bodyBudgetBytes = bytes
+        }
+        if let text = arguments["request-timeout"] {
+            guard let seconds = DurationText.seconds(text) ?? Int(text), (1...3_600).contains(seconds) else {
+                throw UsageError("'--request-timeout' takes a duration from 1s to 1h such as 30s, found '\(text)'")
+            }
+            server.requestTimeoutSeconds = seconds
+        }
+        if let size = arguments["min-body-rate"] {
+            guard let bytes = ByteSizeText.bytes(size, limit: 1 << 30) else {
+                throw UsageError("'--min-body-rate' takes a size per second up to 1GiB such as 1KiB (0 turns it off), found '\(size)'")
+            }
+            server.minimumBodyBytesPerSecond = bytes
         }
         if let text = arguments["max-connections"] {
             guard let value = Int(text), (16...65_536).contains(value) else {
@@ -93,10 +115,4 @@ struct ListenerOptions {
         }
     }
 
-    /// Without `--max-body`, the body limit admits the contract's largest multipart upload.
-    mutating func fitBodyLimit(to contract: Contract) {
-        guard !bodyLimitGiven else { return }
-        server.maxBodyBytes = max(server.maxBodyBytes, contract.largestMultipartBody)
-        mockOptions.maxBodyBytes = server.maxBodyBytes
-    }
 }

@@ -69,7 +69,9 @@ struct ProxyCommand: Subcommand {
         if let log {
             observer = { request, response, micros in log.record(request, response, latencyMicroseconds: micros) }
         }
-        let server = HTTPServer(configuration: settings.listener.server, replying: { request in proxy.reply(to: request) }, observer: observer,
+        var configuration = settings.listener.server
+        configuration.bodyLimit = { method, target in engine.bodyLimits.limit(method: method, target: target) }
+        let server = HTTPServer(configuration: configuration, replying: { request in proxy.reply(to: request) }, observer: observer,
                                 log: { console.printError($0) })
         do {
             try server.start()

@@ -37,7 +37,6 @@ struct ServeCommand: Subcommand {
         guard let project = Listening.load(contracts: settings.contracts, mocks: settings.mocks, doing: "serving", console: console) else {
             return 1
         }
-        settings.fitBodyLimit(to: project.contract)
 
         let auth = project.contract.service.auth
         guard let journal = Listening.journal(recording: settings.listener.record, console: console) else { return 1 }
@@ -57,6 +56,7 @@ struct ServeCommand: Subcommand {
         }
         var secure: TLSOptions.Prepared?
         var downloads: TrustDownloads?
+        settings.listener.server.bodyLimit = { method, target in live.engine.bodyLimits.limit(method: method, target: target) }
         if let tls = settings.tls {
             do {
                 let prepared = try tls.prepare()
@@ -174,7 +174,7 @@ struct ServeCommand: Subcommand {
         return """
         accord serve: \(settings.tls == nil ? "http" : "https")://\(settings.listener.server.host):\(port)\(contract.service.basePath)
           \(contract.endpoints.count) endpoints, \(project.fixtures.count) fixtures, \(signingText), \
-        CORS \(settings.mockOptions.corsAllowOrigin ?? "off"), body limit \(settings.listener.server.maxBodyBytes) bytes
+        CORS \(settings.mockOptions.corsAllowOrigin ?? "off"), body limit \(settings.listener.server.maxBodyBytes) bytes (uploads: their declared maximum)
           limits: \(settings.listener.server.connectionLimit) connections (\(settings.listener.server.perIPConnectionLimit) per address), \
         \(settings.listener.server.headerTimeoutSeconds) s per request head, \(state.rules.capacity) rules, \(state.nonces.capacity) nonces
           collections: \(collectionsText(project.collections, store: state.collections))
@@ -257,12 +257,6 @@ extension ServeCommand {
             if case .localAuthority(_, let extra)? = tls?.source { names += extra.map { $0.lowercased() } }
             if !host.hasPrefix("127.") { names += MachineNames.all() + (host == "0.0.0.0" ? [] : [host]) }
             return Set(names)
-        }
-
-        /// Without `--max-body`, room for the contract's largest upload (``ListenerOptions/fitBodyLimit(to:)``).
-        mutating func fitBodyLimit(to contract: Contract) {
-            listener.fitBodyLimit(to: contract)
-            mockOptions.maxBodyBytes = listener.server.maxBodyBytes
         }
 
         /// `30s`, `10m`, `2h`, `30d` or seconds.

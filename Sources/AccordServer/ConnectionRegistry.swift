@@ -3,22 +3,42 @@ internal import CMicroHTTPD
 import Foundation
 import Synchronization
 
-/// The open connections and, for each, when it began waiting for its next request
-/// head; closes those that have not sent a whole head within the deadline.
+/// The open connections and, for each, where its current request stands; closes those
+/// that take too long over it.
 ///
-/// A peer that sends one header byte a second keeps resetting libmicrohttpd's idle
-/// timeout, so that timeout alone lets a thousand such peers hold every connection.
-/// This deadline counts from the accept (or the end of the previous request on a
-/// keep-alive connection) to the complete head, whatever trickles in meanwhile.
+/// A peer that sends one byte a second keeps resetting libmicrohttpd's idle timeout,
+/// so that timeout alone lets a thousand such peers hold every connection. These
+/// deadlines count whatever trickles in meanwhile:
+/// - the head: from the accept (or the end of the previous request on a keep-alive
+///   connection) to the complete head, at most ``Deadlines/headMilliseconds``;
+/// - the whole request, head and body: at most ``Deadlines/requestMilliseconds``;
+/// - the body, after its first ``Deadlines/bodyGraceMilliseconds``: at least
+///   ``Deadlines/minimumBodyBytesPerSecond`` on average.
 final class ConnectionRegistry: Sendable {
-    /// One connection's request-head clock, kept as MHD's socket context.
+    /// How long each part of a request may take.
+    struct Deadlines: Sendable {
+        var headMilliseconds: Int
+        var requestMilliseconds: Int
+        var bodyGraceMilliseconds: Int
+        var minimumBodyBytesPerSecond: Int
+    }
+
+    /// One connection's request clock, kept as MHD's socket context.
     final class Clock: Sendable {
         let descriptor: Int32
         /// Milliseconds since the registry's origin when the connection began waiting
-        /// for a head; ``handling`` while a request is being answered; ``closing`` once shut down.
+        /// for a head; ``receiving`` while its body arrives; ``handling`` while it is
+        /// answered; ``closing`` once shut down.
         fileprivate let waitingSince: Atomic<Int>
+        /// When the current request's head began (its whole-request deadline counts from there).
+        fileprivate let requestSince = Atomic<Int>(0)
+        /// When the head was complete and the body began.
+        fileprivate let bodySince = Atomic<Int>(0)
+        /// The body bytes received so far.
+        fileprivate let bodyBytes = Atomic<Int>(0)
         fileprivate static let handling = -1
         fileprivate static let closing = -2
+        fileprivate static let receiving = -3
         private let origin: ContinuousClock.Instant
 
         fileprivate init(descriptor: Int32, origin: ContinuousClock.Instant, now: ContinuousClock.Instant) {
@@ -27,8 +47,21 @@ final class ConnectionRegistry: Sendable {
             waitingSince = Atomic(Self.milliseconds(from: origin, to: now))
         }
 
-        /// The head is complete: no deadline while the request is answered.
-        func requestStarted() {
+        /// The head is complete: the body's clock starts, the head's stops.
+        func headReceived(at now: ContinuousClock.Instant) {
+            requestSince.store(max(0, waitingSince.load(ordering: .relaxed)), ordering: .relaxed)
+            bodySince.store(Self.milliseconds(from: origin, to: now), ordering: .relaxed)
+            bodyBytes.store(0, ordering: .relaxed)
+            waitingSince.store(Self.receiving, ordering: .relaxed)
+        }
+
+        /// `count` more body bytes arrived.
+        func bodyReceived(_ count: Int) {
+            bodyBytes.add(count, ordering: .relaxed)
+        }
+
+        /// The request is read: no deadline while it is answered.
+        func requestRead() {
             waitingSince.store(Self.handling, ordering: .relaxed)
         }
 
@@ -40,14 +73,31 @@ final class ConnectionRegistry: Sendable {
         fileprivate static func milliseconds(from origin: ContinuousClock.Instant, to now: ContinuousClock.Instant) -> Int {
             max(0, (now - origin).wholeMicroseconds / 1_000)
         }
+
+        /// Whether the request is past a deadline at `current` (milliseconds since the origin).
+        fileprivate func isOverdue(at current: Int, _ deadlines: Deadlines) -> Bool {
+            let since = waitingSince.load(ordering: .relaxed)
+            if since >= 0 { return current - since > deadlines.headMilliseconds }
+            guard since == Self.receiving else { return false }
+            if current - requestSince.load(ordering: .relaxed) > deadlines.requestMilliseconds { return true }
+            let bodyTime = current - bodySince.load(ordering: .relaxed)
+            guard bodyTime > deadlines.bodyGraceMilliseconds else { return false }
+            // bytes / seconds < rate, without a division: bytes * 1000 < rate * milliseconds (both far from overflow).
+            return bodyBytes.load(ordering: .relaxed) * 1_000 < deadlines.minimumBodyBytesPerSecond * bodyTime
+        }
+
+        fileprivate var isReceivingBody: Bool { waitingSince.load(ordering: .relaxed) == Self.receiving }
     }
 
     private let origin = ContinuousClock.now
-    private let deadlineMilliseconds: Int
+    private let deadlines: Deadlines
     private let open = Locked<[ObjectIdentifier: Clock]>([:])
 
-    init(headerTimeoutSeconds: Int) {
-        deadlineMilliseconds = max(1, headerTimeoutSeconds) * 1_000
+    init(deadlines: Deadlines) {
+        var deadlines = deadlines
+        deadlines.headMilliseconds = max(1_000, deadlines.headMilliseconds)
+        deadlines.requestMilliseconds = max(deadlines.headMilliseconds, deadlines.requestMilliseconds)
+        self.deadlines = deadlines
     }
 
     /// A connection was accepted; returns its clock, retained, for MHD's socket context.
@@ -69,18 +119,17 @@ final class ConnectionRegistry: Sendable {
         accord_connection_socket_context(connection).map { Unmanaged<Clock>.fromOpaque($0).takeUnretainedValue() }
     }
 
-    /// Shuts down every connection waiting for a head longer than the deadline (MHD
-    /// then sees the end of the stream and closes it); returns how many.
-    func closeOverdue(now: ContinuousClock.Instant) -> Int {
+    /// Shuts down every connection past a deadline (MHD then sees the end of the
+    /// stream and closes it); returns how many were waiting for a head and how many
+    /// were sending a body.
+    func closeOverdue(now: ContinuousClock.Instant) -> (heads: Int, bodies: Int) {
         let current = Clock.milliseconds(from: origin, to: now)
         return open.withLock { open in
-            var closed = 0
-            for clock in open.values {
-                let since = clock.waitingSince.load(ordering: .relaxed)
-                guard since >= 0, current - since > deadlineMilliseconds else { continue }
+            var closed = (heads: 0, bodies: 0)
+            for clock in open.values where clock.isOverdue(at: current, deadlines) {
+                if clock.isReceivingBody { closed.bodies += 1 } else { closed.heads += 1 }
                 clock.waitingSince.store(Clock.closing, ordering: .relaxed)
                 shutdown(clock.descriptor, Int32(SHUT_RDWR))
-                closed += 1
             }
             return closed
         }

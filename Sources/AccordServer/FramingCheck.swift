@@ -10,6 +10,8 @@ struct FramingCheck {
     private(set) var problem: String?
     /// `Content-Length` declares more than the body limit: answer 413 before reading it.
     private(set) var declaresTooLargeBody = false
+    /// The length `Content-Length` declares, when it is one valid number within the limit.
+    private(set) var declaredLength: Int?
 
     /// - Parameters:
     ///   - lengths: every `Content-Length` value, trimmed, in order.
@@ -29,6 +31,7 @@ struct FramingCheck {
             }
             // Digits beyond Int's range are larger than any limit.
             declaresTooLargeBody = Int(length).map { $0 > maxBodyBytes } ?? true
+            if !declaresTooLargeBody { declaredLength = Int(length) }
         }
     }
 }

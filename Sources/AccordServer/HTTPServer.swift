@@ -15,11 +15,16 @@ import Synchronization
 ///
 /// Hostile peers meet these bounds: a request whose framing is ambiguous (two
 /// `Content-Length`s, `Content-Length` with `Transfer-Encoding`, a coding other than
-/// `chunked`) is answered 400 and the connection closed before any body is read; a
-/// declared body over the limit is answered 413 at once, without `100 Continue`;
-/// every connection has ``Configuration/headerTimeoutSeconds`` to send each request
-/// head; and at most ``Configuration/connectionLimit`` connections are open, at most
-/// ``Configuration/perIPConnectionLimit`` from one address.
+/// `chunked`) or a header line that is not plain HTTP (whitespace before the colon, a
+/// NUL or control byte in a value, a folded line) is answered 400 and the connection
+/// closed before any body is read; a declared body over the limit is answered 413 at
+/// once, without `100 Continue`, and a chunked one the moment it passes the limit; the
+/// bodies in flight together stay within ``Configuration/bodyBudgetBytes`` (503
+/// beyond); every connection has ``Configuration/headerTimeoutSeconds`` to send each
+/// request head and ``Configuration/requestTimeoutSeconds`` for the whole request, its
+/// body at ``Configuration/minimumBodyBytesPerSecond`` at least after the first
+/// ``Configuration/bodyGraceSeconds``; and at most ``Configuration/connectionLimit``
+/// connections are open, at most ``Configuration/perIPConnectionLimit`` from one address.
 public final class HTTPServer: @unchecked Sendable {
     /// Where and how to listen.
     public struct Configuration: Sendable {
@@ -28,11 +33,24 @@ public final class HTTPServer: @unchecked Sendable {
         /// 0 asks the system for a free port (see ``port``).
         public var port: UInt16
         public var threads: Int
+        /// The largest request body, unless ``bodyLimit`` says otherwise for a request.
         public var maxBodyBytes: Int
+        /// The largest body of one request, by method and target (an upload endpoint takes
+        /// more than a JSON one); nil: ``maxBodyBytes`` for every request.
+        public var bodyLimit: (@Sendable (_ method: String, _ target: String) -> Int)?
+        /// The most bytes that the bodies of all requests in flight hold together; a
+        /// request that would pass it is answered 503 with `Retry-After`.
+        public var bodyBudgetBytes: Int
         /// How long a connection may stay silent.
         public var connectionTimeoutSeconds: Int
         /// How long a connection has to send a whole request head, from its accept or the end of its previous request.
         public var headerTimeoutSeconds: Int
+        /// How long a connection has to send a whole request, head and body.
+        public var requestTimeoutSeconds: Int
+        /// The slowest a body may arrive on average, once ``bodyGraceSeconds`` have passed.
+        public var minimumBodyBytesPerSecond: Int
+        /// How long a body may arrive at any pace before ``minimumBodyBytesPerSecond`` applies.
+        public var bodyGraceSeconds: Int
         /// The most connections open at once.
         public var connectionLimit: Int
         /// The most connections open at once from one IP address.
@@ -41,14 +59,19 @@ public final class HTTPServer: @unchecked Sendable {
         public var tls: TLSIdentity?
 
         public init(host: String = "127.0.0.1", port: UInt16 = 8080, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
-                    maxBodyBytes: Int = 1 << 20, connectionTimeoutSeconds: Int = 30, headerTimeoutSeconds: Int = 10,
-                    connectionLimit: Int = 4_096, perIPConnectionLimit: Int = 2_048) {
+                    maxBodyBytes: Int = 1 << 20, bodyBudgetBytes: Int = 256 << 20, connectionTimeoutSeconds: Int = 30,
+                    headerTimeoutSeconds: Int = 10, requestTimeoutSeconds: Int = 30, minimumBodyBytesPerSecond: Int = 1_024,
+                    bodyGraceSeconds: Int = 10, connectionLimit: Int = 4_096, perIPConnectionLimit: Int = 2_048) {
             self.host = host
             self.port = port
             self.threads = max(1, threads)
             self.maxBodyBytes = maxBodyBytes
+            self.bodyBudgetBytes = bodyBudgetBytes
             self.connectionTimeoutSeconds = connectionTimeoutSeconds
             self.headerTimeoutSeconds = headerTimeoutSeconds
+            self.requestTimeoutSeconds = requestTimeoutSeconds
+            self.minimumBodyBytesPerSecond = minimumBodyBytesPerSecond
+            self.bodyGraceSeconds = bodyGraceSeconds
             self.connectionLimit = connectionLimit
             self.perIPConnectionLimit = perIPConnectionLimit
         }
@@ -87,6 +110,8 @@ public final class HTTPServer: @unchecked Sendable {
     private var daemon: OpaquePointer?
     private var sweeper: DispatchSourceTimer?
     private let inFlight = Atomic<Int>(0)
+    /// The body bytes that requests in flight hold or have been promised (``Configuration/bodyBudgetBytes``).
+    private let bodyBytesInFlight = Atomic<Int>(0)
     private let suspended = Locked<Set<ConnectionHandle>>([])
     private let timers = DispatchQueue(label: "accord.http.timers")
     /// The PEM strings MHD reads the TLS identity from, NUL-terminated; freed once the daemon stopped.
@@ -107,7 +132,9 @@ public final class HTTPServer: @unchecked Sendable {
         self.observer = observer
         self.log = log
         libraryNotices = NoticeLog(write: log)
-        connections = ConnectionRegistry(headerTimeoutSeconds: configuration.headerTimeoutSeconds)
+        connections = ConnectionRegistry(deadlines: .init(
+            headMilliseconds: configuration.headerTimeoutSeconds * 1_000, requestMilliseconds: configuration.requestTimeoutSeconds * 1_000,
+            bodyGraceMilliseconds: configuration.bodyGraceSeconds * 1_000, minimumBodyBytesPerSecond: configuration.minimumBodyBytesPerSecond))
     }
 
     deinit {
@@ -137,6 +164,7 @@ public final class HTTPServer: @unchecked Sendable {
     /// Starts listening; returns when the socket is bound.
     public func start() throws(StartError) {
         try Self.allowDescriptors(configuration.connectionLimit + 64)
+        Self.returnLargeBuffersToTheSystem()
         if let tls = configuration.tls {
             guard accord_tls_supported() != 0 else {
                 throw StartError(description: "this libmicrohttpd was built without TLS (MHD_FEATURE_TLS is off); "
@@ -166,6 +194,14 @@ public final class HTTPServer: @unchecked Sendable {
         sweeper.setEventHandler { [weak self] in self?.enforceHeaderDeadline() }
         sweeper.resume()
         self.sweeper = sweeper
+    }
+
+    /// Request bodies of megabytes come and go; glibc's malloc raises its mmap threshold
+    /// each time such a block is freed, so later bodies land on the heap and their pages
+    /// stay with the process (300 uploads of 4 MiB kept 1.1 GB). A fixed threshold keeps
+    /// every block over 256 KiB in its own mapping, given back when freed.
+    private static func returnLargeBuffersToTheSystem() {
+        accord_fix_mmap_threshold(256 << 10)
     }
 
     /// Raises the process's open-file limit to `needed` (within the hard limit).
@@ -208,8 +244,12 @@ public final class HTTPServer: @unchecked Sendable {
 
     private func enforceHeaderDeadline() {
         let closed = connections.closeOverdue(now: ContinuousClock.now)
-        if closed > 0 {
-            log("accord serve: closed \(closed) connection(s) that sent no complete request head within \(configuration.headerTimeoutSeconds) s")
+        if closed.heads > 0 {
+            log("accord serve: closed \(closed.heads) connection(s) that sent no complete request head within \(configuration.headerTimeoutSeconds) s")
+        }
+        if closed.bodies > 0 {
+            log("accord serve: closed \(closed.bodies) connection(s) whose request took over \(configuration.requestTimeoutSeconds) s "
+                + "or whose body came slower than \(configuration.minimumBodyBytesPerSecond) bytes/s after \(configuration.bodyGraceSeconds) s")
         }
     }
 
@@ -225,32 +265,28 @@ public final class HTTPServer: @unchecked Sendable {
                 uploadSize: UnsafeMutablePointer<Int>, slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
         guard let existing = slot.pointee else { return .NO }
         let state = Unmanaged<RequestState>.fromOpaque(existing).takeUnretainedValue()
-        guard state.headers != nil else {
-            // First call: the head is complete. Refuse what must not be read further.
-            ConnectionRegistry.clock(of: connection)?.requestStarted()
-            let head = RequestHead(connection)
-            state.method = method
-            state.headers = head.headers
-            let framing = FramingCheck(lengths: head.lengths, codings: head.codings, maxBodyBytes: configuration.maxBodyBytes)
-            if framing.problem != nil || framing.declaresTooLargeBody {
-                state.bodyLimitExceeded = framing.declaresTooLargeBody
-                state.closesConnection = true
-                return answer(connection, state: state, framingProblem: framing.problem)
-            }
-            return .YES
-        }
+        guard state.headers != nil else { return begin(state, on: connection, method: method) }
         if uploadSize.pointee > 0 {
-            if !state.bodyLimitExceeded, let upload {
-                if state.body.count + uploadSize.pointee > configuration.maxBodyBytes {
-                    state.bodyLimitExceeded = true
-                    state.body = []
-                } else {
-                    upload.withMemoryRebound(to: UInt8.self, capacity: uploadSize.pointee) {
-                        state.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: uploadSize.pointee))
-                    }
-                }
-            }
+            let count = uploadSize.pointee
             uploadSize.pointee = 0
+            state.clock?.bodyReceived(count)
+            // Answered already (the body passed a limit): a little more is read and dropped, then the connection closes.
+            if state.request != nil {
+                state.lingerBytes -= count
+                return state.lingerBytes > 0 ? .YES : .NO
+            }
+            guard let upload else { return .NO }
+            guard state.body.count + count <= state.bodyLimit else {
+                state.bodyLimitExceeded = true
+                return cutOff(connection, state: state)
+            }
+            guard reserve(state.body.count + count, for: state) else {
+                state.bodyBudgetExhausted = true
+                return cutOff(connection, state: state)
+            }
+            upload.withMemoryRebound(to: UInt8.self, capacity: count) {
+                state.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: count))
+            }
             return .YES
         }
         if state.request != nil {
@@ -265,14 +301,117 @@ public final class HTTPServer: @unchecked Sendable {
         return answer(connection, state: state, framingProblem: nil)
     }
 
-    /// Builds the engine's request, asks the handler, and queues (or delays) the answer.
-    private func answer(_ connection: OpaquePointer, state: RequestState, framingProblem: String?) -> MHD_Result {
+    /// The first call: the head is complete. Refuses what must not be read further, and
+    /// sets the body's limit and reserves its declared length in the budget.
+    private func begin(_ state: RequestState, on connection: OpaquePointer, method: String) -> MHD_Result {
+        state.clock = ConnectionRegistry.clock(of: connection)
+        state.clock?.headReceived(at: ContinuousClock.now)
+        let head = RequestHead(connection)
+        state.method = method
+        state.headers = head.headers
+        let hasBody = !head.codings.isEmpty || head.lengths.contains { $0 != "0" }
+        if hasBody { state.bodyLimit = configuration.bodyLimit?(method, state.target) ?? configuration.maxBodyBytes }
+        let framing = FramingCheck(lengths: head.lengths, codings: head.codings, maxBodyBytes: state.bodyLimit)
+        if let problem = head.problem ?? framing.problem {
+            state.closesConnection = true
+            return answer(connection, state: state, framingProblem: problem)
+        }
+        if framing.declaresTooLargeBody {
+            state.bodyLimitExceeded = true
+            return refuse(connection, state: state)
+        }
+        if let length = framing.declaredLength, length > 0 {
+            guard reserve(length, for: state) else {
+                state.bodyBudgetExhausted = true
+                return refuse(connection, state: state)
+            }
+            state.body.reserveCapacity(length)
+        }
+        return .YES
+    }
+
+    /// How much of a cut-off body is still read and dropped after its answer, so that
+    /// the client reads the answer before the close: a close with unread bytes is a
+    /// reset, which can destroy an answer still in flight.
+    static let lingerBytes = 1 << 20
+
+    /// The body passed a limit while it arrived. libmicrohttpd queues no answer before
+    /// a whole body is read, so on plain HTTP the answer is written to the socket here,
+    /// then a FIN, and at most ``lingerBytes`` more are read; over TLS (where only the
+    /// library can write) the connection closes at once.
+    private func cutOff(_ connection: OpaquePointer, state: RequestState) -> MHD_Result {
+        state.body = []
+        release(state)
+        state.closesConnection = true
+        state.lingerBytes = Self.lingerBytes
+        guard case .now(let response) = handler(request(for: state, connection: connection, framingProblem: nil)) else { return .NO }
+        state.response = response
+        guard configuration.tls == nil, case .bytes(let body) = response.body else { return .NO }
+        let descriptor = accord_connection_fd(connection)
+        let bytes = Self.wire(response, body: body)
+        let sent = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        guard sent == bytes.count else { return .NO }
+        shutdown(descriptor, Int32(SHUT_WR))
+        return .YES
+    }
+
+    /// A whole answer as HTTP/1.1 bytes, for ``cutOff(_:state:)``.
+    private static func wire(_ response: MockResponse, body: [UInt8]) -> [UInt8] {
+        var head = "HTTP/1.1 \(response.status) \(String(cString: MHD_get_reason_phrase_for(UInt32(response.status))))\r\n"
+        for header in response.headers { head += "\(header.name): \(header.value)\r\n" }
+        head += "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+        return Array(head.utf8) + body
+    }
+
+    /// Answers before the whole body is read (over its limit, or the budget); the connection closes after it.
+    private func refuse(_ connection: OpaquePointer, state: RequestState) -> MHD_Result {
+        state.body = []
+        release(state)
+        state.closesConnection = true
+        return answer(connection, state: state, framingProblem: nil)
+    }
+
+    /// Grows the request's share of the body budget to `bytes`; false when the budget cannot give it.
+    private func reserve(_ bytes: Int, for state: RequestState) -> Bool {
+        guard bytes > state.reservedBodyBytes else { return true }
+        // The share doubles as a chunked body grows (as its buffer does), within the body's limit.
+        let extra = max(bytes, min(state.reservedBodyBytes * 2, state.bodyLimit)) - state.reservedBodyBytes
+        var current = bodyBytesInFlight.load(ordering: .relaxed)
+        while true {
+            guard current + extra <= configuration.bodyBudgetBytes else { return false }
+            let (exchanged, original) = bodyBytesInFlight.compareExchange(expected: current, desired: current + extra, ordering: .relaxed)
+            if exchanged { break }
+            current = original
+        }
+        state.reservedBodyBytes += extra
+        return true
+    }
+
+    /// Gives the request's share of the body budget back.
+    private func release(_ state: RequestState) {
+        guard state.reservedBodyBytes > 0 else { return }
+        bodyBytesInFlight.subtract(state.reservedBodyBytes, ordering: .relaxed)
+        state.reservedBodyBytes = 0
+    }
+
+    /// The body bytes that requests in flight hold now, for tests and the stop.
+    var bodyBytesHeld: Int { bodyBytesInFlight.load(ordering: .relaxed) }
+
+    /// The engine's request, kept in `state` for the observer.
+    private func request(for state: RequestState, connection: OpaquePointer, framingProblem: String?) -> MockRequest {
+        state.clock?.requestRead()
         var request = MockRequest(method: state.method, target: state.target, headers: state.headers ?? HTTPHeaders(), body: state.body,
                                   bodyLimitExceeded: state.bodyLimitExceeded)
         request.framingProblem = framingProblem
+        request.bodyBudgetExhausted = state.bodyBudgetExhausted
         request.isFromLoopback = accord_client_is_loopback(connection) != 0
         state.request = request
-        switch handler(request) {
+        return request
+    }
+
+    /// Builds the engine's request, asks the handler, and queues (or delays) the answer.
+    private func answer(_ connection: OpaquePointer, state: RequestState, framingProblem: String?) -> MHD_Result {
+        switch handler(request(for: state, connection: connection, framingProblem: framingProblem)) {
         case .now(let response):
             if response.delayMilliseconds > 0 && !state.closesConnection {
                 state.pending = response
@@ -366,6 +505,7 @@ public final class HTTPServer: @unchecked Sendable {
         guard let raw = slot?.pointee else { return }
         slot?.pointee = nil
         let state = Unmanaged<RequestState>.fromOpaque(raw).takeRetainedValue()
+        release(state)
         inFlight.subtract(1, ordering: .relaxed)
         if let connection { ConnectionRegistry.clock(of: connection)?.requestEnded(at: ContinuousClock.now) }
         if let observer, let request = state.request, let response = state.response {

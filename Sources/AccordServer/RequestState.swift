@@ -16,8 +16,18 @@ final class RequestState: @unchecked Sendable {
     var method = ""
     /// Set at the first call of the access handler, when the head is complete.
     var headers: HTTPHeaders?
+    /// The connection's deadlines, from its socket context.
+    var clock: ConnectionRegistry.Clock?
     var body: [UInt8] = []
+    /// The largest body this request may send (set when the head shows a body).
+    var bodyLimit = 0
     var bodyLimitExceeded = false
+    /// The bytes of the server's body budget this request holds.
+    var reservedBodyBytes = 0
+    /// After a body was cut off: how much more of it is read and dropped before the close.
+    var lingerBytes = 0
+    /// The body would have passed the server's budget of bodies in flight.
+    var bodyBudgetExhausted = false
     /// Answered before the body was read: the connection closes after the answer.
     var closesConnection = false
     var request: MockRequest?

@@ -7,6 +7,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <microhttpd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 /* MHD_start_daemon and MHD_get_daemon_info are C-variadic; Swift cannot call them.
  * These wrappers keep the variadic calls in C, where each argument is type-checked. */
@@ -104,6 +107,32 @@ accord_start_daemon(const struct accord_daemon_settings *settings)
         MHD_OPTION_END);
 }
 
+/* Whether libmicrohttpd read this header from one plain line, `name:OWS value CRLF`.
+ * MHD 0.9.75 parses the head in place: the colon becomes the name's NUL, the value
+ * follows after optional whitespace, and CR LF become two NULs. Three things it lets
+ * through break that layout, and this sees each:
+ * - a folded line (obs-fold): MHD appends the continuation to the *name*, which then
+ *   grows past its value or moves elsewhere in the pool;
+ * - a NUL inside a value: the value's C string ends early, and what follows its NUL
+ *   is the rest of the value, not the NUL of a LF;
+ * - a bare LF line end: one NUL where CR LF leave two.
+ * Only bytes between the name and its value, and the two after the value, are read:
+ * all inside the head MHD holds. */
+static inline int
+accord_header_line_is_plain(const char *key, size_t key_size, const char *value, size_t value_size)
+{
+    const char *name_end = key + key_size;
+    if (value <= name_end || value - name_end > 1024 || *name_end != '\0') {
+        return 0;
+    }
+    for (const char *p = name_end + 1; p < value; p++) {
+        if (*p != ' ' && *p != '\t') {
+            return 0;
+        }
+    }
+    return value[value_size] == '\0' && value[value_size + 1] == '\0';
+}
+
 /* The socket of a connection, or -1. */
 static inline int
 accord_connection_fd(struct MHD_Connection *connection)
@@ -182,4 +211,17 @@ accord_reset_on_close(struct MHD_Connection *connection)
     }
     struct linger linger = { 1, 0 };
     setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, sizeof(linger));
+}
+
+/* Fixes glibc's mmap threshold at `bytes` (it otherwise rises each time a large block
+ * is freed), so that blocks over it keep their own mapping and go back to the system
+ * when freed. Nothing elsewhere. */
+static inline void
+accord_fix_mmap_threshold(int bytes)
+{
+#ifdef __GLIBC__
+    mallopt(M_MMAP_THRESHOLD, bytes);
+#else
+    (void) bytes;
+#endif
 }

@@ -85,12 +85,21 @@ import Testing
         #expect(try answer(run(cors, MockRequest(method: "OPTIONS", target: "/api/v1/nope")).0).status == 404)
     }
 
-    @Test func anOversizeBodyIsRefusedWithTheLimit() throws {
-        let stage = BodyLimitStage(maxBodyBytes: 1_024, envelopes: envelopes)
+    @Test func anOversizeBodyIsRefusedWithItsEndpointsLimit() throws {
+        let stage = BodyLimitStage(limits: BodyLimits(contract: contract, router: Router(contract: contract), json: 1_024), envelopes: envelopes)
         #expect(passes(run(stage, MockRequest(method: "POST", target: "/x", body: [1])).0))
-        let refused = try answer(run(stage, MockRequest(method: "POST", target: "/x", bodyLimitExceeded: true)).0)
+        let refused = try answer(run(stage, MockRequest(method: "POST", target: "/api/v1/feedback", bodyLimitExceeded: true)).0)
         #expect(refused.status == 413)
         #expect(refused.json?["msg"] == .string("the body is larger than the limit of 1024 bytes"))
+        // An upload endpoint's limit is its files' declared maximum and room for the text parts.
+        let upload = try answer(run(stage, MockRequest(method: "POST", target: "/api/v1/uploads/images?x=1", bodyLimitExceeded: true)).0)
+        #expect(upload.json?["msg"] == .string("the body is larger than the limit of \((4 << 20) + (64 << 10)) bytes"))
+        var busy = MockRequest(method: "POST", target: "/api/v1/feedback")
+        busy.bodyBudgetExhausted = true
+        let refusedBusy = try answer(run(stage, busy).0)
+        #expect(refusedBusy.status == 503)
+        #expect(refusedBusy.header("retry-after") == "1")
+        #expect(refusedBusy.json?["data"]?["error"] == .string("server_busy"))
     }
 
     // MARK: Routing

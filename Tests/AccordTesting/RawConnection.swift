@@ -67,6 +67,12 @@ public final class RawConnection {
         }
     }
 
+    /// Whether bytes (or the end of the stream) arrive within `milliseconds`.
+    public func isReadable(within milliseconds: Int32) -> Bool {
+        var entry = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, milliseconds) > 0
+    }
+
     /// The first read: its bytes, or the error number when it failed (ECONNRESET for a reset).
     public func firstRead() -> (text: String, error: Int32) {
         var buffer = [UInt8](repeating: 0, count: 65_536)

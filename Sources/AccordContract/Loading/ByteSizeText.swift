@@ -19,9 +19,14 @@ extension Contract {
     /// The largest multipart body an endpoint admits: its files' `max_size`, plus room
     /// for text parts and part headers. Zero without multipart endpoints.
     public var largestMultipartBody: Int {
-        endpoints.map { endpoint in
-            guard let parts = endpoint.multipart else { return 0 }
-            return parts.reduce(0) { $0 + ($1.file?.maxSize ?? 0) } + 64 << 10
-        }.max() ?? 0
+        endpoints.map { $0.largestMultipartBody ?? 0 }.max() ?? 0
+    }
+}
+
+extension Endpoint {
+    /// The largest multipart body this endpoint admits: its files' `max_size`, plus room
+    /// for text parts and part headers; nil for an endpoint without a multipart body.
+    public var largestMultipartBody: Int? {
+        multipart.map { parts in parts.reduce(0) { $0 + ($1.file?.maxSize ?? 0) } + 64 << 10 }
     }
 }

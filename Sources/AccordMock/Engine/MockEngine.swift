@@ -22,7 +22,12 @@ public struct MockEngine: Sendable {
     public let fixtureLabels: [String: [String]]
     /// Collections by name, from `mocks/collections/`.
     public let collections: [String: CollectionDefinition]
+    /// How large each request's body may be; the transport asks before reading one.
+    public let bodyLimits: BodyLimits
     let pipeline: Pipeline
+    /// What every request meets first, the control API's and storage's too: framing and
+    /// the body's limits (the pipeline runs the same stages for API requests).
+    private let gates: [any RequestStage]
 
     /// Where uploaded files are written (`PUT`, with a signed policy) and served back
     /// (`GET`): outside the base path and the control API, so a device reaches it.
@@ -39,15 +44,24 @@ public struct MockEngine: Sendable {
         self.state = state
         self.scenarios = scenarios
         fixtureLabels = fixtures.byEndpoint.mapValues { $0.map { "fixture:" + $0.name } }
+        let router = Router(contract: contract)
+        let envelopes = Envelopes(service: contract.service)
+        bodyLimits = BodyLimits(contract: contract, router: router, json: options.maxBodyBytes)
+        gates = [FramingStage(envelopes: envelopes), BodyLimitStage(limits: bodyLimits, envelopes: envelopes)]
         pipeline = Self.pipeline(contract: contract, fixtures: fixtures, scenarios: scenarios, collections: collections, options: options,
-                                 state: state)
+                                 state: state, router: router, gates: gates)
     }
 
     /// Answers one request.
     public func handle(_ request: MockRequest) -> MockResponse {
-        if request.path.hasPrefix(Self.controlPrefix) { return control(request) }
-        if request.path.hasPrefix(Self.storagePrefix) { return storage(request) }
-        return pipeline.run(request)
+        let control = request.path.hasPrefix(Self.controlPrefix)
+        guard control || request.path.hasPrefix(Self.storagePrefix) else { return pipeline.run(request) }
+        // No control call or upload runs on a message whose framing or size the transport refused.
+        var exchange = Exchange(request: request)
+        for gate in gates {
+            if case .answer(let refusal) = gate.run(&exchange) { return refusal }
+        }
+        return control ? self.control(request) : storage(request)
     }
 
     /// The report of every request the server answered so far.
@@ -57,10 +71,10 @@ public struct MockEngine: Sendable {
 
     /// The stages, in the order a request meets them.
     private static func pipeline(contract: Contract, fixtures: FixtureSet, scenarios: [String: Scenario],
-                                 collections: [String: CollectionDefinition], options: MockOptions, state: MockState) -> Pipeline {
+                                 collections: [String: CollectionDefinition], options: MockOptions, state: MockState,
+                                 router: Router, gates: [any RequestStage]) -> Pipeline {
         let service = contract.service
         let envelopes = Envelopes(service: service)
-        let router = Router(contract: contract)
         let grant = TokenGrant(tokens: state.tokens, auth: service.auth, envelopes: envelopes)
         let answers = Dictionary(uniqueKeysWithValues: contract.endpoints.map { endpoint in
             (endpoint.id, AnswerCompiler(contract: contract, endpoint: endpoint).answers(fixtures: fixtures.fixtures(for: endpoint.id)))
@@ -84,11 +98,8 @@ public struct MockEngine: Sendable {
         finishing.append(JournalStage(journal: state.journal, clock: state.clock, feed: state.events, envelope: service.envelope))
         finishing.append(ReportStage(observations: state.observations, envelope: service.envelope, router: router))
         return Pipeline(
-            screening: [
-                SteeringStage(options: options, envelopes: envelopes),
-                FramingStage(envelopes: envelopes),
+            screening: [SteeringStage(options: options, envelopes: envelopes)] + gates + [
                 PreflightStage(router: router, service: service, corsAllowOrigin: options.corsAllowOrigin, envelopes: envelopes),
-                BodyLimitStage(maxBodyBytes: options.maxBodyBytes, envelopes: envelopes),
             ],
             routing: RouteStage(router: router, envelopes: envelopes),
             routed: routed,

@@ -61,7 +61,7 @@ public struct ForwardingGate: Sendable {
         self.envelopes = envelopes
         let router = Router(contract: contract)
         screening = [SteeringStage(options: engine.options, envelopes: envelopes), FramingStage(envelopes: envelopes),
-                     BodyLimitStage(maxBodyBytes: engine.options.maxBodyBytes, envelopes: envelopes)]
+                     BodyLimitStage(limits: engine.bodyLimits, envelopes: envelopes)]
         routing = RouteStage(router: router, envelopes: envelopes)
         var checks: [any RoutedStage] = [BodyStage(envelopes: envelopes)]
         if engine.options.verifiesSignatures && service.signing.isEnabled {

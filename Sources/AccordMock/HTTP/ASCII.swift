@@ -69,3 +69,11 @@ extension String {
         return String(self[..<end])
     }
 }
+
+extension ASCII {
+    /// A byte as `0x0d`, for messages about the bytes a peer sent.
+    public static func hex(_ byte: UInt8) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        return String(decoding: [UInt8(ascii: "0"), UInt8(ascii: "x"), digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]], as: UTF8.self)
+    }
+}

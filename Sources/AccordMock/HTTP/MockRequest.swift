@@ -20,6 +20,9 @@ public struct MockRequest: Sendable {
     /// Why the transport refused the message framing (two `Content-Length`s, both
     /// `Content-Length` and `Transfer-Encoding`, an unknown transfer coding), if it did.
     public var framingProblem: String?
+    /// The transport refused the body because the bodies of all requests in flight
+    /// would have passed its budget (answered 503 with `Retry-After`).
+    public var bodyBudgetExhausted = false
     /// Whether the client connected from a loopback address (true in-process).
     public var isFromLoopback = true
 
