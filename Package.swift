@@ -25,6 +25,8 @@ let package = Package(
         .target(name: "AccordDiagnostics"),
         // The lock around shared state, one ThreadSanitizer understands.
         .target(name: "AccordSync"),
+        // Files written whole or not at all, through names no planted link can take over.
+        .target(name: "AccordFiles"),
         // libyaml events → a node tree with 1-based positions; JSON values → YAML through its emitter.
         .target(name: "AccordYAML", dependencies: ["CYAML", "AccordDiagnostics", "AccordJSON"]),
         // JSON values: a strict reader with positions, a compact writer, pointers.
@@ -42,15 +44,15 @@ let package = Package(
         // The web console at /__accord/ui: plain HTML, CSS and JavaScript in Assets/, embedded by EmbedFiles.
         .target(name: "AccordConsole", exclude: ["Assets"], plugins: ["EmbedFiles"]),
         // The mock backend as a pure function: routing, validation, fixtures, templating.
-        .target(name: "AccordMock", dependencies: ["AccordConsole", "AccordContract", "AccordDiagnostics", "AccordJSON", "AccordReport", "AccordSigning", "AccordSync", "AccordValidation", "AccordYAML"]),
+        .target(name: "AccordMock", dependencies: ["AccordConsole", "AccordContract", "AccordFiles", "AccordDiagnostics", "AccordJSON", "AccordReport", "AccordSigning", "AccordSync", "AccordValidation", "AccordYAML"]),
         // HTTPS identities: a local CA and the server certificates it signs (OpenSSL libcrypto), iOS trust profiles.
-        .target(name: "AccordTLS", dependencies: ["CCrypto", "AccordSigning"]),
+        .target(name: "AccordTLS", dependencies: ["CCrypto", "AccordFiles", "AccordSigning"]),
         // HTTP/1.1 over libmicrohttpd: moves bytes between sockets and the engine.
         .target(name: "AccordServer", dependencies: ["CMicroHTTPD", "AccordJSON", "AccordMock", "AccordSync", "AccordTLS"]),
         // HTTP to real backends over libcurl: TLS, HTTP/2, keep-alive, deadlines, size caps.
         .target(name: "AccordHTTPClient", dependencies: ["CCurl"]),
         // `accord proxy`: the mock's checks in front of a real backend, answers checked, recorded as fixtures.
-        .target(name: "AccordProxy", dependencies: ["AccordContract", "AccordHTTPClient", "AccordJSON", "AccordMock", "AccordServer", "AccordSync",
+        .target(name: "AccordProxy", dependencies: ["AccordContract", "AccordFiles", "AccordHTTPClient", "AccordJSON", "AccordMock", "AccordServer", "AccordSync",
                                                     "AccordValidation", "AccordYAML"]),
         // Provider verification: the contract's examples and negative checks against a real backend.
         .target(name: "AccordVerification", dependencies: ["AccordContract", "AccordHTTPClient", "AccordJSON", "AccordReport", "AccordSigning",
@@ -66,7 +68,7 @@ let package = Package(
         // Files embedded in a target as string literals: the generator's runtime, the console's assets.
         .plugin(name: "EmbedFiles", capability: .buildTool()),
         // The `accord` commands, as a library so tests run them in-process.
-        .target(name: "AccordCLI", dependencies: ["AccordCapture", "AccordContract", "AccordDiagnostics", "AccordDiff", "AccordGenerator", "AccordMock",
+        .target(name: "AccordCLI", dependencies: ["AccordCapture", "AccordContract", "AccordDiagnostics", "AccordDiff", "AccordFiles", "AccordGenerator", "AccordMock",
                                                 "AccordOpenAPI", "AccordProxy", "AccordReport", "AccordServer", "AccordSync", "AccordTLS", "AccordValidation",
                                                 "AccordVerification"]),
         .executableTarget(name: "accord", dependencies: ["AccordCLI"]),
@@ -96,7 +98,7 @@ let package = Package(
         .testTarget(name: "AccordEndToEndTests", dependencies: ["accord", "AccordContract", "AccordJSON", "AccordMock", "AccordServer", "AccordSigning",
                                                                 "AccordSync", "AccordTesting", "AccordValidation", "TongbanAPI"],
                     exclude: ["Clients"]),
-        .testTarget(name: "AccordMockTests", dependencies: ["AccordContract", "AccordJSON", "AccordMock", "AccordReport", "AccordSigning", "AccordSync",
+        .testTarget(name: "AccordMockTests", dependencies: ["AccordContract", "AccordFiles", "AccordJSON", "AccordMock", "AccordReport", "AccordSigning", "AccordSync",
                                                            "AccordTesting", "AccordValidation"]),
         .testTarget(
             name: "AccordContractTests",

@@ -1,3 +1,4 @@
+import AccordFiles
 import AccordCapture
 import AccordContract
 import AccordJSON

@@ -1,3 +1,4 @@
+import AccordFiles
 import AccordContract
 import AccordDiagnostics
 import AccordMock
@@ -25,8 +26,6 @@ enum Listening {
     /// The journal, appending to `--record FILE` when given.
     static func journal(recording path: String?, console: Console) -> Journal? {
         guard let path else { return Journal() }
-        // A file-size limit must fail the write (which the recorder handles), not kill the server.
-        signal(SIGXFSZ, SIG_IGN)
         do {
             return Journal(recorder: try JournalRecorder(path: path, report: { console.printError($0) }))
         } catch {
@@ -69,6 +68,8 @@ enum Listening {
         private let received = DispatchSemaphore(value: 0)
 
         init() {
+            // A file-size limit must fail a write (the journal's, the snapshot's, the report's), which each reports, not kill the server.
+            signal(SIGXFSZ, SIG_IGN)
             var signals = sigset_t()
             sigemptyset(&signals)
             sigaddset(&signals, SIGINT)

@@ -1,3 +1,4 @@
+import AccordFiles
 import AccordMock
 import AccordOpenAPI
 

@@ -1,3 +1,4 @@
+import AccordFiles
 import AccordContract
 import AccordDiagnostics
 import AccordMock
@@ -144,6 +145,12 @@ struct ServeCommand: Subcommand {
     /// Restores the collections from `path`; a missing file is a fresh start, a bad one
     /// one warning and the seeds.
     private func loadState(from path: String, project: MockProject, state: MockState, console: Console) {
+        var status = stat()
+        if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+            console.printError("warning: --state: \(path) is not a regular file (a device, a directory, or a link to one); "
+                               + "starting from the seeds, and the state is written there as a file on stop")
+            return
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             console.print("accord serve: no state file at \(path) yet; starting from the seeds")
             return

@@ -1,3 +1,4 @@
+import AccordFiles
 import AccordContract
 import AccordJSON
 import AccordMock

@@ -1,3 +1,4 @@
+import AccordFiles
 import Foundation
 
 /// A local certificate authority kept in a directory (`~/.accord/tls` by default), and
@@ -123,10 +124,10 @@ public struct LocalAuthority: Sendable {
 
     /// Writes through a temporary file renamed into place, so a reader never sees half a key.
     private func write(_ bytes: [UInt8], to path: String) throws(TLSError) {
-        let temporary = path + ".tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes), attributes: [.posixPermissions: 0o600]),
-              rename(temporary, path) == 0 else {
-            throw TLSError("\(path): cannot write (\(String(cString: strerror(errno))))")
+        do {
+            try AtomicFile.write(bytes, to: path, private: true)
+        } catch {
+            throw TLSError("\(error)")
         }
     }
 

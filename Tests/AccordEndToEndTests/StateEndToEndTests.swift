@@ -66,4 +66,35 @@ import Testing
             #expect(records.count == 4) // the seeds
         }
     }
+
+    /// ThreadSanitizer's runtime cannot start under a small file-size limit (see HostileClientTests).
+    @Test(.disabled(if: ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil, "ThreadSanitizer cannot run under ulimit -f"))
+    func aSnapshotPastTheFileSizeLimitIsAnErrorAndTheReportIsStillWritten() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("accord-fsize-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let state = folder.appendingPathComponent("state.json").path
+        let report = folder.appendingPathComponent("report.json").path
+        let server = try ServerProcess(arguments: ["--quiet", "--no-reload", "--state", state, "--report", report, "--report-format", "json"],
+                                       fileSizeLimitKiB: 64)
+        // Each session is seeded with about 1.5 KiB of records: 100 of them pass the 64 KiB limit.
+        for session in 0..<100 { _ = try await records(server, session: "s\(session)") }
+        try await stop(server)
+        #expect(server.standardError.contains("error: cannot write '\(state)': File too large"), "\(server.standardError)")
+        #expect(FileManager.default.fileExists(atPath: report), "the report is written after the failed snapshot")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["report.json"], "no temporary file is left")
+    }
+
+    @Test func aStateFileThatIsADeviceIsAWarning() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("accord-device-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let link = folder.appendingPathComponent("state.json").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/dev/zero")
+        let server = try ServerProcess(arguments: ["--quiet", "--no-reload", "--state", link])
+        try server.waitFor(timeout: 5) { _, err in err.contains("warning: --state") }
+        #expect(server.standardError.contains("warning: --state: \(link) is not a regular file (a device, a directory, or a link to one); starting from the seeds"))
+        try await stop(server)
+        #expect(try FileManager.default.attributesOfItem(atPath: link)[.type] as? FileAttributeType == .typeRegular)
+    }
 }

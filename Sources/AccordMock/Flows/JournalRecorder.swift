@@ -46,7 +46,7 @@ public final class JournalRecorder: Sendable {
     /// Opens `path` for appending, creating it when missing.
     /// - Parameter report: told once, at the first failed write.
     public init(path: String, report: @escaping @Sendable (String) -> Void) throws(OpenError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard descriptor >= 0 else { throw OpenError(description: "cannot write to '\(path)': \(String(cString: strerror(errno)))") }
         self.descriptor = descriptor
         state = Locked(State(status: Status(path: path, written: 0, lost: 0), size: Int64(lseek(descriptor, 0, SEEK_END))))
