@@ -113,6 +113,10 @@ public final class HTTPServer: @unchecked Sendable {
     /// The body bytes that requests in flight hold or have been promised (``Configuration/bodyBudgetBytes``).
     private let bodyBytesInFlight = Atomic<Int>(0)
     private let suspended = Locked<Set<ConnectionHandle>>([])
+    /// Streams parked while their pipe is empty: libmicrohttpd does not watch a parked
+    /// socket, so the sweep looks for peers that hung up (an event stream's slot is
+    /// freed within a second of its reader leaving, not at the next heartbeat).
+    private let idleStreams = Locked<[ConnectionHandle: (descriptor: Int32, pipe: BodyPipe)]>([:])
     private let timers = DispatchQueue(label: "accord.http.timers")
     /// The PEM strings MHD reads the TLS identity from, NUL-terminated; freed once the daemon stopped.
     private var tlsStrings: (certificate: UnsafeMutablePointer<CChar>, key: UnsafeMutablePointer<CChar>)?
@@ -191,7 +195,10 @@ public final class HTTPServer: @unchecked Sendable {
         port = accord_daemon_port(started)
         let sweeper = DispatchSource.makeTimerSource(queue: timers)
         sweeper.schedule(deadline: .now() + .seconds(1), repeating: .seconds(1))
-        sweeper.setEventHandler { [weak self] in self?.enforceHeaderDeadline() }
+        sweeper.setEventHandler { [weak self] in
+            self?.enforceHeaderDeadline()
+            self?.endHungUpStreams()
+        }
         sweeper.resume()
         self.sweeper = sweeper
     }
@@ -252,6 +259,30 @@ public final class HTTPServer: @unchecked Sendable {
                 + "or whose body came slower than \(configuration.minimumBodyBytesPerSecond) bytes/s after \(configuration.bodyGraceSeconds) s")
         }
     }
+
+    func watchForHangUp(_ handle: ConnectionHandle, descriptor: Int32, pipe: BodyPipe) {
+        guard descriptor >= 0 else { return }
+        idleStreams.withLock { $0[handle] = (descriptor, pipe) }
+    }
+
+    func stopWatching(_ handle: ConnectionHandle) {
+        idleStreams.withLock { _ = $0.removeValue(forKey: handle) }
+    }
+
+    /// Ends the parked streams whose peer hung up: their pipe fails, which wakes the
+    /// connection, and libmicrohttpd closes it and frees the stream.
+    private func endHungUpStreams() {
+        let watched = idleStreams.withLock { Array($0.values) }
+        for stream in watched {
+            var entry = pollfd(fd: stream.descriptor, events: Int16(Self.hangUpEvents), revents: 0)
+            if poll(&entry, 1, 0) > 0, Int32(entry.revents) & (Self.hangUpEvents | Int32(POLLHUP) | Int32(POLLERR)) != 0 {
+                stream.pipe.finish(failed: true)
+            }
+        }
+    }
+
+    /// `POLLRDHUP` where the system has it (the peer shut its side down), else `POLLHUP`.
+    private static let hangUpEvents = Int32(accord_poll_hang_up())
 
     // MARK: Requests
 

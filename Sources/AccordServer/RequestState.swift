@@ -102,7 +102,11 @@ final class PipeReader {
             return accord_end_with_error()
         case .empty:
             let handle = server.park(connection)
-            pipe.whenReadable { [server] in server.wake(handle) }
+            server.watchForHangUp(handle, descriptor: accord_connection_fd(connection), pipe: pipe)
+            pipe.whenReadable { [server] in
+                server.stopWatching(handle)
+                server.wake(handle)
+            }
             return 0
         }
     }

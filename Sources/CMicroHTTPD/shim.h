@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <poll.h>
 #include <microhttpd.h>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -223,5 +224,19 @@ accord_fix_mmap_threshold(int bytes)
     mallopt(M_MMAP_THRESHOLD, bytes);
 #else
     (void) bytes;
+#endif
+}
+
+/* The poll(2) event of a peer that closed its side: POLLRDHUP on Linux (a macro
+ * Swift's Glibc module leaves out, as it needs _GNU_SOURCE), POLLHUP elsewhere. */
+static inline short
+accord_poll_hang_up(void)
+{
+#if defined(POLLRDHUP)
+    return POLLRDHUP;
+#elif defined(__linux__)
+    return 0x2000; /* POLLRDHUP in <poll.h> with _GNU_SOURCE */
+#else
+    return POLLHUP;
 #endif
 }

@@ -180,4 +180,31 @@ import Testing
         #expect(after - before < 16 << 10, "RSS kept \(after - before) KiB after the bodies went")
         #expect(try HostileClientTests.answersProbe(server))
     }
+
+    static func openStream(_ port: UInt16, headers: String = "") throws -> (RawConnection, String) {
+        let connection = try RawConnection(port: port, timeout: 2)
+        connection.send("GET /__accord/events?replay=0 HTTP/1.1\r\nHost: 127.0.0.1\r\n\(headers)\r\n")
+        return (connection, connection.receive { $0.contains("\r\n\r\n") })
+    }
+
+    @Test func pagesOfOtherSitesCannotTakeTheEventStreamsAndClosedStreamsFreeTheirSlotsAtOnce() throws {
+        let server = try ServerProcess(arguments: ["--quiet"])
+        // What <img>, <script> and no-cors fetches of another site send: no Origin, but Sec-Fetch-Site.
+        for site in ["cross-site", "same-site"] {
+            let (_, reply) = try Self.openStream(server.port, headers: "Sec-Fetch-Site: \(site)\r\nSec-Fetch-Mode: no-cors\r\n")
+            #expect(reply.hasPrefix("HTTP/1.1 403") && reply.contains("cross_site_request"), "\(site): \(reply.prefix(200))")
+        }
+        let (ownStream, own) = try Self.openStream(server.port, headers: "Sec-Fetch-Site: same-origin\r\n")
+        #expect(own.hasPrefix("HTTP/1.1 200"))
+        #expect(own.contains("Content-Security-Policy: default-src 'none'; frame-ancestors 'none'"))
+        #expect(own.contains("X-Content-Type-Options: nosniff"))
+        var streams = try [ownStream] + (0..<15).map { _ in try Self.openStream(server.port).0 }
+        let (_, full) = try Self.openStream(server.port)
+        #expect(full.hasPrefix("HTTP/1.1 429"), "\(full.prefix(120))")
+        streams.removeAll()   // every reader leaves
+        // Within two sweeps of a second, not at the 15 s heartbeat.
+        Thread.sleep(forTimeInterval: 2.5)
+        let reopened = try (0..<16).map { _ in try Self.openStream(server.port).1 }
+        #expect(reopened.allSatisfy { $0.hasPrefix("HTTP/1.1 200") }, "\(reopened.filter { !$0.hasPrefix("HTTP/1.1 200") }.count) refused")
+    }
 }

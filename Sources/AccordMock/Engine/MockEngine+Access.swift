@@ -36,6 +36,11 @@ extension MockEngine {
                 return controlError(403, "loopback_only", "the control API answers loopback clients only; start the server with --admin-token to allow others")
             }
         }
+        // Browsers send Sec-Fetch-Site on every request, `<img>`, `<script>` and no-cors fetches included (which send
+        // no Origin); curl and apps send none. Only the console's own page, or a URL typed in, may call.
+        if let site = request.headers["sec-fetch-site"], site != "same-origin", site != "none" {
+            return controlError(403, "cross_site_request", "the control API refuses requests a page of another site made (Sec-Fetch-Site: \(site))")
+        }
         if let origin = request.headers["origin"], !ServerName.isSameOrigin(origin, host: request.headers["host"]) {
             return controlError(403, "foreign_origin", "the control API refuses calls from pages of another origin ('\(origin)')")
         }

@@ -59,7 +59,8 @@ extension MockEngine {
         do {
             let pipe = try state.events.subscribe(filter: filter, replay: backlog)
             return MockResponse(status: 200, headers: [("Content-Type", "text/event-stream; charset=utf-8"), ("Cache-Control", "no-store"),
-                                                       ("X-Accel-Buffering", "no")],
+                                                       ("X-Accel-Buffering", "no"), ("Content-Security-Policy", Self.answerPolicy),
+                                                       ("X-Content-Type-Options", "nosniff")],
                                 body: .stream(pipe), summary: .init(verdict: .control))
         } catch {
             return controlError(429, "too_many_streams", "\(error.limit) event streams are open already, the most the server keeps; close one")

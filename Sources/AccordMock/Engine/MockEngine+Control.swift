@@ -160,9 +160,12 @@ extension MockEngine {
         return nil
     }
 
+    /// The policy of every control answer that is not the console's page: nothing in it may load or run.
+    static let answerPolicy = "default-src 'none'; frame-ancestors 'none'"
+
     func controlAnswer(_ value: JSONValue, status: Int = 200) -> MockResponse {
         MockResponse(status: status, headers: [("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "no-store"),
-                                               ("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'"),
+                                               ("Content-Security-Policy", Self.answerPolicy),
                                                ("X-Content-Type-Options", "nosniff")],
                      body: .bytes(JSONWriter.bytes(value)), summary: .init(verdict: .control))
     }
