@@ -114,7 +114,13 @@ import Testing
         let replies = alive.receive { $0.components(separatedBy: "HTTP/1.1 ").count > 3 && $0.hasSuffix("}") }
         let statuses = replies.components(separatedBy: "HTTP/1.1 ").dropFirst().map { String($0.prefix(3)) }
         #expect(statuses == ["200", "404", "405"])
-        #expect(replies.contains("Allow: GET, DELETE"))
+        #expect(replies.contains("Allow: GET, HEAD, OPTIONS"), "the literal /signals/quota, not /signals/{id}: \(replies)")
+        // HEAD is answered as GET, with its headers and no body.
+        let head = try RawConnection(port: server.port)
+        head.send("HEAD /api/v1/app/start-config HTTP/1.1\r\nHost: x\r\n\(open)Connection: close\r\n\r\n")
+        let headReply = head.receive()
+        #expect(headReply.hasPrefix("HTTP/1.1 200"), "\(headReply)")
+        #expect(headReply.hasSuffix("\r\n\r\n"), "no body: \(headReply)")
     }
 
     @Test func streamedReplyArrivesEventByEvent() throws {

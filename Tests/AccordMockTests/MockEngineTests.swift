@@ -152,7 +152,23 @@ import Testing
         var fixture = try EngineFixture()
         let response = fixture.handle(fixture.signed("PUT", "/api/v1/signals/sg_1"))
         #expect(response.status == 405)
-        #expect(response.header("Allow") == "GET, DELETE")
+        #expect(response.header("Allow") == "GET, DELETE, HEAD, OPTIONS")
+    }
+
+    @Test func aLiteralPathWinsForEveryMethodAndHEADIsAnsweredAsGET() throws {
+        var fixture = try EngineFixture()
+        // DELETE is declared for /signals/{id}, not for the literal /signals/inbox: a 405 of the literal path.
+        let deleted = fixture.handle(fixture.signed("DELETE", "/api/v1/signals/inbox"))
+        #expect(deleted.status == 405)
+        #expect(deleted.header("Allow") == "GET, HEAD, OPTIONS")
+        #expect(deleted.json?["data"]?["allowed"] == .array([.string("GET"), .string("HEAD")]))
+        let head = fixture.handle(fixture.signed("HEAD", "/api/v1/signals/inbox"))
+        let get = fixture.handle(fixture.signed("GET", "/api/v1/signals/inbox"))
+        #expect(head.status == 200)
+        #expect(head.summary.endpoint == "signal.inbox")
+        #expect(head.header("content-type") == get.header("content-type"))
+        // HEAD on a templated route, too.
+        #expect(fixture.handle(fixture.signed("HEAD", "/api/v1/signals/sg_7f3b")).summary.endpoint == "signal.detail")
     }
 
     @Test func malformedJSONSaysWhere() throws {
@@ -268,7 +284,7 @@ import Testing
             ("Access-Control-Request-Headers", "x-sign, content-type"),
         ]))
         #expect(response.status == 204)
-        #expect(response.header("Access-Control-Allow-Methods") == "GET, DELETE, OPTIONS")
+        #expect(response.header("Access-Control-Allow-Methods") == "GET, DELETE, HEAD, OPTIONS")
         #expect(response.header("Access-Control-Allow-Headers") == "x-sign, content-type")
         #expect(response.header("Access-Control-Allow-Origin") == "*")
     }

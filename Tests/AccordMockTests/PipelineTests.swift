@@ -52,7 +52,7 @@ import Testing
         return (pipeline.run(request), log.all)
     }
 
-    static let order = ["SteeringStage", "FramingStage", "PreflightStage", "BodyLimitStage",
+    static let order = ["SteeringStage", "FramingStage", "BodyLimitStage", "PreflightStage",
                         "BodyStage", "SignatureStage", "AuthenticationStage", "ValidationStage", "InjectionStage",
                         "AnswerStage", "TokenFlowStage", "FaultStage"]
 

@@ -77,7 +77,7 @@ import Testing
         let plain = try answer(run(cors, MockRequest(method: "OPTIONS", target: "/api/v1/signals/quota")).0)
         #expect(plain.status == 204)
         #expect(plain.headers.map(\.name) == ["Allow"])
-        #expect(plain.header("allow") == "GET, DELETE, OPTIONS")
+        #expect(plain.header("allow") == "GET, HEAD, OPTIONS", "the literal /signals/quota's methods, not /signals/{id}'s")
         let preflight = try answer(run(cors, MockRequest(method: "OPTIONS", target: "/api/v1/signals/quota",
                                                          headers: [("Access-Control-Request-Method", "GET")])).0)
         #expect(preflight.header("access-control-allow-origin") == "https://app.example")
@@ -117,7 +117,7 @@ import Testing
             return
         }
         #expect(wrongMethod.status == 405)
-        #expect(wrongMethod.header("allow") == "GET, DELETE")
+        #expect(wrongMethod.header("allow") == "GET, HEAD, OPTIONS")
         guard case .refused(let missing) = stage.route(MockRequest(method: "GET", target: "/api/v1/signal/quota")) else {
             Issue.record("routed")
             return

@@ -25,6 +25,24 @@ import Testing
         return fixture.handle(signed)
     }
 
+    @Test func aTextPartSentWithAFilenameIsStillSignedAndValidated() throws {
+        var fixture = try EngineFixture(fixturesIn: Repository.mocks)
+        let file = Part(name: "file", filename: "me.jpg", contentType: "image/jpeg", bytes: Self.jpeg)
+        // Signed over no parameters, as if `purpose` were a file: the signature does not cover it, so 1001.
+        var unsigned = fixture.signed("POST", "/api/v1/uploads/images", body: "{}")
+        unsigned.headers["content-type"] = "multipart/form-data; boundary=accord-test-boundary"
+        unsigned.body = MultipartForm(parts: [file, Part(name: "purpose", filename: "purpose.txt", bytes: Array("avatar".utf8))],
+                                      boundary: "accord-test-boundary").bytes
+        #expect(fixture.handle(unsigned).code == .int(1001))
+        // Signed with it, the part is a text part: validated against its enum and answered.
+        var signed = fixture.signed("POST", "/api/v1/uploads/images", body: #"{"purpose":"wallpaper"}"#)
+        signed.headers["content-type"] = "multipart/form-data; boundary=accord-test-boundary"
+        signed.body = MultipartForm(parts: [file, Part(name: "purpose", filename: "purpose.txt", bytes: Array("wallpaper".utf8))],
+                                    boundary: "accord-test-boundary").bytes
+        let refused = fixture.handle(signed)
+        #expect(violations(refused) == ["/body/purpose: expected one of avatar, signal, evidence, found a string \"wallpaper\""])
+    }
+
     private func violations(_ response: MockResponse) -> [String] {
         guard case .array(let items)? = response.json?["data"]?["violations"] else { return [] }
         return items.map { item in

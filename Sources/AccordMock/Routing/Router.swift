@@ -51,6 +51,12 @@ public struct Router: Sendable {
     ///
     /// The path is split at `/` first and each segment decoded afterwards, so an
     /// encoded slash (`x%2Freply`) is one parameter value, never two segments.
+    ///
+    /// The path chooses the route before the method does: of the templates that fit,
+    /// the most specific wins (a literal segment before a parameter, left to right, as
+    /// OpenAPI says), and only its methods answer — `DELETE /signals/inbox` is a 405 of
+    /// the literal `/signals/inbox`, never `DELETE /signals/{id}` with id `inbox`.
+    /// `HEAD` is answered as `GET` where the contract declares no `HEAD` (RFC 9110 §9.3.2).
     public func match(method requestMethod: String, path: String) -> Match {
         if let endpoint = exact[requestMethod]?[path] { return .endpoint(endpoint, parameters: [:]) }
         guard path == basePath || path.hasPrefix(basePath + "/") || basePath.isEmpty else {
@@ -58,25 +64,45 @@ public struct Router: Sendable {
         }
         let pieces = path.dropFirst(basePath.count).split(separator: "/", omittingEmptySubsequences: true)
             .map { PercentDecoding.decode(String($0), plusAsSpace: false) }
-        // The most specific route wins: `/signals/quota` before `/signals/{signal_id}`,
-        // whatever order the contract declares them in.
-        var best: Route?
-        var allowed: [String] = []
+        // The templates that fit, narrowed to the most specific shape as they come.
+        var candidates: [Route] = []
         for index in bySegmentCount[pieces.count] ?? [] where fits(routes[index].segments, pieces) {
             let route = routes[index]
-            let method = route.endpoint.method.rawValue
-            if !allowed.contains(method) { allowed.append(method) }
-            if method == requestMethod, best.map({ route.parameterCount < $0.parameterCount }) ?? true { best = route }
-        }
-        if let best {
-            var parameters: [String: String] = [:]
-            for (segment, piece) in zip(best.segments, pieces) {
-                if case .parameter(let name) = segment { parameters[name] = piece }
+            switch candidates.first.map({ Self.specificity(route.segments, comparedTo: $0.segments) }) {
+            case nil, .same?: candidates.append(route)
+            case .more?: candidates = [route]
+            case .less?: break
             }
-            return .endpoint(best.endpoint, parameters: parameters)
         }
-        if !allowed.isEmpty { return .methodNotAllowed(allowed: allowed) }
-        return .notFound(nearest: nearest(to: path))
+        guard !candidates.isEmpty else { return .notFound(nearest: nearest(to: path)) }
+        let chosen = candidates.first { $0.endpoint.method.rawValue == requestMethod }
+            ?? (requestMethod == "HEAD" ? candidates.first { $0.endpoint.method.rawValue == "GET" } : nil)
+        guard let chosen else {
+            var allowed: [String] = []
+            for route in candidates where !allowed.contains(route.endpoint.method.rawValue) { allowed.append(route.endpoint.method.rawValue) }
+            if allowed.contains("GET") && !allowed.contains("HEAD") { allowed.append("HEAD") }
+            return .methodNotAllowed(allowed: allowed)
+        }
+        var parameters: [String: String] = [:]
+        for (segment, piece) in zip(chosen.segments, pieces) {
+            if case .parameter(let name) = segment { parameters[name] = piece }
+        }
+        return .endpoint(chosen.endpoint, parameters: parameters)
+    }
+
+    private enum Specificity { case more, same, less }
+
+    /// Whether template `a` is more specific than `b` (both fit the same path): the first
+    /// segment where one is literal and the other a parameter decides.
+    private static func specificity(_ a: [PathTemplate.Segment], comparedTo b: [PathTemplate.Segment]) -> Specificity {
+        for (x, y) in zip(a, b) {
+            switch (x, y) {
+            case (.literal, .parameter): return .more
+            case (.parameter, .literal): return .less
+            default: continue
+            }
+        }
+        return .same
     }
 
     /// The methods declared for a path, for CORS preflight and `Allow`.

@@ -47,7 +47,8 @@ struct BodyStage: RoutedStage {
             let body = try MultipartBody(request.body, boundary: boundary)
             exchange.parts = body.parts
             let files = Set((route.endpoint.multipart ?? []).filter { $0.file != nil }.map(\.name))
-            exchange.body = .object(body.parts.filter { $0.filename == nil && !files.contains($0.name) }.map { .init($0.name, .string($0.text)) })
+            // A part is a file part by the contract, not by its headers: a text part sent with a `filename` is still signed and validated.
+            exchange.body = .object(body.parts.filter { !files.contains($0.name) }.map { .init($0.name, .string($0.text)) })
             return .proceed
         } catch {
             return .answer(envelopes.refusal(status: 400, kind: "malformed_multipart", "the body is not multipart/form-data: \(error.message)",

@@ -22,7 +22,8 @@ struct RouteStage: Sendable {
                 status: 405, kind: "method_not_allowed",
                 "\(request.method) is not declared for \(request.path); allowed: \(allowed.joined(separator: ", "))",
                 extra: [.init("allowed", .array(allowed.map(JSONValue.string)))], verdict: .method)
-            response.headers.append(("Allow", allowed.joined(separator: ", ")))
+            // OPTIONS too: the server answers it on every declared path (RFC 9110 §15.5.6).
+            response.headers.append(("Allow", (allowed + ["OPTIONS"]).joined(separator: ", ")))
             return .refused(response)
         case .notFound(let nearest):
             return .refused(envelopes.refusal(status: 404, kind: "route_not_found", "no route for \(request.method) \(request.path)",
