@@ -45,8 +45,34 @@ public enum SortedParams {
         case .string(let text): text
         case .bool(let flag): flag ? "true" : "false"
         case .int(let int): String(int)
-        case .double(let double): JSONWriter.number(double)
-        case .array, .object: JSONWriter.string(value, sortedKeys: true)
+        // A number with no fractional part is an integer however it was written (`1080.0`, `1.08e3`), as JSON Schema counts it.
+        case .double(let double): Int(exactly: double).map(String.init) ?? JSONWriter.number(double)
+        case .array, .object: JSONWriter.string(integersAsIntegers(value), sortedKeys: true)
+        }
+    }
+
+    /// `value` with every integral number as an integer, as the signing rule writes them inside compact JSON.
+    static func integersAsIntegers(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .double(let double): Int(exactly: double).map(JSONValue.int) ?? value
+        case .array(let items): .array(items.map(integersAsIntegers))
+        case .object(let members): .object(members.map { .init($0.key, integersAsIntegers($0.value)) })
+        default: value
+        }
+    }
+
+    /// The JSON pointer of the first integral number beyond the signed 64-bit range in
+    /// `value` (which no rule can sign as an integer), if there is one.
+    public static func pointerToIntegerOutOfRange(in value: JSONValue, at pointer: String = "") -> String? {
+        switch value {
+        case .double(let double) where double.rounded() == double && double.isFinite && Int(exactly: double) == nil:
+            return pointer
+        case .array(let items):
+            return items.indices.lazy.compactMap { pointerToIntegerOutOfRange(in: items[$0], at: pointer + "/\($0)") }.first
+        case .object(let members):
+            return members.lazy.compactMap { pointerToIntegerOutOfRange(in: $0.value, at: pointer + "/" + $0.key.jsonPointerEscaped) }.first
+        default:
+            return nil
         }
     }
 }

@@ -186,6 +186,11 @@ public struct SchemaValidator: Sendable {
         case (.int, .int(let number)):
             // Compared both ways: abs(Int.min) would trap.
             return (-Primitive.largestExactInteger...Primitive.largestExactInteger).contains(number) ? nil : "integer within ±(2^53 - 1) (declare ids beyond it int64)"
+        case (.int, .double(let double)) where Int(exactly: double) != nil:
+            // An integral number written with a fraction or exponent (`1080.0`) is an integer, as JSON Schema counts it.
+            return mismatch(.int(Int(exactly: double) ?? 0), primitive)
+        case (.int64, .double(let double)) where Int(exactly: double) != nil:
+            return nil
         case (.any, _), (.string, .string), (.int64, .int), (.bool, .bool), (.double, .int), (.double, .double):
             return nil
         case (.decimal, .string(let text)):

@@ -67,7 +67,8 @@ indirect enum CanonicalJSON: Sendable {
         case .null: output += Array("null".utf8)
         case .bool(let flag): output += Array((flag ? "true" : "false").utf8)
         case .integer(let value): output += Array(String(value).utf8)
-        case .number(let value): output += Array((value.isFinite ? "\(value)" : "null").utf8)
+        // A number with no fractional part signs as an integer however it was written (`1080.0`), as the server reads it.
+        case .number(let value): output += Array((Int(exactly: value).map(String.init) ?? (value.isFinite ? "\(value)" : "null")).utf8)
         case .string(let text): Self.writeString(text, into: &output)
         case .array(let items):
             output.append(UInt8(ascii: "["))

@@ -1,6 +1,7 @@
 import AccordContract
 import AccordJSON
 import AccordSigning
+import AccordValidation
 
 /// Verifies `X-Sign`, the timestamp window and the nonce of every endpoint the
 /// contract does not exempt, answering with the contract's signing codes.
@@ -21,6 +22,13 @@ struct SignatureStage: RoutedStage {
     func run(_ exchange: inout Exchange, route: Route) -> StageResult {
         guard !exempt.contains(route.endpoint.id) else { return .proceed }
         let request = exchange.request
+        if let body = exchange.body, let pointer = SortedParams.pointerToIntegerOutOfRange(in: body) {
+            // Not a signature mismatch: no integer the contract takes can be that large, and no rule signs it as one.
+            let violation = Violation(pointer: "/body" + pointer, expected: "integer within the signed 64-bit range",
+                                      actual: "an integer beyond it", message: "/body\(pointer): an integer beyond the signed 64-bit range")
+            return .answer(envelopes.refusal(status: nil, kind: "invalid_request", violation.message,
+                                             extra: [.init("violations", .array([violation.json]))], endpoint: route.endpoint.id, verdict: .invalid))
+        }
         guard case .failure(let rejection) = verifier.verify(header: { request.headers[$0] }, query: request.query, body: exchange.body,
                                                              now: clock.wallNow) else { return .proceed }
         let (role, verdict): (FlowCodes.Role, Verdict) = switch rejection.failure {
