@@ -23,6 +23,10 @@ struct ServeCommand: Subcommand {
         Arguments.Option(name: "state", valueName: "FILE", help: "Load the collections' records from FILE at start and write them there on stop."),
         Arguments.Option(name: "upload-budget", valueName: "SIZE",
                          help: "The most bytes of uploaded files kept, oldest evicted first, such as 256MiB (default: 64MiB)."),
+        Arguments.Option(name: "session-state-budget", valueName: "SIZE",
+                         help: "The most bytes of collection records one session keeps; past it its oldest records go (default: 16MiB)."),
+        Arguments.Option(name: "state-budget", valueName: "SIZE",
+                         help: "The most bytes of collection records all sessions keep; past it the least recently used session goes (default: 512MiB)."),
     ] + ListenerOptions.options + TLSOptions.options
 
     func run(_ arguments: Arguments, console: Console) -> Int32 {
@@ -43,7 +47,9 @@ struct ServeCommand: Subcommand {
         guard let journal = Listening.journal(recording: settings.listener.record, console: console) else { return 1 }
         let state = MockState(nonceTTLSeconds: project.contract.service.signing.nonceTTLSeconds,
                               accessTTL: settings.accessTTL ?? auth.accessTTLSeconds, refreshTTL: settings.refreshTTL ?? auth.refreshTTLSeconds,
-                              seed: settings.seed, journal: journal, uploads: UploadStore(budgetBytes: settings.uploadBudget))
+                              seed: settings.seed, journal: journal,
+                              collections: CollectionStore(sessionBudgetBytes: settings.sessionStateBudget, totalBudgetBytes: settings.stateBudget),
+                              uploads: UploadStore(budgetBytes: settings.uploadBudget))
         stop.include(state.shutdown)
         guard Listening.prepare(state, options: settings.listener, contract: project.contract, scenarios: project.scenarios,
                                 mocks: settings.mocks, console: console) else { return 2 }
@@ -170,7 +176,8 @@ struct ServeCommand: Subcommand {
     private func collectionsText(_ collections: [String: CollectionDefinition], store: any RecordStorage) -> String {
         guard !collections.isEmpty else { return "none" }
         let list = collections.values.sorted { $0.name < $1.name }.map { "\($0.name) (\($0.seedCount) seeds, ≤ \($0.limit) a session)" }
-        return list.joined(separator: ", ") + "; per session, \(store.sessionLimit) sessions kept, the least recently used evicted first"
+        return list.joined(separator: ", ") + "; per session, \(store.sessionLimit) sessions and \(store.totalBudgetBytes) bytes kept "
+            + "(\(store.sessionBudgetBytes) a session), the least recently used evicted first"
     }
 
     private func banner(_ project: MockProject, port: UInt16, settings: Settings, state: MockState) -> String {
@@ -228,6 +235,9 @@ extension ServeCommand {
         var state: String?
         /// `--upload-budget SIZE`: the bytes of uploaded files kept.
         var uploadBudget = UploadStore.defaultBudget
+        /// `--session-state-budget SIZE` and `--state-budget SIZE`: the bytes of records one session, and all, keep.
+        var sessionStateBudget = CollectionStore.defaultSessionBudget
+        var stateBudget = CollectionStore.defaultTotalBudget
         /// `--tls` and its options.
         var tls: TLSOptions?
 
@@ -249,12 +259,21 @@ extension ServeCommand {
             accessTTL = try Self.seconds(arguments["access-ttl"], option: "access-ttl")
             refreshTTL = try Self.seconds(arguments["refresh-ttl"], option: "refresh-ttl")
             state = arguments["state"]
-            if let text = arguments["upload-budget"] {
-                guard let bytes = ByteSizeText.bytes(text), bytes >= 1 << 10 else {
-                    throw UsageError("'--upload-budget' takes a size from 1KiB to 1GiB such as 256MiB, found '\(text)'")
-                }
-                uploadBudget = bytes
+            uploadBudget = try Self.size(arguments, "upload-budget", example: "256MiB") ?? uploadBudget
+            sessionStateBudget = try Self.size(arguments, "session-state-budget", example: "16MiB") ?? sessionStateBudget
+            stateBudget = try Self.size(arguments, "state-budget", example: "512MiB") ?? max(stateBudget, sessionStateBudget)
+            guard stateBudget >= sessionStateBudget else {
+                throw UsageError("'--state-budget' (\(stateBudget) bytes) must be at least '--session-state-budget' (\(sessionStateBudget) bytes)")
             }
+        }
+
+        /// A size option from 1KiB to 1GiB, if given.
+        static func size(_ arguments: Arguments, _ option: String, example: String) throws(UsageError) -> Int? {
+            guard let text = arguments[option] else { return nil }
+            guard let bytes = ByteSizeText.bytes(text), bytes >= 1 << 10 else {
+                throw UsageError("'--\(option)' takes a size from 1KiB to 1GiB such as \(example), found '\(text)'")
+            }
+            return bytes
         }
 
         /// The names `Host` may give besides loopback: the machine's own when it listens

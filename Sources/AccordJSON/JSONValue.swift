@@ -76,3 +76,18 @@ extension JSONValue {
         JSONPointer(pointer)?.value(in: self)
     }
 }
+
+extension JSONValue {
+    /// About how many bytes the value takes in memory and as compact JSON: its strings'
+    /// and names' UTF-8 bytes plus a few for each value, worked out without writing it.
+    /// What byte budgets count (a session's records).
+    public var approximateSize: Int {
+        switch self {
+        case .null, .bool: 8
+        case .int, .double: 16
+        case .string(let text): 16 + text.utf8.count
+        case .array(let items): items.reduce(16) { $0 + $1.approximateSize }
+        case .object(let members): members.reduce(16) { $0 + 16 + $1.key.utf8.count + $1.value.approximateSize }
+        }
+    }
+}

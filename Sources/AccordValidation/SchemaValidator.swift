@@ -72,6 +72,9 @@ public struct SchemaValidator: Sendable {
         case .primitive(let primitive):
             if let expected = mismatch(value, primitive) {
                 violations.append(violation(pointer, expected: expected, actual: value))
+            } else if case .string(let text) = value, schema.constraints.maxLength == nil, text.utf8.count > Self.undeclaredStringLimit {
+                violations.append(violation(pointer, expected: "at most \(Self.undeclaredStringLimit) bytes (the server's cap where no max_length is declared)",
+                                            actual: value))
             } else {
                 check(value, schema.constraints, pointer, into: &violations)
             }
@@ -205,6 +208,10 @@ public struct SchemaValidator: Sendable {
             return expectedName(primitive)
         }
     }
+
+    /// The longest string, in UTF-8 bytes, where the contract declares no `max_length`:
+    /// without it one client could fill the server's records with strings of megabytes.
+    public static let undeclaredStringLimit = 1 << 20
 
     private func check(_ value: JSONValue, _ constraints: Constraints, _ pointer: String, into violations: inout [Violation]) {
         guard !constraints.isEmpty else { return }

@@ -82,6 +82,44 @@ import Testing
         #expect(store.counts.evicted == 1)
     }
 
+    @Test func sessionsStayWithinTheirByteBudgetsAndAllOfThemWithinTheTotal() throws {
+        let (collections, _) = try load("type: Signal\nkey: id\nseed:\n  - \(signal)\n")
+        let signals = try #require(collections["signals"])
+        let store = CollectionStore(sessionBudgetBytes: 100_000, totalBudgetBytes: 250_000)
+        let state = MockState(nonceTTLSeconds: 600, collections: store)
+        let seeded = try #require(store.records(of: signals, session: "a", state: state).first)
+        func big(_ id: Int) -> JSONValue {
+            guard case .object(var members) = seeded else { return seeded }
+            members = members.map { $0.key == "id" ? .init("id", .string("sg_\(id)")) : $0.key == "content" ? .init("content", .string(String(repeating: "x", count: 30_000))) : $0 }
+            return .object(members)
+        }
+        for id in 0..<10 { store.put(big(id), key: "sg_\(id)", into: signals, session: "a", state: state) }
+        // 30 KB records: three fit a 100 KB session; the oldest went, the newest stayed.
+        let kept = store.records(of: signals, session: "a", state: state)
+        #expect(kept.count == 3)
+        #expect(kept.last?["id"] == .string("sg_9"))
+        #expect(store.byteCounts.bytes <= 100_000)
+        #expect(store.byteCounts.trimmed == 7, "ten records (sg_1 replaced the seed), three kept")
+        // Three sessions of about 90 KB pass the 250 KB total: the least recently used goes.
+        for session in ["b", "c"] {
+            for id in 0..<3 { store.put(big(id), key: "sg_\(id)", into: signals, session: session, state: state) }
+        }
+        #expect(store.byteCounts.bytes <= 250_000)
+        #expect(store.counts.sessions == 2)
+        #expect(store.counts.evicted == 1)
+        store.reset()
+        #expect(store.byteCounts.bytes == 0)
+    }
+
+    @Test func aStringWithNoDeclaredMaximumIsCappedAtOneMebibyte() throws {
+        var fixture = try EngineFixture(fixturesIn: Repository.mocks)
+        let contact = String(repeating: "c", count: (1 << 20) + 1)
+        let answer = fixture.handle(fixture.signed("POST", "/api/v1/feedback", body: #"{"category":"feature","content":"hi","contact":"\#(contact)"}"#))
+        #expect(answer.code == .int(1000))
+        #expect(answer.text.contains(#""pointer":"/body/contact""#), "\(answer.text.prefix(300))")
+        #expect(answer.text.contains("at most 1048576 bytes (the server's cap where no max_length is declared)"))
+    }
+
     @Test func aReloadKeepsTheRecordsOfCollectionsWhoseTypeDidNotChange() throws {
         let yaml = "type: Signal\nkey: id\nseed:\n  - \(signal)\n"
         let (before, _) = try load(yaml)

@@ -110,6 +110,27 @@ import Testing
         #expect(kept + dropped.reduce(0, +) == 100)
     }
 
+    @Test func aReplayIsHeldToTheBacklogToo() throws {
+        let feed = JournalFeed(backlogBytes: 2_048, streamBytes: 1 << 20)
+        let entry = JournalEntry(time: 0, wallTime: 0, method: "GET", path: "/api/v1/signals/quota", endpoint: "signal.quota", session: "s",
+                                 status: 200, verdict: .ok)
+        let replay = (1...1_000).map { sequence in
+            var numbered = entry
+            numbered.sequence = sequence
+            return numbered
+        }
+        let pipe = try feed.subscribe(filter: JournalFilter(), replay: replay)
+        Thread.sleep(forTimeInterval: 0.3)
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        guard case .bytes(let count) = buffer.withUnsafeMutableBytes({ pipe.read(into: $0) }) else { Issue.record("nothing to read"); return }
+        let text = String(decoding: buffer.prefix(count), as: UTF8.self)
+        let kept = try entries(text)
+        let dropped = text.components(separatedBy: "event: dropped\ndata: {\"dropped\":").dropFirst().compactMap { Int($0.prefix { $0.isNumber }) }
+        #expect(count <= 2_048 + 64, "the replay took \(count) bytes")
+        #expect(kept.count > 0 && kept.last?["seq"] == .int(1_000), "the newest entries are the ones kept")
+        #expect(kept.count + dropped.reduce(0, +) == 1_000)
+    }
+
     @Test func anEventCarriesTheEnginesAnswerAsSentAndABrokenOneAsText() throws {
         var fixture = try EngineFixture(fixturesIn: Repository.mocks)
         let stream = fixture.handle(MockRequest(method: "GET", target: "/__accord/events?replay=0"))

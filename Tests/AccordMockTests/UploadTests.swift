@@ -1,6 +1,6 @@
 import AccordContract
 import AccordJSON
-import AccordMock
+@testable import AccordMock
 import AccordTesting
 import AccordValidation
 import Foundation
@@ -172,5 +172,21 @@ import Testing
         for index in 0..<3_000 { _ = store.store([UInt8(truncatingIfNeeded: index)], contentType: "image/png", at: 4) }
         #expect(store.usage.bytes <= 10_000)
         #expect(store.usage.files <= UploadStore.maxFiles)
+    }
+
+    @Test func aFileStoredAgainUnderItsIdIsTheNewestAndTheOrderStaysBounded() throws {
+        let store = UploadStore(budgetBytes: 10_000)
+        let id = "0123456789abcdef0123456789abcdef"
+        _ = store.store([UInt8](repeating: 1, count: 4_000), contentType: "image/png", at: 0, id: id)
+        let second = try #require(store.store([UInt8](repeating: 2, count: 4_000), contentType: "image/png", at: 1))
+        // The same signed URL put again: its file is replaced and becomes the newest.
+        _ = store.store([UInt8](repeating: 3, count: 4_000), contentType: "image/png", at: 2, id: id)
+        _ = store.store([UInt8](repeating: 4, count: 4_000), contentType: "image/png", at: 3)
+        #expect(store.file(second.id) == nil, "the older file goes first")
+        #expect(store.file(id)?.bytes.first == 3, "the file put again stays")
+        // 200,000 re-puts of one URL keep one file and an order of a few entries, not 200,000.
+        for time in 0..<200_000 { _ = store.store([UInt8(truncatingIfNeeded: time)], contentType: "image/png", at: Int64(time), id: id) }
+        #expect(store.usage.files <= 3)
+        #expect(store.orderLength <= 2 * store.usage.files + 64, "the order holds \(store.orderLength) entries")
     }
 }

@@ -131,11 +131,15 @@ extension MockEngine {
             let session = request.query.first { $0.name == "session" }?.value ?? "anonymous"
             let records = state.collections.records(of: collection, session: session, state: state)
             let counts = state.collections.counts
+            let bytes = state.collections.byteCounts
             return controlAnswer(.object([
                 .init("collection", .string(collection.name)), .init("type", .string(collection.typeName)), .init("session", .string(session)),
                 .init("limit", .int(collection.limit)), .init("records", .array(records)),
                 .init("sessions", .object([.init("kept", .int(counts.sessions)), .init("limit", .int(state.collections.sessionLimit)),
                                            .init("evicted", .int(counts.evicted))])),
+                .init("bytes", .object([.init("kept", .int(bytes.bytes)), .init("session_budget", .int(state.collections.sessionBudgetBytes)),
+                                        .init("total_budget", .int(state.collections.totalBudgetBytes)),
+                                        .init("records_dropped_for_budget", .int(bytes.trimmed))])),
             ]))
         case ("POST", ["shutdown"]):
             guard state.shutdown.request() else {

@@ -67,7 +67,19 @@ public final class JournalFeed: Sendable {
         let pipe = BodyPipe(capacity: streamBytes)
         var subscriber = Subscriber(pipe: pipe, filter: filter)
         subscriber.queued = Array("retry: 1000\n\n".utf8)
-        for entry in replay { subscriber.queued += Self.event(entry) }
+        // The replay is held to the same backlog as what follows: the newest entries that fit, the older ones counted as dropped.
+        var events: [[UInt8]] = []
+        var bytes = subscriber.queued.count
+        for entry in replay.reversed() {
+            let event = Self.event(entry)
+            guard bytes + event.count <= backlogBytes else {
+                subscriber.dropped = replay.count - events.count
+                break
+            }
+            bytes += event.count
+            events.append(event)
+        }
+        for event in events.reversed() { subscriber.queued += event }
         let added = state.withLock { state -> Bool in
             guard state.subscribers.count < Self.subscriberLimit else { return false }
             state.subscribers.append(subscriber)

@@ -119,6 +119,11 @@ public protocol RecordStorage: Sendable {
     var sessionLimit: Int { get }
     /// Sessions holding records now, and how many were evicted so far.
     var counts: (sessions: Int, evicted: Int) { get }
+    /// The most bytes of records one session keeps, and all sessions together.
+    var sessionBudgetBytes: Int { get }
+    var totalBudgetBytes: Int { get }
+    /// The bytes of records kept now, and how many records were dropped to keep sessions within their budget.
+    var byteCounts: (bytes: Int, trimmed: Int) { get }
     /// The records `session` holds of `collection`, seeded on first read.
     func records(of collection: CollectionDefinition, session: String, state: MockState) -> [JSONValue]
     /// The records with their version: a number that changes whenever they do (never

@@ -57,10 +57,13 @@ public final class UploadStore: UploadStorage {
     public static let maxFiles = 10_000
 
     private struct State {
-        var files: [String: (file: StoredFile, bytes: [UInt8])] = [:]
-        /// Ids, oldest first; `head` is the next to evict.
-        var order: [String] = []
+        var files: [String: (file: StoredFile, bytes: [UInt8], generation: Int)] = [:]
+        /// Ids in the order they were stored, oldest first, each with the generation it
+        /// was stored in: an entry whose file was stored again since is stale and skipped.
+        /// `head` is the next to look at.
+        var order: [(id: String, generation: Int)] = []
         var head = 0
+        var generation = 0
         var bytes = 0
         var evicted = 0
     }
@@ -76,30 +79,34 @@ public final class UploadStore: UploadStorage {
         guard bytes.count <= budgetBytes, let id = given ?? Digest.randomBytes(16).map(Digest.hex) else { return nil }
         let file = StoredFile(id: id, contentType: contentType, size: bytes.count, storedAt: time)
         state.withLock { state in
+            // A policy's upload sent again replaces its file, which becomes the newest.
+            if let replaced = state.files.removeValue(forKey: id) { state.bytes -= replaced.bytes.count }
             while state.head < state.order.count, state.bytes + bytes.count > budgetBytes || state.files.count >= Self.maxFiles {
                 let oldest = state.order[state.head]
                 state.head += 1
-                if let gone = state.files.removeValue(forKey: oldest) {
+                if state.files[oldest.id]?.generation == oldest.generation, let gone = state.files.removeValue(forKey: oldest.id) {
                     state.bytes -= gone.bytes.count
                     state.evicted += 1
                 }
             }
-            // Drop the evicted prefix now and then, so the order list stays as long as the files.
-            if state.head > 1_024 && state.head * 2 > state.order.count {
-                state.order.removeFirst(state.head)
+            state.generation += 1
+            state.files[id] = (file, bytes, state.generation)
+            state.order.append((id, state.generation))
+            state.bytes += bytes.count
+            // Stale and evicted entries are dropped once they outnumber the files, so the order stays within twice the files.
+            if state.order.count - state.head > 2 * state.files.count + 64 || state.head > 1_024 && state.head * 2 > state.order.count {
+                state.order = state.order[state.head...].filter { state.files[$0.id]?.generation == $0.generation }
                 state.head = 0
             }
-            // A policy's upload sent again replaces its file.
-            if let replaced = state.files.removeValue(forKey: id) { state.bytes -= replaced.bytes.count }
-            state.files[id] = (file, bytes)
-            state.order.append(id)
-            state.bytes += bytes.count
         }
         return file
     }
 
+    /// How many entries the eviction order holds (stale ones included), for tests of its bound.
+    var orderLength: Int { state.withLock { $0.order.count - $0.head } }
+
     public func file(_ id: String) -> (file: StoredFile, bytes: [UInt8])? {
-        state.withLock { $0.files[id] }
+        state.withLock { state in state.files[id].map { ($0.file, $0.bytes) } }
     }
 
     public var usage: UploadUsage {
