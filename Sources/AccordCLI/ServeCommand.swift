@@ -248,6 +248,9 @@ extension ServeCommand {
             tls = try TLSOptions(arguments, serverPort: listener.server.port)
             mockOptions = listener.mockOptions
             mockOptions.serverNames = Self.serverNames(host: listener.server.host, tls: tls)
+            mockOptions.scheme = tls == nil ? "http" : "https"
+            let port = listener.server.port
+            mockOptions.fallbackHost = port == 0 ? "localhost" : "localhost:\(port)"
             if let cors = arguments["cors"] { mockOptions.corsAllowOrigin = cors == "off" ? nil : cors }
             if let seedText = arguments["seed"] {
                 guard let value = UInt64(seedText) else { throw UsageError("'--seed' takes a non-negative integer, found '\(seedText)'") }

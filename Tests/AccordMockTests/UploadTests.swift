@@ -129,6 +129,37 @@ import Testing
         return components.percentEncodedPath + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
     }
 
+    @Test func theURLsHandedOutAreHTTPSUnderTLSAndNeverAForeignHost() throws {
+        var options = MockOptions()
+        options.scheme = "https"
+        options.fallbackHost = "localhost:8443"
+        options.serverNames = ["dev.accord.test"]
+        var fixture = try EngineFixture(fixturesIn: Repository.mocks, options: options)
+        func policy(host: String) throws -> (upload: String, file: String) {
+            var request = fixture.signed("POST", "/api/v1/uploads/policy", body: #"{"content_type":"image/jpeg","size":100,"purpose":"avatar"}"#)
+            request.headers["host"] = host
+            let data = try #require(fixture.handle(request).json?["data"])
+            guard case .string(let upload)? = data["upload_url"], case .string(let file)? = data["public_url"] else { throw URLError(.badURL) }
+            return (upload, file)
+        }
+        for host in ["127.0.0.1:8443", "localhost:8443", "dev.accord.test:8443"] {
+            let urls = try policy(host: host)
+            #expect(urls.upload.hasPrefix("https://\(host)/__storage/") && urls.file.hasPrefix("https://\(host)/__storage/"), "\(urls)")
+        }
+        // A forged Host is not reflected: the server's own name is used.
+        let forged = try policy(host: "evil.example:666")
+        #expect(forged.upload.hasPrefix("https://localhost:8443/__storage/"), "\(forged.upload)")
+        #expect(forged.file.hasPrefix("https://localhost:8443/__storage/"))
+        // A multipart upload's stored file, too.
+        var upload = fixture.signed("POST", "/api/v1/uploads/images", body: #"{"purpose":"avatar"}"#)
+        upload.headers["content-type"] = "multipart/form-data; boundary=accord-test-boundary"
+        upload.headers["host"] = "evil.example:666"
+        upload.body = MultipartForm(parts: [Part(name: "file", filename: "me.jpg", contentType: "image/jpeg", bytes: Self.jpeg),
+                                            Part(name: "purpose", bytes: Array("avatar".utf8))], boundary: "accord-test-boundary").bytes
+        guard case .string(let url)? = fixture.handle(upload).json?["data"]?["url"] else { Issue.record("no url"); return }
+        #expect(url.hasPrefix("https://localhost:8443/__storage/"), "\(url)")
+    }
+
     @Test func aSignedPolicyTakesOneDirectUploadAndNothingElse() throws {
         var fixture = try EngineFixture(fixturesIn: Repository.mocks)
         let policy = try #require(fixture.handle(fixture.signed("POST", "/api/v1/uploads/policy",

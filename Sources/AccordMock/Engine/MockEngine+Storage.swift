@@ -51,7 +51,7 @@ extension MockEngine {
         guard let file = state.uploads.store(request.body, contentType: policy.contentType, at: state.clock.now, id: policy.id) else {
             return storageError(507, "upload_store_full", "the file is larger than the mock's whole upload budget of \(state.uploads.usage.budgetBytes) bytes")
         }
-        let origin = "http://" + (request.headers["host"] ?? "localhost")
+        let origin = options.publicOrigin.origin(for: request)
         return MockResponse(status: 200, headers: [("Content-Type", "application/json; charset=utf-8")],
                             body: .bytes(JSONWriter.bytes(file.json(origin: origin))), summary: .init(source: "storage", verdict: .ok))
     }

@@ -89,7 +89,8 @@ public struct MockEngine: Sendable {
             ValidationStage(validator: RequestValidator(contract: contract), envelopes: envelopes),
             InjectionStage(state: state, contract: contract, scenarios: scenarios, defaultScenario: options.scenario, envelopes: envelopes),
             AnswerStage(answers: answers, state: state, grant: grant, envelopes: envelopes,
-                        effects: EffectRunner(contract: contract, collections: collections, state: state, envelopes: envelopes)),
+                        effects: EffectRunner(contract: contract, collections: collections, state: state, envelopes: envelopes),
+                        origin: options.publicOrigin),
             TokenFlowStage(grant: grant, authHeader: service.auth.header.lowercased(), envelopeNames: service.envelope),
             FaultStage(state: state),
         ]

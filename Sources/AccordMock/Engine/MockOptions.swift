@@ -18,6 +18,13 @@ public struct MockOptions: Sendable {
     /// console besides loopback (`localhost`, `127.x`, `[::1]`): the machine's own, when
     /// it listens beyond loopback. Anything else is a DNS-rebinding page and is refused.
     public var serverNames: Set<String> = []
+    /// `https` when the server serves TLS (`--tls`): the scheme of the URLs it hands out.
+    public var scheme = "http"
+    /// The host and port of the URLs the mock hands out when a request's `Host` names another server.
+    public var fallbackHost = "localhost"
+
+    /// Where the mock's own URLs point (uploads, public files).
+    public var publicOrigin: PublicOrigin { PublicOrigin(scheme: scheme, fallbackHost: fallbackHost, serverNames: serverNames) }
 
     public init(verifiesSignatures: Bool = true, maxBodyBytes: Int = 1 << 20, corsAllowOrigin: String? = "*",
                 scenario: String? = nil, adminToken: String? = nil) {

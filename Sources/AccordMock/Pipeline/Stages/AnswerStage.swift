@@ -13,6 +13,8 @@ struct AnswerStage: RoutedStage {
     let grant: TokenGrant
     let envelopes: Envelopes
     let effects: EffectRunner
+    /// Where the URLs of stored files and upload policies point.
+    let origin: PublicOrigin
 
     func run(_ exchange: inout Exchange, route: Route) -> StageResult {
         let endpoint = route.endpoint
@@ -49,7 +51,7 @@ struct AnswerStage: RoutedStage {
         // A body naming a file's content_type and size asks for a direct upload: `{{upload_policy…}}` reads the policy minted for it.
         if chosen.code == 0, endpoint.multipart == nil, case .string(let type)? = exchange.body?["content_type"], case .int(let size)? = exchange.body?["size"],
            (1...ByteSizeText.maxBytes).contains(size), let policy = UploadPolicy.issue(contentType: type, maxSize: size, now: state.clock.now) {
-            context.uploadPolicy = policy.json(origin: "http://" + (exchange.request.headers["host"] ?? "localhost"), key: state.cursorSecret)
+            context.uploadPolicy = policy.json(origin: origin.origin(for: exchange.request), key: state.cursorSecret)
         }
         // A fault that loses the answer stands for a failure before the backend: no tokens move.
         if chosen.hasTokenHoles && exchange.fault?.losesTheAnswer != true {
@@ -98,7 +100,7 @@ struct AnswerStage: RoutedStage {
     /// serves them back); what templates read of each, by part, or nil when one does not fit.
     private func store(_ parts: [MultipartBody.Part], of endpoint: Endpoint, request: MockRequest) -> [String: JSONValue]? {
         var stored: [String: JSONValue] = [:]
-        let origin = "http://" + (request.headers["host"] ?? "localhost")
+        let origin = origin.origin(for: request)
         for declared in endpoint.multipart ?? [] where declared.file != nil {
             guard let part = parts.first(where: { $0.name == declared.name }) else { continue }
             guard let file = state.uploads.store(Array(part.bytes), contentType: part.contentType ?? "application/octet-stream",
