@@ -71,6 +71,7 @@ struct ProxyCommand: Subcommand {
         }
         var configuration = settings.listener.server
         configuration.bodyLimit = { method, target in engine.bodyLimits.limit(method: method, target: target) }
+        configuration.connectionMemoryBytes = Proxy.connectionMemoryBytes
         let server = HTTPServer(configuration: configuration, replying: { request in proxy.reply(to: request) }, observer: observer,
                                 log: { console.printError($0) })
         do {

@@ -70,6 +70,8 @@ public final class HTTPClient {
         public var timeoutMilliseconds = 10_000
         /// The largest answer body read; a larger one fails as `.tooLarge`.
         public var maxBodyBytes = 16 << 20
+        /// The most bytes of an answer's header lines; more fail as `.tooLarge`.
+        public var maxHeaderBytes = 64 << 10
         /// A PEM file of CAs to trust instead of the system's.
         public var caFile: String?
 
@@ -107,7 +109,7 @@ public final class HTTPClient {
     ///   the whole answer, the connection has ``Configuration/timeoutMilliseconds`` and
     ///   the transfer fails after that long (in whole seconds, at least one) without a byte.
     public func send(_ request: Request, streaming: Bool, onHead: @escaping (Head) -> BodyReader?) throws(Failure) -> Response {
-        let collector = Collector(limit: configuration.maxBodyBytes, onHead: onHead)
+        let collector = Collector(limit: configuration.maxBodyBytes, headLimit: configuration.maxHeaderBytes, onHead: onHead)
         var list: UnsafeMutablePointer<curl_slist>?
         defer { curl_slist_free_all(list) }
         // "Expect:" off: no 100-continue round trip before a body.
@@ -174,7 +176,7 @@ public final class HTTPClient {
         case CURLE_WRITE_ERROR where collector.overflowed:
             return Failure(kind: .tooLarge, description: "\(target): the answer is larger than \(limit) bytes")
         case CURLE_WRITE_ERROR where collector.headOverflowed:
-            return Failure(kind: .tooLarge, description: "\(target): the answer's header lines are larger than \(Collector.headLimit) bytes")
+            return Failure(kind: .tooLarge, description: "\(target): the answer's header lines are larger than \(collector.headLimit) bytes")
         case CURLE_WRITE_ERROR where collector.readerStopped:
             return Failure(kind: .readerGone, description: "\(target): the reader of the answer went away")
         case CURLE_TOO_MANY_REDIRECTS:
@@ -210,11 +212,12 @@ public final class HTTPClient {
         var readerStopped = false
         /// The bytes of the answer's header lines so far.
         var headerBytes = 0
-        /// The largest head read: 64 KiB of header lines.
-        static let headLimit = 64 << 10
+        /// The most bytes of header lines read.
+        let headLimit: Int
 
-        init(limit: Int, onHead: @escaping (Head) -> BodyReader?) {
+        init(limit: Int, headLimit: Int, onHead: @escaping (Head) -> BodyReader?) {
             self.limit = limit
+            self.headLimit = headLimit
             self.onHead = onHead
         }
 
@@ -246,7 +249,7 @@ public final class HTTPClient {
                 // A new answer (after 100 Continue, or a redirect): only the last one counts.
                 headers = []
                 status = Self.status(in: line[..<end])
-            } else if headerBytes + count > Self.headLimit {
+            } else if headerBytes + count > headLimit {
                 // A head this large is an attack or a broken server: the transfer fails as too large.
                 headOverflowed = true
                 return 0

@@ -27,6 +27,13 @@ public final class Proxy: Sendable {
         public var maxAnswerBytes = 16 << 20
         /// Requests talking to the upstream at once.
         public var workers = 32
+        /// Streamed answers (an endpoint's event stream) passing through at once, on
+        /// workers of their own: a stream lasts as long as its reader takes, so it never
+        /// holds a worker that ordinary requests wait for.
+        public var streamWorkers = 32
+        /// How long a stream's reader may take nothing before the stream is cut (a reader
+        /// that stopped reading would hold its worker and its buffer forever).
+        public var streamStallSeconds = 30
         /// Requests waiting for a worker before the proxy answers 503.
         public var queueLimit = 1_024
 
@@ -39,10 +46,25 @@ public final class Proxy: Sendable {
     public static let violationsHeader = "X-Accord-Violations"
     /// The most bytes of a stream kept to check its events when it ends.
     static let streamCheckLimit = 1 << 20
+    /// The most bytes of an upstream answer's header lines; more is 502 `upstream_too_large`.
+    public static let answerHeadLimit = 16 << 10
+    /// The memory of each client connection the proxy's server needs: the request head and
+    /// the answer's header lines share it, so it holds an answer head at its limit beside
+    /// a request head of 14 KiB.
+    public static let connectionMemoryBytes = 32 << 10
+
+    /// Whether an answer with these headers fits the client's connection beside the request's head;
+    /// one that does not would end the connection with no answer at all.
+    static func fits(_ headers: [(name: String, value: String)], after request: MockRequest) -> Bool {
+        let requestHead = request.headers.reduce(request.method.utf8.count + request.target.utf8.count + 16) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
+        let answerHead = headers.reduce(64) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
+        return answerHead <= answerHeadLimit && requestHead + answerHead + 1_024 <= connectionMemoryBytes
+    }
 
     public let configuration: Configuration
     public let gate: ForwardingGate
     private let workers: UpstreamWorkers
+    private let streamWorkers: UpstreamWorkers
     private let recorder: FixtureRecorder?
 
     /// Starts the upstream workers; fails when libcurl cannot start.
@@ -53,8 +75,11 @@ public final class Proxy: Sendable {
         var client = HTTPClient.Configuration()
         client.timeoutMilliseconds = configuration.timeoutMilliseconds
         client.maxBodyBytes = configuration.maxAnswerBytes
+        client.maxHeaderBytes = Self.answerHeadLimit
         client.caFile = configuration.caFile
-        workers = try UpstreamWorkers(count: configuration.workers, queueLimit: configuration.queueLimit, configuration: client)
+        workers = try UpstreamWorkers(count: configuration.workers, queueLimit: configuration.queueLimit, configuration: client, name: "upstream")
+        streamWorkers = try UpstreamWorkers(count: configuration.streamWorkers, queueLimit: configuration.queueLimit, configuration: client,
+                                            name: "upstream-stream")
     }
 
     /// The answer to `request`: at once when the gate answers, else once the upstream has.
@@ -63,11 +88,12 @@ public final class Proxy: Sendable {
         case .answer(let response):
             return .now(response)
         case .forward(let forwarding):
+            let pool = forwarding.wantsStream ? streamWorkers : workers
             return .later { [self] deliver in
-                let queued = workers.submit { [self] client in forward(request, forwarding, with: client, deliver: deliver) }
+                let queued = pool.submit { [self] client in forward(request, forwarding, with: client, deliver: deliver) }
                 if !queued {
-                    deliver(gate.upstreamFailure(.saturated, message: "all \(configuration.workers) upstream workers are busy and "
-                                                 + "\(workers.queueLimit) requests wait already", for: forwarding))
+                    deliver(gate.upstreamFailure(.saturated, message: "all \(pool.count) upstream workers are busy and "
+                                                 + "\(pool.queueLimit) requests wait already", for: forwarding))
                 }
             }
         }
@@ -76,19 +102,24 @@ public final class Proxy: Sendable {
     /// Lets requests waiting for the upstream finish, then ends the workers.
     public func stop() {
         workers.stop()
+        streamWorkers.stop()
     }
 
     private func forward(_ request: MockRequest, _ forwarding: Forwarding, with client: HTTPClient,
                          deliver: @escaping @Sendable (MockResponse) -> Void) {
-        let outgoing = HTTPClient.Request(method: request.method, url: configuration.upstream.url(for: request.target),
-                                          headers: ForwardedHeaders.upstream(request), body: request.body)
+        // The gate refuses a target that is not a path, so there is always a URL here.
+        guard let url = configuration.upstream.url(for: request.target) else {
+            deliver(gate.upstreamFailure(.failed, message: "the request target is not a path", for: forwarding))
+            return
+        }
+        let outgoing = HTTPClient.Request(method: request.method, url: url, headers: ForwardedHeaders.upstream(request), body: request.body)
         // A stream passes through unless an injected fault must spoil the whole answer.
         let passesStreams = forwarding.wantsStream && !forwarding.spoilsAnswer
         var tee: StreamTee?
         do {
             let answer = try client.send(outgoing, streaming: forwarding.wantsStream) { [self] head in
-                guard passesStreams, ResponseChecker.isEventStream(head.header("content-type")) else { return nil }
-                let stream = StreamTee(limit: Self.streamCheckLimit)
+                guard passesStreams, ResponseChecker.isEventStream(head.header("content-type")), Self.fits(head.headers, after: request) else { return nil }
+                let stream = StreamTee(limit: Self.streamCheckLimit, stallSeconds: configuration.streamStallSeconds)
                 tee = stream
                 deliver(gate.prepare(response(head.status, head.headers, body: .stream(stream.pipe)), for: forwarding))
                 return { stream.write($0) }
@@ -121,6 +152,11 @@ public final class Proxy: Sendable {
     /// Checks, records and (unless its stream went out already) delivers an answer.
     private func finish(_ answer: MockResponse, _ request: MockRequest, _ forwarding: Forwarding, delivered: Bool,
                         deliver: @Sendable (MockResponse) -> Void) {
+        guard delivered || Self.fits(answer.headers, after: request) else {
+            deliver(gate.upstreamFailure(.tooLarge, message: "the upstream's answer headers do not fit the proxy's \(Self.connectionMemoryBytes) bytes "
+                                         + "for a request head and an answer head together", for: forwarding))
+            return
+        }
         let encoded = answer.header("content-encoding").map { $0.lowercased() != "identity" } ?? false
         let check = encoded ? AnswerCheck(code: nil, violations: []) : gate.check(answer, for: forwarding)
         var prepared = delivered ? answer : gate.prepare(answer, for: forwarding)
@@ -142,13 +178,14 @@ public final class Proxy: Sendable {
 /// A stream on its way to the client, and the first bytes of it kept for the check at
 /// its end (cut at the last whole event).
 final class StreamTee: @unchecked Sendable {
-    let pipe = BodyPipe()
+    let pipe: BodyPipe
     private let limit: Int
     // Written by the one upstream worker that writes the stream, read by it at the end.
     private var copy: [UInt8] = []
 
-    init(limit: Int) {
+    init(limit: Int, stallSeconds: Int) {
         self.limit = limit
+        pipe = BodyPipe(capacity: 256 << 10, stallTimeout: .seconds(stallSeconds))
     }
 
     /// Passes `bytes` on; false once the client is gone.

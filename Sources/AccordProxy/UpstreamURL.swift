@@ -49,9 +49,38 @@ public struct UpstreamURL: Sendable, Equatable, CustomStringConvertible {
         "\(scheme)://\(host)\(port.map { ":\($0)" } ?? "")"
     }
 
-    /// The URL a request target (`/api/v1/signals?limit=20`, as sent) is forwarded to.
-    public func url(for target: String) -> String {
-        origin + pathPrefix + target
+    /// The URL a request target (`/api/v1/signals?limit=20`, as sent) is forwarded to:
+    /// built from parts, never by pasting the target after the host, so nothing in it
+    /// reaches the authority. The origin is fixed; the path's dot segments (`.`, `..`,
+    /// and their percent-encoded forms) are removed (RFC 3986 §5.2.4) before the prefix is
+    /// put in front, so `/../internal` stays under `/gateway`; a fragment is dropped.
+    /// Nil for a target that is not a path (`@host:port/…`, `:port/…`, `http://…`, `*`).
+    public func url(for target: String) -> String? {
+        guard target.utf8.first == UInt8(ascii: "/") else { return nil }
+        let withoutFragment = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        let parts = withoutFragment.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let query = parts.count > 1 ? "?" + parts[1] : ""
+        return origin + pathPrefix + Self.removingDotSegments(parts[0]) + query
+    }
+
+    /// `path` (starting with `/`) without `.` and `..` segments, written plainly or percent-encoded.
+    static func removingDotSegments(_ path: Substring) -> String {
+        var kept: [Substring] = []
+        let segments = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        for (index, segment) in segments.enumerated() {
+            let dots = segment.lowercased().replacingOccurrences(of: "%2e", with: ".")
+            let last = index == segments.count - 1
+            switch dots {
+            case ".":
+                if last { kept.append("") }
+            case "..":
+                _ = kept.popLast()
+                if last { kept.append("") }
+            default:
+                kept.append(segment)
+            }
+        }
+        return "/" + kept.joined(separator: "/")
     }
 
     public var description: String { origin + pathPrefix }

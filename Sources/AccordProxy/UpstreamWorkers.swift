@@ -9,6 +9,8 @@ final class UpstreamWorkers: @unchecked Sendable {
 
     /// The most requests waiting for a free worker; beyond it the proxy answers 503.
     let queueLimit: Int
+    /// How many workers there are.
+    let count: Int
     private let condition = NSCondition()
     // Guarded by `condition`.
     private var jobs: [Job] = []
@@ -17,13 +19,15 @@ final class UpstreamWorkers: @unchecked Sendable {
     private var running = 0
 
     /// Starts `count` workers; fails when libcurl cannot make a client.
-    init(count: Int, queueLimit: Int, configuration: HTTPClient.Configuration) throws(HTTPClient.Failure) {
+    /// - Parameter name: the threads' name, numbered (`upstream` → `accord.upstream.0`).
+    init(count: Int, queueLimit: Int, configuration: HTTPClient.Configuration, name: String) throws(HTTPClient.Failure) {
         self.queueLimit = queueLimit
+        self.count = count
         let clients = try (0..<count).map { _ throws(HTTPClient.Failure) in try HTTPClient(configuration: configuration) }
         for (index, client) in clients.enumerated() {
             let box = ClientBox(client: client)
             let thread = Thread { [self] in work(with: box.client) }
-            thread.name = "accord.upstream.\(index)"
+            thread.name = "accord.\(name).\(index)"
             // libcurl and a TLS handshake need more than a secondary thread's default 512 KiB.
             thread.stackSize = 4 << 20
             running += 1

@@ -51,6 +51,10 @@ public final class HTTPServer: @unchecked Sendable {
         public var minimumBodyBytesPerSecond: Int
         /// How long a body may arrive at any pace before ``minimumBodyBytesPerSecond`` applies.
         public var bodyGraceSeconds: Int
+        /// Each connection's memory: the request head and the answer's header lines share it
+        /// (libmicrohttpd zeroes it for every request, so its size is paid per request); 8 KiB
+        /// holds a head of about 6 KiB, as nginx's default header buffer does.
+        public var connectionMemoryBytes = 8 << 10
         /// The most connections open at once.
         public var connectionLimit: Int
         /// The most connections open at once from one IP address.
@@ -182,6 +186,7 @@ public final class HTTPServer: @unchecked Sendable {
                 ipv4: host, port: configuration.port, threads: UInt32(configuration.threads),
                 connection_timeout_seconds: UInt32(configuration.connectionTimeoutSeconds),
                 connection_limit: UInt32(configuration.connectionLimit), per_ip_connection_limit: UInt32(configuration.perIPConnectionLimit),
+                connection_memory_bytes: configuration.connectionMemoryBytes,
                 handler: accessHandler, completed: completedHandler, connection_notify: connectionNotifier,
                 uri_logger: requestTargetLogger, context: context, tls_certificate: tlsStrings?.certificate, tls_key: tlsStrings?.key)
             return accord_start_daemon(&settings)

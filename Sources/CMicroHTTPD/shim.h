@@ -36,6 +36,8 @@ struct accord_daemon_settings {
     /* The most connections at once, and from one IP address. */
     unsigned int connection_limit;
     unsigned int per_ip_connection_limit;
+    /* The bytes of each connection's memory pool: the request head and the answer's headers share it. */
+    size_t connection_memory_bytes;
     MHD_AccessHandlerCallback handler;
     MHD_RequestCompletedCallback completed;
     MHD_NotifyConnectionCallback connection_notify;
@@ -100,10 +102,8 @@ accord_start_daemon(const struct accord_daemon_settings *settings)
         MHD_OPTION_STRICT_FOR_CLIENT, (int) 1,
         MHD_OPTION_SOCK_ADDR, (const struct sockaddr *) &address,
         MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned int) 1,
-        /* MHD zeroes this pool on every request, so its size is paid per request;
-         * 8 KiB holds a request head of about 6 KiB (nginx's default header buffer is
-         * 8 KiB too) and the answer's headers; bodies go to the handler's buffer. */
-        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t) (8 * 1024),
+        /* The request head and the answer's headers; bodies go to the handler's buffer. */
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, settings->connection_memory_bytes,
         MHD_OPTION_ARRAY, uses_tls ? tls : none,
         MHD_OPTION_END);
 }

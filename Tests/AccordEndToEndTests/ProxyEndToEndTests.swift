@@ -330,7 +330,7 @@ import TongbanAPI
         let flooded = try ServerProcess(command: "proxy", arguments: ["--upstream", "http://127.0.0.1:\(flooding.port)", "--quiet", "--no-sign"])
         let flood = try exchange(flooded.port, signed("GET", "/api/v1/app/start-config"))
         #expect(flood.head == "HTTP/1.1 502 Bad Gateway")
-        #expect(try message(flood.body).hasSuffix("the answer's header lines are larger than 65536 bytes"), "\(flood)")
+        #expect(try message(flood.body).hasSuffix("the answer's header lines are larger than 16384 bytes"), "\(flood)")
         let notHTTP = try ServerProcess(command: "proxy", arguments: ["--upstream", "http://127.0.0.1:\(garbage.port)", "--quiet", "--no-sign"])
         let answer = try exchange(notHTTP.port, signed("GET", "/api/v1/app/start-config"))
         #expect(answer.head == "HTTP/1.1 502 Bad Gateway")
@@ -463,16 +463,21 @@ import TongbanAPI
 /// A TCP listener that answers every connection with the same bytes, then closes it.
 final class RawReplyServer: Sendable {
     private let listener = LoopbackListener()
+    private let accepted = Locked(0)
 
     var port: UInt16 { listener.port }
+    /// How many connections it took.
+    var connections: Int { accepted.withLock { $0 } }
 
     init(reply: String) {
         let bytes = Array(reply.utf8)
         let socket = listener.socket
+        let accepted = accepted
         Thread.detachNewThread {
             while true {
                 let client = accept(socket, nil, nil)
                 guard client >= 0 else { return }
+                accepted.withLock { $0 += 1 }
                 _ = bytes.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                 close(client)
             }

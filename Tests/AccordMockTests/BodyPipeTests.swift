@@ -52,6 +52,15 @@ import Testing
         #expect(received == Array(0..<12))
     }
 
+    @Test func aWriterGivesUpOnAReaderThatTakesNothingForItsStallTimeout() {
+        let pipe = BodyPipe(capacity: 4, stallTimeout: .milliseconds(200))
+        let start = ContinuousClock.now
+        #expect(!pipe.write([1, 2, 3, 4, 5, 6]), "the writer waited for a reader that never reads")
+        let waited = ContinuousClock.now - start
+        #expect(waited >= .milliseconds(200) && waited < .seconds(5), "\(waited)")
+        #expect(!pipe.write([7]), "the reader counts as gone from then on")
+    }
+
     @Test func aWriterIsReleasedWhenTheReaderGoes() async {
         let pipe = BodyPipe(capacity: 2)
         let outcome = Locked<Bool?>(nil)

@@ -6,6 +6,22 @@ import Testing
 /// What `accord proxy` sends where: the upstream URL, the headers that cross it, and
 /// the secrets a recording leaves out.
 @Suite struct UpstreamTests {
+    @Test func aTargetNeverReachesTheAuthorityOrLeavesThePrefix() throws {
+        let upstream = try UpstreamURL(parsing: "http://10.1.2.3/gateway")
+        let cases: [(String, String?)] = [
+            ("/api/v1/x?a=1", "http://10.1.2.3/gateway/api/v1/x?a=1"),
+            ("@127.0.0.1:19091/internal/admin", nil), (":19091/x", nil), ("http://evil.example/x", nil), ("*", nil), ("", nil),
+            ("/../internal", "http://10.1.2.3/gateway/internal"), ("/a/b/../../../internal", "http://10.1.2.3/gateway/internal"),
+            ("/%2e%2e/internal", "http://10.1.2.3/gateway/internal"), ("/%2E./x/.%2e/y", "http://10.1.2.3/gateway/y"),
+            ("/a/./b/", "http://10.1.2.3/gateway/a/b/"), ("/a/..", "http://10.1.2.3/gateway/"), ("/a/b/.", "http://10.1.2.3/gateway/a/b/"),
+            ("//evil.example/x", "http://10.1.2.3/gateway//evil.example/x"), ("/x#frag", "http://10.1.2.3/gateway/x"),
+            ("/x/../y?next=/../z", "http://10.1.2.3/gateway/y?next=/../z"),
+        ]
+        for (target, expected) in cases {
+            #expect(upstream.url(for: target) == expected, "\(target)")
+        }
+    }
+
     @Test func upstreamURLsAreCheckedAtStart() throws {
         let plain = try UpstreamURL(parsing: "http://127.0.0.1:9000")
         #expect(plain.url(for: "/api/v1/signals?limit=20") == "http://127.0.0.1:9000/api/v1/signals?limit=20")

@@ -19,6 +19,9 @@ public final class BodyPipe: @unchecked Sendable, Equatable {
 
     /// The most bytes waiting unread before a writer blocks.
     public let capacity: Int
+    /// How long a writer waits for the reader to take something before it gives up (the
+    /// body is then cut as if the reader were gone); nil waits as long as it takes.
+    public let stallTimeout: Duration?
     private let condition = NSCondition()
     // Guarded by `condition`.
     private var buffered: [UInt8] = []
@@ -28,8 +31,9 @@ public final class BodyPipe: @unchecked Sendable, Equatable {
     private var readerGone = false
     private var waker: (@Sendable () -> Void)?
 
-    public init(capacity: Int = 256 << 10) {
+    public init(capacity: Int = 256 << 10, stallTimeout: Duration? = nil) {
         self.capacity = max(1, capacity)
+        self.stallTimeout = stallTimeout
     }
 
     public static func == (lhs: BodyPipe, rhs: BodyPipe) -> Bool { lhs === rhs }
@@ -43,7 +47,17 @@ public final class BodyPipe: @unchecked Sendable, Equatable {
         var remaining = bytes[...]
         while !remaining.isEmpty {
             condition.lock()
-            while buffered.count - readOffset >= capacity && !readerGone { condition.wait() }
+            let deadline = stallTimeout.map { Date().addingTimeInterval(Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18) }
+            while buffered.count - readOffset >= capacity && !readerGone {
+                guard let deadline else {
+                    condition.wait()
+                    continue
+                }
+                if !condition.wait(until: deadline) && buffered.count - readOffset >= capacity {
+                    // The reader took nothing for the whole stall timeout: it is as good as gone.
+                    readerGone = true
+                }
+            }
             if readerGone {
                 condition.unlock()
                 return false

@@ -1,11 +1,18 @@
-/// Refuses a message whose framing the transport found ambiguous, and a target that
-/// holds an encoded NUL; both before anything reads the request.
+/// Refuses a message whose framing the transport found ambiguous, a target that is not
+/// a path (origin-form, RFC 9112 §3.2.1: `@host:port/…`, `:port/…`, `http://host/…` and
+/// `*` could steer a proxy's upstream URL elsewhere), and a target that holds an
+/// encoded NUL; all before anything reads the request.
 struct FramingStage: RequestStage {
     let envelopes: Envelopes
 
     func run(_ exchange: inout Exchange) -> StageResult {
         if let problem = exchange.request.framingProblem {
             return .answer(envelopes.refusal(status: 400, kind: "bad_framing", problem, verdict: .malformed))
+        }
+        guard exchange.request.target.utf8.first == UInt8(ascii: "/") else {
+            return .answer(envelopes.refusal(status: 400, kind: "bad_target",
+                                             "the request target '\(exchange.request.target.prefix(64))' is not a path starting with '/'",
+                                             verdict: .malformed))
         }
         if exchange.request.containsEncodedNUL {
             return .answer(envelopes.refusal(status: 400, kind: "nul_in_target", "the path or query holds an encoded NUL (%00)",
