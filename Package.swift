@@ -94,7 +94,7 @@ let package = Package(
         .testTarget(name: "AccordGeneratorTests", dependencies: ["AccordCLI", "AccordContract", "AccordDiagnostics", "AccordGenerator", "AccordJSON", "AccordMock", "AccordSigning",
                                                                 "AccordTesting", "AccordValidation", "TongbanAPI"]),
         .testTarget(name: "AccordYAMLTests", dependencies: ["AccordYAML"]),
-        .testTarget(name: "AccordSigningTests", dependencies: ["AccordContract", "AccordJSON", "AccordSigning"]),
+        .testTarget(name: "AccordSigningTests", dependencies: ["AccordContract", "AccordJSON", "AccordMock", "AccordSigning", "AccordTesting"]),
         .testTarget(name: "AccordEndToEndTests", dependencies: ["accord", "AccordContract", "AccordJSON", "AccordMock", "AccordServer", "AccordSigning",
                                                                 "AccordSync", "AccordTesting", "AccordValidation", "TongbanAPI"],
                     exclude: ["Clients"]),

@@ -86,6 +86,9 @@ public enum JSONWriter {
                 case 0x0A: output += [0x5C, UInt8(ascii: "n")]
                 case 0x0D: output += [0x5C, UInt8(ascii: "r")]
                 case 0x09: output += [0x5C, UInt8(ascii: "t")]
+                // As JSON.stringify, Python's json and RFC 8785 write them: what signatures over nested JSON agree on.
+                case 0x08: output += [0x5C, UInt8(ascii: "b")]
+                case 0x0C: output += [0x5C, UInt8(ascii: "f")]
                 default:
                     let hex = Array("0123456789abcdef".utf8)
                     output += [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]

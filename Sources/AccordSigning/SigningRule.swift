@@ -1,6 +1,6 @@
 /// How requests are signed: the digest, the pieces of the string to sign, the headers
 /// that carry them, the known apps, the clock window and the nonce lifetime (see
-/// `docs/contract-format.md` and signing.md). A contract's `signing:` section is one.
+/// `docs/contract-format.md` and `docs/signing.md`). A contract's `signing:` section is one.
 public struct SigningRule: Sendable, Hashable {
     /// The digest over the string to sign.
     public enum Algorithm: String, Sendable, Hashable, CaseIterable {

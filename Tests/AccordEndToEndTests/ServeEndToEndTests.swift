@@ -157,6 +157,20 @@ import Testing
         #expect(output.contains("ok   one changed byte is refused with 1001"))
     }
 
+    @Test func thePythonSignerAgreesWithEveryVectorOfTheFile() throws {
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = ["python3", Repository.root.appendingPathComponent("Tests/AccordEndToEndTests/Clients/signed_client.py").path,
+                            "--vectors", SigningVector.file]
+        let pipe = Pipe()
+        python.standardOutput = pipe
+        try python.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        python.waitUntilExit()
+        #expect(python.terminationStatus == 0, "\(output)")
+        #expect(output.split(separator: "\n").filter { $0.hasPrefix("ok   ") }.count == SigningVector.all.count, "\(output)")
+    }
+
     @Test func hotReloadAppliesGoodEditsAndKeepsServingOnBrokenOnes() async throws {
         let mocks = FileManager.default.temporaryDirectory.appendingPathComponent("accord-reload-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: mocks, withIntermediateDirectories: true)

@@ -1,12 +1,21 @@
 import AccordJSON
 import AccordSigning
+import AccordTesting
 import Foundation
 import Testing
 import TongbanAPI
 
 /// The generated signer (CryptoKit where it exists, the portable MD5 here) against the
-/// six vectors of shared/docs/signing.md, with bodies encoded the way the client does.
+/// vectors of docs/signing-vectors.json: each body as the file writes it, and the first
+/// six with bodies encoded the way the client does.
 @Suite struct GeneratedSignerTests {
+    @Test(arguments: SigningVector.all)
+    func everyVectorOfTheFile(_ vector: SigningVector) {
+        let query = vector.query.map { QueryItem(name: $0.name, value: $0.value) }
+        check(query: query, body: vector.body.map { Data($0.utf8) }, timestamp: vector.timestamp, nonce: vector.nonce,
+              sorted: vector.sortedParams, sign: vector.sign)
+    }
+
     private let signer = TongbanAPI.RequestSigner(appKey: "dev_app_key", appSecret: "dev_app_secret")
 
     private func encode(_ value: some Encodable) throws -> Data {

@@ -42,7 +42,7 @@ import TongbanAPI
         #expect(request.httpMethod == "GET")
         #expect(request.value(forHTTPHeaderField: "X-Timestamp") == "1764500000")
         #expect(request.value(forHTTPHeaderField: "X-Nonce") == "n-0001")
-        // Vector 1 of shared/docs/signing.md.
+        // Vector 1 of docs/signing-vectors.json.
         #expect(request.value(forHTTPHeaderField: "X-Sign") == "3b4f2f49f4bf30d5af9c52fc268604ef")
         #expect(request.value(forHTTPHeaderField: "Authorization") == "Bearer at_1")
         #expect(request.httpBody == nil)

@@ -1,51 +1,30 @@
 import AccordContract
 import AccordJSON
+import AccordMock
 import AccordSigning
+import AccordTesting
 import Foundation
 import Testing
 
-/// The six vectors of `shared/docs/signing.md`, through the builder, the signer and
+/// The vectors of `docs/signing-vectors.json`, through the builder, the signer and
 /// the verifier with the clock pinned to each vector's timestamp.
 @Suite struct SigningVectorTests {
-    struct Vector: Sendable, CustomTestStringConvertible {
-        var number: Int
-        var target: String
-        var timestamp: String
-        var nonce: String
-        var body: String?
-        var sortedParams: String
-        var sign: String
+    typealias Vector = SigningVector
 
-        var testDescription: String { "vector \(number)" }
-    }
-
-    static let vectors = [
-        Vector(number: 1, target: "/api/v1/signals/inbox?limit=20&cursor=abc", timestamp: "1764500000", nonce: "n-0001", body: nil,
-               sortedParams: "cursor=abc&limit=20", sign: "3b4f2f49f4bf30d5af9c52fc268604ef"),
-        Vector(number: 2, target: "/api/v1/auth/im/token", timestamp: "1764500000", nonce: "n-0002", body: nil,
-               sortedParams: "", sign: "32db600f10f77141b468f78a765a0c54"),
-        Vector(number: 3, target: "/api/v1/auth/login/phone", timestamp: "1764500001", nonce: "n-0003",
-               body: #"{"phone":"13800138000","code":"123456","device_info":{"os":"ios","device_id":"D-1","app_version":"1.2.0"}}"#,
-               sortedParams: #"code=123456&device_info={"app_version":"1.2.0","device_id":"D-1","os":"ios"}&phone=13800138000"#,
-               sign: "77e0491fb331a12699b38022748ee382"),
-        Vector(number: 4, target: "/api/v1/signals", timestamp: "1764500002", nonce: "n-0004",
-               body: #"{"content":"你好，同路人 👋","is_flash":true,"tags":["旅行","摄影"],"media":null,"topic":""}"#,
-               sortedParams: #"content=你好，同路人 👋&is_flash=true&tags=["旅行","摄影"]&topic="#, sign: "ae5492dde91a2b879a002776c7a68d21"),
-        Vector(number: 5, target: "/api/v1/ai/analyze-learning-input?debug=1", timestamp: "1764500003", nonce: "n-0005",
-               body: #"{"session_id":"s_42","input_text":"a=b&c","score":87,"ratio":0.5}"#,
-               sortedParams: "debug=1&input_text=a=b&c&ratio=0.5&score=87&session_id=s_42", sign: "ae1fcb6ff3d6009a51ebef0f96f8db44"),
-        Vector(number: 6, target: "/api/v1/review/tasks?range=today&range=week", timestamp: "1764500004", nonce: "n-0006", body: nil,
-               sortedParams: "range=today&range=week", sign: "c47c4cff65a2d0464a3aa8214950e701"),
-    ]
+    static let vectors = SigningVector.all
 
     static let settings = Service.Signing(apps: ["dev_app_key": "dev_app_secret"])
 
     private func query(of target: String) -> [(name: String, value: String)] {
-        URLComponents(string: "http://h" + target)?.queryItems?.map { ($0.name, $0.value ?? "") } ?? []
+        MockRequest(method: "GET", target: target).query
     }
 
     private func body(_ vector: Vector) throws -> JSONValue? {
-        try vector.body.map { try JSONReader.read(Array($0.utf8)) }
+        try vector.bodyValue()
+    }
+
+    @Test func theFileHoldsEveryCaseOfTheRule() {
+        #expect(Self.vectors.count == 10)
     }
 
     @Test(arguments: vectors)

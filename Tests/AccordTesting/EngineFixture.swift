@@ -8,7 +8,7 @@ import Foundation
 
 /// An engine on a contract (the repository's by default) with fixtures given inline,
 /// a frozen clock, a real access token, and a client that signs requests the way
-/// signing.md says.
+/// docs/signing.md says.
 public struct EngineFixture {
     public let engine: MockEngine
     /// The wall clock, frozen for signing and answering: 2026-11-30T08:00:00Z.

@@ -3,7 +3,7 @@ import AccordJSON
 import AccordMock
 import AccordSigning
 
-/// Signs requests the way signing.md says, with the repository's development app key,
+/// Signs requests the way docs/signing.md says, with the repository's development app key,
 /// independently of the generated client.
 public enum TestSigner {
     public static let appKey = "dev_app_key"

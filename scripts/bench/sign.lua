@@ -1,4 +1,4 @@
--- wrk script: signs every request as shared/docs/signing.md says (MD5 over
+-- wrk script: signs every request as docs/signing.md says (MD5 over
 -- app_key + timestamp + nonce + sorted_params + app_secret), with a fresh nonce
 -- per request, so the server runs its full verification including the nonce cache.
 --

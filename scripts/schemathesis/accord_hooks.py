@@ -1,5 +1,5 @@
 """Schemathesis hooks for an Accord mock: sign every request as
-shared/docs/signing.md says, and log in once for the bearer token.
+docs/signing.md says, and log in once for the bearer token.
 
 Loaded with SCHEMATHESIS_HOOKS=accord_hooks (scripts/schemathesis/run sets it).
 The app key and secret come from ACCORD_APP_KEY / ACCORD_APP_SECRET, the

@@ -3,7 +3,8 @@
 /// The mock and the generated client never spell 1002 or 1008: they ask for the code
 /// of a role (``Role/tokenExpired``, ``Role/banned``…) and get the number the contract
 /// gives the code of that name, so a service that numbers its codes differently works
-/// unchanged. A role the table does not name keeps the number `domain.md` gives it.
+/// unchanged. A role the table does not name keeps its conventional number (the
+/// repository's own table, `contracts/service.yaml`, uses them all).
 public struct FlowCodes: Sendable, Hashable {
     /// What a code means to the server's own flows, by the code's name in the table.
     public enum Role: String, Sendable, Hashable, CaseIterable {
@@ -16,7 +17,7 @@ public struct FlowCodes: Sendable, Hashable {
         case refreshInvalid = "refresh-invalid"
         case banned
 
-        /// The number `domain.md` gives the role, used when the table does not name it.
+        /// The role's conventional number, used when the table does not name it.
         public var conventionalCode: Int {
             switch self {
             case .signatureInvalid: 1001

@@ -112,7 +112,7 @@ struct AnswerCompiler {
             .init(names.code, .int(code)),
             .init(names.message, .string(message ?? contract.service.code(code)?.message ?? "ok")),
         ]
-        // domain.md: every answer is {code, msg, data}; a code without details carries null.
+        // The envelope: every answer is {code, msg, data}; a code without details carries null.
         members.append(.init(names.data, data ?? .null))
         return .object(members)
     }

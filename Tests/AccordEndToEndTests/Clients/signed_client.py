@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""An independent client for `accord serve`: signs requests from signing.md alone,
+"""An independent client for `accord serve`: signs requests from docs/signing.md alone,
 with Python's standard library and no Accord code.
 
-usage: signed_client.py PORT   -> prints one line per check, exits 1 on any failure
+usage: signed_client.py PORT             -> prints one line per check, exits 1 on any failure
+       signed_client.py --vectors FILE   -> checks every vector of docs/signing-vectors.json, exits 1 on any failure
 """
 import hashlib
 import json
@@ -15,7 +16,19 @@ import uuid
 APP_KEY, APP_SECRET = "dev_app_key", "dev_app_secret"
 
 
+def integral(value):
+    """Numbers with no fractional part as integers, however they were written (1080.0 signs as 1080)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, list):
+        return [integral(item) for item in value]
+    if isinstance(value, dict):
+        return {key: integral(item) for key, item in value.items()}
+    return value
+
+
 def text(value):
+    value = integral(value)
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (dict, list)):
@@ -54,7 +67,26 @@ def call(port, method, path, query=(), body=None, tamper=None):
         return response.status, json.loads(response.read())
 
 
+def check_vectors(path):
+    """Every vector of the file, from its target and body alone: the query decoded as forms are."""
+    with open(path, encoding="utf-8") as file:
+        document = json.load(file)
+    failures = 0
+    for vector in document["vectors"]:
+        target = urllib.parse.urlsplit(vector["target"])
+        query = urllib.parse.parse_qsl(target.query, keep_blank_values=True)
+        body = None if vector["body"] is None else json.loads(vector["body"])
+        signed = sorted_params(query, body)
+        sign = hashlib.md5((document["app_key"] + vector["timestamp"] + vector["nonce"] + signed + document["app_secret"]).encode("utf-8")).hexdigest()
+        good = signed == vector["sorted_params"] and sign == vector["sign"]
+        failures += 0 if good else 1
+        print(("ok   " if good else "FAIL ") + vector["note"] + ("" if good else f": {signed!r} {sign}"))
+    return failures
+
+
 def main():
+    if sys.argv[1] == "--vectors":
+        sys.exit(1 if check_vectors(sys.argv[2]) else 0)
     port = int(sys.argv[1])
     failures = 0
 

@@ -109,6 +109,9 @@ indirect enum CanonicalJSON: Sendable {
             case 0x0A: output += [0x5C, UInt8(ascii: "n")]
             case 0x0D: output += [0x5C, UInt8(ascii: "r")]
             case 0x09: output += [0x5C, UInt8(ascii: "t")]
+            // As JSON.stringify and the server write them (the signing rule).
+            case 0x08: output += [0x5C, UInt8(ascii: "b")]
+            case 0x0C: output += [0x5C, UInt8(ascii: "f")]
             case ..<0x20: output += [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
             default: output.append(byte)
             }
