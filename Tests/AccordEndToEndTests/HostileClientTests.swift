@@ -144,6 +144,15 @@ import Glibc
         #expect(lines.allSatisfy { (try? JSONReader.read(Array($0))) != nil })
         #expect(server.standardError.components(separatedBy: "--record:").count == 2, "reported once: \(server.standardError)")
         #expect(try Self.answersProbe(server))
+        // Space comes back: recording resumes, and the status no longer shows an error (the lost lines stay counted).
+        try FileHandle(forWritingTo: file).truncate(atOffset: 0)
+        #expect(try Self.answersProbe(server))
+        let resumed = try RawConnection(port: server.port)
+        resumed.send("GET /__accord/requests?limit=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        let after = resumed.receive()
+        #expect(after.contains(#""recording":{"file":"\#(file.path)""#))
+        #expect(!after.contains(#""error":"writing to"#), "\(after.suffix(300))")
+        #expect(after.range(of: #""lost":[1-9]"#, options: .regularExpression) != nil)
     }
 
     @Test func hotReloadNeverReadsAHalfWrittenFile() throws {

@@ -23,6 +23,37 @@ import Testing
         #expect(DurationText.milliseconds("infs") == nil)
         #expect(DurationText.milliseconds("9223372036854775s") == nil)
         #expect(DurationText.milliseconds("-5ms") == nil)
+        // Plain decimal digits only: no sign, exponent, hex or stray dot.
+        for text in ["-5s", "+5s", "0x10s", "1e1s", "1E1s", "1.5ms", ".5s", "5.s", "1..5s", "0x10", "1e3", "", "s", "ms", " 5s"] {
+            #expect(DurationText.milliseconds(text) == nil, "\(text)")
+        }
+        #expect(DurationText.milliseconds("0.25s") == 250)
+        #expect(DurationText.milliseconds("300") == 300)
+    }
+
+    @Test func aLatencyRangeWithANegativeOrEmptyEndIsRefused() throws {
+        var fixture = try EngineFixture()
+        for text in ["latency:-5s", "latency:0x10s", "latency:1e1s", "latency:5s-", "latency:-", "latency:1s--2s", "slow:-1s"] {
+            let response = fixture.handle(fixture.signed("GET", "/api/v1/app/start-config", headers: [("X-Accord-Inject", text)], bearer: .none))
+            #expect(response.json?.value(at: "/data/error") == .string("invalid_injection"), "\(text): \(response.text)")
+        }
+        let fine = fixture.handle(fixture.signed("GET", "/api/v1/app/start-config", headers: [("X-Accord-Inject", "latency:5ms-10ms")], bearer: .none))
+        #expect(fine.status == 200)
+    }
+
+    @Test func multipartTakesTransportPaddingAndExtendedNames() throws {
+        let body = Array(("--b  \t\r\nContent-Disposition: form-data; name*=UTF-8''%E7%94%A8%E9%80%94\r\n\r\navatar\r\n"
+                          + "--b \r\nContent-Disposition: form-data; name=\"file\"; filename*=utf-8''%E5%A4%B4%E5%83%8F.jpg\r\n"
+                          + "Content-Type: image/jpeg\r\n\r\nJPEG\r\n--b--  \r\n").utf8)
+        let parsed = try MultipartBody(body, boundary: "b")
+        #expect(parsed.parts.map(\.name) == ["用途", "file"])
+        #expect(parsed.parts.last?.filename == "头像.jpg")
+        #expect(parsed.parts.first?.text == "avatar")
+        #expect(MultipartBody.extendedValue("iso-8859-1'en'caf%E9") == "café")
+        #expect(MultipartBody.extendedValue("koi8-r''x") == nil)
+        #expect(MultipartBody.extendedValue("UTF-8''%FF") == nil, "not UTF-8")
+        // Anything else after a boundary is still refused.
+        #expect(throws: MultipartBody.Failure.self) { try MultipartBody(Array("--b x\r\n\r\n--b--".utf8), boundary: "b") }
     }
 
     @Test func aHugeLatencyInjectionIsRefusedNotACrash() throws {

@@ -21,9 +21,12 @@ public enum DurationText {
         return seconds
     }
 
-    /// `150ms`, `2s`, `1.5s` or a bare number of milliseconds; nil when negative, not
-    /// finite, or longer than ``maxMilliseconds``.
+    /// `150ms`, `2s`, `1.5s` or a bare number of milliseconds, in plain decimal digits
+    /// (no sign, exponent or hex: `-5s`, `1e1s` and `0x10s` are refused); nil beyond
+    /// ``maxMilliseconds``.
     public static func milliseconds(_ text: String) -> Int? {
+        let number = text.hasSuffix("ms") ? text.dropLast(2) : text.hasSuffix("s") ? text.dropLast() : Substring(text)
+        guard isPlainDecimal(number, fraction: text.hasSuffix("s") && !text.hasSuffix("ms")) else { return nil }
         let value: Int?
         if text.hasSuffix("ms") {
             value = Int(text.dropLast(2))
@@ -37,5 +40,12 @@ public enum DurationText {
         }
         guard let value, (0...maxMilliseconds).contains(value) else { return nil }
         return value
+    }
+
+    /// Digits, and with `fraction` one `.` between digits.
+    private static func isPlainDecimal(_ text: Substring, fraction: Bool) -> Bool {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 1 || (fraction && parts.count == 2) else { return false }
+        return parts.allSatisfy { !$0.isEmpty && $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }
     }
 }

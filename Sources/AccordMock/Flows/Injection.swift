@@ -65,7 +65,8 @@ public enum Injection: Sendable, Hashable {
             return
         }
         if word.hasPrefix("latency:") {
-            let range = word.dropFirst(8).split(separator: "-").map { DurationText.milliseconds(String($0)) }
+            // Empty pieces kept: `latency:-5s` is a malformed range, not 5 s.
+            let range = word.dropFirst(8).split(separator: "-", omittingEmptySubsequences: false).map { DurationText.milliseconds(String($0)) }
             if range.count == 1, let fixed = range[0] { self = .fault(.latency(fixed...fixed)); return }
             if range.count == 2, let low = range[0], let high = range[1], low <= high { self = .fault(.latency(low...high)); return }
         }

@@ -18,7 +18,7 @@ public final class JournalRecorder: Sendable {
         public var path: String
         public var written: Int
         public var lost: Int
-        /// The last write error, if any.
+        /// Why the latest write failed; nil once writing works again (``lost`` keeps the count).
         public var lastError: String?
 
         public var json: JSONValue {
@@ -64,6 +64,8 @@ public final class JournalRecorder: Sendable {
             guard let error else {
                 state.size += Int64(line.count)
                 state.status.written += 1
+                // Recording resumed: the error is history (counted in `lost`), and the next failure is reported again.
+                state.status.lastError = nil
                 return nil
             }
             // Cut a partly written line back off; O_APPEND writes land at the end, which is `size` again.

@@ -78,8 +78,13 @@ public enum PercentDecoding {
         guard text.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) else {
             return String(Substring(text))
         }
-        // Escapes: decode byte by byte (a %XX may end a multi-byte character, so the
-        // result is read as UTF-8 only at the end).
+        return String(decoding: bytes(text, plusAsSpace: plusAsSpace), as: UTF8.self)
+    }
+
+    /// The bytes `%XX` escapes (and, in queries, `+`) stand for; invalid escapes kept as
+    /// written. Decoded byte by byte: a `%XX` may end a multi-byte character, so the
+    /// result is read as text only by the caller.
+    static func bytes(_ text: Substring.UTF8View, plusAsSpace: Bool) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.count)
         var input = text
@@ -94,7 +99,7 @@ public enum PercentDecoding {
                 bytes.append(byte)
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 
     /// Splits and decodes a query string into ordered pairs.

@@ -52,6 +52,8 @@ struct MultipartBody: Sendable {
         while true {
             cursor += delimiter.count
             if body.count >= cursor + 2, body[cursor] == UInt8(ascii: "-"), body[cursor + 1] == UInt8(ascii: "-") { break }
+            // Transport padding (RFC 2046 §5.1.1): spaces and tabs a gateway may add before the line break.
+            while cursor < body.count, body[cursor] == 0x20 || body[cursor] == 0x09 { cursor += 1 }
             guard body.count >= cursor + 2, body[cursor] == 0x0D, body[cursor + 1] == 0x0A else {
                 throw Failure(message: "expected a line break after the boundary at byte \(cursor)")
             }
@@ -87,8 +89,9 @@ struct MultipartBody: Sendable {
                 guard parameters.type == "form-data" else {
                     throw Failure(message: "part \(index) is '\(parameters.type)', expected Content-Disposition: form-data")
                 }
-                name = parameters.values["name"]
-                filename = parameters.values["filename"]
+                // `name*=UTF-8''…` (RFC 2231, RFC 5987) where a client encodes a non-ASCII name so.
+                name = parameters.values["name"] ?? parameters.values["name*"].flatMap(Self.extendedValue)
+                filename = parameters.values["filename"] ?? parameters.values["filename*"].flatMap(Self.extendedValue)
             case "content-type":
                 contentType = value.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
             default:
@@ -97,6 +100,19 @@ struct MultipartBody: Sendable {
         }
         guard let name, !name.isEmpty else { throw Failure(message: "part \(index) has no name in its Content-Disposition") }
         return Part(name: name, filename: filename, contentType: contentType, bytes: [])
+    }
+
+    /// An extended parameter value, `charset'language'percent-encoded` (RFC 5987 §3.2), as
+    /// text; nil for a charset other than UTF-8 and ISO-8859-1, or bytes that are not UTF-8.
+    static func extendedValue(_ text: String) -> String? {
+        let pieces = text.split(separator: "'", maxSplits: 2, omittingEmptySubsequences: false)
+        guard pieces.count == 3 else { return nil }
+        let bytes = PercentDecoding.bytes(pieces[2].utf8, plusAsSpace: false)
+        switch pieces[0].lowercased() {
+        case "utf-8": return String(validating: bytes, as: UTF8.self)
+        case "iso-8859-1": return String(bytes.map { Character(UnicodeScalar($0)) })
+        default: return nil
+        }
     }
 
     /// `form-data; name="file"; filename="a b.jpg"` → type and parameters (quotes and
