@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "AccordValidation", targets: ["AccordValidation"]),
         .library(name: "AccordMock", targets: ["AccordMock"]),
         .library(name: "AccordCapture", targets: ["AccordCapture"]),
+        .library(name: "AccordProxy", targets: ["AccordProxy"]),
     ],
     targets: [
         // C libraries from Debian, reached through pkg-config.

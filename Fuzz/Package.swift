@@ -21,6 +21,8 @@ let package = Package(
         .executableTarget(name: "FuzzTemplate", dependencies: [.product(name: "AccordMock", package: accord)]),
         // Captures: HAR files entry by entry and --record journal lines.
         .executableTarget(name: "FuzzCapture", dependencies: [.product(name: "AccordCapture", package: accord)]),
+        // The proxy's upstream URL from any request target, and the headers it forwards either way.
+        .executableTarget(name: "FuzzProxy", dependencies: [.product(name: "AccordProxy", package: accord)]),
         // Durations, injections, command-line and control-API rules.
         .executableTarget(name: "FuzzNumbers", dependencies: [.product(name: "AccordMock", package: accord)]),
     ],

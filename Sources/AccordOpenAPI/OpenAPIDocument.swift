@@ -189,9 +189,17 @@ public struct OpenAPIDocument: Sendable {
             content += types.map { .init($0, .object([.init("schema", .object([.init("type", .string("string")), .init("format", .string("binary"))]))])) }
         }
         if let stream = endpoint.stream {
+            // One event's schema (what OpenAPI 3.2 calls a sequential media type's item schema, and Schemathesis checks each event against).
+            let text = JSONValue.object([.init("type", .string("string"))])
             content.append(.init("text/event-stream", .object([
-                .init("schema", .object([.init("type", .string("string")),
-                                         .init("description", .string("`data:` lines of \(schemas.describe(stream.event)) JSON, then `data: [DONE]`; asked for with `\(stream.toggle): true`."))])),
+                .init("schema", .object([
+                    .init("type", .string("object")),
+                    .init("description", .string("One server-sent event: `data` is \(schemas.describe(stream.event)) JSON, the last one `[DONE]`; "
+                                                  + "asked for with `\(stream.toggle): true`.")),
+                    .init("required", .array([.string("data")])),
+                    .init("properties", .object([.init("data", text), .init("event", text), .init("id", text),
+                                                 .init("retry", .object([.init("type", .string("integer")), .init("minimum", .int(0))]))])),
+                ])),
             ])))
         }
         var responses: [JSONValue.Member] = [.init("200", .object([.init("description", .string("The envelope: success, or a business code.")),

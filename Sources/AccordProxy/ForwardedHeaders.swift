@@ -3,9 +3,9 @@ import AccordMock
 /// Which headers cross the proxy (RFC 9110 §7.6.1): hop-by-hop fields, and those the
 /// `Connection` header names, belong to one connection and stop here; framing is
 /// written anew on each side; Accord's steering headers stop here too.
-enum ForwardedHeaders {
+public enum ForwardedHeaders {
     /// Fields that describe one connection, lowercased.
-    static let hopByHop: Set<String> = ["connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade",
+    public static let hopByHop: Set<String> = ["connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade",
                                         "proxy-authorization", "proxy-authenticate"]
 
     /// The request's headers to send upstream. `Host` is the upstream's (libcurl writes
@@ -13,7 +13,7 @@ enum ForwardedHeaders {
     /// sent so the answer arrives readable, and `Via` names the proxy. A header the
     /// request lacks is suppressed where libcurl would add its own (`Accept`,
     /// `Content-Type`).
-    static func upstream(_ request: MockRequest) -> [(name: String, value: String)] {
+    public static func upstream(_ request: MockRequest) -> [(name: String, value: String)] {
         let named = connectionOptions(request.headers["connection"])
         var headers: [(name: String, value: String)] = []
         for (name, value) in request.headers where !hopByHop.contains(name) && !named.contains(name)
@@ -30,7 +30,7 @@ enum ForwardedHeaders {
 
     /// The upstream's answer headers to send back: framing (`Content-Length`,
     /// `Transfer-Encoding`) is the server's own on this side.
-    static func downstream(_ headers: [(name: String, value: String)]) -> [(name: String, value: String)] {
+    public static func downstream(_ headers: [(name: String, value: String)]) -> [(name: String, value: String)] {
         let names = headers.map { ASCII.lowercased($0.name) }
         let named = connectionOptions(names.firstIndex(of: "connection").map { headers[$0].value })
         return zip(names, headers).filter { name, _ in !hopByHop.contains(name) && !named.contains(name) && name != "content-length" }.map(\.1)

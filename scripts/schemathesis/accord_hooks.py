@@ -64,9 +64,10 @@ def query_text(query):
     return result
 
 
-@schemathesis.auth()
+@schemathesis.auth(refresh_interval=None)
 class AccordLogin:
-    """A bearer token from the phone login, refreshed every 10 minutes."""
+    """A bearer token from the phone login, fresh for every request: the stateful phase
+    calls logout and the token flows, which revoke the tokens they are given."""
 
     def get(self, case, context):
         headers = {"Content-Type": "application/json", **DEVICE, **signing_headers({}, LOGIN_BODY)}
@@ -79,9 +80,18 @@ class AccordLogin:
         case.headers = {**(case.headers or {}), "Authorization": f"Bearer {data}"}
 
 
+def form_text(body):
+    """A multipart body's text parts as the server reads them (every value a string, true
+    not True); file parts (bytes) stay as they are and are not signed."""
+    return {name: value if isinstance(value, (bytes, bytearray)) else text(value) for name, value in body.items() if value is not None}
+
+
 @schemathesis.hook
-def before_call(context, case):
+def before_call(context, case, kwargs):
     if case.query:
         case.query = query_text(case.query)
     body = case.body if isinstance(case.body, dict) else None
+    if body is not None and (case.media_type or "").startswith("multipart/"):
+        case.body = form_text(body)
+        body = {name: value for name, value in case.body.items() if not isinstance(value, (bytes, bytearray))}
     case.headers = {**(case.headers or {}), **signing_headers(case.query, body)}
