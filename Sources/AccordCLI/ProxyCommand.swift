@@ -21,7 +21,7 @@ struct ProxyCommand: Subcommand {
                          help: "The deadline of an upstream answer; for a stream, of each silence (default: 10s, from 100ms to 10m)."),
         Arguments.Option(name: "upstream-ca", valueName: "FILE", help: "PEM CAs to trust for an https upstream instead of the system's."),
         Arguments.Option(name: "max-answer", valueName: "SIZE", help: "The largest upstream answer, such as 16MiB (default: 16MiB, at most 1GiB)."),
-        Arguments.Option(name: "upstream-workers", valueName: "N", help: "Requests talking to the upstream at once (default: 32, at most 512)."),
+        Arguments.Option(name: "upstream-workers", valueName: "N", help: "Requests talking to the upstream at once, and as many streams besides (default: 32, at most 512)."),
         Arguments.Option(name: "record-fixtures", valueName: "DIR", help: "Write the upstream's answers as fixture files into DIR."),
     ] + ListenerOptions.options
 
@@ -150,6 +150,7 @@ extension ProxyCommand {
                     throw UsageError("'--upstream-workers' takes a number from 1 to 512, found '\(text)'")
                 }
                 proxy.workers = count
+                proxy.streamWorkers = count
             }
             recordFixtures = arguments["record-fixtures"]
         }

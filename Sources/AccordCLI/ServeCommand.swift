@@ -190,7 +190,8 @@ struct ServeCommand: Subcommand {
           \(contract.endpoints.count) endpoints, \(project.fixtures.count) fixtures, \(signingText), \
         CORS \(settings.mockOptions.corsAllowOrigin ?? "off"), body limit \(settings.listener.server.maxBodyBytes) bytes (uploads: their declared maximum)
           limits: \(settings.listener.server.connectionLimit) connections (\(settings.listener.server.perIPConnectionLimit) per address), \
-        \(settings.listener.server.headerTimeoutSeconds) s per request head, \(state.rules.capacity) rules, \(state.nonces.capacity) nonces
+        \(settings.listener.server.headerTimeoutSeconds) s per request head, \(settings.listener.server.requestTimeoutSeconds) s per request, \
+        \(settings.listener.server.bodyBudgetBytes) bytes of bodies in flight, \(state.rules.capacity) rules, \(state.nonces.capacity) nonces
           collections: \(collectionsText(project.collections, store: state.collections))
           uploads: served at \(MockEngine.storagePrefix)ID, \(state.uploads.usage.budgetBytes) bytes kept at most (--upload-budget), oldest evicted first
           contracts: \(settings.contracts)  mocks: \(settings.mocks)\(settings.reloads ? "  (reloading on change)" : "")

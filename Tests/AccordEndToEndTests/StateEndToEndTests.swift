@@ -97,4 +97,34 @@ import Testing
         try await stop(server)
         #expect(try FileManager.default.attributesOfItem(atPath: link)[.type] as? FileAttributeType == .typeRegular)
     }
+
+    @Test func recordsStayWithinTheSessionsByteBudgetAndAStringPastTheCapIsRefused() throws {
+        let server = try ServerProcess(arguments: ["--quiet", "--no-reload", "--max-body", "2MiB", "--session-state-budget", "4MiB"])
+        let token = try ServeEndToEndTests.login(server)
+        func insert(_ lessonID: String) throws -> String {
+            let body = #"{"lesson_id":"\#(lessonID)"}"#
+            let headers = ServeEndToEndTests.signedHeaders("/api/v1/learning/sessions", body: body, token: token).map { "\($0.key): \($0.value)\r\n" }.joined()
+            let connection = try RawConnection(port: server.port)
+            connection.send("POST /api/v1/learning/sessions HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\(headers)Content-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            return connection.receive()
+        }
+        // A string past the 1 MiB cap is a violation naming its member, not a record.
+        let refused = try insert(String(repeating: "x", count: (1 << 20) + 1))
+        #expect(refused.contains(#""code":1000"#) && refused.contains(#""pointer":"/body/lesson_id""#), "\(refused.prefix(300))")
+        let before = server.residentKiB
+        for _ in 0..<40 { #expect(try insert(String(repeating: "y", count: 900 << 10)).contains(#""code":0"#)) }
+        let connection = try RawConnection(port: server.port)
+        connection.send("GET /__accord/state/learning-sessions?session=user:10086 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        let state = try JSONReader.read(Array(connection.receive().split(separator: "\r\n\r\n", maxSplits: 1).last.map { Array($0.utf8) } ?? []))
+        guard case .array(let records)? = state["records"], case .int(let kept)? = state.value(at: "/bytes/kept") else {
+            Issue.record("no state: \(state)")
+            return
+        }
+        let grown = server.residentKiB - before
+        print("40 records of 900 KiB in a 4 MiB session: \(records.count) kept, \(kept) bytes, RSS +\(grown) KiB")
+        #expect(kept <= 4 << 20)
+        #expect(records.count == 4, "four records of 900 KiB fit 4 MiB")
+        #expect(state.value(at: "/bytes/records_dropped_for_budget") == .int(37), "the seed and 40 inserts, four kept")
+        #expect(grown < 16 << 10, "RSS grew by \(grown) KiB")
+    }
 }

@@ -1,4 +1,5 @@
 import AccordFiles
+import AccordMock
 import Foundation
 import Testing
 
@@ -45,5 +46,16 @@ import Testing
         #expect(try String(contentsOfFile: linked, encoding: .utf8) == "new")
         let mode = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("key.pem").path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
+    }
+
+    @Test func theRecordedJournalIsNotOpenedThroughALink() throws {
+        let folder = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let victim = folder.appendingPathComponent("victim").path
+        try Data("precious".utf8).write(to: URL(fileURLWithPath: victim))
+        let link = folder.appendingPathComponent("journal.jsonl").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: victim)
+        #expect(throws: JournalRecorder.OpenError.self) { try JournalRecorder(path: link, report: { _ in }) }
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious")
     }
 }
