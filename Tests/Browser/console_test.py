@@ -67,11 +67,9 @@ class Server:
         self.log.close()
 
 
-class EvilSite(http.server.ThreadingHTTPServer):
+def evil_page(target):
     """A page of another origin that tries to change the mock's state and read its journal."""
-
-    def __init__(self, target):
-        page = f"""<!doctype html><title>evil</title>
+    return f"""<!doctype html><title>evil</title>
 <iframe name="sink" hidden></iframe>
 <form id="form" method="POST" enctype="text/plain" target="sink" action="{target}/__accord/reset">
 <input name='{{"x":"' value='"}}'></form>
@@ -99,6 +97,24 @@ async function run() {{
 }}
 run();
 </script>"""
+
+
+def slot_thief_page(target):
+    """A page of another origin that tries to hold every event stream, with requests that send no Origin."""
+    tags = "".join(f'<img src="{target}/__accord/events?replay=0&n={n}"><script src="{target}/__accord/events?replay=0&s={n}"></script>'
+                   for n in range(12))
+    return f"""<!doctype html><title>thief</title>{tags}
+<pre id="out">running</pre>
+<script>
+for (let n = 0; n < 12; n++) fetch('{target}/__accord/events?replay=0&f=' + n, {{mode: 'no-cors'}}).catch(() => {{}});
+setTimeout(() => {{ document.getElementById('out').textContent = 'held'; }}, 1500);
+</script>"""
+
+
+class Site(http.server.ThreadingHTTPServer):
+    """A page of another origin, served on a loopback port of its own."""
+
+    def __init__(self, page):
         body = page.encode()
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -256,7 +272,7 @@ class ConsoleTests(unittest.TestCase):
 
     def test_a_page_of_another_origin_cannot_change_state_or_read_the_journal(self):
         self.server.control("POST", "rules", {"match": {"endpoint": "signal.quota"}, "respond": {"code": 3008}})
-        evil = EvilSite(self.server.base)
+        evil = Site(evil_page(self.server.base))
         try:
             self.driver.get(f"http://127.0.0.1:{evil.server_address[1]}/")
             self.wait_for(lambda: self.driver.find_element(By.ID, "out").text.startswith("{"), "the evil page to finish")
@@ -272,6 +288,26 @@ class ConsoleTests(unittest.TestCase):
         # A DNS-rebinding page reaches this server under its own name, and is refused.
         self.driver.get(f"http://rebind.accord.test:{self.server.port}/__accord/requests")
         self.assertIn("foreign_host", self.driver.page_source)
+
+    def test_a_page_of_another_origin_cannot_take_the_event_streams(self):
+        thief = Site(slot_thief_page(self.server.base))
+        try:
+            self.driver.get(f"http://127.0.0.1:{thief.server_address[1]}/")
+            self.wait_for(lambda: self.driver.find_element(By.ID, "out").text == "held", "the thief page to send its 36 requests")
+            # With that page still open, the console opens its stream and sees live traffic.
+            self.driver.switch_to.new_window("tab")
+            try:
+                self.open_console()
+                self.server.app("me")
+                self.wait_for(lambda: self.row_where("user.me"), "a live row while the thief page is open")
+            finally:
+                self.driver.close()
+                self.driver.switch_to.window(self.driver.window_handles[0])
+            with urllib.request.urlopen(self.server.base + "/__accord/events?replay=0", timeout=5) as stream:
+                self.assertEqual(stream.status, 200, "a stream slot is free")
+        finally:
+            thief.shutdown()
+            thief.server_close()
 
 
 if __name__ == "__main__":
