@@ -1,4 +1,5 @@
 import AccordJSON
+import AccordMock
 import AccordTesting
 import Foundation
 import Testing
@@ -103,6 +104,26 @@ import Testing
         }
     }
 
+    @Test func everyControlByteAndWhitespaceAroundOrInAHeaderIsRefused() throws {
+        let server = try ServerProcess(arguments: ["--quiet"])
+        let probe = HostileClientTests.probe.replacingOccurrences(of: "\r\n\r\n", with: "\r\n")
+        let bytes = Array(0x00...0x20) + [0x7F]
+        var accepted: [String] = []
+        for byte in bytes.map(UInt8.init) {
+            let character = String(decoding: [byte], as: UTF8.self)
+            var places = ["before the colon": "X-B\(character): v", "inside the name": "X-\(character)B: v"]
+            // In a value, a tab is allowed (RFC 9110 §5.5) and spaces are ordinary; every other control byte is not.
+            if byte != 0x09 && byte != 0x20 { places["inside the value"] = "X-B: a\(character)b" }
+            for (place, line) in places {
+                let reply = try Self.send(probe + line + "\r\n\r\n", to: server.port)
+                // Refused by the server (400 bad_framing), or by libmicrohttpd itself (a 400 or a closed connection): never answered.
+                if reply.hasPrefix("HTTP/1.1 200") { accepted.append("\(ASCII.hex(byte)) \(place)") }
+            }
+        }
+        #expect(accepted.isEmpty, "accepted: \(accepted.joined(separator: ", "))")
+        #expect(try HostileClientTests.answersProbe(server))
+    }
+
     @Test func aChunkedBodyIsCutOffAtItsLimitWith413() throws {
         let server = try ServerProcess(arguments: ["--quiet"])
         let connection = try RawConnection(port: server.port, timeout: 5)
@@ -129,6 +150,25 @@ import Testing
                                    + "Content-Length: \(5 << 20)\r\n\r\n", to: server.port)
         #expect(upload.hasPrefix("HTTP/1.1 413"), "\(upload.prefix(200))")
         #expect(upload.contains(#""limit_bytes":4259840"#))
+    }
+
+    @Test func aBodySlowerThanTheMinimumRateIsClosedAfterItsGraceTime() throws {
+        let server = try ServerProcess(arguments: ["--min-body-rate", "100KiB", "--request-timeout", "1h"])
+        let connection = try RawConnection(port: server.port, timeout: 1)
+        connection.send("POST /api/v1/feedback HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n")
+        let start = ContinuousClock.now
+        var closedAfter: Duration?
+        // 10 KiB a second, a tenth of the minimum, for up to 20 s: the grace time is 10 s.
+        for _ in 0..<80 {
+            connection.send([UInt8](repeating: 0x61, count: 2_560))
+            if connection.isReadable(within: 250), case (let text, let error) = connection.firstRead(), text.isEmpty, error == 0 {
+                closedAfter = ContinuousClock.now - start
+                break
+            }
+        }
+        let after = try #require(closedAfter, "the slow body was never cut off")
+        #expect(after > .seconds(9), "cut before its grace time: \(after)")
+        try server.waitFor(timeout: 5) { _, err in err.contains("whose body came slower than 102400 bytes/s after 10 s") }
     }
 
     @Test func aBodyThatTricklesIsClosedAtTheRequestDeadline() throws {
