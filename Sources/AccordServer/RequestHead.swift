@@ -29,8 +29,9 @@ final class RequestHead {
                     head.add(name: name, value: "")
                     return .YES
                 }
-                if head.problem == nil { head.problem = RequestHead.problem(name: name, value: value, valueSize: valueSize,
-                                                                     plain: accord_header_line_is_plain(key, keySize, value, valueSize) != 0) }
+                if head.problem == nil, case let check = accord_check_header(key, keySize, value, valueSize), check != ACCORD_HEADER_PLAIN {
+                    head.problem = RequestHead.problem(check, name: name, value: UnsafeRawBufferPointer(start: value, count: valueSize))
+                }
                 head.add(name: name, value: String(cString: value))
                 return .YES
             }, Unmanaged.passUnretained(self).toOpaque())
@@ -46,32 +47,19 @@ final class RequestHead {
         headers.add(lowercasedName: name, value)
     }
 
-    /// What is wrong with one header line, or nil when it is plain: the name a token,
-    /// the value free of control bytes but HTAB, the line neither folded nor holding a NUL.
-    static func problem(name: String, value: UnsafePointer<CChar>, valueSize: Int, plain: Bool) -> String? {
-        if let bad = name.utf8.first(where: { !isTokenByte($0) }) {
-            let what = bad == 0x20 || bad == 0x09 ? "whitespace before the colon" : "byte \(ASCII.hex(bad))"
+    /// Why a header line that is not plain is refused, for the 400's message.
+    static func problem(_ check: accord_header_check, name: String, value: UnsafeRawBufferPointer) -> String {
+        switch check {
+        case ACCORD_HEADER_NAME_NOT_TOKEN:
+            let bad = name.utf8.first { $0 == 0x20 || $0 == 0x09 } ?? name.utf8.first { $0 < 0x21 || $0 > 0x7E || "\"(),/:;<=>?@[\\]{}".utf8.contains($0) }
+            let what = bad == 0x20 || bad == 0x09 ? "whitespace before the colon" : bad.map { "byte \(ASCII.hex($0))" } ?? "a byte that is no token character"
             return "the header name '\(Self.printable(name))' holds \(what); a name is a token (RFC 9110 §5.1)"
-        }
-        let bytes = UnsafeRawBufferPointer(start: value, count: valueSize)
-        if let bad = bytes.first(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
-            return "the value of header '\(name)' holds the control byte \(ASCII.hex(bad)) (RFC 9110 §5.5)"
-        }
-        guard plain else {
+        case ACCORD_HEADER_CONTROL_IN_VALUE:
+            let control = value.first { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F } ?? 0
+            return "the value of header '\(name)' holds the control byte \(ASCII.hex(control)) (RFC 9110 §5.5)"
+        default:
             return "header '\(name)' is folded across lines, holds a NUL or ends in a bare LF; "
                 + "send each header on one line ending in CR LF (RFC 9112 §5.2)"
-        }
-        return nil
-    }
-
-    /// RFC 9110 §5.6.2: `tchar = "!" / "#" / "$" / "%" / "&" / "'" / "*" / "+" / "-" / "." / "^" / "_" / "`" / "|" / "~" / DIGIT / ALPHA`.
-    static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true
-        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
-             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
-             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"): true
-        default: false
         }
     }
 

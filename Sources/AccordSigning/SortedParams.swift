@@ -47,7 +47,18 @@ public enum SortedParams {
         case .int(let int): String(int)
         // A number with no fractional part is an integer however it was written (`1080.0`, `1.08e3`), as JSON Schema counts it.
         case .double(let double): Int(exactly: double).map(String.init) ?? JSONWriter.number(double)
-        case .array, .object: JSONWriter.string(integersAsIntegers(value), sortedKeys: true)
+        case .array, .object: JSONWriter.string(containsDouble(value) ? integersAsIntegers(value) : value, sortedKeys: true)
+        }
+    }
+
+    /// Whether a number written with a fraction or an exponent is anywhere in `value`
+    /// (most bodies hold none, and then nothing is rebuilt).
+    public static func containsDouble(_ value: JSONValue) -> Bool {
+        switch value {
+        case .double: true
+        case .array(let items): items.contains(where: containsDouble)
+        case .object(let members): members.contains { containsDouble($0.value) }
+        default: false
         }
     }
 

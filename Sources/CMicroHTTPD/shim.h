@@ -120,6 +120,42 @@ accord_start_daemon(const struct accord_daemon_settings *settings)
  * Only bytes between the name and its value, and the two after the value, are read:
  * all inside the head MHD holds. */
 static inline int
+accord_header_line_is_plain(const char *key, size_t key_size, const char *value, size_t value_size);
+
+/* What a header line breaks, checked in one pass over its bytes (every header of every
+ * request meets it): ACCORD_HEADER_PLAIN, or the first problem found. */
+enum accord_header_check {
+    ACCORD_HEADER_PLAIN = 0,
+    /* The name holds a byte that is no tchar (RFC 9110 §5.6.2), such as whitespace before the colon. */
+    ACCORD_HEADER_NAME_NOT_TOKEN = 1,
+    /* The value holds a control byte other than HTAB, or DEL (RFC 9110 §5.5). */
+    ACCORD_HEADER_CONTROL_IN_VALUE = 2,
+    /* The line was folded, holds a NUL, or ends in a bare LF (see accord_header_line_is_plain). */
+    ACCORD_HEADER_NOT_ONE_LINE = 3,
+};
+
+static inline enum accord_header_check
+accord_check_header(const char *key, size_t key_size, const char *value, size_t value_size)
+{
+    /* tchar as two masks over ASCII: ! # $ % & ' * + - . 0-9 below 64; A-Z ^ _ ` a-z | ~ above. */
+    const uint64_t low = 0x03FF6CFA00000000ull, high = 0x57FFFFFFC7FFFFFEull;
+    for (size_t i = 0; i < key_size; i++) {
+        const unsigned char byte = (unsigned char) key[i];
+        const int token = byte < 64 ? (int) ((low >> byte) & 1) : byte < 128 ? (int) ((high >> (byte - 64)) & 1) : 0;
+        if (!token) {
+            return ACCORD_HEADER_NAME_NOT_TOKEN;
+        }
+    }
+    for (size_t i = 0; i < value_size; i++) {
+        const unsigned char byte = (unsigned char) value[i];
+        if ((byte < 0x20 && byte != 0x09) || byte == 0x7F) {
+            return ACCORD_HEADER_CONTROL_IN_VALUE;
+        }
+    }
+    return accord_header_line_is_plain(key, key_size, value, value_size) ? ACCORD_HEADER_PLAIN : ACCORD_HEADER_NOT_ONE_LINE;
+}
+
+static inline int
 accord_header_line_is_plain(const char *key, size_t key_size, const char *value, size_t value_size)
 {
     const char *name_end = key + key_size;

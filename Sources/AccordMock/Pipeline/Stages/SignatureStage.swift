@@ -22,7 +22,7 @@ struct SignatureStage: RoutedStage {
     func run(_ exchange: inout Exchange, route: Route) -> StageResult {
         guard !exempt.contains(route.endpoint.id) else { return .proceed }
         let request = exchange.request
-        if let body = exchange.body, let pointer = SortedParams.pointerToIntegerOutOfRange(in: body) {
+        if let body = exchange.body, SortedParams.containsDouble(body), let pointer = SortedParams.pointerToIntegerOutOfRange(in: body) {
             // Not a signature mismatch: no integer the contract takes can be that large, and no rule signs it as one.
             let violation = Violation(pointer: "/body" + pointer, expected: "integer within the signed 64-bit range",
                                       actual: "an integer beyond it", message: "/body\(pointer): an integer beyond the signed 64-bit range")
