@@ -1,3 +1,4 @@
+import AccordContract
 /// A command's parsed arguments: `--name value`, `--name=value`, flags and positionals.
 struct Arguments {
     /// An option a command accepts.
@@ -60,5 +61,26 @@ struct UsageError: Error {
 
     init(_ message: String) {
         self.message = message
+    }
+}
+
+extension Arguments {
+    /// A size option (`512KiB`, `2MiB`, bytes) from `minimum` to 1 GiB, if given.
+    func size(_ option: String, minimum: Int = 0, example: String) throws(UsageError) -> Int? {
+        guard let text = self[option] else { return nil }
+        guard let bytes = ByteSizeText.bytes(text), bytes >= minimum else {
+            let from = minimum == 0 ? "up to 1GiB" : "from \(ByteSizeText.describe(minimum)) to 1GiB"
+            throw UsageError("'--\(option)' takes a size \(from) such as \(example), found '\(text)'")
+        }
+        return bytes
+    }
+
+    /// A duration option (`30s`, `10m` or seconds) from 1 s to an hour, if given.
+    func seconds(_ option: String, example: String) throws(UsageError) -> Int? {
+        guard let text = self[option] else { return nil }
+        guard let seconds = DurationText.seconds(text) ?? Int(text), (1...3_600).contains(seconds) else {
+            throw UsageError("'--\(option)' takes a duration from 1s to 1h such as \(example), found '\(text)'")
+        }
+        return seconds
     }
 }

@@ -56,36 +56,12 @@ struct ListenerOptions {
             guard let value = Int(threads), (1...256).contains(value) else { throw UsageError("'--threads' takes a number from 1 to 256, found '\(threads)'") }
             server.threads = value
         }
-        if let size = arguments["max-body"] {
-            guard let bytes = ByteSizeText.bytes(size) else {
-                throw UsageError("'--max-body' takes a size up to 1GiB such as 512KiB, 2MiB or 1048576, found '\(size)'")
-            }
-            server.maxBodyBytes = bytes
-        }
-        if let text = arguments["header-timeout"] {
-            guard let seconds = DurationText.seconds(text) ?? Int(text), (1...3_600).contains(seconds) else {
-                throw UsageError("'--header-timeout' takes a duration from 1s to 1h such as 10s, found '\(text)'")
-            }
-            server.headerTimeoutSeconds = seconds
-        }
-        if let size = arguments["body-budget"] {
-            guard let bytes = ByteSizeText.bytes(size), bytes >= 1 << 20 else {
-                throw UsageError("'--body-budget' takes a size from 1MiB to 1GiB such as 256MiB, found '\(size)'")
-            }
-            server.bodyBudgetBytes = bytes
-        }
-        if let text = arguments["request-timeout"] {
-            guard let seconds = DurationText.seconds(text) ?? Int(text), (1...3_600).contains(seconds) else {
-                throw UsageError("'--request-timeout' takes a duration from 1s to 1h such as 30s, found '\(text)'")
-            }
-            server.requestTimeoutSeconds = seconds
-        }
-        if let size = arguments["min-body-rate"] {
-            guard let bytes = ByteSizeText.bytes(size, limit: 1 << 30) else {
-                throw UsageError("'--min-body-rate' takes a size per second up to 1GiB such as 1KiB (0 turns it off), found '\(size)'")
-            }
-            server.minimumBodyBytesPerSecond = bytes
-        }
+        server.maxBodyBytes = try arguments.size("max-body", example: "512KiB, 2MiB or 1048576") ?? server.maxBodyBytes
+        server.headerTimeoutSeconds = try arguments.seconds("header-timeout", example: "10s") ?? server.headerTimeoutSeconds
+        server.bodyBudgetBytes = try arguments.size("body-budget", minimum: 1 << 20, example: "256MiB") ?? server.bodyBudgetBytes
+        server.requestTimeoutSeconds = try arguments.seconds("request-timeout", example: "30s") ?? server.requestTimeoutSeconds
+        // 0 turns the minimum rate off.
+        server.minimumBodyBytesPerSecond = try arguments.size("min-body-rate", example: "1KiB") ?? server.minimumBodyBytesPerSecond
         if let text = arguments["max-connections"] {
             guard let value = Int(text), (16...65_536).contains(value) else {
                 throw UsageError("'--max-connections' takes a number from 16 to 65536, found '\(text)'")

@@ -263,21 +263,12 @@ extension ServeCommand {
             accessTTL = try Self.seconds(arguments["access-ttl"], option: "access-ttl")
             refreshTTL = try Self.seconds(arguments["refresh-ttl"], option: "refresh-ttl")
             state = arguments["state"]
-            uploadBudget = try Self.size(arguments, "upload-budget", example: "256MiB") ?? uploadBudget
-            sessionStateBudget = try Self.size(arguments, "session-state-budget", example: "16MiB") ?? sessionStateBudget
-            stateBudget = try Self.size(arguments, "state-budget", example: "512MiB") ?? max(stateBudget, sessionStateBudget)
+            uploadBudget = try arguments.size("upload-budget", minimum: 1 << 10, example: "256MiB") ?? uploadBudget
+            sessionStateBudget = try arguments.size("session-state-budget", minimum: 1 << 10, example: "16MiB") ?? sessionStateBudget
+            stateBudget = try arguments.size("state-budget", minimum: 1 << 10, example: "512MiB") ?? max(stateBudget, sessionStateBudget)
             guard stateBudget >= sessionStateBudget else {
                 throw UsageError("'--state-budget' (\(stateBudget) bytes) must be at least '--session-state-budget' (\(sessionStateBudget) bytes)")
             }
-        }
-
-        /// A size option from 1KiB to 1GiB, if given.
-        static func size(_ arguments: Arguments, _ option: String, example: String) throws(UsageError) -> Int? {
-            guard let text = arguments[option] else { return nil }
-            guard let bytes = ByteSizeText.bytes(text), bytes >= 1 << 10 else {
-                throw UsageError("'--\(option)' takes a size from 1KiB to 1GiB such as \(example), found '\(text)'")
-            }
-            return bytes
         }
 
         /// The names `Host` may give besides loopback: the machine's own when it listens

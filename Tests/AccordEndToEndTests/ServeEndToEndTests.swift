@@ -142,32 +142,29 @@ import Testing
         if let last = events.last { #expect(last.0.timeIntervalSince(sent) >= 0.36) }
     }
 
-    @Test func independentPythonClientIsAccepted() throws {
-        let server = try ServerProcess(arguments: ["--quiet"])
+    /// Runs the Python signer (standard library only) with `arguments`: its exit status and what it printed.
+    private func pythonSigner(_ arguments: [String]) throws -> (status: Int32, output: String) {
         let python = Process()
         python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", Repository.root.appendingPathComponent("Tests/AccordEndToEndTests/Clients/signed_client.py").path,
-                            String(server.port)]
+        python.arguments = ["python3", Repository.root.appendingPathComponent("Tests/AccordEndToEndTests/Clients/signed_client.py").path] + arguments
         let pipe = Pipe()
         python.standardOutput = pipe
         try python.run()
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         python.waitUntilExit()
-        #expect(python.terminationStatus == 0, "\(output)")
+        return (python.terminationStatus, output)
+    }
+
+    @Test func independentPythonClientIsAccepted() throws {
+        let server = try ServerProcess(arguments: ["--quiet"])
+        let (status, output) = try pythonSigner([String(server.port)])
+        #expect(status == 0, "\(output)")
         #expect(output.contains("ok   one changed byte is refused with 1001"))
     }
 
     @Test func thePythonSignerAgreesWithEveryVectorOfTheFile() throws {
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", Repository.root.appendingPathComponent("Tests/AccordEndToEndTests/Clients/signed_client.py").path,
-                            "--vectors", SigningVector.file]
-        let pipe = Pipe()
-        python.standardOutput = pipe
-        try python.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        python.waitUntilExit()
-        #expect(python.terminationStatus == 0, "\(output)")
+        let (status, output) = try pythonSigner(["--vectors", SigningVector.file])
+        #expect(status == 0, "\(output)")
         #expect(output.split(separator: "\n").filter { $0.hasPrefix("ok   ") }.count == SigningVector.all.count, "\(output)")
     }
 

@@ -13,6 +13,14 @@ public enum ByteSizeText {
         let (bytes, overflow) = amount.multipliedReportingOverflow(by: factor)
         return !overflow && bytes <= limit ? bytes : nil
     }
+
+    /// `bytes` in the largest unit that divides it, as the options write sizes: `1KiB`, `4MiB`, `1000`.
+    public static func describe(_ bytes: Int) -> String {
+        for (unit, factor) in [("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)] where bytes >= factor && bytes % factor == 0 {
+            return "\(bytes / factor)\(unit)"
+        }
+        return String(bytes)
+    }
 }
 
 extension Contract {
