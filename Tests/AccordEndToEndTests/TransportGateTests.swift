@@ -243,6 +243,13 @@ import Testing
             #expect(own.contains("X-Content-Type-Options: nosniff"))
         }
         streams += try (0..<15).map { _ in try Self.openStream(server.port).0 }
+        // A link from another site may still open the console's page: a navigation holds nothing open.
+        let page = try Self.send("GET /__accord/ui HTTP/1.1\r\nHost: 127.0.0.1\r\nSec-Fetch-Site: cross-site\r\nSec-Fetch-Mode: navigate\r\n"
+                                 + "Connection: close\r\n\r\n", to: server.port)
+        #expect(page.hasPrefix("HTTP/1.1 200"), "\(page.prefix(120))")
+        let image = try Self.send("GET /__accord/ui HTTP/1.1\r\nHost: 127.0.0.1\r\nSec-Fetch-Site: cross-site\r\nSec-Fetch-Mode: no-cors\r\n"
+                                  + "Connection: close\r\n\r\n", to: server.port)
+        #expect(image.hasPrefix("HTTP/1.1 403"))
         let (_, full) = try Self.openStream(server.port)
         #expect(full.hasPrefix("HTTP/1.1 429"), "\(full.prefix(120))")
         streams.removeAll()   // every reader leaves

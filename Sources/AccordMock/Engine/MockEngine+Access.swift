@@ -37,8 +37,10 @@ extension MockEngine {
             }
         }
         // Browsers send Sec-Fetch-Site on every request, `<img>`, `<script>` and no-cors fetches included (which send
-        // no Origin); curl and apps send none. Only the console's own page, or a URL typed in, may call.
-        if let site = request.headers["sec-fetch-site"], site != "same-origin", site != "none" {
+        // no Origin); curl and apps send none. Only the console's own page, or a URL typed in, may call; a link from
+        // another page may open the console's files (a navigation, which holds nothing open and changes nothing).
+        if let site = request.headers["sec-fetch-site"], site != "same-origin", site != "none",
+           needsToken || request.headers["sec-fetch-mode"] != "navigate" {
             return controlError(403, "cross_site_request", "the control API refuses requests a page of another site made (Sec-Fetch-Site: \(site))")
         }
         if let origin = request.headers["origin"], !ServerName.isSameOrigin(origin, host: request.headers["host"]) {
