@@ -98,7 +98,4 @@ extension HTTPServer {
         bodyBytesInFlight.subtract(state.reservedBodyBytes, ordering: .relaxed)
         state.reservedBodyBytes = 0
     }
-
-    /// The body bytes that requests in flight hold now, for tests and the stop.
-    var bodyBytesHeld: Int { bodyBytesInFlight.load(ordering: .relaxed) }
 }
