@@ -47,6 +47,19 @@ import Testing
         #expect(rules.fire(endpoint: "x.y", user: nil, session: "a") == nil)                   // drew 0.5 >= 0.4
     }
 
+    @Test func aLogoutWhoseAnswerIsDeliveredRevokesItsTokenWhateverFaultSlowsIt() throws {
+        // The answer is sent under latency and a slow body: the token is revoked. Under a reset, a 503 or an empty
+        // reply the answer is lost, standing for a failure before the backend: the token stays.
+        for (fault, revoked) in [("latency:5ms", true), ("slow:1ms", true), ("reset", false), ("503", false), ("empty", false)] {
+            var fixture = try EngineFixture(fixturesIn: Repository.mocks)
+            let logout = fixture.handle(fixture.signed("POST", "/api/v1/auth/logout", body: #"{"device_id":"D-1"}"#, headers: [("X-Accord-Inject", fault)]))
+            // Latency keeps the answer as it is, only later; every other fault is the answer's verdict.
+            #expect(fault.hasPrefix("latency") ? logout.delayMilliseconds >= 5 : logout.summary.verdict == .fault, "\(fault): \(logout.summary)")
+            let after = fixture.handle(fixture.signed("GET", "/api/v1/users/me"))
+            #expect(after.code == (revoked ? .int(1006) : .int(0)), "\(fault): \(after.text.prefix(120))")
+        }
+    }
+
     @Test func refreshRotatesAndRetiresTheOldPair() throws {
         let clock = MockClock(wall: 1_000)
         let tokens = TokenStore(clock: clock, accessTTL: 60, refreshTTL: 600)

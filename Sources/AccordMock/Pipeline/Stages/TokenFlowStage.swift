@@ -11,7 +11,9 @@ struct TokenFlowStage: RoutedStage {
     let envelopeNames: Service.Envelope
 
     func run(_ exchange: inout Exchange, route: Route) -> StageResult {
-        guard let response = exchange.response, response.summary.code == 0, !exchange.tokensIssued, exchange.fault == nil else {
+        // A fault that loses the answer stands for a failure before the backend: no tokens move (as in AnswerStage).
+        // One that only delays or slows it delivers the answer, so its tokens are issued, rotated or revoked.
+        guard let response = exchange.response, response.summary.code == 0, !exchange.tokensIssued, exchange.fault?.losesTheAnswer != true else {
             return .proceed
         }
         let endpoint = route.endpoint.id
