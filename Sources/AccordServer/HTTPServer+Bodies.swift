@@ -45,9 +45,7 @@ extension HTTPServer {
     /// then a FIN, and at most ``lingerBytes`` more are read; over TLS (where only the
     /// library can write) the connection closes at once.
     func cutOff(_ connection: OpaquePointer, state: RequestState) -> MHD_Result {
-        state.body = []
-        release(state)
-        state.closesConnection = true
+        abandonBody(of: state)
         state.lingerBytes = Self.lingerBytes
         guard case .now(let response) = handler(request(for: state, connection: connection, framingProblem: nil)) else { return .NO }
         state.response = response
@@ -70,10 +68,16 @@ extension HTTPServer {
 
     /// Answers before the whole body is read (over its limit, or the budget); the connection closes after it.
     func refuse(_ connection: OpaquePointer, state: RequestState) -> MHD_Result {
+        abandonBody(of: state)
+        return answer(connection, state: state, framingProblem: nil)
+    }
+
+    /// A body refused before it is whole: what it holds goes, its share of the budget is
+    /// given back, and the connection closes after the answer.
+    private func abandonBody(of state: RequestState) {
         state.body = []
         release(state)
         state.closesConnection = true
-        return answer(connection, state: state, framingProblem: nil)
     }
 
     /// Grows the request's share of the body budget to `bytes`; false when the budget cannot give it.

@@ -23,7 +23,7 @@ extension MockEngine {
     /// - Parameter needsToken: false for the console's own files, which hold no state:
     ///   the page asks for the admin token and sends it with every call.
     func controlRefusal(_ request: MockRequest, needsToken: Bool = true) -> MockResponse? {
-        if let host = request.headers["host"], !ServerName.isLoopback(host), !options.serverNames.contains(ServerName.hostName(host).lowercased()) {
+        if let host = request.headers["host"], !ServerName.names(host, thisServer: options.serverNames) {
             let names = (["localhost", "127.0.0.1", "[::1]"] + options.serverNames.sorted()).joined(separator: ", ")
             return controlError(403, "foreign_host", "the control API answers requests for this server's own names only (\(names)), not for '\(host)'")
         }
@@ -65,6 +65,11 @@ extension MockRequest {
 /// Host names and origins, compared the way a DNS-rebinding or cross-site check needs.
 enum ServerName {
     /// Whether a `Host` header names a loopback address: `localhost`, `127.x.x.x`, `[::1]`, with or without a port.
+    /// Whether a `Host` header names this server: loopback, or one of `serverNames` (the machine's own, `--tls-name`).
+    static func names(_ host: String, thisServer serverNames: Set<String>) -> Bool {
+        isLoopback(host) || serverNames.contains(hostName(host).lowercased())
+    }
+
     static func isLoopback(_ host: String) -> Bool {
         let name = hostName(host).lowercased()
         if name == "localhost" || name == "::1" { return true }

@@ -18,9 +18,7 @@ public struct PublicOrigin: Sendable {
 
     /// `scheme://host` for a request.
     func origin(for request: MockRequest) -> String {
-        let host = request.headers["host"].flatMap { host in
-            ServerName.isLoopback(host) || serverNames.contains(ServerName.hostName(host).lowercased()) ? host : nil
-        }
+        let host = request.headers["host"].flatMap { ServerName.names($0, thisServer: serverNames) ? $0 : nil }
         return scheme + "://" + (host ?? fallbackHost)
     }
 }
