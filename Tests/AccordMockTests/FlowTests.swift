@@ -13,7 +13,7 @@ import Testing
         #expect(try Injection(parsing: "503", codes: codes) == .fault(.httpStatus(503)))
         #expect(try Injection(parsing: "reset", codes: codes) == .fault(.connectionReset))
         #expect(try Injection(parsing: "slow", codes: codes) == .fault(.slowBody(chunkDelayMilliseconds: 200)))
-        #expect(try Injection(parsing: "latency:100ms-2s", codes: codes) == .fault(.latency(100...2_000)))
+        #expect(try Injection(parsing: "latency:100ms-2s", codes: codes) == .latency(100...2_000))
         #expect(throws: Injection.SyntaxError(message: "unknown injection 'banend' (did you mean 'banned'?); expected a business code (1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008, 2001, 2002, 2003, 2004, 2005, 2006, 3001, 3002, 3008, 4001, 4002, 5001, 5002), its name, or a fault: reset, empty, malformed, slow, slow:300ms, latency:300ms, latency:100ms-2s, 500, 502, 503, 504")) {
             try Injection(parsing: "banend", codes: codes)
         }

@@ -15,30 +15,13 @@ import Testing
         var all: [String] { names.withLock { $0 } }
     }
 
-    struct RecordedRequestStage: RequestStage {
-        let stage: any RequestStage
+    /// A stage that notes its name before it runs.
+    struct Recorded: Stage {
+        let stage: any Stage
         let log: StageLog
-        func run(_ exchange: inout Exchange) -> StageResult {
+        func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
             log.append(String(describing: type(of: stage)))
-            return stage.run(&exchange)
-        }
-    }
-
-    struct RecordedRoutedStage: RoutedStage {
-        let stage: any RoutedStage
-        let log: StageLog
-        func run(_ exchange: inout Exchange, route: Route) -> StageResult {
-            log.append(String(describing: type(of: stage)))
-            return stage.run(&exchange, route: route)
-        }
-    }
-
-    struct RecordedResponseStage: ResponseStage {
-        let stage: any ResponseStage
-        let log: StageLog
-        func finish(_ response: inout MockResponse, for exchange: Exchange) {
-            log.append(String(describing: type(of: stage)))
-            stage.finish(&response, for: exchange)
+            return stage.respond(to: &exchange, next: next)
         }
     }
 
@@ -46,32 +29,24 @@ import Testing
     func stages(_ fixture: EngineFixture, _ request: MockRequest) -> (response: MockResponse, ran: [String]) {
         let log = StageLog()
         var pipeline = fixture.engine.pipeline
-        pipeline.screening = pipeline.screening.map { RecordedRequestStage(stage: $0, log: log) }
-        pipeline.routed = pipeline.routed.map { RecordedRoutedStage(stage: $0, log: log) }
-        pipeline.finishing = pipeline.finishing.map { RecordedResponseStage(stage: $0, log: log) }
+        pipeline.stages = pipeline.stages.map { Recorded(stage: $0, log: log) }
         return (pipeline.run(request), log.all)
     }
 
-    static let order = ["SteeringStage", "FramingStage", "BodyLimitStage", "PreflightStage",
+    static let order = ["JournalStage", "ReportStage", "FramingStage", "CORSStage", "SteeringStage", "RouteStage", "BodyLimitStage",
                         "BodyStage", "SignatureStage", "AuthenticationStage", "ValidationStage", "InjectionStage",
-                        "AnswerStage", "TokenFlowStage", "FaultStage"]
+                        "ChoiceStage", "TokenStage", "FaultStage", "UploadStage", "EffectStage", "RenderStage"]
 
-    /// The stages every answer passes on its way out (CORS is on by default).
-    static let finishing = ["CORSStage", "JournalStage", "ReportStage"]
-
-    /// The stages up to and including `last`, then the finishing ones.
+    /// The stages up to and including `last`.
     static func through(_ last: String) -> [String] {
-        Array(order.prefix { $0 != last }) + [last] + finishing
+        Array(order.prefix { $0 != last }) + [last]
     }
-
-    /// Up to the router (which is no recorded stage), then the finishing ones.
-    static let throughRouting = Array(order.prefix(4)) + finishing
 
     @Test func aRequestThatPassesEveryStageRunsThemAllInOrder() throws {
         var fixture = try EngineFixture()
         let (response, ran) = stages(fixture, fixture.signed("GET", "/api/v1/signals/quota"))
         #expect(response.status == 200)
-        #expect(ran == Self.order + Self.finishing)
+        #expect(ran == Self.order)
     }
 
     @Test func eachFailingStageEndsTheRequestBeforeTheNext() throws {
@@ -84,19 +59,19 @@ import Testing
         let cases: [(request: MockRequest, status: Int, verdict: Verdict, ran: [String])] = [
             (remote, 403, .forbidden, Self.through("SteeringStage")),
             (framed, 400, .malformed, Self.through("FramingStage")),
-            (MockRequest(method: "OPTIONS", target: "/api/v1/signals/quota"), 204, .options, Self.through("PreflightStage")),
+            (MockRequest(method: "OPTIONS", target: "/api/v1/signals/quota"), 204, .options, Self.through("CORSStage")),
             (large, 413, .tooLarge, Self.through("BodyLimitStage")),
-            (fixture.signed("GET", "/api/v1/signals/nope/nope"), 404, .noRoute, Self.throughRouting),
+            (fixture.signed("GET", "/api/v1/signals/nope/nope"), 404, .noRoute, Self.through("RouteStage")),
             (fixture.signed("POST", "/api/v1/signals", body: #"{"content":"#), 400, .malformed, Self.through("BodyStage")),
             (MockRequest(method: "GET", target: "/api/v1/signals/quota"), 200, .badSignature, Self.through("SignatureStage")),
             (fixture.signed("GET", "/api/v1/signals/quota", bearer: .none), 200, .unauthorized, Self.through("AuthenticationStage")),
             (fixture.signed("GET", "/api/v1/signals/inbox?limit=x"), 400, .invalid, Self.through("ValidationStage")),
-            (fixture.signed("GET", "/api/v1/signals/quota", headers: [("X-Accord-Inject", "3008")]), 200, .injected,
-             Self.through("InjectionStage")),
+            // An injected answer is rendered last, past the token and fault stages (which see it on its way back).
+            (fixture.signed("GET", "/api/v1/signals/quota", headers: [("X-Accord-Inject", "3008")]), 200, .injected, Self.order),
             (fixture.signed("GET", "/api/v1/signals/quota", headers: [("Prefer", "example=nope")]), 400, .noExample,
-             Self.through("AnswerStage")),
+             Self.through("ChoiceStage")),
             (fixture.signed("POST", "/api/v1/auth/token/refresh", body: #"{"refresh_token":"rt_unknown"}"#, bearer: .none), 200,
-             .unauthorized, Self.through("AnswerStage")),
+             .unauthorized, Self.through("TokenStage")),
         ]
         for (request, status, verdict, expected) in cases {
             let (response, ran) = stages(fixture, request)

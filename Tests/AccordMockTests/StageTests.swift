@@ -15,15 +15,36 @@ import Testing
         Route(endpoint: try #require(contract.endpoint(id)), parameters: parameters)
     }
 
-    func run(_ stage: any RequestStage, _ request: MockRequest) -> (StageResult, Exchange) {
-        var exchange = Exchange(request: request)
-        return (stage.run(&exchange), exchange)
+    /// The rest of a path that answers `response` and marks the exchange as having reached it.
+    struct Answering: Stage {
+        let response: MockResponse
+        func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
+            exchange.passed = true
+            return response
+        }
     }
 
-    func run(_ stage: any RoutedStage, _ request: MockRequest, _ route: Route, body: JSONValue? = nil) -> (StageResult, Exchange) {
+    static let ok = MockResponse(status: 200, body: .bytes(Array("{}".utf8)), summary: .init(code: 0, verdict: .ok))
+
+    /// `stage` on `exchange`, the rest of the path answering `rest`: the answer, and whether the rest was reached.
+    func run(_ stage: any Stage, _ exchange: inout Exchange, rest: MockResponse = ok) -> (response: MockResponse, passed: Bool) {
+        let response = stage.respond(to: &exchange, next: Next([Answering(response: rest)]))
+        return (response, exchange.passed)
+    }
+
+    /// `stage` on `request`, routed to `route` when given.
+    func run(_ stage: any Stage, _ request: MockRequest, _ route: Route? = nil, body: JSONValue? = nil) -> (StageResult, Exchange) {
         var exchange = Exchange(request: request)
+        exchange.route = route
         exchange.body = body
-        return (stage.run(&exchange, route: route), exchange)
+        let (response, passed) = run(stage, &exchange)
+        return (passed ? .proceed : .answer(response), exchange)
+    }
+
+    /// What a stage did with a request: passed it on, or ended it with an answer.
+    enum StageResult {
+        case proceed
+        case answer(MockResponse)
     }
 
     func answer(_ result: StageResult) throws -> MockResponse {
@@ -72,11 +93,11 @@ import Testing
 
     @Test func preflightAnswersOptionsAndPassesEverythingElse() throws {
         let router = Router(contract: contract)
-        let cors = PreflightStage(router: router, service: contract.service, corsAllowOrigin: "https://app.example", envelopes: envelopes)
+        let cors = CORSStage(router: router, service: contract.service, allowOrigin: "https://app.example", envelopes: envelopes)
         #expect(passes(run(cors, MockRequest(method: "GET", target: "/api/v1/signals/quota")).0))
         let plain = try answer(run(cors, MockRequest(method: "OPTIONS", target: "/api/v1/signals/quota")).0)
         #expect(plain.status == 204)
-        #expect(plain.headers.map(\.name) == ["Allow"])
+        #expect(plain.headers.map(\.name) == ["Allow"], "no Origin, no CORS headers")
         #expect(plain.header("allow") == "GET, HEAD, OPTIONS", "the literal /signals/quota's methods, not /signals/{id}'s")
         let preflight = try answer(run(cors, MockRequest(method: "OPTIONS", target: "/api/v1/signals/quota",
                                                          headers: [("Access-Control-Request-Method", "GET")])).0)
@@ -106,22 +127,16 @@ import Testing
 
     @Test func routingDecodesEachSegmentAndExplainsMisses() throws {
         let stage = RouteStage(router: Router(contract: contract), envelopes: envelopes)
-        guard case .found(let found) = stage.route(MockRequest(method: "GET", target: "/api/v1/signals/a%2Fb")) else {
-            Issue.record("no route")
-            return
-        }
-        #expect(found.endpoint.id == "signal.detail")
-        #expect(found.parameters == ["signal_id": "a/b"])
-        guard case .refused(let wrongMethod) = stage.route(MockRequest(method: "PATCH", target: "/api/v1/signals/quota")) else {
-            Issue.record("routed")
-            return
-        }
+        let (result, routed) = run(stage, MockRequest(method: "GET", target: "/api/v1/signals/a%2Fb"))
+        #expect(passes(result))
+        #expect(routed.endpoint?.id == "signal.detail")
+        #expect(routed.parameters == ["signal_id": "a/b"])
+        let (refused, wrong) = run(stage, MockRequest(method: "PATCH", target: "/api/v1/signals/quota"))
+        let wrongMethod = try answer(refused)
         #expect(wrongMethod.status == 405)
         #expect(wrongMethod.header("allow") == "GET, HEAD, OPTIONS")
-        guard case .refused(let missing) = stage.route(MockRequest(method: "GET", target: "/api/v1/signal/quota")) else {
-            Issue.record("routed")
-            return
-        }
+        #expect(wrong.refusal?.verdict == .method)
+        let missing = try answer(run(stage, MockRequest(method: "GET", target: "/api/v1/signal/quota")).0)
         #expect(missing.json?.value(at: "/data/nearest/0") == .string("GET /api/v1/signals/quota"))
     }
 
@@ -189,21 +204,28 @@ import Testing
         #expect(pointers?.contains(.string("/query/limit")) == true)
         #expect(pointers?.contains(.string("/query/bogus")) == true)
         #expect(pointers?.contains(.string("/headers/X-Device-Id")) == true)
+        // The same violations, typed, in the exchange: what the journal and the report read.
+        let (_, exchange) = run(stage, MockRequest(method: "GET", target: "/?limit=x&bogus=1"), try route("signal.inbox"))
+        #expect(exchange.refusal?.violations.map { JSONValue.string($0.pointer) } == pointers)
+        #expect(exchange.refusal?.verdict == .invalid)
     }
 
     @Test func injectionAnswersCodesAndHandsFaultsOn() throws {
         let stage = InjectionStage(state: state, contract: contract, scenarios: [:], defaultScenario: nil, envelopes: envelopes)
         let quota = try route("signal.quota")
-        let injected = try answer(run(stage, MockRequest(method: "GET", target: "/", headers: [("X-Accord-Inject", "banned")]), quota).0)
-        #expect(injected.json?["code"] == .int(1008))
-        #expect(injected.json?["data"]?["ban_info"]?["reason"] == .string("banned by an injected answer"))
+        let (injected, _) = run(stage, MockRequest(method: "GET", target: "/", headers: [("X-Accord-Inject", "banned")]), quota)
+        #expect(passes(injected), "the answer is made here and answered by RenderStage, past the token stage")
+        let answered = try #require(run(stage, MockRequest(method: "GET", target: "/", headers: [("X-Accord-Inject", "banned")]), quota).1.injection?.answer)
+        #expect(answered.json?["code"] == .int(1008))
+        #expect(answered.json?["data"]?["ban_info"]?["reason"] == .string("banned by an injected answer"))
         // A code whose table entry declares data answers a value of it when the injection gives none.
-        let frequent = try answer(run(stage, MockRequest(method: "GET", target: "/", headers: [("X-Accord-Inject", "sms-too-frequent")]), quota).0)
+        let frequent = try #require(run(stage, MockRequest(method: "GET", target: "/", headers: [("X-Accord-Inject", "sms-too-frequent")]), quota)
+            .1.injection?.answer)
         #expect(frequent.json?["data"] == .object([.init("retry_after_seconds", .int(1))]))
         let (latency, delayed) = run(stage, MockRequest(method: "GET", target: "/", headers: [("X-Accord-Inject", "latency:250ms")]), quota)
         #expect(passes(latency))
-        #expect(delayed.addedDelay == 250)
-        #expect(delayed.injected == "header")
+        #expect(delayed.injection?.delayMilliseconds == 250)
+        #expect(delayed.injection?.source == "header")
         let (reset, faulted) = run(stage, MockRequest(method: "GET", target: "/", headers: [("X-Accord-Inject", "reset")]), quota)
         #expect(passes(reset))
         #expect(faulted.fault == .connectionReset)
@@ -211,75 +233,117 @@ import Testing
         #expect(unknown.json?["data"]?["error"] == .string("invalid_injection"))
     }
 
-    @Test func theAnswerStageRendersTheChosenAnswerIntoTheExchange() throws {
+    @Test func theChoiceStageDraftsTheAnswerAndTheRenderStageWritesIt() throws {
         var fixture = try EngineFixture()
-        let stage = try #require(fixture.engine.pipeline.routed.compactMap { $0 as? AnswerStage }.first)
-        let (result, exchange) = run(stage, fixture.signed("GET", "/api/v1/signals/quota"), try route("signal.quota"))
+        let stages = fixture.engine.pipeline.stages
+        let choice = try #require(stages.compactMap { $0 as? ChoiceStage }.first)
+        let render = try #require(stages.compactMap { $0 as? RenderStage }.first)
+        let (result, exchange) = run(choice, fixture.signed("GET", "/api/v1/signals/quota"), try route("signal.quota"))
         #expect(passes(result))
-        #expect(exchange.response?.summary.source == "example:default")
-        #expect(exchange.response?.json?["data"]?["daily_limit"] == .int(20))
+        #expect(exchange.draft?.answer.label == "example:default")
+        var drafted = exchange
+        drafted.passed = false
+        let (rendered, passed) = run(render, &drafted)
+        #expect(!passed)
+        #expect(rendered.summary.source == "example:default")
+        #expect(rendered.json?["data"]?["daily_limit"] == .int(20))
+    }
+
+    func tokenStage() -> TokenStage {
+        TokenStage(grant: TokenGrant(tokens: state.tokens, auth: contract.service.auth, envelopes: envelopes), authHeader: "authorization",
+                   envelopeNames: contract.service.envelope)
     }
 
     @Test func tokenFlowsIssueForLoginsRefuseBannedUsersAndRevokeOnLogout() throws {
-        let grant = TokenGrant(tokens: state.tokens, auth: contract.service.auth, envelopes: envelopes)
-        let stage = TokenFlowStage(grant: grant, authHeader: "authorization", envelopeNames: contract.service.envelope)
+        let stage = tokenStage()
         let login = try route("auth.login-phone")
-        var exchange = Exchange(request: MockRequest(method: "POST", target: "/"))
-        exchange.response = MockResponse(status: 200, body: .bytes(Array(#"{"code":0,"msg":"ok","data":{"access_token":"at_fixture","user":{"uid":5}}}"#.utf8)),
+        let fixtureAnswer = MockResponse(status: 200, body: .bytes(Array(#"{"code":0,"msg":"ok","data":{"access_token":"at_fixture","user":{"uid":5}}}"#.utf8)),
                                          summary: .init(code: 0, verdict: .ok))
-        #expect(passes(stage.run(&exchange, route: login)))
-        guard case .string(let issued)? = exchange.response?.json?["data"]?["access_token"] else {
+        var exchange = Exchange(request: MockRequest(method: "POST", target: "/"))
+        exchange.route = login
+        let (answer, passed) = run(stage, &exchange, rest: fixtureAnswer)
+        #expect(passed)
+        guard case .string(let issued)? = answer.json?["data"]?["access_token"] else {
             Issue.record("no token")
             return
         }
         #expect(issued != "at_fixture")
+        #expect(exchange.user == 5)
         #expect(state.tokens.verdict(authorization: "Bearer \(issued)", scheme: "Bearer") == .valid(uid: 5))
         state.tokens.setBan(TokenStore.Ban(reason: "spam"), uid: 5)
-        #expect(try answer(stage.run(&exchange, route: login)).json?["code"] == .int(1008))
+        #expect(run(stage, &exchange, rest: fixtureAnswer).response.json?["code"] == .int(1008))
         var logout = Exchange(request: MockRequest(method: "POST", target: "/", headers: [("Authorization", "Bearer \(issued)")]))
-        logout.response = MockResponse(status: 200, summary: .init(code: 0, verdict: .ok))
-        #expect(passes(stage.run(&logout, route: try route("auth.logout"))))
+        logout.route = try route("auth.logout")
+        #expect(run(stage, &logout).passed)
         #expect(state.tokens.verdict(authorization: "Bearer \(issued)", scheme: "Bearer") == .revoked(uid: 5))
+    }
+
+    /// The token stage acts on the answer the client gets: a logout whose answer a slow
+    /// body delivers revokes its token, one whose answer a reset loses does not.
+    @Test func aLogoutRevokesItsTokenWheneverItsAnswerIsDelivered() throws {
+        let stage = tokenStage()
+        for (fault, revokes) in [(Injection.Fault.slowBody(chunkDelayMilliseconds: 10), true), (.connectionReset, false), (.httpStatus(503), false)] {
+            let pair = state.tokens.issue(uid: 8)
+            var logout = Exchange(request: MockRequest(method: "POST", target: "/", headers: [("Authorization", "Bearer \(pair.accessToken)")]))
+            logout.route = try route("auth.logout")
+            logout.injection = Injected(action: .fault(fault), source: "header")
+            _ = run(stage, &logout)
+            let verdict = state.tokens.verdict(authorization: "Bearer \(pair.accessToken)", scheme: "Bearer")
+            #expect(verdict == (revokes ? .revoked(uid: 8) : .valid(uid: 8)), "\(fault)")
+        }
     }
 
     @Test func faultsReplaceOrDelayTheAnswer() throws {
         let stage = FaultStage(state: state)
         var exchange = Exchange(request: MockRequest(method: "GET", target: "/"))
-        exchange.response = MockResponse(status: 200, body: .bytes(Array("{}".utf8)), delayMilliseconds: 10, summary: .init(code: 0, verdict: .ok))
-        exchange.addedDelay = 5
-        exchange.fault = .httpStatus(503)
-        #expect(passes(stage.run(&exchange, route: try route("signal.quota"))))
-        #expect(exchange.response?.status == 503)
-        #expect(exchange.response?.header("retry-after") == "5")
-        #expect(exchange.response?.text == "Service Unavailable")
-        #expect(exchange.response?.delayMilliseconds == 15)
-        #expect(exchange.response?.summary.verdict == .fault)
+        var injected = Injected(action: .fault(.httpStatus(503)), source: "header")
+        injected.delayMilliseconds = 5
+        exchange.injection = injected
+        let rest = MockResponse(status: 200, body: .bytes(Array("{}".utf8)), delayMilliseconds: 10, summary: .init(code: 0, verdict: .ok))
+        let (response, passed) = run(stage, &exchange, rest: rest)
+        #expect(passed)
+        #expect(response.status == 503)
+        #expect(response.header("retry-after") == "5")
+        #expect(response.text == "Service Unavailable")
+        #expect(response.delayMilliseconds == 15)
+        #expect(response.summary.verdict == .fault)
     }
 
     // MARK: On the way out
 
     @Test func corsAddsTheOriginOnceToBrowserRequests() {
-        let stage = CORSStage(allowOrigin: "https://app.example")
-        var response = MockResponse(status: 200, summary: .init(verdict: .ok))
-        stage.finish(&response, for: Exchange(request: MockRequest(method: "GET", target: "/")))
-        #expect(response.headers.isEmpty)
-        let browser = Exchange(request: MockRequest(method: "GET", target: "/", headers: [("Origin", "https://app.example")]))
-        stage.finish(&response, for: browser)
-        stage.finish(&response, for: browser)
-        #expect(response.headers.map(\.name) == ["Access-Control-Allow-Origin", "Vary"])
+        let stage = CORSStage(router: Router(contract: contract), service: contract.service, allowOrigin: "https://app.example", envelopes: envelopes)
+        var plain = Exchange(request: MockRequest(method: "GET", target: "/"))
+        #expect(run(stage, &plain).response.headers.isEmpty)
+        var browser = Exchange(request: MockRequest(method: "GET", target: "/", headers: [("Origin", "https://app.example")]))
+        let answered = MockResponse(status: 200, headers: [("Access-Control-Allow-Origin", "https://other.example")], summary: .init(verdict: .ok))
+        #expect(run(stage, &browser, rest: answered).response.headers.map(\.value) == ["https://other.example"], "never two")
+        #expect(run(stage, &browser).response.headers.map(\.name) == ["Access-Control-Allow-Origin", "Vary"])
     }
 
-    @Test func theJournalFilesWhoAskedAndWhatAnswered() {
-        let stage = JournalStage(journal: state.journal, clock: state.clock, feed: state.events, envelope: contract.service.envelope)
+    @Test func theJournalFilesWhoAskedAndWhatAnswered() throws {
+        let stage = JournalStage(journal: state.journal, clock: state.clock, feed: state.events)
         var exchange = Exchange(request: MockRequest(method: "GET", target: "/api/v1/signals/quota", headers: [("X-Accord-Session", "s1")]))
-        exchange.user = 9
-        exchange.injected = "rule:2"
-        var response = MockResponse(status: 200, summary: .init(endpoint: "signal.quota", source: "injected", code: 3008, verdict: .injected))
-        stage.finish(&response, for: exchange)
+        exchange.identify(9)
+        exchange.route = try route("signal.quota")
+        exchange.injection = Injected(action: .business(code: 3008, message: nil, data: nil), source: "rule:2")
+        _ = run(stage, &exchange, rest: MockResponse(status: 200, summary: .init(source: "injected", code: 3008, verdict: .injected)))
         let entry = state.journal.entries().last
         #expect(entry?.session == "s1")
         #expect(entry?.user == 9)
+        #expect(entry?.endpoint == "signal.quota")
         #expect(entry?.injected == "rule:2")
         #expect(entry?.json["verdict"] == .string("injected"))
+    }
+
+    @Test func theJournalListsTheTypedViolationsOfARefusal() throws {
+        let journal = JournalStage(journal: state.journal, clock: state.clock, feed: state.events)
+        let validation = ValidationStage(validator: RequestValidator(contract: contract), envelopes: envelopes)
+        var exchange = Exchange(request: MockRequest(method: "GET", target: "/api/v1/signals/inbox?limit=x"))
+        exchange.route = try route("signal.inbox")
+        _ = journal.respond(to: &exchange, next: Next([validation]))
+        let problems = try #require(state.journal.entries().last?.problems)
+        #expect(problems.map(\.pointer) == exchange.refusal?.violations.map(\.pointer))
+        #expect(problems.contains { $0.pointer == "/query/limit" })
     }
 }

@@ -6,7 +6,7 @@
 # collection on for exactly N requests of one kind, off again, and dumps. Per request:
 #   (a) signed, authenticated, validated GET /signals/inbox?limit=20
 #   (b) signed, validated login POST /auth/login/phone (issues real tokens)
-# and the inclusive cost of each pipeline stage, so the split is in the same run.
+# and each pipeline stage's own cost (without the stages it calls), so the split is in the same run.
 # Everything outside the engine (libmicrohttpd, the adapter, the access log) is the
 # rest. Prints instructions per request; asserts nothing.
 #
@@ -90,9 +90,11 @@ server.terminate(); server.wait(timeout=60)
 
 # Each dump is callgrind.out.PID.N, numbered in the order taken.
 files = sorted((f for f in os.listdir(work) if re.fullmatch(r"callgrind\.out\.\d+\.\d+", f)), key=lambda f: int(f.rsplit(".", 1)[1]))
-stages = ["SteeringStage", "FramingStage", "PreflightStage", "BodyLimitStage", "RouteStage", "BodyStage", "SignatureStage",
-          "AuthenticationStage", "ValidationStage", "InjectionStage", "AnswerStage", "TokenFlowStage", "FaultStage",
-          "CORSStage", "JournalStage"]
+# The mock's stages in the order they call one another: each one's inclusive cost holds
+# the stages after it, so its own share is its cost less the next one's.
+stages = ["JournalStage", "ReportStage", "FramingStage", "CORSStage", "SteeringStage", "RouteStage", "BodyLimitStage", "BodyStage",
+          "SignatureStage", "AuthenticationStage", "ValidationStage", "InjectionStage", "ChoiceStage", "TokenStage", "FaultStage",
+          "UploadStage", "EffectStage", "RenderStage"]
 print(f"callgrind, {requests} requests of each kind on one keep-alive connection, one worker thread; instructions per request")
 for name, path in zip(dumps, files):
     text = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", f"{work}/{path}"],
@@ -103,15 +105,18 @@ for name, path in zip(dumps, files):
         shutil.copy(f"{work}/{path}", os.path.join(os.environ["ACCORD_BENCH_ANNOTATE"], f"{name[:1]}.callgrind"))
     total = int(re.search(r"^([\d,]+) \(100\.0%\)\s+PROGRAM TOTALS", text, re.M).group(1).replace(",", ""))
     print(f"{name:<44}{total / requests:>10,.0f}")
-    engine = 0
+    inclusive = []
     for stage in stages:
         cost = 0
         for line in text.splitlines():
             match = re.match(r"^\s*([\d,]+) \([^)]*\)\s+[^:\s]*:(.*)$", line)
-            if match and re.search(rf"((^|[ :]){stage}\.(run|route|finish)\(|\.(run|finish)\(.*\) in conformance {stage}$)", match.group(2).split(" [")[0]):
+            if match and re.search(rf"((^|[ :]){stage}\.respond\(|\.respond\(.*\) in conformance {stage}$)", match.group(2).split(" [")[0]):
                 cost = max(cost, int(match.group(1).replace(",", "")))
-        if cost:
-            print(f"    {stage:<40}{cost / requests:>10,.0f}")
+        inclusive.append(cost)
+    for index, stage in enumerate(stages):
+        if inclusive[index]:
+            own = inclusive[index] - next((cost for cost in inclusive[index + 1:] if cost), 0)
+            print(f"    {stage:<40}{own / requests:>10,.0f}")
     handle = [int(m.group(1).replace(",", "")) for m in re.finditer(r"^\s*([\d,]+) \([^)]*\)\s+[^:\s]*:(Pipeline\.run|MockEngine\.handle)\(", text, re.M)]
     if handle:
         print(f"    {'engine (MockEngine.handle) in all':<40}{max(handle) / requests:>10,.0f}")

@@ -13,40 +13,23 @@ public struct RequestChecker: Sendable {
     public let contract: Contract
     private let clock = MockClock(wall: 0)
     private let pipeline: Pipeline
-    private let envelope: Service.Envelope
-    private let router: Router
 
     /// - Parameter verifiesSignatures: false to skip X-Sign (the capture's app secret is unknown).
     public init(contract: Contract, verifiesSignatures: Bool = true) {
         self.contract = contract
-        let service = contract.service
-        envelope = service.envelope
-        let envelopes = Envelopes(service: service)
+        var options = MockOptions()
+        options.verifiesSignatures = verifiesSignatures
         let router = Router(contract: contract)
-        self.router = router
-        var routed: [any RoutedStage] = [BodyStage(envelopes: envelopes)]
-        if verifiesSignatures && service.signing.isEnabled {
-            let nonces = NonceCache(ttlSeconds: service.signing.nonceTTLSeconds)
-            routed.append(SignatureStage(verifier: SignatureVerifier(settings: service.signing, nonces: nonces), contract: contract,
-                                         clock: clock, envelopes: envelopes))
-        }
-        routed += [ValidationStage(validator: RequestValidator(contract: contract), envelopes: envelopes), AcceptStage()]
-        pipeline = Pipeline(
-            screening: [FramingStage(envelopes: envelopes)],
-            routing: RouteStage(router: router, envelopes: envelopes),
-            routed: routed,
-            finishing: [],
-            unanswered: { exchange in
-                envelopes.refusal(status: 500, kind: "internal", "no stage judged \(exchange.request.method) \(exchange.request.path)",
-                                  verdict: .error)
-            }
-        )
+        let stages = Stages(contract: contract, options: options, router: router,
+                            bodyLimits: BodyLimits(contract: contract, router: router, json: options.maxBodyBytes),
+                            nonces: NonceCache(ttlSeconds: contract.service.signing.nonceTTLSeconds), clock: clock)
+        pipeline = Pipeline(stages: stages.checks())
     }
 
     /// The verdict on `request`, sent at `time` (Unix seconds), as a report counts it.
     public func check(_ request: MockRequest, sentAt time: Int64) -> Observation {
         clock.pinWall(to: time)
         let (response, exchange) = pipeline.process(request)
-        return ReportStage.observation(of: response, for: exchange, envelope: envelope, router: router)
+        return ReportStage.observation(of: response, for: exchange)
     }
 }

@@ -1,16 +1,17 @@
 import AccordContract
 import AccordJSON
 
-/// What an injection answers instead of the normal response.
+/// What a tester injects into a request: added latency, a fault that spoils the
+/// answer, or a business code answered instead of it.
 public enum Injection: Sendable, Hashable {
+    /// Answer normally, after a fixed or random delay in milliseconds.
+    case latency(ClosedRange<Int>)
+    case fault(Fault)
     /// A business code in the envelope (`msg` and `data` default to the code table's and nothing).
     case business(code: Int, message: String?, data: JSONValue?)
-    case fault(Fault)
 
     /// A transport-level failure, as WireMock offers them.
     public enum Fault: Sendable, Hashable {
-        /// Answer normally, after a fixed or random delay in milliseconds.
-        case latency(ClosedRange<Int>)
         /// 500, 502, 503 (with `Retry-After`) or 504, with a short text body.
         case httpStatus(Int)
         /// Close the connection with a TCP reset, answering nothing.
@@ -67,8 +68,8 @@ public enum Injection: Sendable, Hashable {
         if word.hasPrefix("latency:") {
             // Empty pieces kept: `latency:-5s` is a malformed range, not 5 s.
             let range = word.dropFirst(8).split(separator: "-", omittingEmptySubsequences: false).map { DurationText.milliseconds(String($0)) }
-            if range.count == 1, let fixed = range[0] { self = .fault(.latency(fixed...fixed)); return }
-            if range.count == 2, let low = range[0], let high = range[1], low <= high { self = .fault(.latency(low...high)); return }
+            if range.count == 1, let fixed = range[0] { self = .latency(fixed...fixed); return }
+            if range.count == 2, let low = range[0], let high = range[1], low <= high { self = .latency(low...high); return }
         }
         let names = codes.map(\.name) + Self.faultNames
         let suggestion = NameSuggestion.nearest(to: word, in: names).map { " (did you mean '\($0)'?)" } ?? ""
@@ -85,16 +86,26 @@ extension Injection.Fault {
     public var losesTheAnswer: Bool {
         switch self {
         case .httpStatus, .connectionReset, .emptyReply, .malformedJSON: true
-        case .latency, .slowBody: false
+        case .slowBody: false
+        }
+    }
+}
+
+extension Injection {
+    /// A latency or fault as it is written (`latency:100ms-2000ms`, `reset`); nil for a business code.
+    var faultText: String? {
+        switch self {
+        case .latency(let range): range.lowerBound == range.upperBound ? "latency:\(range.lowerBound)ms" : "latency:\(range.lowerBound)ms-\(range.upperBound)ms"
+        case .fault(let fault): fault.description
+        case .business: nil
         }
     }
 }
 
 extension Injection.Fault: CustomStringConvertible {
-    /// The fault as it is written: `reset`, `latency:100ms-2000ms`, `503`.
+    /// The fault as it is written: `reset`, `slow:200ms`, `503`.
     public var description: String {
         switch self {
-        case .latency(let range): range.lowerBound == range.upperBound ? "latency:\(range.lowerBound)ms" : "latency:\(range.lowerBound)ms-\(range.upperBound)ms"
         case .httpStatus(let status): String(status)
         case .connectionReset: "reset"
         case .emptyReply: "empty"

@@ -61,8 +61,8 @@ extension InjectionRule {
             if let message { respond.append(.init("msg", .string(message))) }
             if let data { respond.append(.init("data", data)) }
             members.append(.init("respond", .object(respond)))
-        case .fault(let fault):
-            members.append(.init("fault", .string(fault.description)))
+        case .latency, .fault:
+            members.append(.init("fault", .string(action.faultText ?? "")))
         }
         if let remaining { members.append(.init("times_left", .int(remaining))) }
         if let probability { members.append(.init("probability", .double(probability))) }

@@ -124,19 +124,6 @@ public struct JournalEntry: Sendable {
             self.message = message
         }
 
-        /// The problems of a refusal the mock answered: each violation, or its message.
-        static func request(refusal: MockResponse, envelope names: Service.Envelope) -> [Problem] {
-            let envelope = refusal.json
-            if case .array(let list)? = envelope?.value(at: "/\(names.data)/violations") {
-                return list.map { item in
-                    let text = { (key: String) -> String in if case .string(let text)? = item[key] { text } else { "" } }
-                    return Problem(side: .request, pointer: text("pointer"), message: text("message"))
-                }
-            }
-            let message: String = if case .string(let text)? = envelope?[names.message] { text } else { "the request breaks the contract" }
-            return [Problem(side: .request, pointer: "", message: message)]
-        }
-
         var json: JSONValue {
             .object([.init("side", .string(side.rawValue)), .init("pointer", .string(pointer)), .init("message", .string(message))])
         }

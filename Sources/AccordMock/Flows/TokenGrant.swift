@@ -25,16 +25,16 @@ struct TokenGrant: Sendable {
     }
 
     /// Rotates the pair of the request's `refresh_token`.
-    func refresh(endpoint: String, body: JSONValue?) -> Outcome {
+    func refresh(body: JSONValue?) -> Outcome {
         guard case .string(let token)? = body?["refresh_token"], let (uid, pair) = tokens.refresh(token) else {
-            return .refused(envelopes.refreshRefused(endpoint: endpoint))
+            return .refused(envelopes.refreshRefused())
         }
         return .issued(uid: uid, pair: pair)
     }
 
     /// Issues a pair to `uid`, unless it is banned.
-    func login(endpoint: String, uid: Int) -> Outcome {
-        if let ban = tokens.ban(uid: uid) { return .refused(envelopes.banned(ban, endpoint: endpoint)) }
+    func login(uid: Int) -> Outcome {
+        if let ban = tokens.ban(uid: uid) { return .refused(envelopes.banned(ban)) }
         return .issued(uid: uid, pair: tokens.issue(uid: uid))
     }
 }

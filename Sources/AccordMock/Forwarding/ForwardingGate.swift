@@ -38,12 +38,8 @@ public struct ForwardingGate: Sendable {
     /// The engine whose contract, state and control API the gate uses.
     public let engine: MockEngine
     public let mode: Mode
-    private let screening: [any RequestStage]
-    private let routing: RouteStage
-    private let checks: [any RoutedStage]
-    private let injection: InjectionStage
+    private let pipeline: Pipeline
     private let journal: JournalStage
-    private let report: ReportStage
     private let responses: ResponseChecker
     private let envelopes: Envelopes
 
@@ -55,56 +51,22 @@ public struct ForwardingGate: Sendable {
         self.engine = engine
         self.mode = mode
         let contract = engine.contract
-        let service = contract.service
         let state = engine.state
-        let envelopes = Envelopes(service: service)
-        self.envelopes = envelopes
-        let router = Router(contract: contract)
-        screening = [SteeringStage(options: engine.options, envelopes: envelopes), FramingStage(envelopes: envelopes),
-                     BodyLimitStage(limits: engine.bodyLimits, envelopes: envelopes)]
-        routing = RouteStage(router: router, envelopes: envelopes)
-        var checks: [any RoutedStage] = [BodyStage(envelopes: envelopes)]
-        if engine.options.verifiesSignatures && service.signing.isEnabled {
-            let verifier = SignatureVerifier(settings: service.signing, nonces: state.nonces)
-            checks.append(SignatureStage(verifier: verifier, contract: contract, clock: state.clock, envelopes: envelopes))
-        }
-        checks += [TokenShapeStage(auth: service.auth, envelopes: envelopes) as any RoutedStage,
-                   ValidationStage(validator: RequestValidator(contract: contract), envelopes: envelopes)]
-        self.checks = checks
-        injection = InjectionStage(state: state, contract: contract, scenarios: engine.scenarios, defaultScenario: engine.options.scenario,
-                                   envelopes: envelopes)
-        journal = JournalStage(journal: state.journal, clock: state.clock, feed: state.events, envelope: contract.service.envelope)
-        report = ReportStage(observations: state.observations, envelope: service.envelope, router: router)
+        let stages = Stages(contract: contract, options: engine.options, router: Router(contract: contract), bodyLimits: engine.bodyLimits,
+                            nonces: state.nonces, clock: state.clock)
+        envelopes = stages.envelopes
+        pipeline = Pipeline(stages: stages.gate(mode: mode, state: state, scenarios: engine.scenarios))
+        journal = JournalStage(journal: state.journal, clock: state.clock, feed: state.events)
         responses = ResponseChecker(contract: contract)
     }
 
     /// Answers `request` here, or hands it on to be forwarded.
     public func admit(_ request: MockRequest) -> Admission {
         if request.path.hasPrefix(MockEngine.controlPrefix) { return .answer(engine.handle(request)) }
-        let names = engine.contract.service.envelope
-        var exchange = Exchange(request: request)
-        for stage in screening {
-            if case .answer(let response) = stage.run(&exchange) { return .answer(finished(response, exchange)) }
-        }
-        guard request.method != "OPTIONS" else { return .forward(Forwarding(exchange: exchange, endpoint: nil, refusal: nil, observed: false, envelope: names)) }
-        let route: Route
-        switch routing.route(request) {
-        case .refused(let unknown):
-            return .forward(Forwarding(exchange: exchange, endpoint: nil, refusal: unknown, observed: true, envelope: names))
-        case .found(let found):
-            route = found
-        }
-        exchange.parameters = route.parameters
-        var refusal: MockResponse?
-        for stage in checks {
-            if case .answer(let response) = stage.run(&exchange, route: route) {
-                refusal = response
-                break
-            }
-        }
-        if let refusal, mode == .strict { return .answer(finished(refusal, exchange)) }
-        if case .answer(let injected) = injection.run(&exchange, route: route) { return .answer(finished(injected, exchange)) }
-        return .forward(Forwarding(exchange: exchange, endpoint: route.endpoint, refusal: refusal, observed: true, envelope: names))
+        let (response, exchange) = pipeline.process(request)
+        guard exchange.passed else { return .answer(finished(response, exchange)) }
+        if let injected = exchange.injection?.answer { return .answer(finished(injected, exchange)) }
+        return .forward(Forwarding(exchange: exchange, observed: request.method != "OPTIONS"))
     }
 
     /// How the upstream's answer to `forwarding` keeps to the contract.
@@ -124,8 +86,8 @@ public struct ForwardingGate: Sendable {
     /// reset, a cut or slow body); unchanged without one.
     public func prepare(_ answer: MockResponse, for forwarding: Forwarding) -> MockResponse {
         var answer = answer
-        answer.delayMilliseconds += forwarding.exchange.addedDelay
-        if let fault = forwarding.exchange.fault { FaultStage.apply(fault, to: &answer, state: engine.state) }
+        answer.delayMilliseconds += forwarding.exchange.injection?.delayMilliseconds ?? 0
+        if let fault = forwarding.exchange.fault { FaultStage.apply(fault, to: &answer) }
         return answer
     }
 
@@ -145,10 +107,9 @@ public struct ForwardingGate: Sendable {
         let exchange = forwarding.exchange
         let problems = forwarding.requestProblems + check.violations.map { JournalEntry.Problem(side: .response, pointer: $0.pointer, message: $0.message) }
         answer.summary.problems = problems.count
-        journal.finish(&answer, for: exchange, problems: problems)
+        journal.file(answer, for: exchange, problems: problems)
         guard answer.summary.verdict.isObserved else { return answer }
-        var observation = ReportStage.observation(of: forwarding.refusal ?? answer, for: exchange, envelope: engine.contract.service.envelope,
-                                                  router: routing.router)
+        var observation = ReportStage.observation(of: forwarding.refusal ?? answer, for: exchange)
         observation.endpoint = forwarding.endpoint?.id
         observation.answer = "upstream"
         observation.code = check.code
@@ -164,16 +125,15 @@ public struct ForwardingGate: Sendable {
     /// (`upstream_unreachable`, `upstream_timeout`, `upstream_too_large`,
     /// `upstream_failed`, `proxy_saturated`); filed in the journal and the report.
     public func upstreamFailure(_ cause: UpstreamFailure, message: String, for forwarding: Forwarding) -> MockResponse {
-        var response = envelopes.refusal(status: cause.status, kind: cause.rawValue, message, endpoint: forwarding.endpoint?.id,
-                                         verdict: .upstreamFailed)
+        var response = envelopes.refusal(status: cause.status, kind: cause.rawValue, message, verdict: .upstreamFailed)
+        response.summary.endpoint = forwarding.endpoint?.id
         if cause == .saturated { response.headers.append(("Retry-After", "1")) }
         response.summary.source = "accord proxy"
         response.summary.problems = forwarding.requestProblems.count
         let exchange = forwarding.exchange
-        journal.finish(&response, for: exchange, problems: forwarding.requestProblems)
+        journal.file(response, for: exchange, problems: forwarding.requestProblems)
         if forwarding.observed {
-            engine.state.observations.record(ReportStage.observation(of: forwarding.refusal ?? response, for: exchange,
-                                                                     envelope: engine.contract.service.envelope, router: routing.router))
+            engine.state.observations.record(ReportStage.observation(of: forwarding.refusal ?? response, for: exchange))
         }
         return response
     }
@@ -199,8 +159,9 @@ public struct ForwardingGate: Sendable {
     /// An answer made here passes the journal and the report like the mock's.
     private func finished(_ response: MockResponse, _ exchange: Exchange) -> MockResponse {
         var response = response
-        journal.finish(&response, for: exchange)
-        report.finish(&response, for: exchange)
+        response.summary.endpoint = exchange.endpoint?.id
+        journal.file(response, for: exchange, problems: JournalStage.problems(of: exchange))
+        if response.summary.verdict.isObserved { engine.state.observations.record(ReportStage.observation(of: response, for: exchange)) }
         return response
     }
 
@@ -220,23 +181,23 @@ public struct ForwardingGate: Sendable {
 /// A request on its way to the upstream, and what the gate learned of it.
 public struct Forwarding: Sendable {
     let exchange: Exchange
-    /// The endpoint it reached; nil for an unknown route.
-    public let endpoint: Endpoint?
-    /// What the mock would have answered a request that breaks the contract (forwarded
-    /// in ``ForwardingGate/Mode/report``), or the 404/405 of an unknown route.
-    public let refusal: MockResponse?
     /// Whether the journal and the report count it (not `OPTIONS`).
     let observed: Bool
     /// How the request breaks the contract, one problem per violation (none for an unknown route).
     let requestProblems: [JournalEntry.Problem]
 
-    init(exchange: Exchange, endpoint: Endpoint?, refusal: MockResponse?, observed: Bool, envelope names: Service.Envelope) {
+    init(exchange: Exchange, observed: Bool) {
         self.exchange = exchange
-        self.endpoint = endpoint
-        self.refusal = refusal
         self.observed = observed
-        requestProblems = endpoint == nil ? [] : refusal.map { JournalEntry.Problem.request(refusal: $0, envelope: names) } ?? []
+        requestProblems = exchange.noted == nil ? [] : JournalStage.problems(of: exchange)
     }
+
+    /// The endpoint it reached; nil for an unknown route.
+    public var endpoint: Endpoint? { exchange.endpoint }
+
+    /// What the mock would have answered a request that breaks the contract (forwarded
+    /// in ``ForwardingGate/Mode/report``), or the 404/405 of an unknown route.
+    public var refusal: MockResponse? { exchange.noted }
 
     /// The session the request belongs to (`X-Accord-Session`, else `anonymous`).
     public var session: String { exchange.session }
@@ -248,7 +209,7 @@ public struct Forwarding: Sendable {
     public var body: JSONValue? { exchange.body }
 
     /// Whether a header, rule or scenario injected a fault into the answer.
-    public var isInjected: Bool { exchange.injected != nil }
+    public var isInjected: Bool { exchange.injection != nil }
 
     /// An injected fault that replaces the upstream's answer or cuts it (anything but latency).
     public var spoilsAnswer: Bool { exchange.fault != nil }

@@ -1,32 +1,34 @@
 import AccordContract
 import AccordJSON
+import AccordValidation
 
-/// One request on its way through the stages, and what they learned of it.
+/// One request on its way through the stages, and what they learned of it, as typed
+/// values: the route, the decoded body, the injection, the answer being built, and
+/// why the request was refused. Journal, report and live feed read these; nothing
+/// re-parses an answer or re-runs the router.
 struct Exchange: Sendable {
     let request: MockRequest
     /// The session the journal, rules and scenarios file the request under.
-    var session: String
+    private(set) var session: String
     /// The user its access token belongs to, once authenticated (or its tokens issued).
-    var user: Int?
-    /// What injected its answer: `header`, `rule:3`, `scenario:token-expiry#1`.
-    var injected: String?
-    /// The path parameters, percent-decoded, once routed.
-    var parameters: [String: String] = [:]
+    private(set) var user: Int?
+    /// The endpoint and path parameters, once routed.
+    var route: Route?
     /// The JSON body, once decoded; for a multipart body, its text parts as strings
     /// (what templates read and the signature covers).
     var body: JSONValue?
     /// The parts of a multipart body, once split.
     var parts: [MultipartBody.Part]?
-    /// The fixture a scenario step names for the answer, as `Prefer: example=NAME` does.
-    var fixture: String?
-    /// A transport fault to apply to the answer (injected latency is in `addedDelay`).
-    var fault: Injection.Fault?
-    /// Injected latency, in milliseconds, added to the answer's own delay.
-    var addedDelay = 0
-    /// Tokens were issued while rendering (login or refresh answers with holes).
-    var tokensIssued = false
-    /// The answer, once a stage has made one.
-    var response: MockResponse?
+    /// What a header, rule or scenario injected, and which of them did.
+    var injection: Injected?
+    /// The answer being built: the fixture chosen and what its templates read.
+    var draft: Draft?
+    /// Why a stage refused the request (set with the refusal it answered).
+    var refusal: Refusal?
+    /// What a check would have answered a request the proxy forwards anyway (``NotedStage``).
+    var noted: MockResponse?
+    /// Whether the request went past the last stage (the check pipelines end there).
+    var passed = false
 
     /// Whether the request named its session (`X-Accord-Session`).
     private let namesSession: Bool
@@ -43,6 +45,21 @@ struct Exchange: Sendable {
         user = uid
         if !namesSession { session = "user:" + String(uid) }
     }
+
+    /// The endpoint the request was routed to.
+    var endpoint: Endpoint? { route?.endpoint }
+
+    /// The path parameters, percent-decoded, once routed.
+    var parameters: [String: String] { route?.parameters ?? [:] }
+
+    /// The injected fault, when one spoils the answer.
+    var fault: Injection.Fault? {
+        if case .fault(let fault)? = injection?.action { fault } else { nil }
+    }
+
+    /// Whether the client gets the answer whole: no injected fault loses it. A lost
+    /// answer stands for a failure before the backend: the request changes no state.
+    var answerIsDelivered: Bool { fault?.losesTheAnswer != true }
 }
 
 /// The endpoint a request was routed to and its path parameters, percent-decoded.
@@ -51,24 +68,40 @@ struct Route: Sendable {
     var parameters: [String: String]
 }
 
-/// What a stage does with a request: passes it on, or ends it with an answer.
-enum StageResult: Sendable {
-    case proceed
-    case answer(MockResponse)
+/// What was injected into one request and by what.
+struct Injected: Sendable {
+    /// Nil for a scenario step that names a fixture instead.
+    var action: Injection?
+    /// `header`, `rule:3`, `scenario:token-expiry#1`.
+    var source: String
+    /// The fixture a scenario step names for the answer, as `Prefer: example=NAME` does.
+    var fixture: String?
+    /// The injected latency, drawn once.
+    var delayMilliseconds = 0
+    /// The answer of an injected business code, made when it was found.
+    var answer: MockResponse?
+
+    init(action: Injection?, source: String, fixture: String? = nil) {
+        self.action = action
+        self.source = source
+        self.fixture = fixture
+    }
 }
 
-/// A stage that runs before the request is routed (framing, steering, CORS preflight, limits).
-protocol RequestStage: Sendable {
-    func run(_ exchange: inout Exchange) -> StageResult
+/// The answer ``ChoiceStage`` chose, and what the stages after it add for its templates.
+struct Draft: Sendable {
+    var answer: Answer
+    var context: TemplateContext
+    /// The answer's `data` as its effects built it.
+    var built: EffectAnswer?
 }
 
-/// A stage that runs on a routed request (body, signature, authentication, validation,
-/// injection, answer, token flows, faults).
-protocol RoutedStage: Sendable {
-    func run(_ exchange: inout Exchange, route: Route) -> StageResult
-}
-
-/// A stage that sees every answer on its way out, whichever stage made it (CORS, journal).
-protocol ResponseStage: Sendable {
-    func finish(_ response: inout MockResponse, for exchange: Exchange)
+/// Why a request was refused, as the stage that refused it typed it.
+struct Refusal: Sendable {
+    var verdict: Verdict
+    var message: String
+    /// The refusal's `data` members (`error`, the limit, the nearest routes, `sorted_params`).
+    var details: [JSONValue.Member]
+    /// Each way the request broke its endpoint's schema, with its pointer.
+    var violations: [Violation]
 }

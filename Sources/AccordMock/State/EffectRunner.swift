@@ -103,31 +103,29 @@ struct EffectRunner: Sendable {
     }
 
     /// The answer for a refusal, in the contract's envelope.
-    func response(for refusal: Refusal, endpoint: Endpoint, label: String) -> MockResponse {
+    func response(for refusal: Refusal, label: String, exchange: inout Exchange) -> MockResponse {
         switch refusal {
         case .missing(let code, let collection, let key):
             let detail = key.map { "no record with key '\($0)' in '\(collection)' for this session" } ?? "no record in '\(collection)' for this session"
             var response = envelopes.answer(code: code, fallback: detail,
-                                            data: .object([.init("error", .string("not_found")), .init("message", .string(detail))]),
-                                            endpoint: endpoint.id, verdict: .ok)
+                                            data: .object([.init("error", .string("not_found")), .init("message", .string(detail))]), verdict: .ok)
             response.summary.source = label
             return response
         case .badCursor(let text):
-            return invalidQuery(endpoint: endpoint, parameter: "cursor", expected: "a cursor this server issued for this list and session",
+            return invalidQuery(&exchange, parameter: "cursor", expected: "a cursor this server issued for this list and session",
                                 actual: JSONWriter.string(.string(String(text.prefix(80)))), message: "the cursor was never issued by this server for this list; start again without one")
         case .badPage(let parameter, let value):
-            return invalidQuery(endpoint: endpoint, parameter: parameter, expected: "a whole number from 1 to \(Self.maxPageNumber)",
+            return invalidQuery(&exchange, parameter: parameter, expected: "a whole number from 1 to \(Self.maxPageNumber)",
                                 actual: JSONWriter.string(.string(String(value.prefix(80)))), message: "'\(parameter)' is not a page this list can answer")
         case .unfit(let collection, let problem):
             return envelopes.refusal(status: 500, kind: "mock_effect_failed",
-                                     "the fixture made a record that '\(collection)' cannot hold: \(problem)", endpoint: endpoint.id, verdict: .error)
+                                     "the fixture made a record that '\(collection)' cannot hold: \(problem)", verdict: .error)
         }
     }
 
-    private func invalidQuery(endpoint: Endpoint, parameter: String, expected: String, actual: String, message: String) -> MockResponse {
+    private func invalidQuery(_ exchange: inout Exchange, parameter: String, expected: String, actual: String, message: String) -> MockResponse {
         let violation = Violation(pointer: "/query/\(parameter.jsonPointerEscaped)", expected: expected, actual: actual, message: message)
-        return envelopes.refusal(status: nil, kind: "invalid_request", message, extra: [.init("violations", .array([violation.json]))],
-                                 endpoint: endpoint.id, verdict: .invalid)
+        return envelopes.refuse(&exchange, status: nil, kind: "invalid_request", message, violations: [violation], verdict: .invalid)
     }
 
     // MARK: Effects
@@ -258,7 +256,7 @@ struct EffectRunner: Sendable {
 
 /// What effects answer: the `data`, and for a list the page's items already written as
 /// JSON (kept in ``ListMemo``), which the envelope's bytes copy instead of writing again.
-struct EffectAnswer {
+struct EffectAnswer: Sendable {
     /// The answer's `data`, the page's items in place.
     var data: JSONValue
     /// Where the page's items are in `data`, and each item's JSON.

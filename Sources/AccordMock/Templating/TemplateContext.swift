@@ -3,7 +3,7 @@ import AccordJSON
 import Foundation
 
 /// What a template can read while one response is rendered.
-public struct TemplateContext {
+public struct TemplateContext: Sendable {
     public var request: MockRequest
     public var parameters: [String: String]
     /// The path parameters declared as integers: `{{request.path.uid}}` is the number 20033, not the text.

@@ -4,7 +4,7 @@ import AccordContract
 /// expired, invalidated, revoked, missing or banned each answer with the contract's
 /// code for that flow. A valid token names the request's user (and its session, when
 /// the request names none).
-struct AuthenticationStage: RoutedStage {
+struct AuthenticationStage: Stage {
     let tokens: any TokenStorage
     /// The lowercased name of the header carrying the token.
     let header: String
@@ -18,13 +18,13 @@ struct AuthenticationStage: RoutedStage {
         self.envelopes = envelopes
     }
 
-    func run(_ exchange: inout Exchange, route: Route) -> StageResult {
-        guard route.endpoint.requiresAuth else { return .proceed }
+    func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
+        guard exchange.endpoint?.requiresAuth == true else { return next(&exchange) }
         let (role, reason): (FlowCodes.Role, String)
         switch tokens.verdict(authorization: exchange.request.headers[header], scheme: auth.scheme) {
         case .valid(let uid):
             exchange.identify(uid)
-            return tokens.ban(uid: uid).map { .answer(envelopes.banned($0, endpoint: route.endpoint.id)) } ?? .proceed
+            return tokens.ban(uid: uid).map(envelopes.banned) ?? next(&exchange)
         case .expired(let uid):
             exchange.identify(uid)
             (role, reason) = (.tokenExpired, "the access token expired")
@@ -36,6 +36,6 @@ struct AuthenticationStage: RoutedStage {
         case .missing:
             (role, reason) = (.forceLogout, "missing '\(auth.header): \(auth.scheme) <access_token>'")
         }
-        return .answer(envelopes.answer(role, reason: reason, endpoint: route.endpoint.id, verdict: .unauthorized))
+        return envelopes.answer(role, reason: reason, verdict: .unauthorized)
     }
 }

@@ -3,56 +3,63 @@ import AccordJSON
 
 /// Decodes the JSON body of an endpoint that takes one: 415 for another media type,
 /// 400 with the line and column of the first problem for a body that is not JSON.
-struct BodyStage: RoutedStage {
+struct BodyStage: Stage {
     let envelopes: Envelopes
 
-    func run(_ exchange: inout Exchange, route: Route) -> StageResult {
+    func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
+        guard let endpoint = exchange.endpoint, !exchange.request.body.isEmpty else { return next(&exchange) }
+        if let refusal = endpoint.multipart != nil ? multipart(&exchange, endpoint: endpoint) : json(&exchange, endpoint: endpoint) {
+            return refusal
+        }
+        return next(&exchange)
+    }
+
+    /// Decodes a JSON body; the refusal when it cannot.
+    private func json(_ exchange: inout Exchange, endpoint: Endpoint) -> MockResponse? {
         let request = exchange.request
-        if route.endpoint.multipart != nil { return multipart(&exchange, route: route) }
-        guard !request.body.isEmpty, route.endpoint.body != nil else { return .proceed }
+        guard endpoint.body != nil else { return nil }
         let contentType = request.headers["content-type"] ?? ""
         guard RequestValidator.isJSON(contentType) else {
-            return .answer(envelopes.refusal(
-                status: 415, kind: "unsupported_media_type",
-                "'\(route.endpoint.id)' takes application/json, found '\(contentType.isEmpty ? "no Content-Type" : contentType)'",
-                endpoint: route.endpoint.id, verdict: .mediaType))
+            return envelopes.refuse(
+                &exchange, status: 415, kind: "unsupported_media_type",
+                "'\(endpoint.id)' takes application/json, found '\(contentType.isEmpty ? "no Content-Type" : contentType)'",
+                verdict: .mediaType)
         }
         do {
             exchange.body = try JSONReader.read(request.body)
-            return .proceed
+            return nil
         } catch {
             var position: [JSONValue.Member] = [.init("offset", .int(error.offset)), .init("line", .int(error.line)),
                                                 .init("column", .int(error.column))]
             if let first = error.firstOccurrence {
                 position.append(.init("first", .object([.init("line", .int(first.line)), .init("column", .int(first.column))])))
             }
-            return .answer(envelopes.refusal(status: 400, kind: "malformed_json", "the body is not JSON: \(error)", extra: position,
-                                             endpoint: route.endpoint.id, verdict: .malformed))
+            return envelopes.refuse(&exchange, status: 400, kind: "malformed_json", "the body is not JSON: \(error)", extra: position,
+                                    verdict: .malformed)
         }
     }
 
     /// Splits a `multipart/form-data` body into its parts; the text parts become the body
     /// object templates read and the signature covers (files are not signed).
-    private func multipart(_ exchange: inout Exchange, route: Route) -> StageResult {
+    private func multipart(_ exchange: inout Exchange, endpoint: Endpoint) -> MockResponse? {
         let request = exchange.request
-        guard !request.body.isEmpty else { return .proceed }
         let contentType = request.headers["content-type"] ?? ""
         guard let boundary = MultipartBody.boundary(of: contentType) else {
-            return .answer(envelopes.refusal(
-                status: 415, kind: "unsupported_media_type",
-                "'\(route.endpoint.id)' takes multipart/form-data, found '\(contentType.isEmpty ? "no Content-Type" : contentType)'",
-                endpoint: route.endpoint.id, verdict: .mediaType))
+            return envelopes.refuse(
+                &exchange, status: 415, kind: "unsupported_media_type",
+                "'\(endpoint.id)' takes multipart/form-data, found '\(contentType.isEmpty ? "no Content-Type" : contentType)'",
+                verdict: .mediaType)
         }
         do {
             let body = try MultipartBody(request.body, boundary: boundary)
             exchange.parts = body.parts
-            let files = Set((route.endpoint.multipart ?? []).filter { $0.file != nil }.map(\.name))
+            let files = Set((endpoint.multipart ?? []).filter { $0.file != nil }.map(\.name))
             // A part is a file part by the contract, not by its headers: a text part sent with a `filename` is still signed and validated.
             exchange.body = .object(body.parts.filter { !files.contains($0.name) }.map { .init($0.name, .string($0.text)) })
-            return .proceed
+            return nil
         } catch {
-            return .answer(envelopes.refusal(status: 400, kind: "malformed_multipart", "the body is not multipart/form-data: \(error.message)",
-                                             endpoint: route.endpoint.id, verdict: .malformed))
+            return envelopes.refuse(&exchange, status: 400, kind: "malformed_multipart", "the body is not multipart/form-data: \(error.message)",
+                                    verdict: .malformed)
         }
     }
 }

@@ -1,22 +1,21 @@
-/// Applies an injected fault to the answer: added latency, an HTTP error with a text
-/// body, a reset or empty reply, a JSON body cut short, or a body sent slowly.
-struct FaultStage: RoutedStage {
+/// Spoils the answer of the stages after it with what was injected: added latency, an
+/// HTTP error with a text body, a reset or empty reply, a JSON body cut short, or a
+/// body sent slowly.
+struct FaultStage: Stage {
     let state: MockState
 
-    func run(_ exchange: inout Exchange, route: Route) -> StageResult {
-        guard var response = exchange.response else { return .proceed }
-        response.delayMilliseconds += exchange.addedDelay
-        if let fault = exchange.fault { Self.apply(fault, to: &response, state: state) }
-        exchange.response = response
-        return .proceed
+    func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
+        var response = next(&exchange)
+        guard let injection = exchange.injection else { return response }
+        response.delayMilliseconds += injection.delayMilliseconds
+        if let fault = exchange.fault { Self.apply(fault, to: &response) }
+        return response
     }
 
     /// `response` as `fault` spoils it (a mock's answer or an upstream's).
-    static func apply(_ fault: Injection.Fault, to response: inout MockResponse, state: MockState) {
+    static func apply(_ fault: Injection.Fault, to response: inout MockResponse) {
         response.summary.verdict = .fault
         switch fault {
-        case .latency(let range):
-            response.delayMilliseconds += state.random(in: range)
         case .httpStatus(let status):
             let reasons = [500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout"]
             response.status = status

@@ -3,9 +3,10 @@ import AccordJSON
 
 /// Finds what a tester injected into this request, in this order: its
 /// `X-Accord-Inject` header, the first standing rule that fires, its session's
-/// scenario step. A business code answers here; latency is drawn here and added by
-/// ``FaultStage``; another fault is handed on to it.
-struct InjectionStage: RoutedStage {
+/// scenario step (``Exchange/injection``). Latency is drawn here and a business code's
+/// answer made here; ``FaultStage`` adds the one and spoils the answer with a fault,
+/// ``RenderStage`` answers the other, so ``TokenStage`` sees them both.
+struct InjectionStage: Stage {
     /// The header that injects an answer into one request.
     static let header = "x-accord-inject"
     /// The header that runs a scenario for the request's session.
@@ -31,43 +32,38 @@ struct InjectionStage: RoutedStage {
         payloads = Dictionary(uniqueKeysWithValues: codes.compactMap { code in code.data.map { (code.code, generator.value(for: $0)) } })
     }
 
-    func run(_ exchange: inout Exchange, route: Route) -> StageResult {
-        let injection: Injection?
+    func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
+        guard let endpoint = exchange.endpoint else { return next(&exchange) }
         do {
-            injection = try find(for: &exchange, endpoint: route.endpoint.id)
+            exchange.injection = try find(for: exchange, endpoint: endpoint.id)
         } catch {
-            return .answer(envelopes.refusal(status: 400, kind: "invalid_injection", error.message, endpoint: route.endpoint.id,
-                                             verdict: .invalid))
+            if exchange.request.headers[Self.header] != nil { exchange.injection = Injected(action: nil, source: "header") }
+            return envelopes.refuse(&exchange, status: 400, kind: "invalid_injection", error.message, verdict: .invalid)
         }
-        switch injection {
-        case nil:
-            return .proceed
-        case .fault(.latency(let range))?:
-            exchange.addedDelay = state.random(in: range)
-            return .proceed
-        case .fault(let fault)?:
-            exchange.fault = fault
-            return .proceed
+        switch exchange.injection?.action {
+        case .latency(let range)?:
+            exchange.injection?.delayMilliseconds = state.random(in: range)
         case .business(let code, let message, let data)?:
             let banned = envelopes.codes[.banned]
             let defaultData: JSONValue? = code == banned
                 ? .object([.init("ban_info", TokenStore.Ban(reason: "banned by an injected answer").json)]) : nil
             var response = envelopes.answer(code: code, message: message, fallback: code == 0 ? "ok" : "injected",
-                                            data: data ?? defaultData ?? payloads[code] ?? .object([]), endpoint: route.endpoint.id, verdict: .injected)
+                                            data: data ?? defaultData ?? payloads[code] ?? .object([]), verdict: .injected)
             response.summary.source = "injected"
-            return .answer(response)
+            exchange.injection?.answer = response
+        case .fault?, nil:
+            break
         }
+        return next(&exchange)
     }
 
-    private func find(for exchange: inout Exchange, endpoint: String) throws(Injection.SyntaxError) -> Injection? {
+    private func find(for exchange: Exchange, endpoint: String) throws(Injection.SyntaxError) -> Injected? {
         let request = exchange.request
         if let header = request.headers[Self.header] {
-            exchange.injected = "header"
-            return try Injection(parsing: header, codes: codes)
+            return Injected(action: try Injection(parsing: header, codes: codes), source: "header")
         }
         if let rule = state.rules.fire(endpoint: endpoint, user: exchange.user, session: exchange.session) {
-            exchange.injected = "rule:\(rule.id)"
-            return rule.action
+            return Injected(action: rule.action, source: "rule:\(rule.id)")
         }
         guard let name = request.headers[Self.scenarioHeader] ?? state.scenarios.startedScenario(session: exchange.session) ?? defaultScenario else {
             return nil
@@ -77,8 +73,6 @@ struct InjectionStage: RoutedStage {
                                         + "scenarios: \(scenarios.keys.sorted().joined(separator: ", "))")
         }
         guard let (index, step) = state.scenarios.step(for: endpoint, session: exchange.session, scenario: scenario) else { return nil }
-        exchange.injected = "scenario:\(name)#\(index + 1)"
-        exchange.fixture = step.fixture
-        return step.action
+        return Injected(action: step.action, source: "scenario:\(name)#\(index + 1)", fixture: step.fixture)
     }
 }

@@ -5,7 +5,7 @@ import AccordValidation
 
 /// Verifies `X-Sign`, the timestamp window and the nonce of every endpoint the
 /// contract does not exempt, answering with the contract's signing codes.
-struct SignatureStage: RoutedStage {
+struct SignatureStage: Stage {
     let verifier: SignatureVerifier
     /// Endpoint ids that need no signature, resolved from the contract's patterns once.
     let exempt: Set<String>
@@ -19,18 +19,17 @@ struct SignatureStage: RoutedStage {
         self.envelopes = envelopes
     }
 
-    func run(_ exchange: inout Exchange, route: Route) -> StageResult {
-        guard !exempt.contains(route.endpoint.id) else { return .proceed }
+    func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
+        guard let endpoint = exchange.endpoint, !exempt.contains(endpoint.id) else { return next(&exchange) }
         let request = exchange.request
         if let body = exchange.body, SortedParams.containsDouble(body), let pointer = SortedParams.pointerToIntegerOutOfRange(in: body) {
             // Not a signature mismatch: no integer the contract takes can be that large, and no rule signs it as one.
             let violation = Violation(pointer: "/body" + pointer, expected: "integer within the signed 64-bit range",
                                       actual: "an integer beyond it", message: "/body\(pointer): an integer beyond the signed 64-bit range")
-            return .answer(envelopes.refusal(status: nil, kind: "invalid_request", violation.message,
-                                             extra: [.init("violations", .array([violation.json]))], endpoint: route.endpoint.id, verdict: .invalid))
+            return envelopes.refuse(&exchange, status: nil, kind: "invalid_request", violation.message, violations: [violation], verdict: .invalid)
         }
         guard case .failure(let rejection) = verifier.verify(header: { request.headers[$0] }, query: request.query, body: exchange.body,
-                                                             now: clock.wallNow) else { return .proceed }
+                                                             now: clock.wallNow) else { return next(&exchange) }
         let (role, verdict): (FlowCodes.Role, Verdict) = switch rejection.failure {
         case .signatureInvalid: (.signatureInvalid, .badSignature)
         case .timestampOutsideWindow: (.timestampInvalid, .stale)
@@ -39,12 +38,11 @@ struct SignatureStage: RoutedStage {
         }
         var details: [JSONValue.Member] = [.init("reason", .string(rejection.message))]
         if case .object(let members) = rejection.details { details += members }
-        var response = envelopes.answer(code: envelopes.codes[role], fallback: rejection.message, data: .object(details),
-                                        endpoint: route.endpoint.id, verdict: verdict)
+        var response = envelopes.refuse(&exchange, code: envelopes.codes[role], fallback: rejection.message, details: details, verdict: verdict)
         if rejection.failure == .nonceStoreFull {
             response.status = 503
             response.headers.append(("Retry-After", String(envelopes.service.signing.nonceTTLSeconds)))
         }
-        return .answer(response)
+        return response
     }
 }

@@ -4,25 +4,25 @@ import AccordContract
 /// `X-Accord-Session`) from beyond loopback without the admin token, unless
 /// ``MockOptions/allowsRemoteSteering`` is set, and a session name longer than rules
 /// and the journal keep.
-struct SteeringStage: RequestStage {
+struct SteeringStage: Stage {
     let options: MockOptions
     let envelopes: Envelopes
 
-    func run(_ exchange: inout Exchange) -> StageResult {
+    func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
         let request = exchange.request
         if !request.isFromLoopback, !options.allowsRemoteSteering, !request.carriesAdminToken(options.adminToken) {
             let steering = [InjectionStage.header, InjectionStage.scenarioHeader, MockEngine.sessionHeader].filter { request.headers[$0] != nil }
             if !steering.isEmpty {
-                return .answer(envelopes.refusal(
-                    status: 403, kind: "steering_not_allowed",
+                return envelopes.refuse(
+                    &exchange, status: 403, kind: "steering_not_allowed",
                     "\(steering.joined(separator: ", ")) from beyond this machine need X-Accord-Admin-Token (or start the server with --allow-remote-steering)",
-                    verdict: .forbidden))
+                    verdict: .forbidden)
             }
         }
         if exchange.session.utf8.count > InjectionRule.maxSessionLength {
-            return .answer(envelopes.refusal(status: 400, kind: "invalid_session",
-                                             "X-Accord-Session is longer than \(InjectionRule.maxSessionLength) bytes", verdict: .invalid))
+            return envelopes.refuse(&exchange, status: 400, kind: "invalid_session",
+                                    "X-Accord-Session is longer than \(InjectionRule.maxSessionLength) bytes", verdict: .invalid)
         }
-        return .proceed
+        return next(&exchange)
     }
 }

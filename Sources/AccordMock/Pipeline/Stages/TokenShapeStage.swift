@@ -4,7 +4,7 @@ import AccordContract
 /// proxy forwards tokens another server issued. `Authorization` must read
 /// `<scheme> <token68>` (RFC 9110 §11.4). A missing token is not refused here: the
 /// upstream answers it with its own flow code.
-struct TokenShapeStage: RoutedStage {
+struct TokenShapeStage: Stage {
     /// The lowercased name of the header carrying the token.
     let header: String
     let auth: Service.Auth
@@ -16,12 +16,11 @@ struct TokenShapeStage: RoutedStage {
         self.envelopes = envelopes
     }
 
-    func run(_ exchange: inout Exchange, route: Route) -> StageResult {
-        guard route.endpoint.requiresAuth, let value = exchange.request.headers[header] else { return .proceed }
-        guard let problem = Self.problem(value, scheme: auth.scheme) else { return .proceed }
-        return .answer(envelopes.refusal(status: nil, kind: "invalid_token_shape", "\(auth.header) \(problem)",
-                                         extra: [.init("expected", .string("\(auth.scheme) <token>"))],
-                                         endpoint: route.endpoint.id, verdict: .badToken))
+    func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
+        guard exchange.endpoint?.requiresAuth == true, let value = exchange.request.headers[header],
+              let problem = Self.problem(value, scheme: auth.scheme) else { return next(&exchange) }
+        return envelopes.refuse(&exchange, status: nil, kind: "invalid_token_shape", "\(auth.header) \(problem)",
+                                extra: [.init("expected", .string("\(auth.scheme) <token>"))], verdict: .badToken)
     }
 
     /// What is wrong with `value` as `<scheme> <token68>`, or nil.

@@ -1,0 +1,57 @@
+/// One step of a request's path through the engine (``Pipeline``), in the shape of
+/// Hummingbird's middleware: it ends the request with an answer, or asks the rest of
+/// the path for one (`next`) and may act on that answer on its way back.
+///
+/// A stage that ends a request with a refusal says why in the exchange
+/// (``Envelopes/refuse(_:status:kind:_:extra:violations:verdict:)``), so the journal,
+/// the report and the live feed read the typed refusal instead of the answer's body.
+protocol Stage: Sendable {
+    func respond(to exchange: inout Exchange, next: Next) -> MockResponse
+}
+
+/// The stages after the one running: calling it runs them and returns their answer.
+/// Past the last stage the exchange is marked as having passed every stage
+/// (``Exchange/passed``): the check pipelines end there; in a pipeline that answers,
+/// it is a bug in the stage list, answered with a 500.
+struct Next {
+    private let stages: [any Stage]
+    private let index: Int
+
+    init(_ stages: [any Stage], from index: Int = 0) {
+        self.stages = stages
+        self.index = index
+    }
+
+    /// A path with no stage left: the exchange passes at once.
+    static let end = Next([])
+
+    func callAsFunction(_ exchange: inout Exchange) -> MockResponse {
+        guard index < stages.count else {
+            exchange.passed = true
+            let request = exchange.request
+            return MockResponse(status: 500, headers: [("Content-Type", "text/plain; charset=utf-8")],
+                                body: .bytes(Array("no stage answered \(request.method) \(request.path.prefix(200))".utf8)),
+                                summary: .init(verdict: .error))
+        }
+        return stages[index].respond(to: &exchange, next: Next(stages, from: index + 1))
+    }
+}
+
+/// The ordered stages a request goes through (``Stages`` builds them for each use).
+struct Pipeline: Sendable {
+    var stages: [any Stage]
+
+    /// The answer and what the stages learned of the request on the way; the answer's
+    /// summary names the endpoint the request was routed to.
+    func process(_ request: MockRequest) -> (response: MockResponse, exchange: Exchange) {
+        var exchange = Exchange(request: request)
+        var response = Next(stages)(&exchange)
+        response.summary.endpoint = exchange.route?.endpoint.id
+        return (response, exchange)
+    }
+
+    /// The answer to `request`.
+    func run(_ request: MockRequest) -> MockResponse {
+        process(request).response
+    }
+}

@@ -1,0 +1,29 @@
+/// Runs a check whose refusal is noted, not answered (``ForwardingGate/Mode/report``):
+/// a request it refuses goes on to the stages after it with ``Exchange/refusal`` set;
+/// one that is not routed goes no further and passes (the proxy forwards it).
+struct NotedStage: Stage {
+    let check: any Stage
+
+    init(_ check: any Stage) {
+        self.check = check
+    }
+
+    func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
+        let response = check.respond(to: &exchange, next: .end)
+        guard exchange.passed else {
+            exchange.noted = response
+            return exchange.route == nil ? Next.end(&exchange) : next(&exchange)
+        }
+        exchange.passed = false
+        return next(&exchange)
+    }
+}
+
+/// Lets requests of one method pass unjudged (the proxy forwards `OPTIONS` as it came).
+struct UnjudgedStage: Stage {
+    let method: String
+
+    func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
+        exchange.request.method == method ? Next.end(&exchange) : next(&exchange)
+    }
+}

@@ -1,0 +1,65 @@
+import AccordContract
+import AccordJSON
+
+/// The answer, last: an injected business code's; a binary endpoint's stored file;
+/// else the chosen fixture rendered with what its templates read (or the `data` its
+/// effects built), as an envelope or an event stream.
+struct RenderStage: Stage {
+    let state: MockState
+    let envelopes: Envelopes
+
+    func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
+        if let injected = exchange.injection?.answer { return injected }
+        guard let route = exchange.route else { return next(&exchange) }
+        if let types = route.endpoint.binary { return storedFile(types, endpoint: route.endpoint, parameters: route.parameters) }
+        guard let draft = exchange.draft else { return next(&exchange) }
+        if let built = draft.built { return render(draft.answer, built: built) }
+        return render(draft.answer, context: draft.context)
+    }
+
+    /// A binary endpoint's answer: the stored file its path parameter names, when it is
+    /// of a declared media type; else the endpoint's not-found code (docs/mocks.md, "Uploads").
+    private func storedFile(_ types: [String], endpoint: Endpoint, parameters: [String: String]) -> MockResponse {
+        let id = endpoint.parameters.first.flatMap { parameters[$0.name] } ?? ""
+        if let (file, bytes) = state.uploads.file(id), MediaTypes.matches(file.contentType, types) {
+            return MockResponse(status: 200, headers: [("Content-Type", file.contentType), ("X-Content-Type-Options", "nosniff")],
+                                body: .bytes(bytes), summary: .init(source: "storage", code: 0, verdict: .ok))
+        }
+        let code = endpoint.codes.first { envelopes.service.code($0)?.name.hasSuffix("not-found") == true }
+        let data = JSONValue.object([.init("error", .string("not_found")),
+                                     .init("message", .string("no stored file '\(id.prefix(64))' of \(types.joined(separator: ", "))"))])
+        guard let code else {
+            return envelopes.refusal(status: 404, kind: "not_found", "no stored file '\(id.prefix(64))'", verdict: .noRoute)
+        }
+        return envelopes.answer(code: code, fallback: "not found", data: data, verdict: .ok)
+    }
+
+    /// An answer whose `data` the effects built.
+    private func render(_ chosen: Answer, built: EffectAnswer) -> MockResponse {
+        let names = envelopes.service.envelope
+        let message = envelopes.service.code(0)?.message ?? "ok"
+        let bytes = built.bytes { data in
+            .object([.init(names.code, .int(0)), .init(names.message, .string(message)), .init(names.data, data)])
+        }
+        return MockResponse(status: chosen.status, headers: [("Content-Type", "application/json; charset=utf-8")] + chosen.headers,
+                            body: .bytes(bytes), delayMilliseconds: chosen.delayMilliseconds,
+                            summary: MockResponse.Summary(source: chosen.label, code: 0, verdict: .ok))
+    }
+
+    private func render(_ chosen: Answer, context: TemplateContext) -> MockResponse {
+        let summary = MockResponse.Summary(source: chosen.label, code: chosen.code, verdict: .ok)
+        if let events = chosen.events {
+            return MockResponse(
+                status: chosen.status,
+                headers: [("Content-Type", "text/event-stream; charset=utf-8"), ("Cache-Control", "no-cache")] + chosen.headers,
+                body: .events(events.map { .init(data: $0.data.render(context), delayMilliseconds: $0.delayMilliseconds) }
+                              + [.init(data: Array("[DONE]".utf8))]),
+                delayMilliseconds: chosen.delayMilliseconds, summary: summary
+            )
+        }
+        return MockResponse(
+            status: chosen.status, headers: [("Content-Type", "application/json; charset=utf-8")] + chosen.headers,
+            body: .bytes(chosen.envelope?.render(context) ?? []), delayMilliseconds: chosen.delayMilliseconds, summary: summary
+        )
+    }
+}

@@ -1,0 +1,43 @@
+import AccordContract
+import AccordJSON
+
+/// Keeps the file parts of a multipart request in the upload store
+/// (``MockEngine/storagePrefix`` serves them back) and, for a body naming a file's
+/// `content_type` and `size`, mints the direct-upload policy `{{upload_policy…}}`
+/// reads. Only for a successful answer the client gets.
+struct UploadStage: Stage {
+    let state: MockState
+    let envelopes: Envelopes
+    /// Where the URLs of stored files and upload policies point.
+    let origin: PublicOrigin
+
+    func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
+        guard let endpoint = exchange.endpoint, exchange.draft?.answer.code == 0, exchange.answerIsDelivered else { return next(&exchange) }
+        if let parts = exchange.parts {
+            guard let stored = store(parts, of: endpoint, request: exchange.request) else {
+                let budget = state.uploads.usage.budgetBytes
+                return envelopes.refusal(status: 507, kind: "upload_store_full",
+                                         "the file is larger than the mock's whole upload budget of \(budget) bytes (--upload-budget)", verdict: .error)
+            }
+            exchange.draft?.context.uploads = stored
+        }
+        if endpoint.multipart == nil, case .string(let type)? = exchange.body?["content_type"], case .int(let size)? = exchange.body?["size"],
+           (1...ByteSizeText.maxBytes).contains(size), let policy = UploadPolicy.issue(contentType: type, maxSize: size, now: state.clock.now) {
+            exchange.draft?.context.uploadPolicy = policy.json(origin: origin.origin(for: exchange.request), key: state.cursorSecret)
+        }
+        return next(&exchange)
+    }
+
+    /// What templates read of each stored file part, by part, or nil when one does not fit.
+    private func store(_ parts: [MultipartBody.Part], of endpoint: Endpoint, request: MockRequest) -> [String: JSONValue]? {
+        var stored: [String: JSONValue] = [:]
+        let origin = origin.origin(for: request)
+        for declared in endpoint.multipart ?? [] where declared.file != nil {
+            guard let part = parts.first(where: { $0.name == declared.name }) else { continue }
+            guard let file = state.uploads.store(Array(part.bytes), contentType: part.contentType ?? "application/octet-stream",
+                                                 at: state.clock.now, id: nil) else { return nil }
+            stored[declared.name] = file.json(origin: origin)
+        }
+        return stored
+    }
+}
