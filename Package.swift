@@ -29,27 +29,33 @@ let package = Package(
         // Files written whole or not at all, through names no planted link can take over.
         .target(name: "AccordFiles"),
         // libyaml events → a node tree with 1-based positions; JSON values → YAML through its emitter.
-        .target(name: "AccordYAML", dependencies: ["CYAML", "AccordDiagnostics", "AccordJSON"]),
+        .target(name: "AccordYAML", dependencies: ["CYAML", "AccordDiagnostics", "AccordHTTP", "AccordJSON"]),
         // JSON values: a strict reader with positions, a compact writer, pointers.
         .target(name: "AccordJSON", dependencies: ["AccordDiagnostics"]),
-        // The contract model, its loader from YAML and the structural checks.
-        .target(name: "AccordContract", dependencies: ["AccordYAML", "AccordDiagnostics", "AccordJSON", "AccordSigning"]),
+        // Digests, HMAC and random bytes (OpenSSL libcrypto).
+        .target(name: "AccordCrypto", dependencies: ["CCrypto", "AccordJSON"]),
+        // The contract model (its signing rule too), its loader from YAML and the structural checks.
+        .target(name: "AccordContract", dependencies: ["AccordYAML", "AccordDiagnostics", "AccordJSON"]),
         // JSON values checked against contract schemas (examples, later requests).
         .target(name: "AccordValidation", dependencies: ["AccordContract", "AccordJSON", "AccordDiagnostics"]),
-        // X-Sign: the signing rule, sorted params, digests, verification and the nonce cache.
-        .target(name: "AccordSigning", dependencies: ["CCrypto", "AccordJSON", "AccordSync"]),
+        // X-Sign under the contract's signing rule: sorted params, signing, verification, the nonce cache, and
+        // requests built from the contract and signed (`accord verify`, the console's "try it").
+        .target(name: "AccordSigning", dependencies: ["AccordContract", "AccordCrypto", "AccordJSON", "AccordSync", "AccordValidation"]),
         // What a run did against the contracts: observations, coverage, JUnit and JSON reports.
         .target(name: "AccordReport", dependencies: ["AccordContract", "AccordJSON", "AccordSync"]),
         // Captured traffic read as exchanges: HAR 1.2 files and `accord serve --record` journals.
         .target(name: "AccordCapture", dependencies: ["AccordContract", "AccordJSON"]),
         // The web console at /__accord/ui: plain HTML, CSS and JavaScript in Assets/, embedded by EmbedFiles.
         .target(name: "AccordConsole", exclude: ["Assets"], plugins: ["EmbedFiles"]),
+        // The HTTP messages the engine and the transports exchange: requests, answers, headers, bodies, verdicts.
+        .target(name: "AccordHTTP", dependencies: ["AccordJSON"]),
         // The mock backend as a pure function: routing, validation, fixtures, templating.
-        .target(name: "AccordMock", dependencies: ["AccordConsole", "AccordContract", "AccordFiles", "AccordDiagnostics", "AccordJSON", "AccordReport", "AccordSigning", "AccordSync", "AccordValidation", "AccordYAML"]),
+        .target(name: "AccordMock", dependencies: ["AccordConsole", "AccordContract", "AccordCrypto", "AccordFiles", "AccordDiagnostics", "AccordHTTP", "AccordJSON",
+                                                 "AccordReport", "AccordSigning", "AccordSync", "AccordValidation", "AccordYAML"]),
         // HTTPS identities: a local CA and the server certificates it signs (OpenSSL libcrypto), iOS trust profiles.
-        .target(name: "AccordTLS", dependencies: ["CCrypto", "AccordFiles", "AccordSigning"]),
-        // HTTP/1.1 over libmicrohttpd: moves bytes between sockets and the engine.
-        .target(name: "AccordServer", dependencies: ["CMicroHTTPD", "AccordJSON", "AccordMock", "AccordSync", "AccordTLS"]),
+        .target(name: "AccordTLS", dependencies: ["CCrypto", "AccordCrypto", "AccordFiles"]),
+        // HTTP/1.1 over libmicrohttpd: moves bytes between sockets and a responder (the engine, the proxy).
+        .target(name: "AccordServer", dependencies: ["CMicroHTTPD", "AccordHTTP", "AccordJSON", "AccordSync", "AccordTLS"]),
         // HTTP to real backends over libcurl: TLS, HTTP/2, keep-alive, deadlines, size caps.
         .target(name: "AccordHTTPClient", dependencies: ["CCurl"]),
         // `accord proxy`: the mock's checks in front of a real backend, answers checked, recorded as fixtures.
@@ -69,9 +75,7 @@ let package = Package(
         // Files embedded in a target as string literals: the generator's runtime, the console's assets.
         .plugin(name: "EmbedFiles", capability: .buildTool()),
         // The `accord` commands, as a library so tests run them in-process.
-        .target(name: "AccordCLI", dependencies: ["AccordCapture", "AccordContract", "AccordDiagnostics", "AccordDiff", "AccordFiles", "AccordGenerator", "AccordMock",
-                                                "AccordOpenAPI", "AccordProxy", "AccordReport", "AccordServer", "AccordSync", "AccordTLS", "AccordValidation",
-                                                "AccordVerification"]),
+        .target(name: "AccordCLI", dependencies: ["AccordCapture", "AccordContract", "AccordDiagnostics", "AccordDiff", "AccordFiles", "AccordGenerator", "AccordHTTP", "AccordJSON", "AccordMock", "AccordOpenAPI", "AccordProxy", "AccordReport", "AccordServer", "AccordSync", "AccordTLS", "AccordValidation", "AccordVerification"]),
         .executableTarget(name: "accord", dependencies: ["AccordCLI"]),
         // `swift package accord-generate --output DIR`: the generator for app packages.
         .plugin(
@@ -90,17 +94,13 @@ let package = Package(
         .executableTarget(name: "console-client", dependencies: ["TongbanAPI"], path: "Tests/ConsoleClient"),
         // What the test targets share: the repository's contracts and variants of them, an
         // in-process engine with a signing client, a real server process, raw connections.
-        .target(name: "AccordTesting", dependencies: ["AccordContract", "AccordDiagnostics", "AccordJSON", "AccordMock", "AccordSigning",
-                                                      "AccordSync", "AccordValidation"], path: "Tests/AccordTesting"),
-        .testTarget(name: "AccordGeneratorTests", dependencies: ["AccordCLI", "AccordContract", "AccordDiagnostics", "AccordGenerator", "AccordJSON", "AccordMock", "AccordSigning",
-                                                                "AccordTesting", "AccordValidation", "TongbanAPI"]),
+        .target(name: "AccordTesting", dependencies: ["AccordContract", "AccordDiagnostics", "AccordHTTP", "AccordJSON", "AccordMock", "AccordSigning", "AccordSync", "AccordValidation"], path: "Tests/AccordTesting"),
+        .testTarget(name: "AccordGeneratorTests", dependencies: ["AccordCLI", "AccordContract", "AccordDiagnostics", "AccordGenerator", "AccordHTTP", "AccordJSON", "AccordMock", "AccordSigning", "AccordTesting", "AccordValidation", "TongbanAPI"]),
         .testTarget(name: "AccordYAMLTests", dependencies: ["AccordYAML"]),
-        .testTarget(name: "AccordSigningTests", dependencies: ["AccordContract", "AccordJSON", "AccordMock", "AccordSigning", "AccordTesting"]),
-        .testTarget(name: "AccordEndToEndTests", dependencies: ["accord", "AccordContract", "AccordJSON", "AccordMock", "AccordServer", "AccordSigning",
-                                                                "AccordSync", "AccordTesting", "AccordValidation", "TongbanAPI"],
+        .testTarget(name: "AccordSigningTests", dependencies: ["AccordContract", "AccordCrypto", "AccordHTTP", "AccordJSON", "AccordMock", "AccordSigning", "AccordTesting"]),
+        .testTarget(name: "AccordEndToEndTests", dependencies: ["AccordContract", "AccordHTTP", "AccordJSON", "AccordMock", "AccordServer", "AccordSigning", "AccordSync", "AccordTesting", "AccordValidation", "TongbanAPI", "accord"],
                     exclude: ["Clients"]),
-        .testTarget(name: "AccordMockTests", dependencies: ["AccordContract", "AccordFiles", "AccordJSON", "AccordMock", "AccordReport", "AccordSigning", "AccordSync",
-                                                           "AccordTesting", "AccordValidation"]),
+        .testTarget(name: "AccordMockTests", dependencies: ["AccordContract", "AccordCrypto", "AccordFiles", "AccordHTTP", "AccordJSON", "AccordMock", "AccordReport", "AccordSigning", "AccordSync", "AccordTesting", "AccordValidation"]),
         .testTarget(
             name: "AccordContractTests",
             dependencies: ["AccordContract", "AccordDiagnostics", "AccordTesting", "AccordValidation"],
@@ -110,7 +110,7 @@ let package = Package(
         .testTarget(name: "AccordTLSTests", dependencies: ["AccordTLS"]),
         .testTarget(name: "AccordOpenAPITests", dependencies: ["AccordContract", "AccordJSON", "AccordOpenAPI", "AccordTesting", "AccordYAML"]),
         .testTarget(name: "AccordValidationTests", dependencies: ["AccordContract", "AccordDiagnostics", "AccordJSON", "AccordValidation"]),
-        .testTarget(name: "AccordProxyTests", dependencies: ["AccordJSON", "AccordMock", "AccordProxy"]),
+        .testTarget(name: "AccordProxyTests", dependencies: ["AccordHTTP", "AccordJSON", "AccordMock", "AccordProxy"]),
         .testTarget(name: "AccordCLITests", dependencies: ["AccordCapture", "AccordCLI", "AccordJSON", "AccordSync", "AccordTesting"]),
     ],
     swiftLanguageModes: [.v6]

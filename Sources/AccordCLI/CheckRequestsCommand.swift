@@ -1,6 +1,7 @@
-import AccordFiles
 import AccordCapture
 import AccordContract
+import AccordFiles
+import AccordHTTP
 import AccordJSON
 import AccordMock
 import AccordReport

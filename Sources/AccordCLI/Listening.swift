@@ -1,6 +1,6 @@
-import AccordFiles
 import AccordContract
 import AccordDiagnostics
+import AccordFiles
 import AccordMock
 import AccordReport
 import Dispatch

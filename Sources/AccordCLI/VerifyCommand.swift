@@ -1,5 +1,5 @@
-import AccordFiles
 import AccordContract
+import AccordFiles
 import AccordMock
 import AccordReport
 import AccordVerification

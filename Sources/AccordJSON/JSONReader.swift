@@ -240,7 +240,7 @@ public enum JSONReader {
             guard bytes.count - position >= 4 else { throw Problem(message: "expected 4 hex digits after \\u", offset: position) }
             var value: UInt32 = 0
             for byte in bytes[position..<position + 4] {
-                guard let digit = Character(Unicode.Scalar(byte)).hexDigitValue else {
+                guard let digit = Hex.value(byte) else {
                     throw Problem(message: "expected 4 hex digits after \\u", offset: position)
                 }
                 value = value << 4 | UInt32(digit)

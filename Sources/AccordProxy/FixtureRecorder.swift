@@ -1,5 +1,6 @@
-import AccordFiles
 import AccordContract
+import AccordFiles
+import AccordHTTP
 import AccordJSON
 import AccordMock
 import AccordSync

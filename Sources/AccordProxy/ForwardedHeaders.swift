@@ -1,3 +1,4 @@
+import AccordHTTP
 import AccordMock
 
 /// Which headers cross the proxy (RFC 9110 §7.6.1): hop-by-hop fields, and those the

@@ -1,3 +1,4 @@
+import AccordHTTP
 import AccordHTTPClient
 import AccordMock
 import AccordServer

@@ -1,5 +1,5 @@
+import AccordHTTP
 import AccordJSON
-import AccordMock
 import AccordSync
 import Foundation
 import Synchronization

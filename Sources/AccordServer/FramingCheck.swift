@@ -1,4 +1,4 @@
-import AccordMock
+import AccordHTTP
 
 
 /// The message framing of a request head, checked before any body byte is read

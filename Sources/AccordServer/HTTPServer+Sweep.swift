@@ -1,4 +1,4 @@
-import AccordMock
+import AccordHTTP
 internal import CMicroHTTPD
 import Foundation
 import Synchronization

@@ -1,4 +1,4 @@
-import AccordMock
+import AccordHTTP
 import AccordSync
 import AccordTLS
 internal import CMicroHTTPD

@@ -1,4 +1,4 @@
-import AccordMock
+import AccordHTTP
 internal import CMicroHTTPD
 
 /// A connection pointer that can cross threads; MHD owns it.

@@ -1,3 +1,6 @@
+import AccordContract
+import AccordCrypto
+
 /// Computes `X-Sign` under a contract's signing settings.
 ///
 /// With `md5` or `sha256` the digest covers the `parts` concatenated in order; with
@@ -37,7 +40,7 @@ public struct RequestSigner: Sendable {
 
     /// The raw digest the signature spells.
     public func digest(_ input: Input, secret: String) -> [UInt8] {
-        message(input, secret: secret).withUnsafeBufferPointer { Digest.digest(settings.algorithm, of: $0, key: secret) }
+        message(input, secret: secret).withUnsafeBufferPointer { settings.algorithm.digest(of: $0, key: secret) }
     }
 
     /// The bytes of the string to sign: the rule's parts in order (HMAC keeps the
@@ -56,5 +59,16 @@ public struct RequestSigner: Sendable {
             }
         }
         return bytes
+    }
+}
+
+extension SigningRule.Algorithm {
+    /// The raw digest of `message` by this algorithm (under `key` for HMAC).
+    func digest(of message: UnsafeBufferPointer<UInt8>, key: String) -> [UInt8] {
+        switch self {
+        case .md5: Digest.md5(message)
+        case .sha256: Digest.sha256(message)
+        case .hmacSHA256: Digest.hmacSHA256(key: Array(key.utf8), message)
+        }
     }
 }

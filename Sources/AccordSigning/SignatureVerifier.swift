@@ -1,3 +1,5 @@
+import AccordContract
+import AccordCrypto
 import AccordJSON
 
 /// Checks a request's signing headers: presence, app key, timestamp window, the

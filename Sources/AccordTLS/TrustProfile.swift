@@ -1,4 +1,4 @@
-import AccordSigning
+import AccordCrypto
 import Foundation
 
 /// An iOS configuration profile (`.mobileconfig`) that installs the local CA as a

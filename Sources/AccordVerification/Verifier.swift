@@ -2,7 +2,6 @@ import AccordContract
 import AccordHTTPClient
 import AccordJSON
 import AccordReport
-import AccordSigning
 import AccordSync
 import AccordValidation
 import Dispatch

@@ -1,3 +1,4 @@
+import AccordHTTP
 import AccordJSON
 import AccordMock
 import AccordTesting

@@ -1,6 +1,7 @@
 @testable import AccordCLI
 import AccordContract
 import AccordGenerator
+import AccordHTTP
 import AccordJSON
 import AccordMock
 import AccordSigning

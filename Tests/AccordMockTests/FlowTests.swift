@@ -1,4 +1,5 @@
 import AccordContract
+import AccordHTTP
 import AccordMock
 import AccordTesting
 import Testing

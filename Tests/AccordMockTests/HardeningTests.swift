@@ -3,6 +3,7 @@ import AccordJSON
 import AccordTesting
 import Foundation
 import Testing
+@testable import AccordHTTP
 @testable import AccordMock
 
 /// Single requests that used to crash, mislead or exhaust the engine (issue 8), each

@@ -1,3 +1,5 @@
+import AccordCrypto
+import AccordHTTP
 import AccordJSON
 import AccordMock
 import AccordSigning

@@ -1,4 +1,5 @@
 import AccordContract
+import AccordHTTP
 import AccordJSON
 import AccordSigning
 import AccordTesting
@@ -129,7 +130,7 @@ import Testing
         let stage = RouteStage(router: Router(contract: contract), envelopes: envelopes)
         let (result, routed) = run(stage, MockRequest(method: "GET", target: "/api/v1/signals/a%2Fb"))
         #expect(passes(result))
-        #expect(routed.endpoint?.id == "signal.detail")
+        #expect(routed.route?.endpoint.id == "signal.detail")
         #expect(routed.parameters == ["signal_id": "a/b"])
         let (refused, wrong) = run(stage, MockRequest(method: "PATCH", target: "/api/v1/signals/quota"))
         let wrongMethod = try answer(refused)

@@ -1,4 +1,5 @@
 import AccordContract
+import AccordHTTP
 import AccordJSON
 @testable import AccordMock
 import AccordTesting

@@ -1,4 +1,5 @@
 @testable import AccordProxy
+import AccordHTTP
 import AccordJSON
 import AccordMock
 import Testing

@@ -1,4 +1,6 @@
 import AccordContract
+import AccordCrypto
+import AccordHTTP
 import AccordJSON
 import AccordMock
 import AccordSigning

@@ -1,5 +1,6 @@
 import AccordContract
 import AccordDiagnostics
+import AccordHTTP
 import AccordJSON
 import AccordMock
 import AccordSigning

@@ -1,5 +1,4 @@
 import AccordDiagnostics
-import AccordSigning
 
 /// The service-wide part of a contract: base path, envelope, signing, auth, headers
 /// and the business-code table.

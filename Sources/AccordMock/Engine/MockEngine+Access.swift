@@ -1,5 +1,6 @@
 import AccordContract
-import AccordSigning
+import AccordCrypto
+import AccordHTTP
 
 /// Who may steer the server through the control API under `/__accord/` (the
 /// steering headers are checked by ``SteeringStage``).

@@ -1,5 +1,7 @@
 import AccordConsole
 import AccordContract
+import AccordCrypto
+import AccordHTTP
 import AccordJSON
 import AccordSigning
 import AccordValidation

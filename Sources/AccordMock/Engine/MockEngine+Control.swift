@@ -1,6 +1,6 @@
 import AccordContract
+import AccordHTTP
 import AccordJSON
-import AccordSigning
 
 /// The control API under `/__accord/`, for testers and test suites:
 ///

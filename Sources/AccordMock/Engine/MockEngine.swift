@@ -1,6 +1,6 @@
 import AccordContract
+import AccordHTTP
 import AccordReport
-import AccordSigning
 import AccordValidation
 
 /// The mock backend as a pure function of (contract, fixtures, shared state, request)

@@ -1,3 +1,4 @@
+import AccordHTTP
 /// The origin under which the mock hands out its own URLs (an upload's `url`, a direct
 /// upload's `upload_url` and `public_url`): `https` when it serves TLS (App Transport
 /// Security refuses `http` on iOS), and the request's `Host` only when that names this

@@ -1,3 +1,4 @@
+import AccordHTTP
 import AccordJSON
 
 /// Which journal entries a reader wants (`GET /__accord/requests`, `GET /__accord/events`):

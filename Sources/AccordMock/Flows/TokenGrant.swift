@@ -1,4 +1,5 @@
 import AccordContract
+import AccordHTTP
 import AccordJSON
 
 /// The one place tokens are granted: a login issues a pair unless its user is banned,

@@ -1,6 +1,7 @@
 import AccordContract
+import AccordCrypto
+import AccordHTTP
 import AccordJSON
-import AccordSigning
 import AccordSync
 
 /// Real token state: opaque random tokens with lifetimes on the mock clock, rotation,

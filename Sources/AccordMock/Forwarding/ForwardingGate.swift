@@ -1,7 +1,7 @@
 import AccordContract
+import AccordHTTP
 import AccordJSON
 import AccordReport
-import AccordSigning
 import AccordValidation
 
 /// The mock's stages for requests a real backend answers (`accord proxy`): what the
@@ -159,7 +159,7 @@ public struct ForwardingGate: Sendable {
     /// An answer made here passes the journal and the report like the mock's.
     private func finished(_ response: MockResponse, _ exchange: Exchange) -> MockResponse {
         var response = response
-        response.summary.endpoint = exchange.endpoint?.id
+        response.summary.endpoint = exchange.route?.endpoint.id
         journal.file(response, for: exchange, problems: JournalStage.problems(of: exchange))
         if response.summary.verdict.isObserved { engine.state.observations.record(ReportStage.observation(of: response, for: exchange)) }
         return response
@@ -193,7 +193,7 @@ public struct Forwarding: Sendable {
     }
 
     /// The endpoint it reached; nil for an unknown route.
-    public var endpoint: Endpoint? { exchange.endpoint }
+    public var endpoint: Endpoint? { exchange.route?.endpoint }
 
     /// What the mock would have answered a request that breaks the contract (forwarded
     /// in ``ForwardingGate/Mode/report``), or the 404/405 of an unknown route.

@@ -1,4 +1,5 @@
 import AccordContract
+import AccordHTTP
 import AccordJSON
 import AccordValidation
 
@@ -46,9 +47,6 @@ struct Exchange: Sendable {
         if !namesSession { session = "user:" + String(uid) }
     }
 
-    /// The endpoint the request was routed to.
-    var endpoint: Endpoint? { route?.endpoint }
-
     /// The path parameters, percent-decoded, once routed.
     var parameters: [String: String] { route?.parameters ?? [:] }
 
@@ -63,9 +61,15 @@ struct Exchange: Sendable {
 }
 
 /// The endpoint a request was routed to and its path parameters, percent-decoded.
-struct Route: Sendable {
-    var endpoint: Endpoint
-    var parameters: [String: String]
+/// A reference, so that the stages share it without copying the endpoint.
+final class Route: Sendable {
+    let endpoint: Endpoint
+    let parameters: [String: String]
+
+    init(endpoint: Endpoint, parameters: [String: String]) {
+        self.endpoint = endpoint
+        self.parameters = parameters
+    }
 }
 
 /// What was injected into one request and by what.

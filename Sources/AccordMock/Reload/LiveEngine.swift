@@ -1,3 +1,4 @@
+import AccordHTTP
 import AccordSync
 
 /// The engine being served, replaced as a whole on reload while requests go on. A

@@ -1,4 +1,5 @@
 import AccordContract
+import AccordHTTP
 
 /// Finds the endpoint for a method and path, or says why none fits.
 public struct Router: Sendable {

@@ -1,5 +1,6 @@
 import AccordContract
 import AccordDiagnostics
+import AccordHTTP
 import AccordJSON
 
 /// A named set of records of one contract type, declared in

@@ -1,5 +1,5 @@
+import AccordCrypto
 import AccordJSON
-import AccordSigning
 import Foundation
 
 /// The opaque `next_cursor` of a list effect: where the last page ended (its last

@@ -1,3 +1,4 @@
+import AccordCrypto
 import AccordSigning
 import Synchronization
 

@@ -1,6 +1,7 @@
 import AccordContract
+import AccordCrypto
+import AccordHTTP
 import AccordJSON
-import AccordSigning
 
 /// A signed permission to `PUT` one file straight to the mock's storage, as an app gets
 /// one from OSS or S3 through its backend: the file's id, media type, most bytes and

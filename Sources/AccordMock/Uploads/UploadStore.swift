@@ -1,5 +1,5 @@
+import AccordCrypto
 import AccordJSON
-import AccordSigning
 import AccordSync
 
 /// A file the mock stores for an app: an uploaded avatar or photo, served back by id.

@@ -1,3 +1,4 @@
+import AccordHTTP
 /// The last stage of a check without answers (``RequestChecker``): a request that got
 /// this far keeps to the contract.
 struct AcceptStage: Stage {

@@ -1,4 +1,5 @@
 import AccordContract
+import AccordHTTP
 
 /// Checks the bearer token of an endpoint that needs one against the token store:
 /// expired, invalidated, revoked, missing or banned each answer with the contract's
@@ -19,7 +20,7 @@ struct AuthenticationStage: Stage {
     }
 
     func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
-        guard exchange.endpoint?.requiresAuth == true else { return next(&exchange) }
+        guard exchange.route?.endpoint.requiresAuth == true else { return next(&exchange) }
         let (role, reason): (FlowCodes.Role, String)
         switch tokens.verdict(authorization: exchange.request.headers[header], scheme: auth.scheme) {
         case .valid(let uid):

@@ -1,4 +1,5 @@
 import AccordContract
+import AccordHTTP
 import AccordJSON
 
 /// Decodes the JSON body of an endpoint that takes one: 415 for another media type,
@@ -7,8 +8,8 @@ struct BodyStage: Stage {
     let envelopes: Envelopes
 
     func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
-        guard let endpoint = exchange.endpoint, !exchange.request.body.isEmpty else { return next(&exchange) }
-        if let refusal = endpoint.multipart != nil ? multipart(&exchange, endpoint: endpoint) : json(&exchange, endpoint: endpoint) {
+        guard !exchange.request.body.isEmpty, let route = exchange.route else { return next(&exchange) }
+        if let refusal = route.endpoint.multipart != nil ? multipart(&exchange, endpoint: route.endpoint) : json(&exchange, endpoint: route.endpoint) {
             return refusal
         }
         return next(&exchange)

@@ -1,4 +1,5 @@
 import AccordContract
+import AccordHTTP
 
 /// Answers `OPTIONS` (the `Allow`ed methods of a declared path and, with
 /// ``MockOptions/corsAllowOrigin``, a CORS preflight granting the contract's headers),

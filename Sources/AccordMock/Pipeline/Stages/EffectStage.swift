@@ -1,4 +1,5 @@
 import AccordContract
+import AccordHTTP
 
 /// Runs the chosen fixture's effects on the session's collections (``EffectRunner``):
 /// the records they make, change, find or list become the answer's `data`. Only for a
@@ -7,15 +8,21 @@ struct EffectStage: Stage {
     let effects: EffectRunner
 
     func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
-        guard let endpoint = exchange.endpoint, var draft = exchange.draft, !draft.answer.effects.isEmpty, draft.answer.code == 0,
-              exchange.answerIsDelivered else { return next(&exchange) }
+        guard exchange.draft?.answer.effects.isEmpty == false, exchange.draft?.answer.code == 0, exchange.answerIsDelivered,
+              let route = exchange.route else { return next(&exchange) }
+        let session = exchange.session
         do {
-            draft.built = try effects.run(draft.answer.effects, data: draft.answer.effectData, endpoint: endpoint, session: exchange.session,
-                                          context: &draft.context)
+            try exchange.draft?.build(with: effects, endpoint: route.endpoint, session: session)
         } catch {
-            return effects.response(for: error, label: draft.answer.label, exchange: &exchange)
+            return effects.response(for: error, label: exchange.draft?.answer.label ?? "", exchange: &exchange)
         }
-        exchange.draft = draft
         return next(&exchange)
+    }
+}
+
+extension Draft {
+    /// Runs the answer's effects: the `data` they build, and the records they touched for its templates.
+    mutating func build(with effects: EffectRunner, endpoint: Endpoint, session: String) throws(EffectRunner.Refusal) {
+        built = try effects.run(answer.effects, data: answer.effectData, endpoint: endpoint, session: session, context: &context)
     }
 }

@@ -1,4 +1,5 @@
 import AccordContract
+import AccordHTTP
 import AccordJSON
 
 /// Finds what a tester injected into this request, in this order: its
@@ -33,9 +34,9 @@ struct InjectionStage: Stage {
     }
 
     func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
-        guard let endpoint = exchange.endpoint else { return next(&exchange) }
+        guard let route = exchange.route else { return next(&exchange) }
         do {
-            exchange.injection = try find(for: exchange, endpoint: endpoint.id)
+            exchange.injection = try find(for: exchange, endpoint: route.endpoint.id)
         } catch {
             if exchange.request.headers[Self.header] != nil { exchange.injection = Injected(action: nil, source: "header") }
             return envelopes.refuse(&exchange, status: 400, kind: "invalid_injection", error.message, verdict: .invalid)

@@ -1,4 +1,5 @@
 import AccordContract
+import AccordHTTP
 
 /// Files every answered request in the journal on its way out: who sent it, what
 /// answered and why, and for a refusal each way the request broke the contract
@@ -30,7 +31,7 @@ struct JournalStage: Stage {
     func file(_ response: MockResponse, for exchange: Exchange, problems: [JournalEntry.Problem], answerIsCompactJSON: Bool = false) {
         let request = exchange.request
         let entry = journal.add(JournalEntry(
-            time: clock.now, wallTime: clock.wallNow, method: request.method, path: request.path, endpoint: exchange.endpoint?.id,
+            time: clock.now, wallTime: clock.wallNow, method: request.method, path: request.path, endpoint: exchange.route?.endpoint.id,
             parameters: exchange.parameters.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) },
             query: request.query, body: exchange.body.map { JournalEntry.Body($0, received: request.body.count) }, headers: JournalEntry.masked(request.headers),
             session: exchange.session, user: exchange.user, status: response.status, code: response.summary.code,

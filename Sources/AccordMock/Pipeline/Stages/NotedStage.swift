@@ -1,3 +1,4 @@
+import AccordHTTP
 /// Runs a check whose refusal is noted, not answered (``ForwardingGate/Mode/report``):
 /// a request it refuses goes on to the stages after it with ``Exchange/refusal`` set;
 /// one that is not routed goes no further and passes (the proxy forwards it).

@@ -1,4 +1,5 @@
 import AccordContract
+import AccordHTTP
 import AccordJSON
 
 /// The answer, last: an injected business code's; a binary endpoint's stored file;
@@ -12,7 +13,12 @@ struct RenderStage: Stage {
         if let injected = exchange.injection?.answer { return injected }
         guard let route = exchange.route else { return next(&exchange) }
         if let types = route.endpoint.binary { return storedFile(types, endpoint: route.endpoint, parameters: route.parameters) }
-        guard let draft = exchange.draft else { return next(&exchange) }
+        guard exchange.draft != nil else { return next(&exchange) }
+        return render(&exchange.draft!)
+    }
+
+    /// The drafted answer, rendered (in place: a draft is large, and it is read once).
+    private func render(_ draft: inout Draft) -> MockResponse {
         if let built = draft.built { return render(draft.answer, built: built) }
         return render(draft.answer, context: draft.context)
     }

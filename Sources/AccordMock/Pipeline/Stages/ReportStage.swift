@@ -1,4 +1,5 @@
 import AccordContract
+import AccordHTTP
 import AccordJSON
 import AccordReport
 
@@ -20,7 +21,7 @@ struct ReportStage: Stage {
         let summary = response.summary
         let request = exchange.request
         let injected = exchange.injection != nil || request.headers[InjectionStage.header] != nil
-        var observation = Observation(endpoint: exchange.endpoint?.id, method: request.method, path: request.path, answer: summary.source,
+        var observation = Observation(endpoint: exchange.route?.endpoint.id, method: request.method, path: request.path, answer: summary.source,
                                       code: summary.code, injected: injected)
         guard let refusal = exchange.refusal, let rule = refusal.verdict.violatedRule, !injected else { return observation }
         var details: [JSONValue.Member] = [

@@ -1,4 +1,5 @@
 import AccordContract
+import AccordHTTP
 import AccordJSON
 
 /// Finds the endpoint of a request (``Exchange/route``), or answers 405 with `Allow`

@@ -1,4 +1,5 @@
 import AccordContract
+import AccordHTTP
 import AccordJSON
 import AccordSigning
 import AccordValidation
@@ -20,7 +21,7 @@ struct SignatureStage: Stage {
     }
 
     func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
-        guard let endpoint = exchange.endpoint, !exempt.contains(endpoint.id) else { return next(&exchange) }
+        guard let route = exchange.route, !exempt.contains(route.endpoint.id) else { return next(&exchange) }
         let request = exchange.request
         if let body = exchange.body, SortedParams.containsDouble(body), let pointer = SortedParams.pointerToIntegerOutOfRange(in: body) {
             // Not a signature mismatch: no integer the contract takes can be that large, and no rule signs it as one.

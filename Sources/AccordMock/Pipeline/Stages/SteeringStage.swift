@@ -1,4 +1,5 @@
 import AccordContract
+import AccordHTTP
 
 /// Refuses steering headers (`X-Accord-Inject`, `X-Accord-Scenario`,
 /// `X-Accord-Session`) from beyond loopback without the admin token, unless

@@ -1,4 +1,5 @@
 import AccordContract
+import AccordHTTP
 
 /// Checks the shape of the access token an endpoint needs, without knowing it: the
 /// proxy forwards tokens another server issued. `Authorization` must read
@@ -17,7 +18,7 @@ struct TokenShapeStage: Stage {
     }
 
     func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
-        guard exchange.endpoint?.requiresAuth == true, let value = exchange.request.headers[header],
+        guard exchange.route?.endpoint.requiresAuth == true, let value = exchange.request.headers[header],
               let problem = Self.problem(value, scheme: auth.scheme) else { return next(&exchange) }
         return envelopes.refuse(&exchange, status: nil, kind: "invalid_token_shape", "\(auth.header) \(problem)",
                                 extra: [.init("expected", .string("\(auth.scheme) <token>"))], verdict: .badToken)

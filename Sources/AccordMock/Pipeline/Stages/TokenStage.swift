@@ -1,4 +1,5 @@
 import AccordContract
+import AccordHTTP
 import AccordJSON
 
 /// Every token flow, for every answer the client gets (a fixture's, an injected one,
@@ -17,7 +18,7 @@ struct TokenStage: Stage {
     let envelopeNames: Service.Envelope
 
     func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
-        guard let endpoint = exchange.endpoint?.id, grant.isLogin(endpoint) || grant.isRefresh(endpoint) || endpoint == grant.auth.logoutEndpoint
+        guard let endpoint = exchange.route?.endpoint.id, grant.isLogin(endpoint) || grant.isRefresh(endpoint) || endpoint == grant.auth.logoutEndpoint
         else { return next(&exchange) }
         if exchange.answerIsDelivered, let draft = exchange.draft, draft.answer.hasTokenHoles,
            let outcome = grant(endpoint: endpoint, uid: draft.answer.loginUID, body: exchange.body) {

@@ -1,4 +1,5 @@
 import AccordContract
+import AccordHTTP
 import AccordJSON
 
 /// Keeps the file parts of a multipart request in the upload store
@@ -12,16 +13,16 @@ struct UploadStage: Stage {
     let origin: PublicOrigin
 
     func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
-        guard let endpoint = exchange.endpoint, exchange.draft?.answer.code == 0, exchange.answerIsDelivered else { return next(&exchange) }
+        guard exchange.draft?.answer.code == 0, exchange.answerIsDelivered, let route = exchange.route else { return next(&exchange) }
         if let parts = exchange.parts {
-            guard let stored = store(parts, of: endpoint, request: exchange.request) else {
+            guard let stored = store(parts, of: route.endpoint, request: exchange.request) else {
                 let budget = state.uploads.usage.budgetBytes
                 return envelopes.refusal(status: 507, kind: "upload_store_full",
                                          "the file is larger than the mock's whole upload budget of \(budget) bytes (--upload-budget)", verdict: .error)
             }
             exchange.draft?.context.uploads = stored
         }
-        if endpoint.multipart == nil, case .string(let type)? = exchange.body?["content_type"], case .int(let size)? = exchange.body?["size"],
+        if route.endpoint.multipart == nil, case .string(let type)? = exchange.body?["content_type"], case .int(let size)? = exchange.body?["size"],
            (1...ByteSizeText.maxBytes).contains(size), let policy = UploadPolicy.issue(contentType: type, maxSize: size, now: state.clock.now) {
             exchange.draft?.context.uploadPolicy = policy.json(origin: origin.origin(for: exchange.request), key: state.cursorSecret)
         }

@@ -1,4 +1,5 @@
 import AccordContract
+import AccordHTTP
 
 /// Checks the routed request against its endpoint and answers every violation at
 /// once, each with its JSON pointer, what was expected and what was found.

@@ -1,3 +1,4 @@
+import AccordJSON
 internal import CCrypto
 
 /// Digests and random bytes from OpenSSL's libcrypto.
@@ -33,22 +34,14 @@ public enum Digest {
         static let sha256 = Algorithms(pointer: EVP_MD_fetch(nil, "SHA256", nil))
     }
 
-    /// The raw digest of `message` by `algorithm` (under `key` for HMAC).
-    public static func digest(_ algorithm: SigningRule.Algorithm, of message: UnsafeBufferPointer<UInt8>, key: String) -> [UInt8] {
-        switch algorithm {
-        case .md5: evp(message, Algorithms.md5.pointer)
-        case .sha256: evp(message, Algorithms.sha256.pointer)
-        case .hmacSHA256: hmacSHA256(key: Array(key.utf8), message)
-        }
+    /// The raw MD5 of `message`.
+    public static func md5(_ message: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        evp(message, Algorithms.md5.pointer)
     }
 
-    /// The value of one hex digit (either case), or nil.
-    @inline(__always)
-    public static func hexValue(_ digit: UInt8) -> UInt8? {
-        if digit >= 0x30 && digit <= 0x39 { return digit - 0x30 }
-        let folded = digit | 0x20
-        if folded >= 0x61 && folded <= 0x66 { return folded - 0x61 + 10 }
-        return nil
+    /// The raw SHA-256 of `message`.
+    public static func sha256(_ message: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        evp(message, Algorithms.sha256.pointer)
     }
 
     /// The bytes a hex string spells (either case), or nil if it is not an even run of hex digits.
@@ -59,7 +52,7 @@ public enum Digest {
         bytes.reserveCapacity(digits.count / 2)
         var high: UInt8?
         for digit in digits {
-            guard let value = hexValue(digit) else { return nil }
+            guard let value = Hex.value(digit) else { return nil }
             if let first = high {
                 bytes.append(first << 4 | value)
                 high = nil
@@ -76,7 +69,8 @@ public enum Digest {
         return hex(message.withUnsafeBufferPointer { hmacSHA256(key: Array(key), $0) })
     }
 
-    private static func hmacSHA256(key: [UInt8], _ message: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+    /// The raw HMAC-SHA256 of `message` under `key`.
+    public static func hmacSHA256(key: [UInt8], _ message: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         _ = HMAC(EVP_sha256(), key, Int32(key.count), message.baseAddress, message.count, &output, &length)

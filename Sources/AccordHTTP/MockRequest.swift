@@ -1,4 +1,4 @@
-import AccordSigning
+import AccordJSON
 
 /// An HTTP request as the engine sees it: transport-independent, so the same engine
 /// runs behind libmicrohttpd or directly in a test.
@@ -84,13 +84,13 @@ public enum PercentDecoding {
     /// The bytes `%XX` escapes (and, in queries, `+`) stand for; invalid escapes kept as
     /// written. Decoded byte by byte: a `%XX` may end a multi-byte character, so the
     /// result is read as text only by the caller.
-    static func bytes(_ text: Substring.UTF8View, plusAsSpace: Bool) -> [UInt8] {
+    public static func bytes(_ text: Substring.UTF8View, plusAsSpace: Bool) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.count)
         var input = text
         while let byte = input.popFirst() {
             if byte == UInt8(ascii: "%"), input.count >= 2,
-               let high = Digest.hexValue(input[input.startIndex]), let low = Digest.hexValue(input[input.index(after: input.startIndex)]) {
+               let high = Hex.value(input[input.startIndex]), let low = Hex.value(input[input.index(after: input.startIndex)]) {
                 bytes.append(high << 4 | low)
                 input = input.dropFirst(2)
             } else if plusAsSpace && byte == UInt8(ascii: "+") {

@@ -61,7 +61,7 @@ extension ASCII {
 
 extension String {
     /// Without trailing spaces and tabs.
-    var trimmingTrailingSpaces: String {
+    public var trimmingTrailingSpaces: String {
         var end = utf8.endIndex
         while end > utf8.startIndex, let previous = utf8[..<end].last, previous == 0x20 || previous == 0x09 {
             end = utf8.index(before: end)

@@ -1,6 +1,6 @@
 import AccordContract
 import AccordJSON
-import AccordSigning
+import AccordValidation
 
 /// A request to one endpoint as the contract describes it, signed: the path filled and
 /// escaped, the query, the body (a small valid form for a multipart endpoint), the

@@ -1,4 +1,3 @@
-import AccordContract
 import AccordJSON
 
 /// What the engine answers: status, headers, a body or an event stream, an optional

@@ -4,30 +4,30 @@
 /// processor (bound to one) cannot serve it; the format is small and the reader is
 /// bounded: at most ``maxParts`` parts, ``maxHeaderBytes`` of headers each, and the body
 /// itself is capped by the server's body limit before it gets here.
-struct MultipartBody: Sendable {
+public struct MultipartBody: Sendable {
     /// One part: its form name, the file name and media type it declares, its bytes.
-    struct Part: Sendable {
-        var name: String
-        var filename: String?
-        var contentType: String?
-        var bytes: ArraySlice<UInt8>
+    public struct Part: Sendable {
+        public var name: String
+        public var filename: String?
+        public var contentType: String?
+        public var bytes: ArraySlice<UInt8>
 
         /// The part's bytes as UTF-8 text (form fields).
-        var text: String { String(decoding: bytes, as: UTF8.self) }
+        public var text: String { String(decoding: bytes, as: UTF8.self) }
     }
 
     /// Why a body is not multipart as its `Content-Type` says.
-    struct Failure: Error, Sendable, Equatable {
-        var message: String
+    public struct Failure: Error, Sendable, Equatable {
+        public var message: String
     }
 
-    static let maxParts = 64
-    static let maxHeaderBytes = 8 << 10
+    public static let maxParts = 64
+    public static let maxHeaderBytes = 8 << 10
 
-    var parts: [Part]
+    public var parts: [Part]
 
     /// The boundary of a `multipart/form-data; boundary=…` media type, or nil for another type.
-    static func boundary(of contentType: String) -> String? {
+    public static func boundary(of contentType: String) -> String? {
         let pieces = contentType.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
         guard let type = pieces.first, type.lowercased() == "multipart/form-data" else { return nil }
         for piece in pieces.dropFirst() {
@@ -40,7 +40,7 @@ struct MultipartBody: Sendable {
     }
 
     /// Splits `body` at `boundary` (1 to 70 characters, RFC 2046).
-    init(_ body: [UInt8], boundary: String) throws(Failure) {
+    public init(_ body: [UInt8], boundary: String) throws(Failure) {
         guard (1...70).contains(boundary.utf8.count) else {
             throw Failure(message: "the multipart boundary must be 1 to 70 characters, found \(boundary.utf8.count)")
         }

@@ -1,0 +1,12 @@
+/// Hexadecimal digits, as `\u` escapes in JSON, `%XX` escapes in URLs and digests
+/// written as text spell them.
+public enum Hex {
+    /// The value of one hex digit (either case), or nil.
+    @inline(__always)
+    public static func value(_ digit: UInt8) -> UInt8? {
+        if digit >= 0x30 && digit <= 0x39 { return digit - 0x30 }
+        let folded = digit | 0x20
+        if folded >= 0x61 && folded <= 0x66 { return folded - 0x61 + 10 }
+        return nil
+    }
+}
