@@ -44,7 +44,9 @@ let package = Package(
         // What a run did against the contracts: observations, coverage, JUnit and JSON reports.
         .target(name: "AccordReport", dependencies: ["AccordContract", "AccordJSON", "AccordSync"]),
         // Captured traffic read as exchanges: HAR 1.2 files and `accord serve --record` journals.
-        .target(name: "AccordCapture", dependencies: ["AccordContract", "AccordJSON"]),
+        // and judged against the contracts by the mock's own checks (`accord check-requests`).
+        .target(name: "AccordCapture", dependencies: ["AccordContract", "AccordHTTP", "AccordJSON", "AccordMock", "AccordReport", "AccordSync",
+                                                    "AccordValidation"]),
         // The web console at /__accord/ui: plain HTML, CSS and JavaScript in Assets/, embedded by EmbedFiles.
         .target(name: "AccordConsole", exclude: ["Assets"], plugins: ["EmbedFiles"]),
         // The HTTP messages the engine and the transports exchange: requests, answers, headers, bodies, verdicts.

@@ -3,6 +3,7 @@ import AccordDiagnostics
 import AccordFiles
 import AccordMock
 import AccordReport
+import AccordServer
 import Dispatch
 import Foundation
 
@@ -98,6 +99,13 @@ enum Listening {
         func wait() {
             received.wait()
         }
+    }
+
+    /// The access log `--quiet` leaves on, and the server's observer that writes each answered request to it.
+    static func accessLog(_ options: ListenerOptions) -> (log: AccessLog?, observer: HTTPServer.Observer?) {
+        guard !options.quiet else { return (nil, nil) }
+        let log = AccessLog(format: options.logFormat)
+        return (log, { request, response, micros in log.record(request, response, latencyMicroseconds: micros) })
     }
 
     /// Prints the run's summary, writes `--report` and gives the exit status `--fail-on` asks for.

@@ -64,11 +64,7 @@ struct ProxyCommand: Subcommand {
             console.printError("error: \(error)")
             return 1
         }
-        let log = settings.listener.quiet ? nil : AccessLog(format: settings.listener.logFormat)
-        var observer: HTTPServer.Observer?
-        if let log {
-            observer = { request, response, micros in log.record(request, response, latencyMicroseconds: micros) }
-        }
+        let (log, observer) = Listening.accessLog(settings.listener)
         var configuration = settings.listener.server
         configuration.bodyLimit = { method, target in engine.bodyLimits.limit(method: method, target: target) }
         configuration.connectionMemoryBytes = Proxy.connectionMemoryBytes

@@ -42,37 +42,21 @@ struct ServeCommand: Subcommand {
         guard let project = Listening.load(contracts: settings.contracts, mocks: settings.mocks, doing: "serving", console: console) else {
             return 1
         }
-
-        let auth = project.contract.service.auth
         guard let journal = Listening.journal(recording: settings.listener.record, console: console) else { return 1 }
-        let state = MockState(nonceTTLSeconds: project.contract.service.signing.nonceTTLSeconds,
-                              accessTTL: settings.accessTTL ?? auth.accessTTLSeconds, refreshTTL: settings.refreshTTL ?? auth.refreshTTLSeconds,
-                              seed: settings.seed, journal: journal,
-                              collections: CollectionStore(sessionBudgetBytes: settings.sessionStateBudget, totalBudgetBytes: settings.stateBudget),
-                              uploads: UploadStore(budgetBytes: settings.uploadBudget))
+        let state = settings.state(for: project.contract, journal: journal)
         stop.include(state.shutdown)
         guard Listening.prepare(state, options: settings.listener, contract: project.contract, scenarios: project.scenarios,
                                 mocks: settings.mocks, console: console) else { return 2 }
         let live = LiveEngine(MockEngine(contract: project.contract, fixtures: project.fixtures, scenarios: project.scenarios,
                                          collections: project.collections, options: settings.mockOptions, state: state))
         if let path = settings.state { loadState(from: path, project: project, state: state, console: console) }
-        let log = settings.listener.quiet ? nil : AccessLog(format: settings.listener.logFormat)
-        var observer: HTTPServer.Observer?
-        if let log {
-            observer = { request, response, micros in log.record(request, response, latencyMicroseconds: micros) }
-        }
+        let (log, observer) = Listening.accessLog(settings.listener)
+        settings.listener.server.bodyLimit = { method, target in live.engine.bodyLimits.limit(method: method, target: target) }
         var secure: TLSOptions.Prepared?
         var downloads: TrustDownloads?
-        settings.listener.server.bodyLimit = { method, target in live.engine.bodyLimits.limit(method: method, target: target) }
         if let tls = settings.tls {
-            do {
-                let prepared = try tls.prepare()
-                downloads = try prepared.authority.map(TrustDownloads.init)
-                secure = prepared
-            } catch {
-                console.printError("error: --tls: \(error)")
-                return 1
-            }
+            guard let prepared = prepare(tls, console: console) else { return 1 }
+            (secure, downloads) = prepared
             settings.listener.server.tls = secure?.identity
         }
         let server = HTTPServer(
@@ -89,43 +73,72 @@ struct ServeCommand: Subcommand {
         }
         var trust: TrustListener?
         if let tls = settings.tls, let downloads {
-            do {
-                trust = try TrustListener(downloads, host: settings.listener.server.host, port: tls.caPort,
-                                          serverURL: "https://\(settings.listener.server.host):\(server.port)", console: console)
-            } catch {
-                console.printError("error: --ca-port: \(error)")
-                server.stop(grace: .zero)
-                return 1
-            }
+            trust = trustListener(downloads, tls: tls, settings: settings, serverPort: server.port, console: console)
+            guard trust != nil else { server.stop(grace: .zero); return 1 }
         }
         // One print, the console's URL last: scripts and tests wait for that line.
-        var lines = [banner(project, port: server.port, settings: settings, state: state)]
-        if let secure { lines.append(tlsBanner(secure, trust: trust, settings: settings)) }
-        lines.append("  console: \(settings.tls == nil ? "http" : "https")://\(settings.listener.server.host):\(server.port)/__accord/ui"
-                     + (settings.mockOptions.adminToken == nil ? "" : " (asks for the admin token)"))
-        console.print(lines.joined(separator: "\n"))
-
+        console.print(startBanner(project, port: server.port, settings: settings, state: state, secure: secure, trust: trust))
         let watcher = settings.reloads ? reloading(into: live, settings: settings, state: state, console: console) : nil
         stop.wait()
         watcher?.stop()
         // Open event streams end first, or the stop would wait for them as for requests in flight.
         state.events.finishAll()
-        // Requests in flight finish (or are cut) before the report is taken, so it
-        // counts exactly what the server answered.
+        shutDown(server, trust: trust, log: log, console: console)
+        if let path = settings.state { saveState(to: path, state: state, collections: live.engine.collections, console: console) }
+        return Listening.finish(live.engine.report(), command: name, options: settings.listener, console: console)
+    }
+
+    /// What the server prints once it listens: the banner, TLS, and the console's URL last.
+    private func startBanner(_ project: MockProject, port: UInt16, settings: Settings, state: MockState, secure: TLSOptions.Prepared?,
+                             trust: TrustListener?) -> String {
+        var lines = [banner(project, port: port, settings: settings, state: state)]
+        if let secure { lines.append(tlsBanner(secure, trust: trust, settings: settings)) }
+        lines.append("  console: \(settings.tls == nil ? "http" : "https")://\(settings.listener.server.host):\(port)/__accord/ui"
+                     + (settings.mockOptions.adminToken == nil ? "" : " (asks for the admin token)"))
+        return lines.joined(separator: "\n")
+    }
+
+    /// The identity `--tls` names or makes, and the downloads of its local CA; nil after reporting why it cannot be had.
+    private func prepare(_ tls: TLSOptions, console: Console) -> (TLSOptions.Prepared, TrustDownloads?)? {
+        do {
+            let prepared = try tls.prepare()
+            return (prepared, try prepared.authority.map(TrustDownloads.init))
+        } catch {
+            console.printError("error: --tls: \(error)")
+            return nil
+        }
+    }
+
+    /// The listener on `--ca-port` that hands out the local CA; nil after reporting why it cannot listen.
+    private func trustListener(_ downloads: TrustDownloads, tls: TLSOptions, settings: Settings, serverPort: UInt16,
+                               console: Console) -> TrustListener? {
+        do {
+            return try TrustListener(downloads, host: settings.listener.server.host, port: tls.caPort,
+                                     serverURL: "https://\(settings.listener.server.host):\(serverPort)", console: console)
+        } catch {
+            console.printError("error: --ca-port: \(error)")
+            return nil
+        }
+    }
+
+    /// Stops serving: requests in flight finish (or are cut) before the report is taken,
+    /// so it counts exactly what the server answered.
+    private func shutDown(_ server: HTTPServer, trust: TrustListener?, log: AccessLog?, console: Console) {
         let unfinished = server.stop(grace: .milliseconds(1_500))
         trust?.stop()
         log?.close()
         console.print(unfinished == 0 ? "accord serve: stopped" : "accord serve: stopped with \(unfinished) request(s) unfinished")
-        if let path = settings.state {
-            do {
-                try AtomicFile.write(StateSnapshot.encode(state.collections, collections: live.engine.collections), to: path)
-                let sessions = state.collections.counts.sessions
-                console.print("accord serve: state written to \(path) (\(sessions) session\(sessions == 1 ? "" : "s"))")
-            } catch {
-                console.printError("error: \(error)")
-            }
+    }
+
+    /// Writes the collections' records to `--state`'s file.
+    private func saveState(to path: String, state: MockState, collections: [String: CollectionDefinition], console: Console) {
+        do {
+            try AtomicFile.write(StateSnapshot.encode(state.collections, collections: collections), to: path)
+            let sessions = state.collections.counts.sessions
+            console.print("accord serve: state written to \(path) (\(sessions) session\(sessions == 1 ? "" : "s"))")
+        } catch {
+            console.printError("error: \(error)")
         }
-        return Listening.finish(live.engine.report(), command: name, options: settings.listener, console: console)
     }
 
     /// Watches the directories and swaps in a new engine on each good change; a broken
@@ -218,73 +231,5 @@ extension ServeCommand {
             lines.append("    (listening on \(host) only: a device on the network needs --host 0.0.0.0 and --admin-token)")
         }
         return lines.joined(separator: "\n")
-    }
-}
-
-extension ServeCommand {
-    /// The command's options, checked.
-    struct Settings {
-        var contracts: String
-        var mocks: String
-        var listener: ListenerOptions
-        var mockOptions: MockOptions
-        var seed: UInt64
-        var reloads: Bool
-        var accessTTL: Int?
-        var refreshTTL: Int?
-        /// `--state FILE`: the collections' records across restarts.
-        var state: String?
-        /// `--upload-budget SIZE`: the bytes of uploaded files kept.
-        var uploadBudget = UploadStore.defaultBudget
-        /// `--session-state-budget SIZE` and `--state-budget SIZE`: the bytes of records one session, and all, keep.
-        var sessionStateBudget = CollectionStore.defaultSessionBudget
-        var stateBudget = CollectionStore.defaultTotalBudget
-        /// `--tls` and its options.
-        var tls: TLSOptions?
-
-        init(_ arguments: Arguments) throws(UsageError) {
-            contracts = arguments["contracts"] ?? "contracts"
-            mocks = arguments["mocks"] ?? "mocks"
-            listener = try ListenerOptions(arguments, defaultPort: arguments.has("tls") ? 8443 : 8080)
-            tls = try TLSOptions(arguments, serverPort: listener.server.port)
-            mockOptions = listener.mockOptions
-            mockOptions.serverNames = Self.serverNames(host: listener.server.host, tls: tls)
-            mockOptions.scheme = tls == nil ? "http" : "https"
-            let port = listener.server.port
-            mockOptions.fallbackHost = port == 0 ? "localhost" : "localhost:\(port)"
-            if let cors = arguments["cors"] { mockOptions.corsAllowOrigin = cors == "off" ? nil : cors }
-            if let seedText = arguments["seed"] {
-                guard let value = UInt64(seedText) else { throw UsageError("'--seed' takes a non-negative integer, found '\(seedText)'") }
-                seed = value
-            } else {
-                seed = 0
-            }
-            reloads = !arguments.has("no-reload")
-            accessTTL = try Self.seconds(arguments["access-ttl"], option: "access-ttl")
-            refreshTTL = try Self.seconds(arguments["refresh-ttl"], option: "refresh-ttl")
-            state = arguments["state"]
-            uploadBudget = try arguments.size("upload-budget", minimum: 1 << 10, example: "256MiB") ?? uploadBudget
-            sessionStateBudget = try arguments.size("session-state-budget", minimum: 1 << 10, example: "16MiB") ?? sessionStateBudget
-            stateBudget = try arguments.size("state-budget", minimum: 1 << 10, example: "512MiB") ?? max(stateBudget, sessionStateBudget)
-            guard stateBudget >= sessionStateBudget else {
-                throw UsageError("'--state-budget' (\(stateBudget) bytes) must be at least '--session-state-budget' (\(sessionStateBudget) bytes)")
-            }
-        }
-
-        /// The names `Host` may give besides loopback: the machine's own when it listens
-        /// beyond loopback, and the certificate's extra names.
-        static func serverNames(host: String, tls: TLSOptions?) -> Set<String> {
-            var names: [String] = []
-            if case .localAuthority(_, let extra)? = tls?.source { names += extra.map { $0.lowercased() } }
-            if !host.hasPrefix("127.") { names += MachineNames.all() + (host == "0.0.0.0" ? [] : [host]) }
-            return Set(names)
-        }
-
-        /// `30s`, `10m`, `2h`, `30d` or seconds.
-        static func seconds(_ text: String?, option: String) throws(UsageError) -> Int? {
-            guard let text else { return nil }
-            if let value = Int(text) ?? DurationText.seconds(text), value > 0 { return value }
-            throw UsageError("'--\(option)' takes a duration such as 30s, 10m or 2h, found '\(text)'")
-        }
     }
 }

@@ -78,20 +78,7 @@ struct EndpointEmitter {
                     return "\\(Endpoint<\(types.response)>.segment(\(value)))"
                 }
             }
-            writer.line("\(endpoint.query.isEmpty ? "let" : "var") query: [QueryItem] = []")
-            appendItems(endpoint.query, to: "query", into: &writer)
-            writer.line("\(endpoint.headers.isEmpty ? "let" : "var") headers: [QueryItem] = []")
-            appendItems(endpoint.headers, to: "headers", into: &writer)
-            if endpoint.multipart != nil {
-                writer.line("\(textParts.isEmpty ? "let" : "var") fields: [QueryItem] = []")
-                appendItems(textParts, to: "fields", into: &writer)
-                writer.line("\(fileParts.isEmpty ? "let" : "var") files: [(name: String, file: FilePart)] = []")
-                for part in fileParts {
-                    let name = Naming.property(part.name)
-                    writer.line(part.isOptional ? "if let \(Naming.bare(name))File = \(name) { files.append((\(part.name.swiftLiteral), \(Naming.bare(name))File)) }"
-                                                : "files.append((\(part.name.swiftLiteral), \(name)))")
-                }
-            }
+            writeItems(of: endpoint, textParts: textParts, fileParts: fileParts, into: &writer)
             writer.line("return Endpoint(")
             writer.line("    id: \(endpoint.id.swiftLiteral), method: .\(endpoint.method.rawValue.lowercased()),")
             writer.line("    path: \"/\(pathExpression.joined(separator: "/"))\", query: query, headers: headers,")
@@ -105,6 +92,23 @@ struct EndpointEmitter {
         if let stream = endpoint.stream, let body = types.body, endpoint.parameters.isEmpty {
             let eventType = translator.type(for: stream.event, suggestedName: Naming.type(endpoint.id) + "Event", file: file, nested: &nested)
             writeStream(endpoint, function: function, bodyType: body, eventType: eventType, into: &writer)
+        }
+    }
+
+    /// The lists the endpoint's call builds: its query items, headers and, for a multipart body, its fields and files.
+    private func writeItems(of endpoint: Endpoint, textParts: [Field], fileParts: [MultipartPart], into writer: inout SwiftWriter) {
+        writer.line("\(endpoint.query.isEmpty ? "let" : "var") query: [QueryItem] = []")
+        appendItems(endpoint.query, to: "query", into: &writer)
+        writer.line("\(endpoint.headers.isEmpty ? "let" : "var") headers: [QueryItem] = []")
+        appendItems(endpoint.headers, to: "headers", into: &writer)
+        guard endpoint.multipart != nil else { return }
+        writer.line("\(textParts.isEmpty ? "let" : "var") fields: [QueryItem] = []")
+        appendItems(textParts, to: "fields", into: &writer)
+        writer.line("\(fileParts.isEmpty ? "let" : "var") files: [(name: String, file: FilePart)] = []")
+        for part in fileParts {
+            let name = Naming.property(part.name)
+            writer.line(part.isOptional ? "if let \(Naming.bare(name))File = \(name) { files.append((\(part.name.swiftLiteral), \(Naming.bare(name))File)) }"
+                                        : "files.append((\(part.name.swiftLiteral), \(name)))")
         }
     }
 

@@ -9,6 +9,16 @@ struct ServiceEmitter {
     func source(refreshTypes: (body: String?, response: String)?) -> String {
         var writer = SwiftWriter()
         let codes = contract.service.codes.sorted { $0.code < $1.code }
+        writeCodes(codes, into: &writer)
+        writer.line()
+        writeService(codes: codes, refreshTypes: refreshTypes, into: &writer)
+        writePayloads(into: &writer)
+        writeTokenIssuing(into: &writer)
+        return writer.text
+    }
+
+    /// `BusinessCode`: the code table as an open enum.
+    private func writeCodes(_ codes: [BusinessCode], into writer: inout SwiftWriter) {
         writer.line("/// The business codes of the contract (`code` of the envelope).")
         writer.block("\(access)enum BusinessCode: RawRepresentable, Hashable, Sendable") { writer in
             for code in codes {
@@ -32,7 +42,10 @@ struct ServiceEmitter {
                 }
             }
         }
-        writer.line()
+    }
+
+    /// `Service`: the settings the client reads and the flow of each code.
+    private func writeService(codes: [BusinessCode], refreshTypes: (body: String?, response: String)?, into writer: inout SwiftWriter) {
         let service = contract.service
         writer.line("/// The service's settings and the flow each business code asks of a client.")
         writer.block("enum Service") { writer in
@@ -76,21 +89,30 @@ struct ServiceEmitter {
                 }
             }
             writer.line()
-            if let refreshTypes, let body = refreshTypes.body, let endpoint = contract.endpoint(service.auth.refreshEndpoint),
-               Self.refreshUnsupportedReason(contract) == nil {
-                writer.line("/// The token refresh call.")
-                writer.block("static func refresh(_ refreshToken: String) -> Endpoint<\(refreshTypes.response)>?") { writer in
-                    writer.line("API.\(Naming.property(endpoint.domain)).\(Naming.endpointFunction(endpoint.id, domain: endpoint.domain))(\(body)(refreshToken: refreshToken))")
-                }
-            } else {
-                writer.line("/// The contract's refresh endpoint does not take `{refresh_token}` and answer tokens,")
-                writer.line("/// so the client cannot refresh on its own: an expired token ends the session.")
-                writer.block("static func refresh(_ refreshToken: String) -> Endpoint<Tokens>?") { writer in
-                    writer.line("nil")
-                }
+            writeRefresh(refreshTypes, into: &writer)
+        }
+    }
+
+    /// `Service.refresh(_:)`: the token refresh call, or nil when the contract's cannot serve the client.
+    private func writeRefresh(_ refreshTypes: (body: String?, response: String)?, into writer: inout SwiftWriter) {
+        let service = contract.service
+        if let refreshTypes, let body = refreshTypes.body, let endpoint = contract.endpoint(service.auth.refreshEndpoint),
+           Self.refreshUnsupportedReason(contract) == nil {
+            writer.line("/// The token refresh call.")
+            writer.block("static func refresh(_ refreshToken: String) -> Endpoint<\(refreshTypes.response)>?") { writer in
+                writer.line("API.\(Naming.property(endpoint.domain)).\(Naming.endpointFunction(endpoint.id, domain: endpoint.domain))(\(body)(refreshToken: refreshToken))")
+            }
+        } else {
+            writer.line("/// The contract's refresh endpoint does not take `{refresh_token}` and answer tokens,")
+            writer.line("/// so the client cannot refresh on its own: an expired token ends the session.")
+            writer.block("static func refresh(_ refreshToken: String) -> Endpoint<Tokens>?") { writer in
+                writer.line("nil")
             }
         }
-        writePayloads(into: &writer)
+    }
+
+    /// `TokenIssuing` on every response type that carries a token pair.
+    private func writeTokenIssuing(into writer: inout SwiftWriter) {
         var issuing = contract.types.values.filter { Self.carriesTokens($0.schema) }.map(\.name)
         issuing += inlineResponses.filter { Self.carriesTokens($0.schema) }.map(\.name)
         for name in Set(issuing).sorted() {
@@ -99,7 +121,6 @@ struct ServiceEmitter {
                 writer.line("\(access)var issuedTokens: Tokens { Tokens(accessToken: accessToken, refreshToken: refreshToken) }")
             }
         }
-        return writer.text
     }
 
     /// `BanPayload`, the `data` of a ban as the code table declares it (``APIError/banned(_:)``

@@ -142,6 +142,13 @@ public struct SwiftGenerator: Sendable {
         files.append(File(path: "Support/Service.swift", contents: header("service.yaml") + "import Foundation\n\n"
                           + serviceEmitter.source(refreshTypes: refreshTypes)))
 
+        files.append(catalogFile(messageTypes: messageTypes, access: accessKeyword))
+        if !samples.isEmpty { files += fixtureFiles() }
+        return files.sorted { $0.path < $1.path }
+    }
+
+    /// `Endpoints/API+Catalog.swift`: every endpoint's response type by id, and the in-process mock's routes.
+    private func catalogFile(messageTypes: [String: (body: String?, response: String)], access accessKeyword: String) -> File {
         var catalog = SwiftWriter()
         catalog.block("extension API") { writer in
             writer.line("/// The response type of every endpoint that answers JSON, by id, for generic tooling and tests.")
@@ -156,17 +163,20 @@ public struct SwiftGenerator: Sendable {
             writer.line()
             fixtures.routes(into: &writer)
         }
-        files.append(File(path: "Endpoints/API+Catalog.swift", contents: header("every contract file") + "import Foundation\n\n" + catalog.text))
-        if !samples.isEmpty {
-            for domain in contract.domains {
-                guard let source = fixtures.source(domain: domain) else { continue }
-                files.append(File(path: "Fixtures/API+\(Naming.type(domain.name))Fixtures.swift",
-                                  contents: header("mocks/ and \(TypeTranslator.fileName(domain.file))") + "import Foundation\n\n" + source))
-            }
-            files.append(File(path: "Fixtures/API+FixtureCatalog.swift",
-                              contents: header("mocks/ and the contract's examples") + "import Foundation\n\n" + fixtures.catalog()))
+        return File(path: "Endpoints/API+Catalog.swift", contents: header("every contract file") + "import Foundation\n\n" + catalog.text)
+    }
+
+    /// `Fixtures/`: each domain's typed fixtures and their catalog.
+    private func fixtureFiles() -> [File] {
+        var files: [File] = []
+        for domain in contract.domains {
+            guard let source = fixtures.source(domain: domain) else { continue }
+            files.append(File(path: "Fixtures/API+\(Naming.type(domain.name))Fixtures.swift",
+                              contents: header("mocks/ and \(TypeTranslator.fileName(domain.file))") + "import Foundation\n\n" + source))
         }
-        return files.sorted { $0.path < $1.path }
+        files.append(File(path: "Fixtures/API+FixtureCatalog.swift",
+                          contents: header("mocks/ and the contract's examples") + "import Foundation\n\n" + fixtures.catalog()))
+        return files
     }
 
     /// What the generated code cannot do for this contract, as warnings at the place to fix.

@@ -3,7 +3,8 @@
 /// A request carries about ten headers and the engine looks up about as many, so a
 /// linear scan over short names beats hashing them into a dictionary.
 public struct HTTPHeaders: Sendable, Sequence {
-    private var fields: [(name: String, value: String)] = []
+    /// The headers in the order they came, names lowercased.
+    public private(set) var fields: [(name: String, value: String)] = []
 
     /// Room for `capacity` headers, none added yet.
     public init(capacity: Int) {
@@ -17,7 +18,7 @@ public struct HTTPHeaders: Sendable, Sequence {
 
     /// The value of the header with this lowercased name.
     public subscript(lowercasedName: String) -> String? {
-        get { fields.first { Self.same($0.name, lowercasedName) }?.value }
+        @inlinable get { fields.first { Self.same($0.name, lowercasedName) }?.value }
         set {
             fields.removeAll { $0.name == lowercasedName }
             if let newValue { fields.append((lowercasedName, newValue)) }
@@ -41,7 +42,7 @@ public struct HTTPHeaders: Sendable, Sequence {
 
     /// Equal names; the lengths are compared first, which settles most pairs without
     /// the general string comparison.
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func same(_ name: String, _ other: String) -> Bool {
         name.utf8.count == other.utf8.count && name == other
     }

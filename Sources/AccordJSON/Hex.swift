@@ -2,7 +2,7 @@
 /// written as text spell them.
 public enum Hex {
     /// The value of one hex digit (either case), or nil.
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func value(_ digit: UInt8) -> UInt8? {
         if digit >= 0x30 && digit <= 0x39 { return digit - 0x30 }
         let folded = digit | 0x20

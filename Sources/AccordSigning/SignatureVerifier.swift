@@ -59,16 +59,7 @@ public struct SignatureVerifier: Sendable {
         let settings = signer.settings
         guard let appKey = header(headerKeys.appKey), let timestamp = header(headerKeys.timestamp),
               let nonce = header(headerKeys.nonce), let signature = header(headerKeys.signature),
-              !appKey.isEmpty, !timestamp.isEmpty, !nonce.isEmpty, !signature.isEmpty else {
-            let names = [settings.appKeyHeader, settings.timestampHeader, settings.nonceHeader, settings.signatureHeader]
-            let keys = [headerKeys.appKey, headerKeys.timestamp, headerKeys.nonce, headerKeys.signature]
-            let missing = zip(names, keys).filter { header($0.1)?.isEmpty ?? true }.map(\.0)
-            return .failure(Rejection(
-                failure: .signatureInvalid,
-                message: "missing signing header\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))",
-                details: .object([.init("missing_headers", .array(missing.map(JSONValue.string)))])
-            ))
-        }
+              !appKey.isEmpty, !timestamp.isEmpty, !nonce.isEmpty, !signature.isEmpty else { return .failure(missingHeaders(header)) }
         guard let secret = settings.apps[appKey] else {
             return .failure(Rejection(failure: .signatureInvalid, message: "unknown app key '\(appKey)'",
                                       details: .object([.init("header", .string(settings.appKeyHeader))])))
@@ -106,6 +97,23 @@ public struct SignatureVerifier: Sendable {
                 ])
             ))
         }
+        return remember(nonce, appKey: appKey, now: now)
+    }
+
+    /// The refusal of a request without every signing header, naming the missing ones.
+    private func missingHeaders(_ header: (String) -> String?) -> Rejection {
+        let settings = signer.settings
+        let names = [settings.appKeyHeader, settings.timestampHeader, settings.nonceHeader, settings.signatureHeader]
+        let keys = [headerKeys.appKey, headerKeys.timestamp, headerKeys.nonce, headerKeys.signature]
+        let missing = zip(names, keys).filter { header($0.1)?.isEmpty ?? true }.map(\.0)
+        return Rejection(failure: .signatureInvalid,
+                         message: "missing signing header\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))",
+                         details: .object([.init("missing_headers", .array(missing.map(JSONValue.string)))]))
+    }
+
+    /// Keeps a correctly signed request's nonce, or refuses a reused one (or one the full store cannot keep).
+    private func remember(_ nonce: String, appKey: String, now: Int64) -> Result<String, Rejection> {
+        let settings = signer.settings
         switch nonces.insert(appKey: appKey, nonce: nonce, now: now) {
         case .accepted:
             return .success(appKey)

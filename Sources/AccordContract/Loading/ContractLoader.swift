@@ -74,52 +74,11 @@ public struct ContractLoader: Sendable {
         guard !sources.isEmpty else {
             return Outcome(contract: nil, diagnostics: [.error("no contract files (*.yaml, *.yml) in '\(directory)'", at: SourceLocation(file: directory))])
         }
-        var diagnostics: [Diagnostic] = []
-        var service: Service?
-        var serviceLocation: SourceLocation?
-        var serviceFileSeen = false
-        var domains: [DomainFile] = []
-        /// The service file's own types (the payloads of business codes), checked with the domains'.
-        var serviceTypes: [DomainFile] = []
-        var references: [EndpointReference] = []
-
-        for source in sources {
-            let document = YAMLParser.parse(source.bytes, file: source.path, limits: limits)
-            diagnostics += document.diagnostics
-            guard let root = document.root else {
-                if document.diagnostics.isEmpty {
-                    diagnostics.append(.error("empty contract file; a contract file starts with 'service:' or 'domain:'",
-                                              at: SourceLocation(file: source.path, line: 1, column: 1)))
-                }
-                continue
-            }
-            var reader = NodeReader(document: document)
-            guard let pairs = reader.mapping(root, "a contract file") else {
-                diagnostics += reader.diagnostics
-                continue
-            }
-            if let serviceNode = root["service"] {
-                if let first = serviceLocation {
-                    reader.error("a second service file; the service is already declared at \(first)", at: serviceNode)
-                } else {
-                    serviceFileSeen = true
-                    serviceLocation = reader.location(serviceNode)
-                    service = reader.service(pairs, at: root, references: &references)
-                    if let types = root["types"] {
-                        let declarations = reader.typeDeclarations(types, domain: "service")
-                        serviceTypes = [DomainFile(domain: Domain(name: "service", file: source.path, description: nil,
-                                                                  typeNames: declarations.map(\.name), endpointIDs: []),
-                                                   types: declarations, endpoints: [], routeLocations: [:])]
-                    }
-                }
-            } else if root["domain"] != nil {
-                if let decoded = reader.domain(pairs, at: root) { domains.append(decoded) }
-            } else {
-                reader.error("a contract file starts with 'service:' (the service file) or 'domain:' (a domain file)", at: root)
-            }
-            diagnostics += reader.diagnostics
-        }
-        if !serviceFileSeen && !domains.isEmpty {
+        var files = ContractFiles()
+        for source in sources { files.read(source, limits: limits) }
+        var diagnostics = files.diagnostics
+        let (service, domains, serviceTypes) = (files.service, files.domains, files.serviceTypes)
+        if files.serviceLocation == nil && !domains.isEmpty {
             diagnostics.append(.error("no service file in '\(directory)': one file must declare 'service:' with signing, auth and codes",
                                       at: SourceLocation(file: directory)))
         }
@@ -128,7 +87,7 @@ public struct ContractLoader: Sendable {
         let instanceFiles = instances.isEmpty ? [] : [DomainFile(domain: Domain(name: "generic instances", file: directory, description: nil,
                                                                                   typeNames: instances.map(\.name), endpointIDs: []),
                                                                  types: instances, endpoints: [], routeLocations: [:])]
-        diagnostics += ContractChecker(service: service, files: serviceTypes + domains + instanceFiles, references: references).check()
+        diagnostics += ContractChecker(service: service, files: serviceTypes + domains + instanceFiles, references: files.references).check()
 
         let contract = service.map { service in
             Contract(
@@ -140,5 +99,53 @@ public struct ContractLoader: Sendable {
             )
         }
         return Outcome(contract: contract, diagnostics: diagnostics.sortedByLocation())
+    }
+}
+
+/// The contract files read one by one: the service, the domains, what each reported.
+private struct ContractFiles {
+    var diagnostics: [Diagnostic] = []
+    var service: Service?
+    /// Where the service file declares `service:`; nil until one does.
+    var serviceLocation: SourceLocation?
+    var domains: [DomainFile] = []
+    /// The service file's own types (the payloads of business codes), checked with the domains'.
+    var serviceTypes: [DomainFile] = []
+    var references: [EndpointReference] = []
+
+    mutating func read(_ source: ContractLoader.Source, limits: YAMLParser.Limits) {
+        let document = YAMLParser.parse(source.bytes, file: source.path, limits: limits)
+        diagnostics += document.diagnostics
+        guard let root = document.root else {
+            if document.diagnostics.isEmpty {
+                diagnostics.append(.error("empty contract file; a contract file starts with 'service:' or 'domain:'",
+                                          at: SourceLocation(file: source.path, line: 1, column: 1)))
+            }
+            return
+        }
+        var reader = NodeReader(document: document)
+        guard let pairs = reader.mapping(root, "a contract file") else {
+            diagnostics += reader.diagnostics
+            return
+        }
+        if let serviceNode = root["service"] {
+            if let first = serviceLocation {
+                reader.error("a second service file; the service is already declared at \(first)", at: serviceNode)
+            } else {
+                serviceLocation = reader.location(serviceNode)
+                service = reader.service(pairs, at: root, references: &references)
+                if let types = root["types"] {
+                    let declarations = reader.typeDeclarations(types, domain: "service")
+                    serviceTypes = [DomainFile(domain: Domain(name: "service", file: source.path, description: nil,
+                                                              typeNames: declarations.map(\.name), endpointIDs: []),
+                                               types: declarations, endpoints: [], routeLocations: [:])]
+                }
+            }
+        } else if root["domain"] != nil {
+            if let decoded = reader.domain(pairs, at: root) { domains.append(decoded) }
+        } else {
+            reader.error("a contract file starts with 'service:' (the service file) or 'domain:' (a domain file)", at: root)
+        }
+        diagnostics += reader.diagnostics
     }
 }

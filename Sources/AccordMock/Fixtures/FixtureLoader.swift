@@ -139,26 +139,31 @@ public struct FixtureLoader: Sendable {
             default: break
             }
         }
+        checkData(dataNode, of: &fixture, endpoint: endpoint, reader: &reader)
+        return fixture
+    }
+
+    /// The fixture's `data`, checked: against what its effects answer, its endpoint's response, or its code's payload.
+    private func checkData(_ dataNode: Node?, of fixture: inout Fixture, endpoint: Endpoint, reader: inout NodeReader) {
         if !fixture.effects.isEmpty && fixture.code == 0 {
             let sourced = dataNode.map { reader.json($0) }
             fixture.data = sourced?.value
-            if let sourced { values.compileCheck(sourced, what: "fixture '\(name)' data", reader: &reader) }
-            effects.checkAnswer(sourced, effects: fixture.effects, endpoint: endpoint, fixture: name, at: fixture.location, reader: &reader)
+            if let sourced { values.compileCheck(sourced, what: "fixture '\(fixture.name)' data", reader: &reader) }
+            effects.checkAnswer(sourced, effects: fixture.effects, endpoint: endpoint, fixture: fixture.name, at: fixture.location, reader: &reader)
         } else if let dataNode {
             let sourced = reader.json(dataNode)
             fixture.data = sourced.value
             if fixture.code == 0 {
-                values.check(sourced, against: endpoint.response, what: "fixture '\(name)' data", reader: &reader)
+                values.check(sourced, against: endpoint.response, what: "fixture '\(fixture.name)' data", reader: &reader)
                 let narrowed = Set(fixture.matchers.map { "\($0.source.rawValue):\($0.key)" })
-                values.checkHoles(sourced, against: endpoint.response, endpoint: endpoint, narrowed: narrowed, what: "fixture '\(name)' data",
+                values.checkHoles(sourced, against: endpoint.response, endpoint: endpoint, narrowed: narrowed, what: "fixture '\(fixture.name)' data",
                                   reader: &reader)
             } else if let payload = contract.service.code(fixture.code)?.data {
-                values.check(sourced, against: payload, what: "fixture '\(name)' data (code \(fixture.code))", reader: &reader)
+                values.check(sourced, against: payload, what: "fixture '\(fixture.name)' data (code \(fixture.code))", reader: &reader)
             } else {
-                values.compileCheck(sourced, what: "fixture '\(name)' data", reader: &reader)
+                values.compileCheck(sourced, what: "fixture '\(fixture.name)' data", reader: &reader)
             }
         }
-        return fixture
     }
 
     private func events(_ node: Node, endpoint: Endpoint, fixture: String, reader: inout NodeReader) -> [Fixture.Event]? {

@@ -74,11 +74,21 @@ public struct CollectionLoader: Sendable {
                 reader.error("\(what): 'limit' takes a number of records from 1 to \(CollectionDefinition.maxLimit), found \(value)", at: limitNode)
             }
         }
+        let seeds = self.seeds(root["seed"], of: what, typeName: typeName, declaration: declaration, key: key, limit: limit, root: root,
+                               reader: &reader)
+        return CollectionDefinition(name: name, description: root["description"].flatMap { reader.text($0, "'description'") }, typeName: typeName,
+                                    key: key, limit: limit, seeds: seeds, location: reader.location(root),
+                                    shape: TypeShape.of(typeName, in: contract))
+    }
+
+    /// The collection's `seed` records, each checked against its type, their keys unique.
+    private func seeds(_ seedNode: Node?, of what: String, typeName: String, declaration: TypeDeclaration, key: String, limit: Int, root: Node,
+                       reader: inout NodeReader) -> [TemplatedJSON] {
         var seeds: [TemplatedJSON] = []
         var seenKeys: [JSONValue: SourceLocation] = [:]
-        let seedNodes = root["seed"].flatMap { reader.sequence($0, "'seed'") } ?? []
+        let seedNodes = seedNode.flatMap { reader.sequence($0, "'seed'") } ?? []
         if seedNodes.count > limit {
-            reader.error("\(what): \(seedNodes.count) seed records, more than its 'limit' of \(limit)", at: root["seed"] ?? root)
+            reader.error("\(what): \(seedNodes.count) seed records, more than its 'limit' of \(limit)", at: seedNode ?? root)
         }
         let schema = Schema(.reference(typeName), location: declaration.location)
         for (index, node) in seedNodes.enumerated() {
@@ -94,9 +104,7 @@ public struct CollectionLoader: Sendable {
             }
             if let compiled = try? TemplatedJSON(sourced.value) { seeds.append(compiled) }
         }
-        return CollectionDefinition(name: name, description: root["description"].flatMap { reader.text($0, "'description'") }, typeName: typeName,
-                                    key: key, limit: limit, seeds: seeds, location: reader.location(root),
-                                    shape: TypeShape.of(typeName, in: contract))
+        return seeds
     }
 
     private static func isTemplated(_ value: JSONValue) -> Bool {

@@ -9,21 +9,21 @@ struct BodyStage: Stage {
 
     func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
         guard !exchange.request.body.isEmpty, let route = exchange.route else { return next(&exchange) }
-        if let refusal = route.endpoint.multipart != nil ? multipart(&exchange, endpoint: route.endpoint) : json(&exchange, endpoint: route.endpoint) {
+        if let refusal = route.endpoint.multipart != nil ? multipart(&exchange, route: route) : json(&exchange, route: route) {
             return refusal
         }
         return next(&exchange)
     }
 
     /// Decodes a JSON body; the refusal when it cannot.
-    private func json(_ exchange: inout Exchange, endpoint: Endpoint) -> MockResponse? {
+    private func json(_ exchange: inout Exchange, route: Route) -> MockResponse? {
         let request = exchange.request
-        guard endpoint.body != nil else { return nil }
+        guard route.endpoint.body != nil else { return nil }
         let contentType = request.headers["content-type"] ?? ""
         guard RequestValidator.isJSON(contentType) else {
             return envelopes.refuse(
                 &exchange, status: 415, kind: "unsupported_media_type",
-                "'\(endpoint.id)' takes application/json, found '\(contentType.isEmpty ? "no Content-Type" : contentType)'",
+                "'\(route.endpoint.id)' takes application/json, found '\(contentType.isEmpty ? "no Content-Type" : contentType)'",
                 verdict: .mediaType)
         }
         do {
@@ -42,19 +42,19 @@ struct BodyStage: Stage {
 
     /// Splits a `multipart/form-data` body into its parts; the text parts become the body
     /// object templates read and the signature covers (files are not signed).
-    private func multipart(_ exchange: inout Exchange, endpoint: Endpoint) -> MockResponse? {
+    private func multipart(_ exchange: inout Exchange, route: Route) -> MockResponse? {
         let request = exchange.request
         let contentType = request.headers["content-type"] ?? ""
         guard let boundary = MultipartBody.boundary(of: contentType) else {
             return envelopes.refuse(
                 &exchange, status: 415, kind: "unsupported_media_type",
-                "'\(endpoint.id)' takes multipart/form-data, found '\(contentType.isEmpty ? "no Content-Type" : contentType)'",
+                "'\(route.endpoint.id)' takes multipart/form-data, found '\(contentType.isEmpty ? "no Content-Type" : contentType)'",
                 verdict: .mediaType)
         }
         do {
             let body = try MultipartBody(request.body, boundary: boundary)
             exchange.parts = body.parts
-            let files = Set((endpoint.multipart ?? []).filter { $0.file != nil }.map(\.name))
+            let files = Set((route.endpoint.multipart ?? []).filter { $0.file != nil }.map(\.name))
             // A part is a file part by the contract, not by its headers: a text part sent with a `filename` is still signed and validated.
             exchange.body = .object(body.parts.filter { !files.contains($0.name) }.map { .init($0.name, .string($0.text)) })
             return nil

@@ -10,7 +10,8 @@ struct RouteStage: Stage {
 
     func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
         let request = exchange.request
-        switch router.match(method: request.method, path: request.path) {
+        let match = router.match(method: request.method, path: request.path)
+        switch consume match {
         case .endpoint(let endpoint, let parameters):
             exchange.route = Route(endpoint: endpoint, parameters: parameters)
             return next(&exchange)

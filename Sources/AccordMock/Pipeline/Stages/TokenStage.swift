@@ -20,8 +20,8 @@ struct TokenStage: Stage {
     func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
         guard let endpoint = exchange.route?.endpoint.id, grant.isLogin(endpoint) || grant.isRefresh(endpoint) || endpoint == grant.auth.logoutEndpoint
         else { return next(&exchange) }
-        if exchange.answerIsDelivered, let draft = exchange.draft, draft.answer.hasTokenHoles,
-           let outcome = grant(endpoint: endpoint, uid: draft.answer.loginUID, body: exchange.body) {
+        if exchange.answerIsDelivered, exchange.draft?.answer.hasTokenHoles == true,
+           let outcome = grant(endpoint: endpoint, uid: exchange.draft?.answer.loginUID, body: exchange.body) {
             switch outcome {
             case .refused(let refusal): return refusal
             case .issued(let uid, let pair):

@@ -1,0 +1,81 @@
+import AccordContract
+import AccordMock
+import AccordTLS
+
+extension ServeCommand {
+    /// The command's options, checked.
+    struct Settings {
+        var contracts: String
+        var mocks: String
+        var listener: ListenerOptions
+        var mockOptions: MockOptions
+        var seed: UInt64
+        var reloads: Bool
+        var accessTTL: Int?
+        var refreshTTL: Int?
+        /// `--state FILE`: the collections' records across restarts.
+        var state: String?
+        /// `--upload-budget SIZE`: the bytes of uploaded files kept.
+        var uploadBudget = UploadStore.defaultBudget
+        /// `--session-state-budget SIZE` and `--state-budget SIZE`: the bytes of records one session, and all, keep.
+        var sessionStateBudget = CollectionStore.defaultSessionBudget
+        var stateBudget = CollectionStore.defaultTotalBudget
+        /// `--tls` and its options.
+        var tls: TLSOptions?
+
+        init(_ arguments: Arguments) throws(UsageError) {
+            contracts = arguments["contracts"] ?? "contracts"
+            mocks = arguments["mocks"] ?? "mocks"
+            listener = try ListenerOptions(arguments, defaultPort: arguments.has("tls") ? 8443 : 8080)
+            tls = try TLSOptions(arguments, serverPort: listener.server.port)
+            mockOptions = listener.mockOptions
+            mockOptions.serverNames = Self.serverNames(host: listener.server.host, tls: tls)
+            mockOptions.scheme = tls == nil ? "http" : "https"
+            let port = listener.server.port
+            mockOptions.fallbackHost = port == 0 ? "localhost" : "localhost:\(port)"
+            if let cors = arguments["cors"] { mockOptions.corsAllowOrigin = cors == "off" ? nil : cors }
+            if let seedText = arguments["seed"] {
+                guard let value = UInt64(seedText) else { throw UsageError("'--seed' takes a non-negative integer, found '\(seedText)'") }
+                seed = value
+            } else {
+                seed = 0
+            }
+            reloads = !arguments.has("no-reload")
+            accessTTL = try Self.seconds(arguments["access-ttl"], option: "access-ttl")
+            refreshTTL = try Self.seconds(arguments["refresh-ttl"], option: "refresh-ttl")
+            state = arguments["state"]
+            uploadBudget = try arguments.size("upload-budget", minimum: 1 << 10, example: "256MiB") ?? uploadBudget
+            sessionStateBudget = try arguments.size("session-state-budget", minimum: 1 << 10, example: "16MiB") ?? sessionStateBudget
+            stateBudget = try arguments.size("state-budget", minimum: 1 << 10, example: "512MiB") ?? max(stateBudget, sessionStateBudget)
+            guard stateBudget >= sessionStateBudget else {
+                throw UsageError("'--state-budget' (\(stateBudget) bytes) must be at least '--session-state-budget' (\(sessionStateBudget) bytes)")
+            }
+        }
+
+        /// The server's state as the options shape it: token lifetimes, the seed, the budgets.
+        func state(for contract: Contract, journal: Journal) -> MockState {
+            let auth = contract.service.auth
+            return MockState(nonceTTLSeconds: contract.service.signing.nonceTTLSeconds,
+                             accessTTL: accessTTL ?? auth.accessTTLSeconds, refreshTTL: refreshTTL ?? auth.refreshTTLSeconds,
+                             seed: seed, journal: journal,
+                             collections: CollectionStore(sessionBudgetBytes: sessionStateBudget, totalBudgetBytes: stateBudget),
+                             uploads: UploadStore(budgetBytes: uploadBudget))
+        }
+
+        /// The names `Host` may give besides loopback: the machine's own when it listens
+        /// beyond loopback, and the certificate's extra names.
+        static func serverNames(host: String, tls: TLSOptions?) -> Set<String> {
+            var names: [String] = []
+            if case .localAuthority(_, let extra)? = tls?.source { names += extra.map { $0.lowercased() } }
+            if !host.hasPrefix("127.") { names += MachineNames.all() + (host == "0.0.0.0" ? [] : [host]) }
+            return Set(names)
+        }
+
+        /// `30s`, `10m`, `2h`, `30d` or seconds.
+        static func seconds(_ text: String?, option: String) throws(UsageError) -> Int? {
+            guard let text else { return nil }
+            if let value = Int(text) ?? DurationText.seconds(text), value > 0 { return value }
+            throw UsageError("'--\(option)' takes a duration such as 30s, 10m or 2h, found '\(text)'")
+        }
+    }
+}
