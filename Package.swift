@@ -29,7 +29,7 @@ let package = Package(
         // Files written whole or not at all, through names no planted link can take over.
         .target(name: "AccordFiles"),
         // libyaml events → a node tree with 1-based positions; JSON values → YAML through its emitter.
-        .target(name: "AccordYAML", dependencies: ["CYAML", "AccordDiagnostics", "AccordHTTP", "AccordJSON"]),
+        .target(name: "AccordYAML", dependencies: ["CYAML", "AccordDiagnostics", "AccordJSON"]),
         // JSON values: a strict reader with positions, a compact writer, pointers.
         .target(name: "AccordJSON", dependencies: ["AccordDiagnostics"]),
         // Digests, HMAC and random bytes (OpenSSL libcrypto).
@@ -52,8 +52,8 @@ let package = Package(
         // The HTTP messages the engine and the transports exchange: requests, answers, headers, bodies, verdicts.
         .target(name: "AccordHTTP", dependencies: ["AccordJSON"]),
         // The mock backend as a pure function: routing, validation, fixtures, templating.
-        .target(name: "AccordMock", dependencies: ["AccordConsole", "AccordContract", "AccordCrypto", "AccordFiles", "AccordDiagnostics", "AccordHTTP", "AccordJSON",
-                                                 "AccordReport", "AccordSigning", "AccordSync", "AccordValidation", "AccordYAML"]),
+        .target(name: "AccordMock", dependencies: ["AccordConsole", "AccordContract", "AccordCrypto", "AccordDiagnostics", "AccordFiles", "AccordHTTP",
+                                                 "AccordJSON", "AccordReport", "AccordSigning", "AccordSync", "AccordValidation", "AccordYAML"]),
         // HTTPS identities: a local CA and the server certificates it signs (OpenSSL libcrypto), iOS trust profiles.
         .target(name: "AccordTLS", dependencies: ["CCrypto", "AccordCrypto", "AccordFiles"]),
         // HTTP/1.1 over libmicrohttpd: moves bytes between sockets and a responder (the engine, the proxy).
@@ -61,8 +61,8 @@ let package = Package(
         // HTTP to real backends over libcurl: TLS, HTTP/2, keep-alive, deadlines, size caps.
         .target(name: "AccordHTTPClient", dependencies: ["CCurl"]),
         // `accord proxy`: the mock's checks in front of a real backend, answers checked, recorded as fixtures.
-        .target(name: "AccordProxy", dependencies: ["AccordContract", "AccordFiles", "AccordHTTPClient", "AccordJSON", "AccordMock", "AccordServer", "AccordSync",
-                                                    "AccordValidation", "AccordYAML"]),
+        .target(name: "AccordProxy", dependencies: ["AccordContract", "AccordFiles", "AccordHTTP", "AccordHTTPClient", "AccordJSON", "AccordMock",
+                                                    "AccordServer", "AccordSync", "AccordValidation", "AccordYAML"]),
         // Provider verification: the contract's examples and negative checks against a real backend.
         .target(name: "AccordVerification", dependencies: ["AccordContract", "AccordHTTPClient", "AccordJSON", "AccordReport", "AccordSigning",
                                                            "AccordSync", "AccordValidation"]),
@@ -77,7 +77,10 @@ let package = Package(
         // Files embedded in a target as string literals: the generator's runtime, the console's assets.
         .plugin(name: "EmbedFiles", capability: .buildTool()),
         // The `accord` commands, as a library so tests run them in-process.
-        .target(name: "AccordCLI", dependencies: ["AccordCapture", "AccordContract", "AccordDiagnostics", "AccordDiff", "AccordFiles", "AccordGenerator", "AccordHTTP", "AccordJSON", "AccordMock", "AccordOpenAPI", "AccordProxy", "AccordReport", "AccordServer", "AccordSync", "AccordTLS", "AccordValidation", "AccordVerification"]),
+        .target(name: "AccordCLI", dependencies: ["AccordCapture", "AccordContract", "AccordDiagnostics", "AccordDiff", "AccordFiles",
+                                                  "AccordGenerator", "AccordHTTP", "AccordJSON", "AccordMock", "AccordOpenAPI",
+                                                  "AccordProxy", "AccordReport", "AccordServer", "AccordSync", "AccordTLS",
+                                                  "AccordValidation", "AccordVerification"]),
         .executableTarget(name: "accord", dependencies: ["AccordCLI"]),
         // `swift package accord-generate --output DIR`: the generator for app packages.
         .plugin(
@@ -96,13 +99,21 @@ let package = Package(
         .executableTarget(name: "console-client", dependencies: ["TongbanAPI"], path: "Tests/ConsoleClient"),
         // What the test targets share: the repository's contracts and variants of them, an
         // in-process engine with a signing client, a real server process, raw connections.
-        .target(name: "AccordTesting", dependencies: ["AccordContract", "AccordDiagnostics", "AccordHTTP", "AccordJSON", "AccordMock", "AccordSigning", "AccordSync", "AccordValidation"], path: "Tests/AccordTesting"),
-        .testTarget(name: "AccordGeneratorTests", dependencies: ["AccordCLI", "AccordContract", "AccordDiagnostics", "AccordGenerator", "AccordHTTP", "AccordJSON", "AccordMock", "AccordSigning", "AccordTesting", "AccordValidation", "TongbanAPI"]),
+        .target(name: "AccordTesting", dependencies: ["AccordContract", "AccordDiagnostics", "AccordHTTP", "AccordJSON", "AccordMock",
+                                                      "AccordSigning", "AccordSync", "AccordValidation"], path: "Tests/AccordTesting"),
+        .testTarget(name: "AccordGeneratorTests", dependencies: ["AccordCLI", "AccordContract", "AccordDiagnostics", "AccordGenerator",
+                                                                 "AccordHTTP", "AccordJSON", "AccordMock", "AccordSigning",
+                                                                 "AccordTesting", "AccordValidation", "TongbanAPI"]),
         .testTarget(name: "AccordYAMLTests", dependencies: ["AccordYAML"]),
-        .testTarget(name: "AccordSigningTests", dependencies: ["AccordContract", "AccordCrypto", "AccordHTTP", "AccordJSON", "AccordMock", "AccordSigning", "AccordTesting"]),
-        .testTarget(name: "AccordEndToEndTests", dependencies: ["AccordContract", "AccordHTTP", "AccordJSON", "AccordMock", "AccordServer", "AccordSigning", "AccordSync", "AccordTesting", "AccordValidation", "TongbanAPI", "accord"],
+        .testTarget(name: "AccordSigningTests", dependencies: ["AccordContract", "AccordCrypto", "AccordHTTP", "AccordJSON", "AccordMock",
+                                                               "AccordSigning", "AccordTesting"]),
+        .testTarget(name: "AccordEndToEndTests", dependencies: ["AccordContract", "AccordHTTP", "AccordJSON", "AccordMock", "AccordServer",
+                                                                "AccordSigning", "AccordSync", "AccordTesting", "AccordValidation",
+                                                                "TongbanAPI", "accord"],
                     exclude: ["Clients"]),
-        .testTarget(name: "AccordMockTests", dependencies: ["AccordContract", "AccordCrypto", "AccordFiles", "AccordHTTP", "AccordJSON", "AccordMock", "AccordReport", "AccordSigning", "AccordSync", "AccordTesting", "AccordValidation"]),
+        .testTarget(name: "AccordMockTests", dependencies: ["AccordContract", "AccordCrypto", "AccordFiles", "AccordHTTP", "AccordJSON",
+                                                            "AccordMock", "AccordReport", "AccordSigning", "AccordSync", "AccordTesting",
+                                                            "AccordValidation"]),
         .testTarget(
             name: "AccordContractTests",
             dependencies: ["AccordContract", "AccordDiagnostics", "AccordTesting", "AccordValidation"],
@@ -113,7 +124,7 @@ let package = Package(
         .testTarget(name: "AccordOpenAPITests", dependencies: ["AccordContract", "AccordJSON", "AccordOpenAPI", "AccordTesting", "AccordYAML"]),
         .testTarget(name: "AccordValidationTests", dependencies: ["AccordContract", "AccordDiagnostics", "AccordJSON", "AccordValidation"]),
         .testTarget(name: "AccordProxyTests", dependencies: ["AccordHTTP", "AccordJSON", "AccordMock", "AccordProxy"]),
-        .testTarget(name: "AccordCLITests", dependencies: ["AccordCapture", "AccordCLI", "AccordJSON", "AccordSync", "AccordTesting"]),
+        .testTarget(name: "AccordCLITests", dependencies: ["AccordCapture", "AccordCLI", "AccordJSON", "AccordMock", "AccordSync", "AccordTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

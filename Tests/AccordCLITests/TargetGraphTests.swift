@@ -1,0 +1,98 @@
+import AccordTesting
+import Foundation
+import Testing
+
+/// The package's target graph, as `swift package dump-package` reads `Package.swift`:
+/// the layers docs/architecture.md draws hold, and every import is a declared dependency.
+@Suite struct TargetGraphTests {
+    /// Each target's direct dependencies and its source directory.
+    struct Graph {
+        var dependencies: [String: [String]] = [:]
+        var paths: [String: String] = [:]
+        /// What each target's directory holds that is not its source (`exclude:`).
+        var excluded: [String: [String]] = [:]
+
+        /// Every target `target` reaches, itself excluded.
+        func reach(_ target: String) -> Set<String> {
+            var seen: Set<String> = []
+            var pending = dependencies[target] ?? []
+            while let next = pending.popLast() {
+                guard seen.insert(next).inserted else { continue }
+                pending += dependencies[next] ?? []
+            }
+            return seen
+        }
+    }
+
+    static let graph: Graph = {
+        // A scratch path of its own: `swift test` holds the lock of .build while the tests run.
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("accord-dump-package-\(getpid())").path
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let outcome = try? ExternalCommand.run("swift", ["package", "--package-path", Repository.root.path, "--scratch-path", scratch, "dump-package"])
+        guard let data = outcome?.output, let package = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let targets = package["targets"] as? [[String: Any]] else { return Graph() }
+        var graph = Graph()
+        for target in targets {
+            guard let name = target["name"] as? String, let type = target["type"] as? String else { continue }
+            graph.dependencies[name] = (target["dependencies"] as? [[String: Any]] ?? []).compactMap { dependency in
+                let reference = dependency["byName"] ?? dependency["target"] ?? dependency["product"]
+                return (reference as? [Any])?.first as? String
+            }
+            let base = type == "test" ? "Tests" : "Sources"
+            graph.paths[name] = (target["path"] as? String) ?? "\(base)/\(name)"
+            graph.excluded[name] = target["exclude"] as? [String] ?? []
+        }
+        return graph
+    }()
+
+    /// The C libraries that bring OpenSSL (libcrypto directly, libcurl through it), libmicrohttpd and libcurl.
+    static let openSSL: Set<String> = ["CCrypto", "CCurl"]
+    static let transports: Set<String> = ["CMicroHTTPD", "CCurl"]
+
+    @Test func theDumpListsTheTargets() {
+        #expect(Self.graph.dependencies["AccordMock"] != nil, "swift package dump-package did not run")
+    }
+
+    @Test func theServerMovesBytesWithoutTheEngine() {
+        #expect(!Self.graph.reach("AccordServer").contains("AccordMock"))
+        #expect(Self.graph.reach("AccordServer").contains("AccordHTTP"))
+    }
+
+    @Test func theContractModelLinksNoOpenSSL() {
+        #expect(Self.graph.reach("AccordContract").isDisjoint(with: Self.openSSL), "\(Self.graph.reach("AccordContract").sorted())")
+        #expect(Self.graph.reach("AccordContract").isDisjoint(with: ["AccordSigning", "AccordCrypto"]))
+    }
+
+    /// What the generator plugin needs reaches no C library but libyaml: the plugin can be a small executable.
+    @Test func generationReachesNoTransportAndNoOpenSSL() {
+        for target in ["AccordYAML", "AccordContract", "AccordGenerator"] {
+            let reached = Self.graph.reach(target)
+            #expect(reached.isDisjoint(with: Self.openSSL.union(Self.transports)), "\(target) reaches \(reached.sorted())")
+        }
+    }
+
+    /// Every `import` of a package target in a target's sources names a dependency it declares.
+    @Test func everyImportIsDeclared() throws {
+        let graph = Self.graph
+        let targets = Set(graph.dependencies.keys)
+        var undeclared: [String] = []
+        for (target, path) in graph.paths.sorted(by: { $0.key < $1.key }) {
+            let directory = Repository.root.appendingPathComponent(path)
+            guard let walker = FileManager.default.enumerator(atPath: directory.path) else { continue }
+            let declared = Set(graph.dependencies[target] ?? [])
+            for case let file as String in walker where file.hasSuffix(".swift") {
+                // The generator's runtime, say, is the generated client's code, compiled in the app.
+                if graph.excluded[target, default: []].contains(where: { file.hasPrefix($0 + "/") }) { continue }
+                let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+                for line in text.split(separator: "\n") {
+                    let words = line.split(separator: " ")
+                    guard let index = words.firstIndex(of: "import"), index + 1 < words.count, words[..<index].allSatisfy({ $0.hasPrefix("@") || $0 == "internal" })
+                    else { continue }
+                    let module = String(words[index + 1])
+                    if targets.contains(module), module != target, !declared.contains(module) { undeclared.append("\(path)/\(file): \(module)") }
+                }
+            }
+        }
+        #expect(undeclared.isEmpty, "\(undeclared.joined(separator: "\n"))")
+    }
+}
