@@ -109,4 +109,31 @@ import Testing
         let large = JSONValue.object([.init("content", .string(String(repeating: "a", count: 5_000)))])
         #expect(JournalEntry.Body(large, received: 5_016) == .omitted(bytes: 5_014))
     }
+
+    /// An injected answer is rendered last, so every stage that acts on the way back sees
+    /// it: CORS adds its header, the journal and the report file it as injected, and the
+    /// token stage completes the flow of an injected success (a refresh rotates its pair).
+    @Test func everyStageOnTheWayBackSeesInjectedAnswers() throws {
+        var fixture = try EngineFixture()
+        let quota = fixture.signed("GET", "/api/v1/signals/quota", headers: [("X-Accord-Inject", "3008"), ("Origin", "https://app.example")])
+        let injected = fixture.handle(quota)
+        #expect(injected.code == .int(3008))
+        #expect(injected.header("access-control-allow-origin") == "*")
+        #expect(fixture.state.journal.entries().last?.injected == "header")
+        #expect(fixture.state.observations.snapshot.endpoints["signal.quota"]?.injected == 1)
+
+        let pair = fixture.state.tokens.issue(uid: 42)
+        let data = JSONValue.object([.init("access_token", .string("at_injected")), .init("refresh_token", .string("rt_injected")),
+                                     .init("access_expires_in", .int(1)), .init("refresh_expires_in", .int(1))])
+        _ = try fixture.state.rules.add(InjectionRule(endpoint: "auth.refresh", action: .business(code: 0, message: nil, data: data), times: 1))
+        let refresh = fixture.signed("POST", "/api/v1/auth/token/refresh", body: #"{"refresh_token":"\#(pair.refreshToken)"}"#, bearer: .none)
+        let rotated = fixture.handle(refresh)
+        #expect(rotated.code == .int(0), "\(rotated.text)")
+        #expect(fixture.state.tokens.refresh(pair.refreshToken) == nil, "the injected success rotated the pair")
+        guard case .string(let access)? = rotated.json?["data"]?["access_token"] else {
+            Issue.record("the injected answer carries no issued token: \(rotated.text)")
+            return
+        }
+        #expect(fixture.state.tokens.verdict(authorization: "Bearer \(access)", scheme: "Bearer") == .valid(uid: 42))
+    }
 }
