@@ -75,12 +75,26 @@ extension Arguments {
         return bytes
     }
 
-    /// A duration option (`30s`, `10m` or seconds) from 1 s to an hour, if given.
-    func seconds(_ option: String, example: String) throws(UsageError) -> Int? {
+    /// A duration option (`30s`, `10m`, `2h` or seconds) from 1 s to `maximum` (an hour unless given), if given.
+    func seconds(_ option: String, upTo maximum: Int = 3_600, example: String) throws(UsageError) -> Int? {
         guard let text = self[option] else { return nil }
-        guard let seconds = DurationText.seconds(text) ?? Int(text), (1...3_600).contains(seconds) else {
-            throw UsageError("'--\(option)' takes a duration from 1s to 1h such as \(example), found '\(text)'")
+        guard let seconds = DurationText.seconds(text) ?? Int(text), (1...maximum).contains(seconds) else {
+            throw UsageError("'--\(option)' takes a duration from 1s to \(DurationText.describe(seconds: maximum)) such as \(example), found '\(text)'")
         }
         return seconds
+    }
+
+    /// A whole-number option within `range`, if given.
+    func integer(_ option: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
+        guard let text = self[option] else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw UsageError("'--\(option)' takes a number from \(range.lowerBound) to \(range.upperBound), found '\(text)'")
+        }
+        return value
+    }
+
+    /// A port option, 0 to 65535 (0 picks a free one), if given.
+    func port(_ option: String) throws(UsageError) -> UInt16? {
+        try integer(option, in: 0...65_535).map { UInt16($0) }
     }
 }

@@ -48,33 +48,19 @@ struct ListenerOptions {
     init(_ arguments: Arguments, defaultPort: UInt16) throws(UsageError) {
         server = HTTPServer.Configuration(port: defaultPort)
         if let host = arguments["host"] { server.host = host }
-        if let port = arguments["port"] {
-            guard let value = UInt16(port) else { throw UsageError("'--port' takes a number from 0 to 65535, found '\(port)'") }
-            server.port = value
-        }
-        if let threads = arguments["threads"] {
-            guard let value = Int(threads), (1...256).contains(value) else { throw UsageError("'--threads' takes a number from 1 to 256, found '\(threads)'") }
-            server.threads = value
-        }
+        server.port = try arguments.port("port") ?? server.port
+        server.threads = try arguments.integer("threads", in: 1...256) ?? server.threads
         server.maxBodyBytes = try arguments.size("max-body", example: "512KiB, 2MiB or 1048576") ?? server.maxBodyBytes
         server.headerTimeoutSeconds = try arguments.seconds("header-timeout", example: "10s") ?? server.headerTimeoutSeconds
         server.bodyBudgetBytes = try arguments.size("body-budget", minimum: 1 << 20, example: "256MiB") ?? server.bodyBudgetBytes
         server.requestTimeoutSeconds = try arguments.seconds("request-timeout", example: "30s") ?? server.requestTimeoutSeconds
         // 0 turns the minimum rate off.
         server.minimumBodyBytesPerSecond = try arguments.size("min-body-rate", example: "1KiB") ?? server.minimumBodyBytesPerSecond
-        if let text = arguments["max-connections"] {
-            guard let value = Int(text), (16...65_536).contains(value) else {
-                throw UsageError("'--max-connections' takes a number from 16 to 65536, found '\(text)'")
-            }
+        if let value = try arguments.integer("max-connections", in: 16...65_536) {
             server.connectionLimit = value
             server.perIPConnectionLimit = value / 2
         }
-        if let text = arguments["max-connections-per-ip"] {
-            guard let value = Int(text), (1...server.connectionLimit).contains(value) else {
-                throw UsageError("'--max-connections-per-ip' takes a number from 1 to \(server.connectionLimit), found '\(text)'")
-            }
-            server.perIPConnectionLimit = value
-        }
+        server.perIPConnectionLimit = try arguments.integer("max-connections-per-ip", in: 1...server.connectionLimit) ?? server.perIPConnectionLimit
         mockOptions = MockOptions(verifiesSignatures: !arguments.has("no-sign"), maxBodyBytes: server.maxBodyBytes)
         quiet = arguments.has("quiet")
         let formatName = arguments["log-format"] ?? "text"

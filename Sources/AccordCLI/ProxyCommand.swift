@@ -141,10 +141,7 @@ extension ProxyCommand {
                 }
                 proxy.maxAnswerBytes = bytes
             }
-            if let text = arguments["upstream-workers"] {
-                guard let count = Int(text), (1...512).contains(count) else {
-                    throw UsageError("'--upstream-workers' takes a number from 1 to 512, found '\(text)'")
-                }
+            if let count = try arguments.integer("upstream-workers", in: 1...512) {
                 proxy.workers = count
                 proxy.streamWorkers = count
             }

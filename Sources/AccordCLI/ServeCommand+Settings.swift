@@ -34,15 +34,10 @@ extension ServeCommand {
             let port = listener.server.port
             mockOptions.fallbackHost = port == 0 ? "localhost" : "localhost:\(port)"
             if let cors = arguments["cors"] { mockOptions.corsAllowOrigin = cors == "off" ? nil : cors }
-            if let seedText = arguments["seed"] {
-                guard let value = UInt64(seedText) else { throw UsageError("'--seed' takes a non-negative integer, found '\(seedText)'") }
-                seed = value
-            } else {
-                seed = 0
-            }
+            seed = try arguments.integer("seed", in: 0...Int.max).map { UInt64($0) } ?? 0
             reloads = !arguments.has("no-reload")
-            accessTTL = try Self.seconds(arguments["access-ttl"], option: "access-ttl")
-            refreshTTL = try Self.seconds(arguments["refresh-ttl"], option: "refresh-ttl")
+            accessTTL = try arguments.seconds("access-ttl", upTo: DurationText.maxSeconds, example: "30s, 10m or 2h")
+            refreshTTL = try arguments.seconds("refresh-ttl", upTo: DurationText.maxSeconds, example: "7d")
             state = arguments["state"]
             uploadBudget = try arguments.size("upload-budget", minimum: 1 << 10, example: "256MiB") ?? uploadBudget
             sessionStateBudget = try arguments.size("session-state-budget", minimum: 1 << 10, example: "16MiB") ?? sessionStateBudget
@@ -69,13 +64,6 @@ extension ServeCommand {
             if case .localAuthority(_, let extra)? = tls?.source { names += extra.map { $0.lowercased() } }
             if !host.hasPrefix("127.") { names += MachineNames.all() + (host == "0.0.0.0" ? [] : [host]) }
             return Set(names)
-        }
-
-        /// `30s`, `10m`, `2h`, `30d` or seconds.
-        static func seconds(_ text: String?, option: String) throws(UsageError) -> Int? {
-            guard let text else { return nil }
-            if let value = Int(text) ?? DurationText.seconds(text), value > 0 { return value }
-            throw UsageError("'--\(option)' takes a duration such as 30s, 10m or 2h, found '\(text)'")
         }
     }
 }

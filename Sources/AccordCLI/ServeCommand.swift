@@ -114,7 +114,7 @@ struct ServeCommand: Subcommand {
                                console: Console) -> TrustListener? {
         do {
             return try TrustListener(downloads, host: settings.listener.server.host, port: tls.caPort,
-                                     serverURL: "https://\(settings.listener.server.host):\(serverPort)", console: console)
+                                     serverURL: "https://\(settings.listener.server.host):\(serverPort)", log: { console.printError($0) })
         } catch {
             console.printError("error: --ca-port: \(error)")
             return nil

@@ -84,14 +84,8 @@ struct VerifyCommand: Subcommand {
         settings.only = arguments.all("only")
         settings.skip = arguments.all("skip")
         settings.allowsWrites = arguments.has("allow-writes")
-        if let text = arguments["concurrency"] {
-            guard let value = Int(text), (1...64).contains(value) else { throw UsageError("'--concurrency' takes a number from 1 to 64, found '\(text)'") }
-            settings.concurrency = value
-        }
-        if let text = arguments["retries"] {
-            guard let value = Int(text), (0...5).contains(value) else { throw UsageError("'--retries' takes a number from 0 to 5, found '\(text)'") }
-            settings.retries = value
-        }
+        settings.concurrency = try arguments.integer("concurrency", in: 1...64) ?? settings.concurrency
+        settings.retries = try arguments.integer("retries", in: 0...5) ?? settings.retries
         if let text = arguments["timeout"] {
             guard let milliseconds = Self.milliseconds(text), (1...600_000).contains(milliseconds) else {
                 throw UsageError("'--timeout' takes a duration from 1ms to 10m such as 10s or 500ms, found '\(text)'")

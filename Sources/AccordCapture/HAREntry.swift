@@ -1,4 +1,5 @@
 import AccordContract
+import AccordHTTP
 import AccordJSON
 import Foundation
 
@@ -50,7 +51,7 @@ enum HAREntry {
             }
         }
         var time: Int64?
-        if case .string(let started)? = entry["startedDateTime"] { time = Timestamp.unixSeconds(started) }
+        if case .string(let started)? = entry["startedDateTime"] { time = RFC3339.unixSeconds(started) }
         return CapturedExchange(origin: origin, time: time, method: method, host: host, target: target, headers: headers, body: body,
                                 omittedBodyBytes: nil, response: try response(entry["response"], origin: origin), recordedVerdict: nil)
     }
@@ -86,43 +87,5 @@ enum HAREntry {
             guard case .string(let name)? = item["name"], case .string(let value)? = item["value"] else { return nil }
             return (name, value)
         }
-    }
-}
-
-/// RFC 3339 times as HAR writes them: `2026-11-30T10:00:00.123+08:00`, `…Z`.
-enum Timestamp {
-    /// Unix seconds, or nil when `text` is not such a time.
-    static func unixSeconds(_ text: String) -> Int64? {
-        let bytes = Array(text.utf8)
-        func number(_ range: Range<Int>) -> Int64? {
-            guard range.upperBound <= bytes.count else { return nil }
-            var value: Int64 = 0
-            for byte in bytes[range] {
-                guard (0x30...0x39).contains(byte) else { return nil }
-                value = value * 10 + Int64(byte - 0x30)
-            }
-            return value
-        }
-        guard bytes.count >= 19, let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
-        var index = 19
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-            index += 1
-            while index < bytes.count, (0x30...0x39).contains(bytes[index]) { index += 1 }
-        }
-        var offset: Int64 = 0
-        if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
-            guard let hours = number(index + 1..<index + 3), let minutes = number(index + 4..<index + 6) else { return nil }
-            offset = (hours * 60 + minutes) * 60 * (bytes[index] == UInt8(ascii: "-") ? -1 : 1)
-        }
-        // Days from the civil date (Howard Hinnant's algorithm).
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-        let yearOfEra = shiftedYear - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let days = era * 146_097 + dayOfEra - 719_468
-        return days * 86_400 + hour * 3_600 + minute * 60 + second - offset
     }
 }

@@ -1,5 +1,5 @@
-/// Formats Unix times as RFC 3339 UTC timestamps without Foundation's formatters,
-/// which are slow and not `Sendable`.
+/// Unix times as RFC 3339 timestamps and back, without Foundation's formatters, which
+/// are slow and not `Sendable`: the one place Accord does calendar arithmetic.
 public enum RFC3339 {
     /// `2026-11-30T08:00:00Z` for `seconds` since 1970.
     public static func format(unixSeconds seconds: Int64) -> String {
@@ -9,6 +9,45 @@ public enum RFC3339 {
         func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
         let yearText = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
         return "\(yearText)-\(two(month))-\(two(day))T\(two(secondOfDay / 3_600)):\(two(secondOfDay % 3_600 / 60)):\(two(secondOfDay % 60))Z"
+    }
+
+    /// The Unix seconds of an RFC 3339 time as HAR files and clients write them
+    /// (`2026-11-30T10:00:00.123+08:00`, `…Z`), or nil when `text` is not one.
+    public static func unixSeconds(_ text: String) -> Int64? {
+        let bytes = Array(text.utf8)
+        func number(_ range: Range<Int>) -> Int64? {
+            guard range.upperBound <= bytes.count else { return nil }
+            var value: Int64 = 0
+            for byte in bytes[range] {
+                guard (0x30...0x39).contains(byte) else { return nil }
+                value = value * 10 + Int64(byte - 0x30)
+            }
+            return value
+        }
+        guard bytes.count >= 19, let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
+        var index = 19
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            while index < bytes.count, (0x30...0x39).contains(bytes[index]) { index += 1 }
+        }
+        var offset: Int64 = 0
+        if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+            guard let hours = number(index + 1..<index + 3), let minutes = number(index + 4..<index + 6) else { return nil }
+            offset = (hours * 60 + minutes) * 60 * (bytes[index] == UInt8(ascii: "-") ? -1 : 1)
+        }
+        return days(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second - offset
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+    private static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let shiftedYear = month <= 2 ? year - 1 : year
+        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
+        let yearOfEra = shiftedYear - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
     }
 
     /// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).

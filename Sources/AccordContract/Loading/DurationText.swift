@@ -21,6 +21,14 @@ public enum DurationText {
         return seconds
     }
 
+    /// `seconds` in the largest unit that writes it whole: `1h`, `366d`, `90s`.
+    public static func describe(seconds: Int) -> String {
+        for (unit, size) in [("d", 86_400), ("h", 3_600), ("m", 60)] where seconds != 0 && seconds.isMultiple(of: size) {
+            return "\(seconds / size)\(unit)"
+        }
+        return "\(seconds)s"
+    }
+
     /// `150ms`, `2s`, `1.5s` or a bare number of milliseconds, in plain decimal digits
     /// (no sign, exponent or hex: `-5s`, `1e1s` and `0x10s` are refused); nil beyond
     /// ``maxMilliseconds``.
