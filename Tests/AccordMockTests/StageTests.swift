@@ -12,8 +12,8 @@ import Testing
     let envelopes = Envelopes(service: Repository.contract.service)
     let state = MockState(clock: MockClock(wall: 1_796_025_600), nonceTTLSeconds: 600)
 
-    func route(_ id: String, _ parameters: [String: String] = [:]) throws -> Route {
-        Route(endpoint: try #require(contract.endpoint(id)), parameters: parameters)
+    func route(_ id: String) throws -> Route {
+        Route(endpoint: try #require(contract.endpoint(id)))
     }
 
     /// The rest of a path that answers `response` and marks the exchange as having reached it.

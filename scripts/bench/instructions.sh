@@ -38,9 +38,11 @@ open(f"{work}/mocks/bench.yaml", "w").write(fixtures)
 with socket.socket() as s:
     s.bind(("127.0.0.1", 0)); port = s.getsockname()[1]
 out = f"{work}/callgrind.out"
+# Swift seeds its hashing per process; a fixed seed makes dictionary and set probes, and so the count, repeat run to run.
 server = subprocess.Popen(["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}.%p",
                            accord, "serve", "--port", str(port), "--mocks", f"{work}/mocks", "--no-reload", "--threads", "1"],
-                          stdout=open(f"{work}/server.log", "wb"), stderr=subprocess.STDOUT)
+                          stdout=open(f"{work}/server.log", "wb"), stderr=subprocess.STDOUT,
+                          env=dict(os.environ, SWIFT_DETERMINISTIC_HASHING="1"))
 open(f"{work}/server.pid", "w").write(str(server.pid))
 
 open_headers = {"X-Device-Id": "bench", "X-OS": "ios", "X-App-Version": "1.2.0"}

@@ -13,8 +13,10 @@ struct Exchange: Sendable {
     private(set) var session: String
     /// The user its access token belongs to, once authenticated (or its tokens issued).
     private(set) var user: Int?
-    /// The endpoint and path parameters, once routed.
+    /// The endpoint, once routed.
     var route: Route?
+    /// The path parameters, percent-decoded, once routed.
+    var parameters: [String: String] = [:]
     /// The JSON body, once decoded; for a multipart body, its text parts as strings
     /// (what templates read and the signature covers).
     var body: JSONValue?
@@ -47,9 +49,6 @@ struct Exchange: Sendable {
         if !namesSession { session = "user:" + String(uid) }
     }
 
-    /// The path parameters, percent-decoded, once routed.
-    var parameters: [String: String] { route?.parameters ?? [:] }
-
     /// The injected fault, when one spoils the answer.
     var fault: Injection.Fault? {
         if case .fault(let fault)? = injection?.action { fault } else { nil }
@@ -60,15 +59,13 @@ struct Exchange: Sendable {
     var answerIsDelivered: Bool { fault?.losesTheAnswer != true }
 }
 
-/// The endpoint a request was routed to and its path parameters, percent-decoded.
-/// A reference, so that the stages share it without copying the endpoint.
+/// The endpoint a request was routed to: one reference per endpoint, made with the
+/// ``Router`` and shared by every request routed there, so none copies the endpoint.
 final class Route: Sendable {
     let endpoint: Endpoint
-    let parameters: [String: String]
 
-    init(endpoint: Endpoint, parameters: [String: String]) {
+    init(endpoint: Endpoint) {
         self.endpoint = endpoint
-        self.parameters = parameters
     }
 }
 

@@ -12,25 +12,37 @@ public struct Router: Sendable {
         case notFound(nearest: [String])
     }
 
-    private struct Route: Sendable {
-        var endpoint: Endpoint
+    /// What routing found, for the request path: the endpoint's ``Route``, shared by
+    /// every request routed to it, so that no request copies the endpoint.
+    enum Resolution: Sendable {
+        case found(Route, parameters: [String: String])
+        case methodNotAllowed(allowed: [String])
+        case notFound(nearest: [String])
+    }
+
+    private struct Template: Sendable {
+        var route: Route
         var segments: [PathTemplate.Segment]
         var parameterCount: Int
+
+        var endpoint: Endpoint { route.endpoint }
     }
 
     private let basePath: String
-    private let routes: [Route]
+    private let routes: [Template]
     /// Routes by their number of segments, for a quick first cut.
     private let bySegmentCount: [Int: [Int]]
     /// Routes without parameters by method, then full path: the most specific match,
     /// found without building a key per request.
-    private let exact: [String: [String: Endpoint]]
+    private let exact: [String: [String: Route]]
     /// Every route as a 404 names it (`METHOD /full/path`) and its full path's bytes, made once.
     private let suggestions: [(label: String, path: [UInt8])]
 
     public init(contract: Contract) {
         basePath = contract.service.basePath
-        let routes = contract.endpoints.map { Route(endpoint: $0, segments: $0.path.segments, parameterCount: $0.path.parameterNames.count) }
+        let routes = contract.endpoints.map {
+            Template(route: Route(endpoint: $0), segments: $0.path.segments, parameterCount: $0.path.parameterNames.count)
+        }
         self.routes = routes
         bySegmentCount = Dictionary(grouping: routes.indices, by: { routes[$0].segments.count })
         let basePath = contract.service.basePath
@@ -38,11 +50,11 @@ public struct Router: Sendable {
             let full = basePath + route.endpoint.path.description
             return ("\(route.endpoint.method.rawValue) \(full)", Array(full.utf8))
         }
-        var exact: [String: [String: Endpoint]] = [:]
+        var exact: [String: [String: Route]] = [:]
         for route in routes where route.parameterCount == 0 {
             let path = basePath + route.endpoint.path.description
             if exact[route.endpoint.method.rawValue, default: [:]][path] == nil {
-                exact[route.endpoint.method.rawValue, default: [:]][path] = route.endpoint
+                exact[route.endpoint.method.rawValue, default: [:]][path] = route.route
             }
         }
         self.exact = exact
@@ -59,14 +71,23 @@ public struct Router: Sendable {
     /// the literal `/signals/inbox`, never `DELETE /signals/{id}` with id `inbox`.
     /// `HEAD` is answered as `GET` where the contract declares no `HEAD` (RFC 9110 §9.3.2).
     public func match(method requestMethod: String, path: String) -> Match {
-        if let endpoint = exact[requestMethod]?[path] { return .endpoint(endpoint, parameters: [:]) }
+        switch resolve(method: requestMethod, path: path) {
+        case .found(let route, let parameters): .endpoint(route.endpoint, parameters: parameters)
+        case .methodNotAllowed(let allowed): .methodNotAllowed(allowed: allowed)
+        case .notFound(let nearest): .notFound(nearest: nearest)
+        }
+    }
+
+    /// ``match(method:path:)`` for the engine's stages: the endpoint's shared ``Route``.
+    func resolve(method requestMethod: String, path: String) -> Resolution {
+        if let route = exact[requestMethod]?[path] { return .found(route, parameters: [:]) }
         guard path == basePath || path.hasPrefix(basePath + "/") || basePath.isEmpty else {
             return .notFound(nearest: nearest(to: path))
         }
         let pieces = path.dropFirst(basePath.count).split(separator: "/", omittingEmptySubsequences: true)
             .map { PercentDecoding.decode(String($0), plusAsSpace: false) }
         // The templates that fit, narrowed to the most specific shape as they come.
-        var candidates: [Route] = []
+        var candidates: [Template] = []
         for index in bySegmentCount[pieces.count] ?? [] where fits(routes[index].segments, pieces) {
             let route = routes[index]
             switch candidates.first.map({ Self.specificity(route.segments, comparedTo: $0.segments) }) {
@@ -88,7 +109,7 @@ public struct Router: Sendable {
         for (segment, piece) in zip(chosen.segments, pieces) {
             if case .parameter(let name) = segment { parameters[name] = piece }
         }
-        return .endpoint(chosen.endpoint, parameters: parameters)
+        return .found(chosen.route, parameters: parameters)
     }
 
     private enum Specificity { case more, same, less }
@@ -108,7 +129,7 @@ public struct Router: Sendable {
 
     /// The methods declared for a path, for CORS preflight and `Allow`.
     public func methods(for path: String) -> [String] {
-        if case .methodNotAllowed(let allowed) = match(method: "", path: path) { return allowed }
+        if case .methodNotAllowed(let allowed) = resolve(method: "", path: path) { return allowed }
         return []
     }
 

@@ -19,7 +19,7 @@ struct ChoiceStage: Stage {
         guard let candidates = answers[route.endpoint.id] else {
             return envelopes.refusal(status: 500, kind: "internal", "no answers compiled for '\(route.endpoint.id)'", verdict: .error)
         }
-        var context = TemplateContext(request: exchange.request, parameters: route.parameters, body: exchange.body,
+        var context = TemplateContext(request: exchange.request, parameters: exchange.parameters, body: exchange.body,
                                       now: state.clock.now, state: state)
         context.user = exchange.user
         context.integerParameters = candidates.integerParameters
@@ -53,7 +53,7 @@ struct ChoiceStage: Stage {
             return .success(named)
         }
         let wantsStream = route.endpoint.stream.map { exchange.body?[$0.toggle] == .bool(true) } ?? false
-        let matching = MatchContext(request: exchange.request, parameters: route.parameters, body: exchange.body)
+        let matching = MatchContext(request: exchange.request, parameters: exchange.parameters, body: exchange.body)
         let fits = { (answer: Answer) in (answer.events != nil) == wantsStream }
         let snapshot = context
         for fixture in candidates.fixtures where fits(fixture) && matching.matches(fixture.matchers) {

@@ -12,7 +12,7 @@ struct RenderStage: Stage {
     func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
         if let injected = exchange.injection?.answer { return injected }
         guard let route = exchange.route else { return next(&exchange) }
-        if let types = route.endpoint.binary { return storedFile(types, endpoint: route.endpoint, parameters: route.parameters) }
+        if let types = route.endpoint.binary { return storedFile(types, endpoint: route.endpoint, parameters: exchange.parameters) }
         guard exchange.draft != nil else { return next(&exchange) }
         return render(&exchange.draft!)
     }

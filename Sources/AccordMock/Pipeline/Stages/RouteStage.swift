@@ -10,10 +10,10 @@ struct RouteStage: Stage {
 
     func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
         let request = exchange.request
-        let match = router.match(method: request.method, path: request.path)
-        switch consume match {
-        case .endpoint(let endpoint, let parameters):
-            exchange.route = Route(endpoint: endpoint, parameters: parameters)
+        switch router.resolve(method: request.method, path: request.path) {
+        case .found(let route, let parameters):
+            exchange.route = route
+            exchange.parameters = parameters
             return next(&exchange)
         case .methodNotAllowed(let allowed):
             var response = envelopes.refuse(

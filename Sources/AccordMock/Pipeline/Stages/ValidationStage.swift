@@ -9,7 +9,7 @@ struct ValidationStage: Stage {
 
     func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
         guard let route = exchange.route else { return next(&exchange) }
-        let violations = validator.validate(exchange.request, endpoint: route.endpoint, parameters: route.parameters, body: exchange.body,
+        let violations = validator.validate(exchange.request, endpoint: route.endpoint, parameters: exchange.parameters, body: exchange.body,
                                             parts: exchange.parts)
         guard !violations.isEmpty else { return next(&exchange) }
         let message = violations.count == 1 ? violations[0].message : "\(violations.count) problems in the request"
