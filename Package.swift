@@ -8,6 +8,7 @@ let package = Package(
         .plugin(name: "AccordGenerate", targets: ["AccordGenerate"]),
         .library(name: "AccordContract", targets: ["AccordContract"]),
         .library(name: "AccordJSON", targets: ["AccordJSON"]),
+        .library(name: "AccordHTTP", targets: ["AccordHTTP"]),
         // For the libFuzzer targets in Fuzz/, a package of its own (scripts/fuzz).
         .library(name: "AccordYAML", targets: ["AccordYAML"]),
         .library(name: "AccordValidation", targets: ["AccordValidation"]),

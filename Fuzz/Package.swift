@@ -16,13 +16,16 @@ let package = Package(
         // The JSON reader, and the writer's round trip of what it accepts.
         .executableTarget(name: "FuzzJSON", dependencies: [.product(name: "AccordJSON", package: accord)]),
         // Whole requests (method, target, headers, body) through the mock engine and the proxy's gate.
-        .executableTarget(name: "FuzzEngine", dependencies: [.product(name: "AccordMock", package: accord)]),
+        .executableTarget(name: "FuzzEngine", dependencies: [.product(name: "AccordHTTP", package: accord),
+                                                                  .product(name: "AccordMock", package: accord)]),
         // Template expressions and the JSON templates that hold them, rendered.
-        .executableTarget(name: "FuzzTemplate", dependencies: [.product(name: "AccordMock", package: accord)]),
+        .executableTarget(name: "FuzzTemplate", dependencies: [.product(name: "AccordHTTP", package: accord),
+                                                                  .product(name: "AccordMock", package: accord)]),
         // Captures: HAR files entry by entry and --record journal lines.
         .executableTarget(name: "FuzzCapture", dependencies: [.product(name: "AccordCapture", package: accord)]),
         // The proxy's upstream URL from any request target, and the headers it forwards either way.
-        .executableTarget(name: "FuzzProxy", dependencies: [.product(name: "AccordProxy", package: accord)]),
+        .executableTarget(name: "FuzzProxy", dependencies: [.product(name: "AccordHTTP", package: accord),
+                                                                  .product(name: "AccordProxy", package: accord)]),
         // Durations, injections, command-line and control-API rules.
         .executableTarget(name: "FuzzNumbers", dependencies: [.product(name: "AccordMock", package: accord)]),
     ],

@@ -1,3 +1,4 @@
+import AccordHTTP
 import AccordMock
 import AccordProxy
 

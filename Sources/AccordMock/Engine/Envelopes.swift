@@ -65,7 +65,7 @@ struct Envelopes: Sendable {
     }
 
     /// The ban code with the ban's `ban_info`.
-    func banned(_ ban: TokenStore.Ban) -> MockResponse {
+    func banned(_ ban: UserBan) -> MockResponse {
         answer(code: codes[.banned], fallback: "banned", data: .object([.init("ban_info", ban.json)]), verdict: .banned)
     }
 

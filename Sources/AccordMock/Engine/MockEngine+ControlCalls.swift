@@ -49,7 +49,7 @@ extension MockEngine {
     func ban(_ call: ControlCall) -> MockResponse {
         guard let uid = Int(call.wildcards[0]) else { return invalidUID(call) }
         guard case .string(let reason)? = call.body["reason"] else { return controlError(400, "invalid_ban", "a ban needs {\"reason\": …}") }
-        let ban = TokenStore.Ban(reason: reason, until: call.body["until"].flatMap(Self.string),
+        let ban = UserBan(reason: reason, until: call.body["until"].flatMap(Self.string),
                                  appealURL: call.body["appeal_url"].flatMap(Self.string))
         state.tokens.setBan(ban, uid: uid)
         return controlAnswer(.object([.init("uid", .int(uid)), .init("ban_info", ban.json)]))

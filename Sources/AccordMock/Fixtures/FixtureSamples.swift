@@ -41,7 +41,7 @@ public struct FixtureSamples: Sendable {
     /// 2026-11-30T08:00:00Z.
     public static let referenceTime: Int64 = 1_796_025_600
     /// What `{{issued.…}}` renders to.
-    public static let previewTokens = TokenStore.Pair(accessToken: "preview-access-token", refreshToken: "preview-refresh-token",
+    public static let previewTokens = TokenPair(accessToken: "preview-access-token", refreshToken: "preview-refresh-token",
                                                       accessExpiresIn: 7_200, refreshExpiresIn: 2_592_000)
     /// What `{{user}}` renders to: the user of the phone login fixture (mocks/auth.yaml).
     public static let previewUser = 10086

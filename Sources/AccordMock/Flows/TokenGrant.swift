@@ -6,7 +6,7 @@ import AccordJSON
 /// a refresh rotates the pair its refresh token belongs to or is refused.
 struct TokenGrant: Sendable {
     enum Outcome: Sendable {
-        case issued(uid: Int, pair: TokenStore.Pair)
+        case issued(uid: Int, pair: TokenPair)
         /// The ban answer, or the refresh-invalid answer.
         case refused(MockResponse)
     }

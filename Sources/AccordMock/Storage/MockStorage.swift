@@ -53,11 +53,11 @@ public protocol TokenStorage: Sendable {
     /// The access tokens kept now.
     var count: Int { get }
     /// A fresh pair for `uid`.
-    func issue(uid: Int) -> TokenStore.Pair
+    func issue(uid: Int) -> TokenPair
     /// What an `Authorization` header's token is worth now.
-    func verdict(authorization: String?, scheme: String) -> TokenStore.Verdict
+    func verdict(authorization: String?, scheme: String) -> TokenVerdict
     /// Rotates a refresh token into a fresh pair, atomically (a refresh token is used once).
-    func refresh(_ token: String) -> (uid: Int, pair: TokenStore.Pair)?
+    func refresh(_ token: String) -> (uid: Int, pair: TokenPair)?
     func revoke(accessToken: String)
     /// Expires the access tokens of `uid` (or everyone's); how many.
     @discardableResult
@@ -68,8 +68,8 @@ public protocol TokenStorage: Sendable {
     /// Revokes every token of `uid`; how many.
     @discardableResult
     func forceLogout(uid: Int) -> Int
-    func setBan(_ ban: TokenStore.Ban?, uid: Int)
-    func ban(uid: Int) -> TokenStore.Ban?
+    func setBan(_ ban: UserBan?, uid: Int)
+    func ban(uid: Int) -> UserBan?
     /// Forgets every token and ban.
     func reset()
 }
@@ -173,3 +173,45 @@ extension InjectionRules: RuleStorage {}
 extension ScenarioProgress: ScenarioStorage {}
 extension Journal: JournalStorage {}
 extension CollectionStore: RecordStorage {}
+
+/// A freshly issued token pair (``TokenStorage/issue(uid:)``).
+public struct TokenPair: Sendable, Equatable {
+    public var accessToken: String
+    public var refreshToken: String
+    public var accessExpiresIn: Int
+    public var refreshExpiresIn: Int
+}
+
+/// What an access token is worth now (``TokenStorage/verdict(authorization:scheme:)``).
+public enum TokenVerdict: Sendable, Equatable {
+    case valid(uid: Int)
+    /// 1002: expired by time.
+    case expired(uid: Int)
+    /// 1005: invalidated on the server (unknown to it, or invalidated by a tester).
+    case invalidated
+    /// 1006: revoked by logout or a forced logout.
+    case revoked(uid: Int)
+    /// 1006: no bearer token at all.
+    case missing
+}
+
+/// Why an account is banned, as `data.ban_info` carries it (``TokenStorage/setBan(_:uid:)``).
+public struct UserBan: Sendable, Equatable {
+    public var reason: String
+    public var until: String?
+    public var appealURL: String?
+
+    public init(reason: String, until: String? = nil, appealURL: String? = nil) {
+        self.reason = reason
+        self.until = until
+        self.appealURL = appealURL
+    }
+
+    /// `{reason, until?, appeal_url?}`.
+    public var json: JSONValue {
+        var members: [JSONValue.Member] = [.init("reason", .string(reason))]
+        if let until { members.append(.init("until", .string(until))) }
+        if let appealURL { members.append(.init("appeal_url", .string(appealURL))) }
+        return .object(members)
+    }
+}

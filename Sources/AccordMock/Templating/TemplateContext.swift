@@ -14,7 +14,7 @@ public struct TemplateContext: Sendable {
     public var now: Int64
     public var state: MockState
     /// The token pair issued with this answer, if it is a login or refresh.
-    public var issued: TokenStore.Pair?
+    public var issued: TokenPair?
     /// The uid the request's access token belongs to.
     public var user: Int?
     /// The record an effect inserted, updated or read.

@@ -47,7 +47,7 @@ struct InjectionStage: Stage {
         case .business(let code, let message, let data)?:
             let banned = envelopes.codes[.banned]
             let defaultData: JSONValue? = code == banned
-                ? .object([.init("ban_info", TokenStore.Ban(reason: "banned by an injected answer").json)]) : nil
+                ? .object([.init("ban_info", UserBan(reason: "banned by an injected answer").json)]) : nil
             var response = envelopes.answer(code: code, message: message, fallback: code == 0 ? "ok" : "injected",
                                             data: data ?? defaultData ?? payloads[code] ?? .object([]), verdict: .injected)
             response.summary.source = "injected"

@@ -56,7 +56,7 @@ struct TokenStage: Stage {
     }
 
     /// The answer (parsed as `answer`) with the issued tokens written over the fixture's.
-    private func withTokens(_ pair: TokenStore.Pair, in answer: JSONValue, _ response: MockResponse) -> MockResponse {
+    private func withTokens(_ pair: TokenPair, in answer: JSONValue, _ response: MockResponse) -> MockResponse {
         guard case .object(var envelope) = answer,
               let index = envelope.firstIndex(where: { $0.key == envelopeNames.data }),
               case .object(var data) = envelope[index].value else { return response }

@@ -12,48 +12,6 @@ import AccordSync
 /// tokens then answer 1005, their refresh 1007), so memory stays flat under any number
 /// of logins.
 public final class TokenStore: Sendable {
-    /// A freshly issued pair.
-    public struct Pair: Sendable, Equatable {
-        public var accessToken: String
-        public var refreshToken: String
-        public var accessExpiresIn: Int
-        public var refreshExpiresIn: Int
-    }
-
-    /// What an access token is worth now.
-    public enum Verdict: Sendable, Equatable {
-        case valid(uid: Int)
-        /// 1002: expired by time.
-        case expired(uid: Int)
-        /// 1005: invalidated on the server (unknown to it, or invalidated by a tester).
-        case invalidated
-        /// 1006: revoked by logout or a forced logout.
-        case revoked(uid: Int)
-        /// 1006: no bearer token at all.
-        case missing
-    }
-
-    /// Why an account is banned, as `data.ban_info` carries it.
-    public struct Ban: Sendable, Equatable {
-        public var reason: String
-        public var until: String?
-        public var appealURL: String?
-
-        public init(reason: String, until: String? = nil, appealURL: String? = nil) {
-            self.reason = reason
-            self.until = until
-            self.appealURL = appealURL
-        }
-
-        /// `{reason, until?, appeal_url?}`.
-        public var json: JSONValue {
-            var members: [JSONValue.Member] = [.init("reason", .string(reason))]
-            if let until { members.append(.init("until", .string(until))) }
-            if let appealURL { members.append(.init("appeal_url", .string(appealURL))) }
-            return .object(members)
-        }
-    }
-
     private struct Grant {
         var uid: Int
         var expiresAt: Int64
@@ -66,7 +24,7 @@ public final class TokenStore: Sendable {
     private struct State {
         var access: [String: Grant] = [:]
         var refresh: [String: Grant] = [:]
-        var bans: [Int: Ban] = [:]
+        var bans: [Int: UserBan] = [:]
         /// Access tokens in the order issued, for forgetting the oldest.
         var issued: [String] = []
         var oldest = 0
@@ -89,9 +47,9 @@ public final class TokenStore: Sendable {
     public var count: Int { state.withLock { $0.access.count } }
 
     /// Issues a new pair for `uid`.
-    public func issue(uid: Int) -> Pair {
+    public func issue(uid: Int) -> TokenPair {
         let (access, refresh) = Self.randomTokens()
-        let pair = Pair(accessToken: "at_" + access, refreshToken: "rt_" + refresh, accessExpiresIn: accessTTL, refreshExpiresIn: refreshTTL)
+        let pair = TokenPair(accessToken: "at_" + access, refreshToken: "rt_" + refresh, accessExpiresIn: accessTTL, refreshExpiresIn: refreshTTL)
         let now = clock.now
         state.withLock { state in
             state.access[pair.accessToken] = Grant(uid: uid, expiresAt: now + Int64(accessTTL), partner: pair.refreshToken)
@@ -111,7 +69,7 @@ public final class TokenStore: Sendable {
     }
 
     /// Checks `Authorization` (`Bearer <token>`).
-    public func verdict(authorization: String?, scheme: String) -> Verdict {
+    public func verdict(authorization: String?, scheme: String) -> TokenVerdict {
         guard let token = Self.token(in: authorization, scheme: scheme) else { return .missing }
         let now = clock.now
         return state.withLock { state in
@@ -137,7 +95,7 @@ public final class TokenStore: Sendable {
     /// and the old access token answers 1002 if expired, else 1005, so requests still in
     /// flight with it are retried with the new one rather than logged out.
     /// Nil when the refresh token is unknown, rotated, revoked or expired (1007).
-    public func refresh(_ token: String) -> (uid: Int, pair: Pair)? {
+    public func refresh(_ token: String) -> (uid: Int, pair: TokenPair)? {
         let now = clock.now
         let uid: Int? = state.withLock { state in
             guard let grant = state.refresh[token], !grant.revoked, grant.expiresAt > now else { return nil }
@@ -201,12 +159,12 @@ public final class TokenStore: Sendable {
     }
 
     /// Bans `uid` (every later request of it answers 1008), or lifts the ban with nil.
-    public func setBan(_ ban: Ban?, uid: Int) {
+    public func setBan(_ ban: UserBan?, uid: Int) {
         state.withLock { $0.bans[uid] = ban }
     }
 
     /// The ban on `uid`, if any.
-    public func ban(uid: Int) -> Ban? {
+    public func ban(uid: Int) -> UserBan? {
         state.withLock { $0.bans[uid] }
     }
 

@@ -2,52 +2,6 @@ import AccordCrypto
 import AccordJSON
 import AccordSync
 
-/// A file the mock stores for an app: an uploaded avatar or photo, served back by id.
-public struct StoredFile: Sendable, Hashable {
-    /// Random, 32 hex digits: the name under ``MockEngine/storagePrefix``.
-    public var id: String
-    public var contentType: String
-    public var size: Int
-    /// The mock time it was stored, in Unix seconds.
-    public var storedAt: Int64
-}
-
-extension StoredFile {
-    /// What templates read (`{{upload.PART.url}}`): `{id, url, size, content_type}`.
-    func json(origin: String) -> JSONValue {
-        .object([.init("id", .string(id)), .init("url", .string(origin + MockEngine.storagePrefix + id)), .init("size", .int(size)),
-                 .init("content_type", .string(contentType))])
-    }
-}
-
-/// The bytes of uploaded files, within a budget: a shared implementation keeps one key
-/// per file with a size-ordered eviction (`SET file:ID … `, `ZADD files:age`).
-public protocol UploadStorage: Sendable {
-    /// Keeps `bytes` (under `id`, a policy's, or a new random one), evicting the oldest
-    /// files until the new one fits the budget; nil when the file alone is larger than the budget.
-    func store(_ bytes: [UInt8], contentType: String, at time: Int64, id: String?) -> StoredFile?
-    /// The file and its bytes, if it is still kept.
-    func file(_ id: String) -> (file: StoredFile, bytes: [UInt8])?
-    /// What is kept now: files, bytes, the budget, and how many were evicted so far.
-    var usage: UploadUsage { get }
-    func reset()
-}
-
-/// How full the upload store is.
-public struct UploadUsage: Sendable, Hashable {
-    public var files: Int
-    public var bytes: Int
-    public var budgetBytes: Int
-    public var evicted: Int
-
-    public init(files: Int, bytes: Int, budgetBytes: Int, evicted: Int) {
-        self.files = files
-        self.bytes = bytes
-        self.budgetBytes = budgetBytes
-        self.evicted = evicted
-    }
-}
-
 /// Uploads in memory: at most ``budgetBytes`` of file bytes and ``maxFiles`` files;
 /// past either the oldest files go first.
 public final class UploadStore: UploadStorage {

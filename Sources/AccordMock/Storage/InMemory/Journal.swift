@@ -1,0 +1,64 @@
+import AccordContract
+import AccordHTTP
+import AccordJSON
+import AccordReport
+import AccordSync
+import Foundation
+
+/// The last requests the server answered, for `GET /__accord/requests`, optionally
+/// also appended to a JSONL file, one whole line per request.
+public final class Journal: Sendable {
+    private struct State {
+        var entries: [JournalEntry] = []
+        var head = 0
+        var sequence = 0
+    }
+
+    private let state = Locked(State())
+    /// How many entries are kept in memory; also the largest `limit` a reader may ask for.
+    public let capacity: Int
+    private let recorder: JournalRecorder?
+
+    /// - Parameters:
+    ///   - capacity: how many entries are kept in memory.
+    ///   - recorder: the file each entry is appended to as one line.
+    public init(capacity: Int = 10_000, recorder: JournalRecorder? = nil) {
+        self.capacity = max(1, capacity)
+        self.recorder = recorder
+    }
+
+    /// What the recorder wrote and lost, when recording.
+    public var recordingStatus: JournalRecorder.Status? { recorder?.status }
+
+    /// Keeps `entry`, numbering it; returns it numbered.
+    @discardableResult
+    public func add(_ entry: JournalEntry) -> JournalEntry {
+        let numbered = state.withLock { state -> JournalEntry in
+            state.sequence += 1
+            var numbered = entry
+            numbered.sequence = state.sequence
+            if state.entries.count < capacity {
+                state.entries.append(numbered)
+            } else {
+                state.entries[state.head] = numbered
+                state.head = (state.head + 1) % capacity
+            }
+            return numbered
+        }
+        recorder?.append(JSONWriter.bytes(numbered.json) + [0x0A])
+        return numbered
+    }
+
+    /// The kept entries, oldest first, that `filter` lets through, the last `limit` of them.
+    public func entries(matching filter: JournalFilter, limit: Int = .max) -> [JournalEntry] {
+        let all = state.withLock { Array($0.entries[$0.head...] + $0.entries[..<$0.head]) }
+        return Array(all.filter(filter.admits).suffix(max(0, limit)))
+    }
+
+    public func clear() {
+        state.withLock { state in
+            state.entries.removeAll()
+            state.head = 0
+        }
+    }
+}
