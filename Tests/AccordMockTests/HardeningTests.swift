@@ -70,12 +70,12 @@ import Testing
         let clock = MockClock(wall: 1_796_025_600)
         try clock.advance(by: 86_400)
         #expect(clock.now == 1_796_112_000)
-        #expect(throws: MockClock.OutOfRange.self) { try clock.advance(by: .max) }
-        #expect(throws: MockClock.OutOfRange.self) { try clock.set(to: .min) }
-        #expect(throws: MockClock.OutOfRange.self) { try clock.set(to: .max) }
+        #expect(throws: ClockOutOfRange.self) { try clock.advance(by: .max) }
+        #expect(throws: ClockOutOfRange.self) { try clock.set(to: .min) }
+        #expect(throws: ClockOutOfRange.self) { try clock.set(to: .max) }
         #expect(clock.now == 1_796_112_000)   // unchanged by the refused moves
         try clock.set(to: 1_796_025_600 + MockClock.maxOffsetSeconds)
-        #expect(throws: MockClock.OutOfRange.self) { try clock.advance(by: 1) }
+        #expect(throws: ClockOutOfRange.self) { try clock.advance(by: 1) }
     }
 
     @Test func controlCallsWithOutOfRangeNumbersAnswer400AndTheServerGoesOn() throws {

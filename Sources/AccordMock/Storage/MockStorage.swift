@@ -35,9 +35,9 @@ public protocol ClockStorage: Sendable {
     /// The wall clock, in Unix seconds (pinned in tests).
     var wallNow: Int64 { get }
     /// Moves the mock time by `seconds`, within 100 years of the wall clock.
-    func advance(by seconds: Int64) throws(MockClock.OutOfRange)
+    func advance(by seconds: Int64) throws(ClockOutOfRange)
     /// Sets the mock time, within 100 years of the wall clock.
-    func set(to time: Int64) throws(MockClock.OutOfRange)
+    func set(to time: Int64) throws(ClockOutOfRange)
     /// Back to the wall clock.
     func reset()
 }
@@ -78,8 +78,8 @@ public protocol TokenStorage: Sendable {
 public protocol RuleStorage: Sendable {
     var capacity: Int { get }
     var all: [InjectionRule] { get }
-    /// Adds `rule` with a fresh id; ``InjectionRules/Full`` at ``capacity``.
-    func add(_ rule: InjectionRule) throws(InjectionRules.Full) -> InjectionRule
+    /// Adds `rule` with a fresh id; ``RuleStoreFull`` at ``capacity``.
+    func add(_ rule: InjectionRule) throws(RuleStoreFull) -> InjectionRule
     func remove(id: Int) -> Bool
     func removeAll()
     /// The first rule that matches the request and still has uses, counting the use
@@ -125,20 +125,21 @@ public protocol RecordStorage: Sendable {
     var totalBudgetBytes: Int { get }
     /// The bytes of records kept now, and how many records were dropped to keep sessions within their budget.
     var byteCounts: (bytes: Int, trimmed: Int) { get }
-    /// The records `session` holds of `collection`, seeded on first read.
-    func records(of collection: CollectionDefinition, session: String, state: MockState) -> [JSONValue]
+    /// The records `session` holds of `collection`; on its first read, those `seeds` gives
+    /// (asked only then, outside any lock: rendering them draws from other state).
+    func records(of collection: CollectionDefinition, session: String, seeds: () -> [JSONValue]) -> [JSONValue]
     /// The records with their version: a number that changes whenever they do (never
     /// reused), so what is computed from them holds while it stays (`session:S:NAME:version`).
-    func versioned(_ collection: CollectionDefinition, session: String, state: MockState) -> (records: [JSONValue], version: UInt64)
+    func versioned(_ collection: CollectionDefinition, session: String, seeds: () -> [JSONValue]) -> (records: [JSONValue], version: UInt64)
     /// Runs `change` on the session's records of `collection` as one atomic step. A shared
     /// implementation may run `change` again after a conflicting write (optimistic
     /// `WATCH`/`MULTI`), so it must only compute from what it is given.
-    func modify<Result>(_ collection: CollectionDefinition, session: String, state: MockState,
+    func modify<Result>(_ collection: CollectionDefinition, session: String, seeds: () -> [JSONValue],
                         _ change: (inout [JSONValue]) -> Result) -> Result
     /// Puts `record` in place of the one with the same `key`, else last, dropping the
     /// oldest at the collection's limit (`HSET session:S:NAME KEY …` with the order in a
     /// list beside it).
-    func put(_ record: JSONValue, key: String, into collection: CollectionDefinition, session: String, state: MockState)
+    func put(_ record: JSONValue, key: String, into collection: CollectionDefinition, session: String, seeds: () -> [JSONValue])
     /// Returns `session` (or every session) to the seeds.
     func reset(session: String?)
     /// Keeps the records that still fit after a reload; returns the collections dropped.
@@ -165,6 +166,29 @@ extension TokenStorage {
     /// Invalidates every user's access tokens; how many.
     @discardableResult
     public func invalidateAccessTokens() -> Int { invalidateAccessTokens(uid: nil) }
+}
+
+extension RecordStorage {
+    /// ``records(of:session:seeds:)``, the collection's seeds rendered with `state`'s templates.
+    public func records(of collection: CollectionDefinition, session: String, state: MockState) -> [JSONValue] {
+        records(of: collection, session: session) { collection.renderSeeds(state: state) }
+    }
+
+    /// ``versioned(_:session:seeds:)``, the collection's seeds rendered with `state`'s templates.
+    public func versioned(_ collection: CollectionDefinition, session: String, state: MockState) -> (records: [JSONValue], version: UInt64) {
+        versioned(collection, session: session) { collection.renderSeeds(state: state) }
+    }
+
+    /// ``modify(_:session:seeds:_:)``, the collection's seeds rendered with `state`'s templates.
+    public func modify<Result>(_ collection: CollectionDefinition, session: String, state: MockState,
+                               _ change: (inout [JSONValue]) -> Result) -> Result {
+        modify(collection, session: session, seeds: { collection.renderSeeds(state: state) }, change)
+    }
+
+    /// ``put(_:key:into:session:seeds:)``, the collection's seeds rendered with `state`'s templates.
+    public func put(_ record: JSONValue, key: String, into collection: CollectionDefinition, session: String, state: MockState) {
+        put(record, key: key, into: collection, session: session) { collection.renderSeeds(state: state) }
+    }
 }
 
 extension MockClock: ClockStorage {}
@@ -214,4 +238,14 @@ public struct UserBan: Sendable, Equatable {
         if let appealURL { members.append(.init("appeal_url", .string(appealURL))) }
         return .object(members)
     }
+}
+
+/// A move the clock refused because it would leave the allowed range.
+public struct ClockOutOfRange: Error, Sendable, Equatable {
+    public var message: String
+}
+
+/// Adding a rule past the store's ``RuleStorage/capacity``.
+public struct RuleStoreFull: Error, Sendable, Equatable {
+    public var capacity: Int
 }

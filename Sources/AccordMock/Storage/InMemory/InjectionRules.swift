@@ -11,10 +11,6 @@ public final class InjectionRules: Sendable {
     /// The default cap on standing rules.
     public static let defaultCapacity = 1_000
 
-    /// Adding a rule past ``capacity``.
-    public struct Full: Error, Sendable, Equatable {
-        public var capacity: Int
-    }
 
     private struct State {
         var rules: [InjectionRule] = []
@@ -49,7 +45,7 @@ public final class InjectionRules: Sendable {
 
     /// Adds a rule and returns it with its id.
     @discardableResult
-    public func add(_ rule: InjectionRule) throws(Full) -> InjectionRule {
+    public func add(_ rule: InjectionRule) throws(RuleStoreFull) -> InjectionRule {
         let added: InjectionRule? = state.withLock { state in
             guard state.rules.count < capacity else { return nil }
             var rule = rule
@@ -59,7 +55,7 @@ public final class InjectionRules: Sendable {
             state.rulesChanged()
             return rule
         }
-        guard let added else { throw Full(capacity: capacity) }
+        guard let added else { throw RuleStoreFull(capacity: capacity) }
         return added
     }
 

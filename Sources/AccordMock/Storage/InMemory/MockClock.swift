@@ -14,10 +14,6 @@ public final class MockClock: Sendable {
     /// How far the mock clock may be from the wall clock: 100 years.
     public static let maxOffsetSeconds: Int64 = 100 * 366 * 86_400
 
-    /// A move the clock refused because it would leave the allowed range.
-    public struct OutOfRange: Error, Sendable, Equatable {
-        public var message: String
-    }
 
     /// A pinned wall-clock time, or ``systemWall`` for the system clock.
     private let pinnedWall: Atomic<Int64>
@@ -46,12 +42,12 @@ public final class MockClock: Sendable {
     public var now: Int64 { wallNow + offset.load(ordering: .relaxed) }
 
     /// Moves the mock clock forward (or back) by `seconds`.
-    public func advance(by seconds: Int64) throws(OutOfRange) {
+    public func advance(by seconds: Int64) throws(ClockOutOfRange) {
         var current = offset.load(ordering: .relaxed)
         while true {
             let (moved, overflow) = current.addingReportingOverflow(seconds)
             guard !overflow, Self.isAllowed(offset: moved) else {
-                throw OutOfRange(message: "advancing by \(seconds) s would put the mock clock more than 100 years from the wall clock")
+                throw ClockOutOfRange(message: "advancing by \(seconds) s would put the mock clock more than 100 years from the wall clock")
             }
             let (exchanged, original) = offset.compareExchange(expected: current, desired: moved, ordering: .relaxed)
             if exchanged { return }
@@ -60,10 +56,10 @@ public final class MockClock: Sendable {
     }
 
     /// Sets the mock clock to `time` (Unix seconds).
-    public func set(to time: Int64) throws(OutOfRange) {
+    public func set(to time: Int64) throws(ClockOutOfRange) {
         let (moved, overflow) = time.subtractingReportingOverflow(wallNow)
         guard !overflow, Self.isAllowed(offset: moved) else {
-            throw OutOfRange(message: "\(time) is more than 100 years from the wall clock")
+            throw ClockOutOfRange(message: "\(time) is more than 100 years from the wall clock")
         }
         offset.store(moved, ordering: .relaxed)
     }
