@@ -15,7 +15,8 @@ struct Stages {
     let signature: SignatureStage?
 
     /// - Parameters:
-    ///   - nonces, clock: what the signature check remembers and reads (the state's, or a capture's own).
+    ///   - nonces: what the signature check remembers (the state's, or a capture's own).
+    ///   - clock: what it reads the time from (the state's, or one pinned to each captured request).
     init(contract: Contract, options: MockOptions, router: Router, bodyLimits: BodyLimits, nonces: any NonceStorage, clock: any ClockStorage) {
         self.contract = contract
         self.options = options
