@@ -1,5 +1,6 @@
 import AccordContract
 import AccordDiagnostics
+import AccordMock
 
 /// The `accord` command line: parses the subcommand and runs it.
 ///
@@ -81,14 +82,15 @@ protocol Subcommand: Sendable {
 extension Subcommand {
     var positionals: String? { nil }
 
-    /// The contract in `arguments["contracts"]` (default `contracts`), its problems
+    /// The contract in `arguments["contracts"]` (default `contracts`), loaded and checked
+    /// as every command loads it (``MockProject/load(contracts:mocks:)``), its problems
     /// printed; nil when it has errors.
     func loadContract(_ arguments: Arguments, console: Console) -> Contract? {
         let directory = arguments["contracts"] ?? "contracts"
-        let outcome = ContractLoader().load(directory: directory)
+        let outcome = MockProject.load(contracts: directory, mocks: nil)
         var renderer = DiagnosticRenderer()
         for diagnostic in outcome.diagnostics { console.writeError(renderer.render(diagnostic)) }
-        guard let contract = outcome.contract, !outcome.diagnostics.contains(where: { $0.severity == .error }) else {
+        guard let contract = outcome.project?.contract else {
             console.printError("error: the contracts in \(directory) have errors")
             return nil
         }

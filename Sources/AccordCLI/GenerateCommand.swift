@@ -2,7 +2,6 @@ import AccordContract
 import AccordDiagnostics
 import AccordGenerator
 import AccordMock
-import AccordValidation
 import Foundation
 
 /// `accord generate`: Swift models, typed endpoints and runtime support from the contracts.
@@ -30,27 +29,17 @@ struct GenerateCommand: Subcommand {
             return 2
         }
         let contractsDirectory = arguments["contracts"] ?? "contracts"
-        let outcome = ContractLint.run(directory: contractsDirectory)
+        let beside = ((contractsDirectory as NSString).deletingLastPathComponent as NSString).appendingPathComponent("mocks")
+        let fixtures = !arguments.has("no-fixtures")
+        let outcome = MockProject.load(contracts: contractsDirectory, mocks: fixtures ? arguments["mocks"] ?? beside : nil)
         var renderer = DiagnosticRenderer()
         for diagnostic in outcome.diagnostics { console.writeError(renderer.render(diagnostic)) }
-        guard let contract = outcome.contract, !outcome.diagnostics.containsErrors else {
-            console.printError("error: not generating: the contracts have errors")
+        guard let project = outcome.project else {
+            console.printError("error: not generating: the contracts\(fixtures ? " or the fixtures" : "") have errors\(fixtures ? " (or pass --no-fixtures)" : "")")
             return 1
         }
-        var samples: [String: [SwiftGenerator.Sample]] = [:]
-        if !arguments.has("no-fixtures") {
-            let beside = ((contractsDirectory as NSString).deletingLastPathComponent as NSString).appendingPathComponent("mocks")
-            let mocks = arguments["mocks"] ?? beside
-            let (collections, collectionProblems) = CollectionLoader(contract: contract).load(directory: (mocks as NSString).appendingPathComponent("collections"))
-            let (fixtures, fixtureProblems) = FixtureLoader(contract: contract, collections: collections).load(directory: mocks)
-            let problems = collectionProblems + fixtureProblems
-            for diagnostic in problems { console.writeError(renderer.render(diagnostic)) }
-            guard !problems.containsErrors else {
-                console.printError("error: not generating: the fixtures have errors (or pass --no-fixtures)")
-                return 1
-            }
-            samples = Self.samples(contract: contract, fixtures: fixtures, collections: collections)
-        }
+        let contract = project.contract
+        let samples = fixtures ? Self.samples(contract: contract, fixtures: project.fixtures, collections: project.collections) : [:]
         let generator = SwiftGenerator(contract: contract, access: access, samples: samples)
         for diagnostic in generator.diagnostics() { console.writeError(renderer.render(diagnostic)) }
         let output = GeneratedOutput(files: generator.files(), directory: outputDirectory)
