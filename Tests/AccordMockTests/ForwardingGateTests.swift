@@ -51,6 +51,16 @@ import Testing
         #expect(forwarded.violationCount(AnswerCheck(code: 0, violations: [])) == 2)
     }
 
+    /// The first check that refuses is the one noted; the later ones do not run on a refused request.
+    @Test func reportModeNotesTheFirstRefusal() throws {
+        let fixture = try EngineFixture()
+        let unsigned = MockRequest(method: "POST", target: "/api/v1/signals", headers: [("Content-Type", "application/json")],
+                                   body: Array(#"{"contents":"hi"}"#.utf8))
+        let forwarded = try #require(forwardedOn(gate(.report, fixture).admit(unsigned)))
+        #expect(forwarded.refusal?.summary.verdict == .badSignature, "the signature, not the body's violations after it")
+        #expect(forwarded.violationCount(AnswerCheck(code: 0, violations: [])) == 1)
+    }
+
     @Test func aTokenIsCheckedForItsShapeOnly() throws {
         var fixture = try EngineFixture()
         let gate = gate(.strict, fixture)

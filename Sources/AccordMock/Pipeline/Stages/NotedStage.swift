@@ -1,7 +1,9 @@
 import AccordHTTP
+
 /// Runs a check whose refusal is noted, not answered (``ForwardingGate/Mode/report``):
 /// a request it refuses goes on to the stages after it with ``Exchange/refusal`` set;
-/// one that is not routed goes no further and passes (the proxy forwards it).
+/// one that is not routed goes no further and passes (the proxy forwards it). The first
+/// refusal is the one noted: once one is, later checks are not run.
 struct NotedStage: Stage {
     let check: any Stage
 
@@ -10,6 +12,7 @@ struct NotedStage: Stage {
     }
 
     func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
+        guard exchange.noted == nil else { return next(&exchange) }
         let response = check.respond(to: &exchange, next: .end)
         guard exchange.passed else {
             exchange.noted = response
