@@ -26,13 +26,16 @@ struct Next {
     /// A path with no stage left: the exchange passes at once.
     static let end = Next([])
 
+    /// What the end of the path answers: made once, since the check pipelines (the control
+    /// API's gates, the proxy's noted checks) reach it on every request and read only
+    /// ``Exchange/passed``.
+    private static let unanswered = MockResponse(status: 500, headers: [("Content-Type", "text/plain; charset=utf-8")],
+                                                 body: .bytes(Array("no stage answered the request".utf8)), summary: .init(verdict: .error))
+
     func callAsFunction(_ exchange: inout Exchange) -> MockResponse {
         guard index < stages.count else {
             exchange.passed = true
-            let request = exchange.request
-            return MockResponse(status: 500, headers: [("Content-Type", "text/plain; charset=utf-8")],
-                                body: .bytes(Array("no stage answered \(request.method) \(request.path.prefix(200))".utf8)),
-                                summary: .init(verdict: .error))
+            return Self.unanswered
         }
         return stages[index].respond(to: &exchange, next: Next(stages, from: index + 1))
     }
