@@ -52,9 +52,13 @@ let package = Package(
         .target(name: "AccordConsole", exclude: ["Assets"], plugins: ["EmbedFiles"]),
         // The HTTP messages the engine and the transports exchange: requests, answers, headers, bodies, verdicts.
         .target(name: "AccordHTTP", dependencies: ["AccordJSON"]),
-        // The mock backend as a pure function: routing, validation, fixtures, templating.
+        // The mocks/ format read and checked: fixtures, collections, effects, scenarios, templates.
+        .target(name: "AccordMocksFormat", dependencies: ["AccordContract", "AccordDiagnostics", "AccordJSON", "AccordValidation",
+                                                          "AccordYAML"]),
+        // The mock backend as a pure function: routing, validation, answers, state, flows.
         .target(name: "AccordMock", dependencies: ["AccordConsole", "AccordContract", "AccordCrypto", "AccordDiagnostics", "AccordFiles", "AccordHTTP",
-                                                 "AccordJSON", "AccordReport", "AccordSigning", "AccordSync", "AccordValidation", "AccordYAML"]),
+                                                 "AccordJSON", "AccordMocksFormat", "AccordReport", "AccordSigning", "AccordSync", "AccordValidation",
+                                                 "AccordYAML"]),
         // HTTPS identities: a local CA and the server certificates it signs (OpenSSL libcrypto), iOS trust profiles.
         .target(name: "AccordTLS", dependencies: ["CCrypto", "AccordCrypto", "AccordFiles"]),
         // HTTP/1.1 over libmicrohttpd: moves bytes between sockets and a responder (the engine, the proxy).
@@ -73,14 +77,14 @@ let package = Package(
         .target(name: "AccordOpenAPI", dependencies: ["AccordContract", "AccordJSON", "AccordYAML"]),
         // Swift code from contracts: models, typed endpoints, runtime support.
         // Its runtime is ordinary Swift in Runtime/, embedded at build time by EmbedFiles.
-        .target(name: "AccordGenerator", dependencies: ["AccordContract", "AccordDiagnostics", "AccordJSON"], exclude: ["Runtime"],
+        .target(name: "AccordGenerator", dependencies: ["AccordContract", "AccordDiagnostics", "AccordJSON", "AccordMocksFormat"], exclude: ["Runtime"],
                 plugins: ["EmbedFiles"]),
         // Files embedded in a target as string literals: the generator's runtime, the console's assets.
         .plugin(name: "EmbedFiles", capability: .buildTool()),
         // The `accord` commands, as a library so tests run them in-process.
         .target(name: "AccordCLI", dependencies: ["AccordCapture", "AccordContract", "AccordDiagnostics", "AccordDiff", "AccordFiles",
-                                                  "AccordGenerator", "AccordHTTP", "AccordJSON", "AccordMock", "AccordOpenAPI",
-                                                  "AccordProxy", "AccordReport", "AccordServer", "AccordSync", "AccordTLS",
+                                                  "AccordGenerator", "AccordHTTP", "AccordJSON", "AccordMock", "AccordMocksFormat",
+                                                  "AccordOpenAPI", "AccordProxy", "AccordReport", "AccordServer", "AccordSync", "AccordTLS",
                                                   "AccordValidation", "AccordVerification"]),
         .executableTarget(name: "accord", dependencies: ["AccordCLI"]),
         // `swift package accord-generate --output DIR`: the generator for app packages.
@@ -101,10 +105,10 @@ let package = Package(
         // What the test targets share: the repository's contracts and variants of them, an
         // in-process engine with a signing client, a real server process, raw connections.
         .target(name: "AccordTesting", dependencies: ["AccordContract", "AccordDiagnostics", "AccordHTTP", "AccordJSON", "AccordMock",
-                                                      "AccordSigning", "AccordSync", "AccordValidation"], path: "Tests/AccordTesting"),
+                                                      "AccordMocksFormat", "AccordSigning", "AccordSync", "AccordValidation"], path: "Tests/AccordTesting"),
         .testTarget(name: "AccordGeneratorTests", dependencies: ["AccordCLI", "AccordContract", "AccordDiagnostics", "AccordGenerator",
-                                                                 "AccordHTTP", "AccordJSON", "AccordMock", "AccordSigning",
-                                                                 "AccordTesting", "AccordValidation", "TongbanAPI"]),
+                                                                 "AccordHTTP", "AccordJSON", "AccordMock", "AccordMocksFormat",
+                                                                 "AccordSigning", "AccordTesting", "AccordValidation", "TongbanAPI"]),
         .testTarget(name: "AccordYAMLTests", dependencies: ["AccordYAML"]),
         .testTarget(name: "AccordSigningTests", dependencies: ["AccordContract", "AccordCrypto", "AccordHTTP", "AccordJSON", "AccordMock",
                                                                "AccordSigning", "AccordTesting"]),
@@ -113,8 +117,8 @@ let package = Package(
                                                                 "TongbanAPI", "accord"],
                     exclude: ["Clients"]),
         .testTarget(name: "AccordMockTests", dependencies: ["AccordContract", "AccordCrypto", "AccordFiles", "AccordHTTP", "AccordJSON",
-                                                            "AccordMock", "AccordReport", "AccordSigning", "AccordSync", "AccordTesting",
-                                                            "AccordValidation"]),
+                                                            "AccordMock", "AccordMocksFormat", "AccordReport", "AccordSigning",
+                                                            "AccordSync", "AccordTesting", "AccordValidation"]),
         .testTarget(
             name: "AccordContractTests",
             dependencies: ["AccordContract", "AccordDiagnostics", "AccordTesting", "AccordValidation"],
@@ -125,7 +129,8 @@ let package = Package(
         .testTarget(name: "AccordOpenAPITests", dependencies: ["AccordContract", "AccordJSON", "AccordOpenAPI", "AccordTesting", "AccordYAML"]),
         .testTarget(name: "AccordValidationTests", dependencies: ["AccordContract", "AccordDiagnostics", "AccordJSON", "AccordValidation"]),
         .testTarget(name: "AccordProxyTests", dependencies: ["AccordHTTP", "AccordJSON", "AccordMock", "AccordProxy"]),
-        .testTarget(name: "AccordCLITests", dependencies: ["AccordCapture", "AccordCLI", "AccordJSON", "AccordMock", "AccordSync", "AccordTesting"]),
+        .testTarget(name: "AccordCLITests", dependencies: ["AccordCapture", "AccordCLI", "AccordJSON", "AccordMock", "AccordSync",
+                                                           "AccordTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

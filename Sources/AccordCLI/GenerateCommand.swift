@@ -2,6 +2,7 @@ import AccordContract
 import AccordDiagnostics
 import AccordGenerator
 import AccordMock
+import AccordMocksFormat
 import Foundation
 
 /// `accord generate`: Swift models, typed endpoints and runtime support from the contracts.
@@ -39,7 +40,7 @@ struct GenerateCommand: Subcommand {
             return 1
         }
         let contract = project.contract
-        let samples = fixtures ? Self.samples(contract: contract, fixtures: project.fixtures, collections: project.collections) : [:]
+        let samples = fixtures ? FixtureSamples(contract: contract, fixtures: project.fixtures, collections: project.collections).byEndpoint : [:]
         let generator = SwiftGenerator(contract: contract, access: access, samples: samples)
         for diagnostic in generator.diagnostics() { console.writeError(renderer.render(diagnostic)) }
         let output = GeneratedOutput(files: generator.files(), directory: outputDirectory)
@@ -70,26 +71,4 @@ struct GenerateCommand: Subcommand {
         return 0
     }
 
-    /// The fixtures as the generator takes them: rendered as the server answers them,
-    /// in the order it tries them, with their matchers.
-    static func samples(contract: Contract, fixtures: FixtureSet,
-                        collections: [String: CollectionDefinition] = [:]) -> [String: [SwiftGenerator.Sample]] {
-        FixtureSamples(contract: contract, fixtures: fixtures, collections: collections).byEndpoint.mapValues { list in
-            list.map { sample in
-                SwiftGenerator.Sample(name: sample.name, data: sample.data, location: sample.location,
-                                      role: SwiftGenerator.Sample.Role(rawValue: sample.role.rawValue) ?? .named,
-                                      matchers: sample.matchers.map(matcher), code: sample.code, message: sample.message)
-            }
-        }
-    }
-
-    private static func matcher(_ matcher: Matcher) -> SwiftGenerator.Sample.Matcher {
-        let condition: SwiftGenerator.Sample.Matcher.Condition = switch matcher.condition {
-        case .equals(let text): .equals(text)
-        case .regex(let pattern): .regex(pattern.pattern)
-        case .present(let expected): .present(expected)
-        }
-        return SwiftGenerator.Sample.Matcher(source: SwiftGenerator.Sample.Matcher.Source(rawValue: matcher.source.rawValue) ?? .body,
-                                             key: matcher.key, condition: condition)
-    }
 }

@@ -1,6 +1,7 @@
 import AccordDiagnostics
 import AccordGenerator
 import AccordMock
+import AccordMocksFormat
 
 /// `accord lint`: every problem in the contracts, compiler-style, non-zero exit on errors.
 struct LintCommand: Subcommand {
@@ -16,9 +17,9 @@ struct LintCommand: Subcommand {
         let outcome = MockProject.load(contracts: arguments["contracts"] ?? "contracts", mocks: arguments["mocks"] ?? "mocks")
         // What the generated Swift will differ in (renamed enum cases, no automatic refresh,
         // fixtures that cannot be typed), once the contract loads.
-        let generator = outcome.project.map { project in
-            SwiftGenerator(contract: project.contract, samples: GenerateCommand.samples(contract: project.contract, fixtures: project.fixtures,
-                                                                                               collections: project.collections))
+        let generator = outcome.project.map { project -> [Diagnostic] in
+            let samples = FixtureSamples(contract: project.contract, fixtures: project.fixtures, collections: project.collections)
+            return SwiftGenerator(contract: project.contract, samples: samples.byEndpoint)
                 .diagnostics()
         } ?? []
         let diagnostics = (outcome.diagnostics + generator).sortedByLocation()

@@ -1,5 +1,6 @@
 import AccordContract
 import AccordMock
+import AccordMocksFormat
 import AccordReport
 import AccordServer
 

@@ -2,6 +2,7 @@ import AccordContract
 import AccordDiagnostics
 import AccordFiles
 import AccordMock
+import AccordMocksFormat
 import AccordReport
 import AccordServer
 import Dispatch

@@ -1,5 +1,6 @@
 import AccordContract
 import AccordMock
+import AccordMocksFormat
 import AccordProxy
 import AccordServer
 import Foundation

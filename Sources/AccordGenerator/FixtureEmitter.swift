@@ -1,6 +1,7 @@
 import AccordContract
 import AccordDiagnostics
 import AccordJSON
+import AccordMocksFormat
 
 /// Writes fixtures as typed Swift values built with the models' memberwise
 /// initializers (no JSON decoded at run time), so the compiler checks them and a
@@ -8,7 +9,7 @@ import AccordJSON
 /// catalog and route table that name them.
 struct FixtureEmitter {
     /// A fixture's answer: its name, its rendered `data`, and where it was written.
-    typealias Sample = SwiftGenerator.Sample
+    typealias Sample = FixtureSample
 
     /// A success fixture that fits its response, as Swift.
     struct Typed {
@@ -138,10 +139,10 @@ struct FixtureEmitter {
     }
 
     /// `.init(.query, "cursor", .equals("c_end"))`
-    private func matcher(_ matcher: Sample.Matcher) -> String {
+    private func matcher(_ matcher: Matcher) -> String {
         let condition = switch matcher.condition {
         case .equals(let text): ".equals(\(text.swiftLiteral))"
-        case .regex(let pattern): ".regex(\(pattern.swiftLiteral))"
+        case .regex(let pattern): ".regex(\(pattern.pattern.swiftLiteral))"
         case .present(let expected): ".present(\(expected))"
         }
         return ".init(.\(matcher.source.rawValue), \(matcher.key.swiftLiteral), \(condition))"

@@ -1,6 +1,7 @@
 import AccordContract
 import AccordDiagnostics
 import AccordJSON
+import AccordMocksFormat
 
 /// Generates the Swift for a contract: one file per model type, one per domain for
 /// endpoints, a catalog, and the runtime support. Deterministic: the same contract
@@ -21,72 +22,14 @@ public struct SwiftGenerator: Sendable {
         public var contents: String
     }
 
-    /// One fixture's answer, rendered to plain JSON (``AccordMock/FixtureSamples``).
-    public struct Sample: Sendable {
-        /// When the mock answers it, besides a `prefer` naming it.
-        public enum Role: String, Sendable {
-            /// Tried in order when its matchers all hold (none: always).
-            case matched
-            /// The answer when nothing matches.
-            case fallback
-            /// Only when named.
-            case named
-        }
-
-        /// One condition of a fixture's `when`.
-        public struct Matcher: Sendable {
-            public enum Source: String, Sendable {
-                case params, query, headers, body
-            }
-
-            public enum Condition: Sendable {
-                case equals(String)
-                /// An `NSRegularExpression` pattern, matching anywhere unless anchored.
-                case regex(String)
-                case present(Bool)
-            }
-
-            public var source: Source
-            /// A parameter or header name, or a JSON pointer into the body.
-            public var key: String
-            public var condition: Condition
-
-            public init(source: Source, key: String, condition: Condition) {
-                self.source = source
-                self.key = key
-                self.condition = condition
-            }
-        }
-
-        public var name: String
-        public var data: JSONValue
-        public var location: SourceLocation
-        public var role: Role
-        public var matchers: [Matcher]
-        /// A business code other than 0: the answer has no typed value.
-        public var code: Int
-        public var message: String?
-
-        public init(name: String, data: JSONValue, location: SourceLocation, role: Role = .named, matchers: [Matcher] = [],
-                    code: Int = 0, message: String? = nil) {
-            self.name = name
-            self.data = data
-            self.location = location
-            self.role = role
-            self.matchers = matchers
-            self.code = code
-            self.message = message
-        }
-    }
-
     public let contract: Contract
     public let access: Access
     /// The fixtures to emit as typed values, by endpoint id; none when empty.
-    public let samples: [String: [Sample]]
+    public let samples: [String: [FixtureSample]]
     /// The fixtures typed once, for the files and the diagnostics alike.
     private let fixtures: FixtureEmitter
 
-    public init(contract: Contract, access: Access = .public, samples: [String: [Sample]] = [:]) {
+    public init(contract: Contract, access: Access = .public, samples: [String: [FixtureSample]] = [:]) {
         self.contract = contract
         self.access = access
         self.samples = samples

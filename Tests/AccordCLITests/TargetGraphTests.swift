@@ -53,6 +53,12 @@ import Testing
         #expect(Self.graph.dependencies["AccordMock"] != nil, "swift package dump-package did not run")
     }
 
+    /// The mocks format is read by the engine and the generator alike, and knows neither.
+    @Test func theMocksFormatStandsBelowTheEngine() {
+        #expect(Self.graph.reach("AccordMock").contains("AccordMocksFormat"))
+        #expect(Self.graph.reach("AccordMocksFormat").isDisjoint(with: ["AccordMock", "AccordGenerator", "AccordHTTP", "AccordSigning"]))
+    }
+
     @Test func theServerMovesBytesWithoutTheEngine() {
         #expect(!Self.graph.reach("AccordServer").contains("AccordMock"))
         #expect(Self.graph.reach("AccordServer").contains("AccordHTTP"))
@@ -65,7 +71,8 @@ import Testing
 
     /// What the generator plugin needs reaches no C library but libyaml: the plugin can be a small executable.
     @Test func generationReachesNoTransportAndNoOpenSSL() {
-        for target in ["AccordYAML", "AccordContract", "AccordGenerator"] {
+        #expect(Self.graph.reach("AccordGenerator").contains("AccordMocksFormat"))
+        for target in ["AccordYAML", "AccordContract", "AccordMocksFormat", "AccordGenerator"] {
             let reached = Self.graph.reach(target)
             #expect(reached.isDisjoint(with: Self.openSSL.union(Self.transports)), "\(target) reaches \(reached.sorted())")
         }

@@ -4,6 +4,7 @@ import AccordGenerator
 import AccordHTTP
 import AccordJSON
 import AccordMock
+import AccordMocksFormat
 import AccordSigning
 import AccordTesting
 import AccordValidation
@@ -18,8 +19,8 @@ import TongbanAPI
     static let contract = Repository.contract
 
     /// The repository's fixtures, as `accord generate` reads them by default.
-    static var samples: [String: [SwiftGenerator.Sample]] {
-        GenerateCommand.samples(contract: contract, fixtures: Repository.project.fixtures, collections: Repository.project.collections)
+    static var samples: [String: [FixtureSample]] {
+        FixtureSamples(contract: contract, fixtures: Repository.project.fixtures, collections: Repository.project.collections).byEndpoint
     }
 
     @Test func checkedInOutputIsWhatTheGeneratorWritesToday() throws {

@@ -3,6 +3,7 @@ import AccordDiagnostics
 import AccordGenerator
 import AccordJSON
 import AccordMock
+import AccordMocksFormat
 import AccordTesting
 import Foundation
 import Testing
@@ -81,8 +82,8 @@ import TongbanAPI
              "stock":{"S":2},"extra":{"n":9007199254740993,"x":[true,null]}}
             """#.utf8))
         let location = SourceLocation(file: "mocks/shop.yaml", line: 3, column: 5)
-        let samples = ["shop.item": [SwiftGenerator.Sample(name: "default", data: data, location: location),
-                                     SwiftGenerator.Sample(name: "broken", data: .object([]), location: location)]]
+        let samples = ["shop.item": [FixtureSample(name: "default", data: data, location: location),
+                                     FixtureSample(name: "broken", data: .object([]), location: location)]]
         let generator = SwiftGenerator(contract: contract, access: .internal, samples: samples)
         let file = try #require(generator.files().first { $0.path == "Fixtures/API+ShopFixtures.swift" })
         #expect(file.contents.contains("""

@@ -2,6 +2,7 @@ import AccordContract
 import AccordHTTP
 import AccordJSON
 import AccordMock
+import AccordMocksFormat
 import AccordTesting
 import AccordValidation
 import Foundation

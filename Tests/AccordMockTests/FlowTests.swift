@@ -1,6 +1,7 @@
 import AccordContract
 import AccordHTTP
 import AccordMock
+import AccordMocksFormat
 import AccordTesting
 import Testing
 

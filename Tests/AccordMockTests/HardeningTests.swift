@@ -1,5 +1,6 @@
 import AccordContract
 import AccordJSON
+@testable import AccordMocksFormat
 import AccordTesting
 import Foundation
 import Testing

@@ -1,6 +1,7 @@
 import AccordContract
 import AccordHTTP
 import AccordJSON
+@testable import AccordMocksFormat
 import AccordSync
 import AccordTesting
 import Testing

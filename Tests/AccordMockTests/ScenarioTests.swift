@@ -1,6 +1,7 @@
 import AccordContract
 import AccordJSON
 import AccordMock
+import AccordMocksFormat
 import AccordTesting
 import Foundation
 import Testing

@@ -2,6 +2,7 @@ import AccordContract
 import AccordHTTP
 import AccordJSON
 import AccordMock
+import AccordMocksFormat
 import AccordSigning
 import AccordTesting
 import Foundation

@@ -1,6 +1,7 @@
 import AccordContract
 import AccordHTTP
 import AccordJSON
+@testable import AccordMocksFormat
 import AccordSigning
 import AccordTesting
 import Testing

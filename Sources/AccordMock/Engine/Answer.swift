@@ -1,4 +1,5 @@
 import AccordContract
+import AccordMocksFormat
 
 /// A fixture, contract example or generated value, compiled for serving.
 struct Answer: Sendable {

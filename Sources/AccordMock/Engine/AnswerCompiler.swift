@@ -1,5 +1,6 @@
 import AccordContract
 import AccordJSON
+import AccordMocksFormat
 
 /// Compiles one endpoint's fixtures, examples and generated fallback into ``Answer``s.
 struct AnswerCompiler {

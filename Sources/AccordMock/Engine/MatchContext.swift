@@ -1,6 +1,7 @@
 import AccordContract
 import AccordHTTP
 import AccordJSON
+import AccordMocksFormat
 
 /// Evaluates fixture matchers against one request.
 struct MatchContext {

@@ -1,6 +1,7 @@
 import AccordContract
 import AccordCrypto
 import AccordHTTP
+import AccordMocksFormat
 
 /// Who may steer the server through the control API under `/__accord/` (the
 /// steering headers are checked by ``SteeringStage``).

@@ -1,5 +1,6 @@
 import AccordContract
 import AccordHTTP
+import AccordMocksFormat
 import AccordReport
 import AccordValidation
 

@@ -1,3 +1,5 @@
+import AccordMocksFormat
+
 /// How the mock server behaves beyond what the contract says.
 public struct MockOptions: Sendable {
     /// Check `X-Sign` (the `--no-sign` flag turns it off).

@@ -2,6 +2,7 @@ import AccordContract
 import AccordDiagnostics
 import AccordHTTP
 import AccordJSON
+import AccordMocksFormat
 import Foundation
 
 /// Every success answer of every endpoint as plain JSON, rendered once, the same on
@@ -14,29 +15,7 @@ import Foundation
 /// names. A login or refresh answer issues the fixed tokens ``previewTokens``. A fixture
 /// with effects acts on the seeds of a fresh session, as user ``previewUser``.
 public struct FixtureSamples: Sendable {
-    /// One named answer's `data`, with where it was written.
-    public struct Sample: Sendable {
-        /// When the server answers a sample, besides a `Prefer` naming it.
-        public enum Role: String, Sendable {
-            /// A fixture tried in order when its matchers all hold (none: always).
-            case matched
-            /// The answer when no fixture matches: the default fixture, else the first success example.
-            case fallback
-            /// Only when a `Prefer` names it (the other examples).
-            case named
-        }
-
-        public var name: String
-        public var data: JSONValue
-        public var location: SourceLocation
-        public var role: Role
-        /// The fixture's `when`.
-        public var matchers: [Matcher]
-        /// A business code other than 0 (`data` is then `null`), with its `msg` if the
-        /// fixture gives one.
-        public var code = 0
-        public var message: String?
-    }
+    public typealias Sample = FixtureSample
 
     /// 2026-11-30T08:00:00Z.
     public static let referenceTime: Int64 = 1_796_025_600

@@ -1,5 +1,6 @@
 import AccordContract
 import AccordJSON
+import AccordMocksFormat
 
 /// Injection rules as the control API reads and writes them:
 /// `{match: {endpoint, user?, session?}, respond: {code, msg?, data?} | "name", fault?: "reset", times?, probability?, after?}`.

@@ -1,6 +1,7 @@
 import AccordContract
 import AccordHTTP
 import AccordJSON
+import AccordMocksFormat
 import AccordValidation
 
 /// One request on its way through the stages, and what they learned of it, as typed

@@ -1,4 +1,5 @@
 import AccordContract
+import AccordMocksFormat
 import AccordSigning
 
 /// Builds the stages of one contract: the mock's whole path

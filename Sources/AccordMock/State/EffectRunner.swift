@@ -1,6 +1,7 @@
 import AccordContract
 import AccordHTTP
 import AccordJSON
+import AccordMocksFormat
 import AccordValidation
 
 /// Runs a fixture's effects on the session's collections and makes the answer's `data`

@@ -1,4 +1,5 @@
 import AccordJSON
+import AccordMocksFormat
 
 /// A list effect's order: by one member (ascending or descending), the key breaking
 /// ties in the same direction; without a member, the records' own order.

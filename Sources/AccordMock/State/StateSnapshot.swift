@@ -1,5 +1,6 @@
 import AccordContract
 import AccordJSON
+import AccordMocksFormat
 import AccordValidation
 
 /// The collections' records on disk (`accord serve --state FILE`), so a developer's

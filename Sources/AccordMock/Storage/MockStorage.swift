@@ -1,5 +1,6 @@
 import AccordHTTP
 import AccordJSON
+import AccordMocksFormat
 import AccordSigning
 
 /// Every piece of mutable server state, behind one interface: the clock's offset,

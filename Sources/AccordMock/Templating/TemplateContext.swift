@@ -1,6 +1,7 @@
 import AccordContract
 import AccordHTTP
 import AccordJSON
+import AccordMocksFormat
 import Foundation
 
 /// What a template can read while one response is rendered.

@@ -1,6 +1,7 @@
 import AccordContract
 import AccordHTTP
 import AccordJSON
+import AccordMocksFormat
 
 /// Finds what a tester injected into this request, in this order: its
 /// `X-Accord-Inject` header, the first standing rule that fires, its session's

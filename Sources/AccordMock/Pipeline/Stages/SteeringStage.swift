@@ -1,5 +1,6 @@
 import AccordContract
 import AccordHTTP
+import AccordMocksFormat
 
 /// Refuses steering headers (`X-Accord-Inject`, `X-Accord-Scenario`,
 /// `X-Accord-Session`) from beyond loopback without the admin token, unless

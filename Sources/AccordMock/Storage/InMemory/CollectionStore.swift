@@ -1,4 +1,5 @@
 import AccordJSON
+import AccordMocksFormat
 import AccordSync
 
 /// The records of every collection, per session: each session starts from the seeds

@@ -1,4 +1,5 @@
 import AccordContract
+import AccordMocksFormat
 import AccordSync
 
 /// The standing injection rules, shared by every request.

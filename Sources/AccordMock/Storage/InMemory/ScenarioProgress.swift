@@ -1,5 +1,6 @@
 import AccordContract
 import AccordDiagnostics
+import AccordMocksFormat
 import AccordSync
 import AccordYAML
 

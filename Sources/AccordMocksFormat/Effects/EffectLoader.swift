@@ -8,24 +8,24 @@ import AccordYAML
 /// named exists, counters are integers, a list's page parameters are declared, the
 /// records an insert makes fit their type, and the answer the effects build fits the
 /// endpoint's response.
-struct EffectLoader {
-    let contract: Contract
-    let collections: [String: CollectionDefinition]
-    let values: TemplatedValues
+package struct EffectLoader {
+    package let contract: Contract
+    package let collections: [String: CollectionDefinition]
+    package let values: TemplatedValues
 
-    static let actionKeys = Effect.Action.allCases.map(\.rawValue)
-    static let keys: [Effect.Action?: [String]] = [
+    package static let actionKeys = Effect.Action.allCases.map(\.rawValue)
+    package static let keys: [Effect.Action?: [String]] = [
         .insert: ["record", "defaults"], .update: ["key", "where", "set", "increment", "body", "missing"],
         .delete: ["key", "where", "missing"], .read: ["key", "where", "missing"],
         .list: ["where", "filter", "order", "page", "items"], nil: [],
     ]
     /// The largest `increment` step.
-    static let maxStep = 1_000_000
+    package static let maxStep = 1_000_000
 
     // MARK: Effects
 
     /// The effects of `node`: one mapping or a sequence of them, run in order.
-    func effects(_ node: Node, endpoint: Endpoint, reader: inout NodeReader) -> [Effect] {
+    package func effects(_ node: Node, endpoint: Endpoint, reader: inout NodeReader) -> [Effect] {
         let nodes = node.sequence ?? [node]
         return nodes.compactMap { effect($0, endpoint: endpoint, reader: &reader) }
     }
@@ -208,7 +208,7 @@ struct EffectLoader {
     // MARK: State conditions
 
     /// `when: {state: {NAME: {/member: value, …}}}` or `{NAME: {where: {…}, at_least: N}}`.
-    func conditions(_ node: Node, reader: inout NodeReader) -> [StateCondition] {
+    package func conditions(_ node: Node, reader: inout NodeReader) -> [StateCondition] {
         var conditions: [StateCondition] = []
         for pair in reader.mapping(node, "'when.state'") ?? [] {
             guard let definition = collection(pair.key, reader: &reader) else { continue }
@@ -233,7 +233,7 @@ struct EffectLoader {
 
     /// Checks the answer the effects build: the fixture's `data` over the record acted on
     /// (cut to the response type), or with the page's records and counts filled in.
-    func checkAnswer(_ data: SourcedJSON?, effects: [Effect], endpoint: Endpoint, fixture: String, at location: SourceLocation,
+    package func checkAnswer(_ data: SourcedJSON?, effects: [Effect], endpoint: Endpoint, fixture: String, at location: SourceLocation,
                      reader: inout NodeReader) {
         var value = data?.value ?? .object([])
         if let recordEffect = effects.first(where: \.answersRecord), let name = recordEffect.collection, let definition = collections[name] {

@@ -6,7 +6,7 @@ import AccordJSON
 ///
 /// As in ``CompiledJSON``, a string that is exactly one expression takes the
 /// expression's JSON type; any other string with holes stays a string.
-indirect enum TemplatedJSON: Sendable {
+package indirect enum TemplatedJSON: Sendable {
     case literal(JSONValue)
     case expression(TemplateExpression)
     case text([CompiledJSON.StringPart])
@@ -14,7 +14,7 @@ indirect enum TemplatedJSON: Sendable {
     case object([(key: String, value: TemplatedJSON)])
 
     /// Compiles `value`; a template that cannot be read throws with the JSON pointer of its string.
-    init(_ value: JSONValue) throws(CompiledJSON.TemplateError) {
+    package init(_ value: JSONValue) throws(CompiledJSON.TemplateError) {
         try self.init(value, pointer: "")
     }
 
@@ -41,16 +41,5 @@ indirect enum TemplatedJSON: Sendable {
     private var isLiteral: Bool {
         if case .literal = self { return true }
         return false
-    }
-
-    /// The value for one request.
-    func render(_ context: TemplateContext) -> JSONValue {
-        switch self {
-        case .literal(let value): value
-        case .expression(let expression): context.value(of: expression)
-        case .text(let parts): .string(CompiledJSON.text(of: parts, context))
-        case .array(let items): .array(items.map { $0.render(context) })
-        case .object(let members): .object(members.map { .init($0.key, $0.value.render(context)) })
-        }
     }
 }

@@ -7,18 +7,18 @@ import AccordJSON
 /// A string that is exactly one expression takes the expression's JSON type
 /// (`"{{seq}}"` renders as a number); any other string with holes stays a string.
 public struct CompiledJSON: Sendable {
-    enum Piece: Sendable {
+    package enum Piece: Sendable {
         case bytes([UInt8])
         case value(TemplateExpression)
         case string([StringPart])
     }
 
-    enum StringPart: Sendable {
+    package enum StringPart: Sendable {
         case text(String)
         case expression(TemplateExpression)
     }
 
-    private(set) var pieces: [Piece] = []
+    package private(set) var pieces: [Piece] = []
 
     /// Compiles `value`; a template that cannot be read throws with the JSON pointer of its string.
     public init(_ value: JSONValue) throws(TemplateError) {
@@ -36,22 +36,6 @@ public struct CompiledJSON: Sendable {
     public struct TemplateError: Error, Sendable {
         public var pointer: String
         public var message: String
-    }
-
-    /// Renders the document for one request.
-    public func render(_ context: TemplateContext) -> [UInt8] {
-        if pieces.count == 1, case .bytes(let bytes) = pieces[0] { return bytes }
-        var output: [UInt8] = []
-        output.reserveCapacity(512)
-        for piece in pieces {
-            switch piece {
-            case .bytes(let bytes): output += bytes
-            case .value(let expression): JSONWriter.write(context.value(of: expression), into: &output)
-            case .string(let parts):
-                JSONWriter.writeString(Self.text(of: parts, context), into: &output)
-            }
-        }
-        return output
     }
 
     // MARK: Compilation
@@ -93,20 +77,8 @@ public struct CompiledJSON: Sendable {
         }
     }
 
-    /// A string with holes, filled for one request.
-    static func text(of parts: [StringPart], _ context: TemplateContext) -> String {
-        var text = ""
-        for part in parts {
-            switch part {
-            case .text(let literal): text += literal
-            case .expression(let expression): text += InterpolatedText.text(of: context.value(of: expression))
-            }
-        }
-        return text
-    }
-
     /// Splits `text` into literal text and expressions.
-    static func parts(of text: String, pointer: String) throws(TemplateError) -> [StringPart] {
+    package static func parts(of text: String, pointer: String) throws(TemplateError) -> [StringPart] {
         var parts: [StringPart] = []
         var rest = Substring(text)
         while let open = rest.range(of: "{{") {
@@ -127,8 +99,8 @@ public struct CompiledJSON: Sendable {
 }
 
 /// The text a JSON value contributes inside a larger string.
-enum InterpolatedText {
-    static func text(of value: JSONValue) -> String {
+package enum InterpolatedText {
+    package static func text(of value: JSONValue) -> String {
         switch value {
         case .string(let text): text
         case .null: ""

@@ -6,7 +6,7 @@ import AccordYAML
 extension EffectLoader {
     // MARK: Pieces
 
-    func collection(_ node: Node, reader: inout NodeReader) -> CollectionDefinition? {
+    package func collection(_ node: Node, reader: inout NodeReader) -> CollectionDefinition? {
         guard let name = reader.text(node, "a collection name") else { return nil }
         guard let definition = collections[name] else {
             let names = collections.keys.sorted()
@@ -17,15 +17,15 @@ extension EffectLoader {
         return definition
     }
 
-    func schema(of definition: CollectionDefinition) -> Schema {
+    package func schema(of definition: CollectionDefinition) -> Schema {
         Schema(.reference(definition.typeName), location: definition.location)
     }
 
-    func sampleRecord(_ definition: CollectionDefinition) -> JSONValue {
+    package func sampleRecord(_ definition: CollectionDefinition) -> JSONValue {
         ResponseGenerator(types: contract.types).value(for: schema(of: definition))
     }
 
-    func filter(_ node: Node, type: Schema, of definition: CollectionDefinition, reader: inout NodeReader) -> RecordFilter {
+    package func filter(_ node: Node, type: Schema, of definition: CollectionDefinition, reader: inout NodeReader) -> RecordFilter {
         var filter = RecordFilter()
         for pair in reader.mapping(node, "'where'") ?? [] {
             guard let pointer = member(pair.key, type: type, of: definition, reader: &reader) else { continue }
@@ -47,12 +47,12 @@ extension EffectLoader {
     }
 
     /// A member of the collection's type named by `node`: `/sender/uid` or `status`.
-    func member(_ node: Node, type: Schema, of definition: CollectionDefinition, reader: inout NodeReader) -> JSONPointer? {
+    package func member(_ node: Node, type: Schema, of definition: CollectionDefinition, reader: inout NodeReader) -> JSONPointer? {
         guard let text = reader.text(node, "a member") else { return nil }
         return memberPointer(text, at: node, type: type, of: definition, reader: &reader)
     }
 
-    func memberPointer(_ text: String, at node: Node, type: Schema, of definition: CollectionDefinition,
+    package func memberPointer(_ text: String, at node: Node, type: Schema, of definition: CollectionDefinition,
                                reader: inout NodeReader) -> JSONPointer? {
         guard let pointer = JSONPointer(text.hasPrefix("/") ? text : "/" + text.jsonPointerEscaped), !pointer.tokens.isEmpty else {
             reader.error("expected a member of '\(definition.typeName)' such as /status, found '\(text)'", at: node)
@@ -74,7 +74,7 @@ extension EffectLoader {
         return pointer
     }
 
-    func compiled(_ node: Node, what: String, reader: inout NodeReader) -> TemplatedJSON? {
+    package func compiled(_ node: Node, what: String, reader: inout NodeReader) -> TemplatedJSON? {
         let sourced = reader.json(node)
         guard values.compileCheck(sourced, what: what, reader: &reader) else { return nil }
         return try? TemplatedJSON(sourced.value)
@@ -82,7 +82,7 @@ extension EffectLoader {
 
     /// The code for a missing record: the one written, else the endpoint's declared
     /// not-found code.
-    func missingCode(_ node: Node?, endpoint: Endpoint, at actionNode: Node, reader: inout NodeReader) -> Int? {
+    package func missingCode(_ node: Node?, endpoint: Endpoint, at actionNode: Node, reader: inout NodeReader) -> Int? {
         if let node {
             guard let code = reader.int(node, "'missing'") else { return nil }
             guard contract.service.code(code) != nil, code != 0 else {
@@ -98,7 +98,7 @@ extension EffectLoader {
 
     /// The record an insert makes, with every body member the type declares standing in
     /// for the request, must fit the type.
-    func checkInsert(_ node: Node, definition: CollectionDefinition, endpoint: Endpoint, reader: inout NodeReader) {
+    package func checkInsert(_ node: Node, definition: CollectionDefinition, endpoint: Endpoint, reader: inout NodeReader) {
         let record = node["record"].map { reader.json($0) }
         let defaults = node["defaults"].map { reader.json($0) }
         var value = defaults?.value ?? .object([])

@@ -3,10 +3,10 @@ import AccordJSON
 
 /// Records seen through the contract's types: the schema at a member pointer, overlays,
 /// and the order of values.
-enum RecordShape {
+package enum RecordShape {
     /// The schema of the member at `pointer` inside `schema`, through references, objects
     /// and arrays (an array is entered by an index); nil when the type has no such member.
-    static func schema(at pointer: JSONPointer, in schema: Schema, contract: Contract) -> Schema? {
+    package static func schema(at pointer: JSONPointer, in schema: Schema, contract: Contract) -> Schema? {
         var current = schema
         for token in pointer.tokens {
             switch contract.resolvedKind(of: current) {
@@ -26,14 +26,14 @@ enum RecordShape {
     }
 
     /// The member names an object schema declares, for hints; empty for other kinds.
-    static func memberNames(of schema: Schema, contract: Contract) -> [String] {
+    package static func memberNames(of schema: Schema, contract: Contract) -> [String] {
         guard case .object(let fields) = contract.resolvedKind(of: schema) else { return [] }
         return fields.map(\.name)
     }
 
     /// `base` with the members of `overlay` put over it (an object over an object; any
     /// other overlay replaces the base).
-    static func overlay(_ overlay: JSONValue, on base: JSONValue) -> JSONValue {
+    package static func overlay(_ overlay: JSONValue, on base: JSONValue) -> JSONValue {
         guard case .object(var members) = base, case .object(let extra) = overlay else { return overlay }
         for member in extra {
             if let index = members.firstIndex(where: { $0.key == member.key }) { members[index].value = member.value } else { members.append(member) }
@@ -44,7 +44,7 @@ enum RecordShape {
     /// Orders JSON values for sorting: absent and null first, then numbers by value,
     /// strings by their Unicode scalars (RFC 3339 times in UTC sort in time order),
     /// booleans false before true.
-    static func ascending(_ a: JSONValue?, _ b: JSONValue?) -> Int {
+    package static func ascending(_ a: JSONValue?, _ b: JSONValue?) -> Int {
         switch (a, b) {
         case (.int(let x)?, .int(let y)?): return x < y ? -1 : (x > y ? 1 : 0)
         case (.string(let x)?, .string(let y)?): return x < y ? -1 : (x == y ? 0 : 1)
@@ -79,14 +79,14 @@ enum RecordShape {
 /// The members a schema keeps, worked out once from the contract: a record cut down to
 /// another type (a `SignalDetail` record answered as a `Signal` in a list) is then a walk
 /// of names, not of the contract's types.
-indirect enum Projection: Sendable {
+package indirect enum Projection: Sendable {
     /// Kept as it is: a scalar, or a type met again inside itself.
     case whole
     case object([(name: String, member: Projection)])
     case array(Projection)
     case map(Projection)
 
-    init(_ schema: Schema, contract: Contract) {
+    package init(_ schema: Schema, contract: Contract) {
         var visiting: Set<String> = []
         self.init(schema, contract: contract, visiting: &visiting)
     }
@@ -115,7 +115,7 @@ indirect enum Projection: Sendable {
     }
 
     /// `value` with only the members this projection keeps, in its order.
-    func apply(to value: JSONValue) -> JSONValue {
+    package func apply(to value: JSONValue) -> JSONValue {
         switch (self, value) {
         case (.object(let members), .object(let present)):
             return .object(members.compactMap { member in

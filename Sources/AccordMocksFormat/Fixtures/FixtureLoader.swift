@@ -28,7 +28,7 @@ public struct FixtureLoader: Sendable {
         effects = EffectLoader(contract: contract, collections: collections, values: values)
     }
 
-    static let fixtureKeys = ["name", "description", "default", "priority", "when", "status", "headers", "delay", "code", "msg", "data", "stream",
+    package static let fixtureKeys = ["name", "description", "default", "priority", "when", "status", "headers", "delay", "code", "msg", "data", "stream",
                               "effect"]
 
     /// Loads every `*.yaml`/`*.yml` file directly inside `directory` (sub-folders such
@@ -78,7 +78,7 @@ public struct FixtureLoader: Sendable {
     /// A warning at every fixture that has no `when` and is not the default, when other
     /// fixtures of its endpoint come after it: it matches every request, so the server
     /// never reaches them (docs/mocks.md, "Which answer"); only `Prefer` can.
-    static func shadowing(in set: FixtureSet) -> [Diagnostic] {
+    package static func shadowing(in set: FixtureSet) -> [Diagnostic] {
         var warnings: [Diagnostic] = []
         for (id, fixtures) in set.byEndpoint {
             for streams in [false, true] {
@@ -256,7 +256,7 @@ public struct FixtureLoader: Sendable {
 
 extension NodeReader {
     /// A delay such as `150ms`, `2s` or a bare number of milliseconds.
-    mutating func milliseconds(_ node: Node, _ what: String) -> Int? {
+    package mutating func milliseconds(_ node: Node, _ what: String) -> Int? {
         if case .int(let value)? = node.scalar?.resolved, value >= 0 { return value }
         if let text = node.scalar?.value, let value = DurationText.milliseconds(text) { return value }
         error("expected a delay for \(what) such as 150ms or 2s, found \(node.kindDescription) '\(node.scalar?.value ?? "")'", at: node)
@@ -264,7 +264,7 @@ extension NodeReader {
     }
 
     /// Where a sourced value starts.
-    func location(of value: SourcedJSON) -> SourceLocation {
+    package func location(of value: SourcedJSON) -> SourceLocation {
         value.locations[""] ?? SourceLocation(file: file)
     }
 }

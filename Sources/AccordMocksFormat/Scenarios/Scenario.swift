@@ -1,6 +1,5 @@
 import AccordContract
 import AccordDiagnostics
-import AccordSync
 import AccordYAML
 
 /// An ordered script of answers for one session: each step waits for a request to

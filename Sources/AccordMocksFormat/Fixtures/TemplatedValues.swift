@@ -7,11 +7,11 @@ import AccordValidation
 /// events, collection seeds): the templates must compile, and the value must fit its
 /// schema wherever no template stands; a templated string (or what is inside one) is
 /// left to the rendered value.
-struct TemplatedValues: Sendable {
-    let validator: SchemaValidator
-    let contract: Contract
+package struct TemplatedValues: Sendable {
+    package let validator: SchemaValidator
+    package let contract: Contract
 
-    init(contract: Contract) {
+    package init(contract: Contract) {
         self.contract = contract
         validator = SchemaValidator(contract: contract, unknownMembers: .reject)
     }
@@ -21,7 +21,7 @@ struct TemplatedValues: Sendable {
     /// `min_length: 2` member filled from a body member of any length, a pattern or enum
     /// the request need not meet, a narrower range. A `when` matcher on the same request
     /// value (`narrowed`, as `body:/name`, `query:name`, `params:name`) is taken to narrow it.
-    func checkHoles(_ data: SourcedJSON, against schema: Schema, endpoint: Endpoint, narrowed: Set<String>, what: String,
+    package func checkHoles(_ data: SourcedJSON, against schema: Schema, endpoint: Endpoint, narrowed: Set<String>, what: String,
                     reader: inout NodeReader) {
         for pointer in Self.templatedPointers(data.value, pointer: "") {
             guard case .string(let text)? = data.value.value(at: pointer), let expression = Self.soleExpression(text),
@@ -100,7 +100,7 @@ struct TemplatedValues: Sendable {
 
     /// Compiles the templates and checks the value against `schema`, reporting each
     /// problem at its position.
-    func check(_ data: SourcedJSON, against schema: Schema, what: String, reader: inout NodeReader) {
+    package func check(_ data: SourcedJSON, against schema: Schema, what: String, reader: inout NodeReader) {
         guard compileCheck(data, what: what, reader: &reader) else { return }
         let templated = Self.templatedPointers(data.value, pointer: "")
         for violation in validator.validate(data.value, against: schema) where !templated.contains(where: { violation.pointer.hasPrefix($0) }) {
@@ -111,7 +111,7 @@ struct TemplatedValues: Sendable {
 
     /// Compiles the templates; false (reported) when one does not.
     @discardableResult
-    func compileCheck(_ data: SourcedJSON, what: String, reader: inout NodeReader) -> Bool {
+    package func compileCheck(_ data: SourcedJSON, what: String, reader: inout NodeReader) -> Bool {
         do {
             _ = try CompiledJSON(data.value)
             return true

@@ -1,6 +1,5 @@
 import AccordContract
 import AccordDiagnostics
-import AccordHTTP
 import AccordJSON
 
 /// A named set of records of one contract type, declared in
@@ -17,12 +16,12 @@ public struct CollectionDefinition: Sendable {
     /// The most records one session keeps of this collection.
     public var limit: Int
     /// The records every session starts from, with their templates.
-    var seeds: [TemplatedJSON]
+    package var seeds: [TemplatedJSON]
     /// Where the collection was declared.
     public var location: SourceLocation
     /// The type's shape (``TypeShape``): a hot reload that changes it drops the
     /// collection's stored records, which may no longer fit.
-    var shape: String
+    package var shape: String
 
     /// The default and the largest ``limit``.
     public static let defaultLimit = 1_000
@@ -30,20 +29,13 @@ public struct CollectionDefinition: Sendable {
 
     /// The number of seed records.
     public var seedCount: Int { seeds.count }
-
-    /// The seeds rendered for a session starting now: fresh ids, relative dates.
-    func renderSeeds(state: MockState) -> [JSONValue] {
-        let context = TemplateContext(request: MockRequest(method: "GET", target: "/"), parameters: [:], body: nil, now: state.clock.now,
-                                      state: state)
-        return seeds.map { $0.render(context) }
-    }
 }
 
 /// A type's shape as text: kinds, members with their optional and nullable flags,
 /// constraints and enum values, through references, without the positions they were
 /// written at; two declarations have the same shape when records of one fit the other.
-enum TypeShape {
-    static func of(_ typeName: String, in contract: Contract) -> String {
+package enum TypeShape {
+    package static func of(_ typeName: String, in contract: Contract) -> String {
         var visiting: Set<String> = []
         return text(Schema(.reference(typeName), location: SourceLocation(file: "")), contract, &visiting)
     }

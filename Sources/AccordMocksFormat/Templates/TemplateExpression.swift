@@ -46,7 +46,7 @@ public enum TemplateExpression: Sendable, Hashable {
         public var message: String
     }
 
-    static let names = ["request.path.", "request.query.", "request.header.", "request.body.", "uuid", "now", "timestamp", "seq", "random",
+    package static let names = ["request.path.", "request.query.", "request.header.", "request.body.", "uuid", "now", "timestamp", "seq", "random",
                         "user", "record", "state.", "upload.", "upload_policy"]
         + IssuedField.allCases.map { "issued.\($0.rawValue)" }
 
@@ -109,7 +109,7 @@ public enum TemplateExpression: Sendable, Hashable {
     }
 
     /// `90s`, `10m`, `2h`, `1d`.
-    static func seconds(_ text: String) -> Int64? {
+    package static func seconds(_ text: String) -> Int64? {
         DurationText.seconds(text).map(Int64.init)
     }
 }

@@ -7,8 +7,8 @@ import AccordDiagnostics
 /// codes the mock's own flows produce (signature, tokens, ban, validation). A tester
 /// could still inject it, but an app team would not know the mock covers it. Endpoints
 /// without fixtures (answered from their examples alone) are not mocked yet, and left out.
-enum UnansweredCodes {
-    static func warnings(contract: Contract, fixtures: FixtureSet, scenarios: [String: Scenario]) -> [Diagnostic] {
+package enum UnansweredCodes {
+    package static func warnings(contract: Contract, fixtures: FixtureSet, scenarios: [String: Scenario]) -> [Diagnostic] {
         let flows = FlowCodes(service: contract.service).serviceCodes
         var warnings: [Diagnostic] = []
         for endpoint in contract.endpoints {

@@ -6,8 +6,8 @@ import Foundation
 /// The mock files that hold one thing each, named by the file (`scenarios/NAME.yaml`,
 /// `collections/NAME.yaml`): every YAML file of a directory parsed, and its root read by
 /// `read`, with the problems of all of them in position order. A missing directory has none.
-enum NamedDocuments {
-    static func load<Value>(directory: String, read: (_ name: String, _ root: Node, _ reader: inout NodeReader) -> Value?)
+package enum NamedDocuments {
+    package static func load<Value>(directory: String, read: (_ name: String, _ root: Node, _ reader: inout NodeReader) -> Value?)
         -> ([String: Value], [Diagnostic]) {
         guard let (sources, unreadable) = ContractLoader.Source.yamlFiles(in: directory) else { return ([:], []) }
         var values: [String: Value] = [:]

@@ -4,10 +4,14 @@ import AccordValidation
 
 /// Makes a deterministic value for a schema, for endpoints with neither fixture nor
 /// example: the same contract always gives the same bytes.
-struct ResponseGenerator {
-    let types: [String: TypeDeclaration]
+package struct ResponseGenerator {
+    package let types: [String: TypeDeclaration]
 
-    func value(for schema: Schema, name: String = "value", depth: Int = 0) -> JSONValue {
+    package init(types: [String: TypeDeclaration]) {
+        self.types = types
+    }
+
+    package func value(for schema: Schema, name: String = "value", depth: Int = 0) -> JSONValue {
         guard depth < 12 else { return .null }
         if let fallback = schema.defaultValue { return fallback.value }
         let constraints = schema.constraints

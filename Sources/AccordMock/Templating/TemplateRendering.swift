@@ -1,0 +1,109 @@
+import AccordContract
+import AccordHTTP
+import AccordJSON
+import AccordMocksFormat
+
+// How the mocks format's templates fill in for one request: the engine's half of
+// ``CompiledJSON``, ``TemplatedJSON``, ``RecordFilter`` and ``CollectionDefinition``.
+
+extension CompiledJSON {
+    /// Renders the document for one request.
+    public func render(_ context: TemplateContext) -> [UInt8] {
+        if pieces.count == 1, case .bytes(let bytes) = pieces[0] { return bytes }
+        var output: [UInt8] = []
+        output.reserveCapacity(512)
+        for piece in pieces {
+            switch piece {
+            case .bytes(let bytes): output += bytes
+            case .value(let expression): JSONWriter.write(context.value(of: expression), into: &output)
+            case .string(let parts):
+                JSONWriter.writeString(Self.text(of: parts, context), into: &output)
+            }
+        }
+        return output
+    }
+
+    /// A string with holes, filled for one request.
+    static func text(of parts: [StringPart], _ context: TemplateContext) -> String {
+        var text = ""
+        for part in parts {
+            switch part {
+            case .text(let literal): text += literal
+            case .expression(let expression): text += InterpolatedText.text(of: context.value(of: expression))
+            }
+        }
+        return text
+    }
+}
+
+extension TemplatedJSON {
+    /// The value for one request.
+    func render(_ context: TemplateContext) -> JSONValue {
+        switch self {
+        case .literal(let value): value
+        case .expression(let expression): context.value(of: expression)
+        case .text(let parts): .string(CompiledJSON.text(of: parts, context))
+        case .array(let items): .array(items.map { $0.render(context) })
+        case .object(let members): .object(members.map { .init($0.key, $0.value.render(context)) })
+        }
+    }
+}
+
+extension RecordFilter {
+    /// The filter with its templates rendered for one request.
+    func bound(_ context: TemplateContext) -> BoundRecordFilter {
+        BoundRecordFilter(conditions: conditions.map { condition in
+            let value = condition.value.render(context)
+            return .init(pointer: condition.pointer, comparison: condition.comparison, value: value, text: InterpolatedText.text(of: value))
+        })
+    }
+}
+
+extension CollectionDefinition {
+    /// The seeds rendered for a session starting now: fresh ids, relative dates.
+    func renderSeeds(state: MockState) -> [JSONValue] {
+        let context = TemplateContext(request: MockRequest(method: "GET", target: "/"), parameters: [:], body: nil, now: state.clock.now,
+                                      state: state)
+        return seeds.map { $0.render(context) }
+    }
+}
+
+/// A ``RecordFilter`` rendered for one request.
+struct BoundRecordFilter {
+    struct Condition {
+        var pointer: JSONPointer
+        var comparison: RecordFilter.Comparison
+        var value: JSONValue
+        var text: String
+    }
+
+    var conditions: [Condition]
+
+    /// The conditions as text, for ``ListMemo`` keys.
+    var memoKey: [String] {
+        conditions.map { "\($0.pointer) \($0.comparison.rawValue) \(JSONWriter.string($0.value))" }
+    }
+
+    func accepts(_ record: JSONValue) -> Bool {
+        conditions.allSatisfy { condition in
+            let member = condition.pointer.value(in: record)
+            switch condition.comparison {
+            case .equals: return member.map { Self.same($0, condition) } ?? false
+            case .not: return !(member.map { Self.same($0, condition) } ?? false)
+            case .min: return member.map { RecordShape.ascending($0, condition.value) >= 0 } ?? false
+            case .max: return member.map { RecordShape.ascending($0, condition.value) <= 0 } ?? false
+            }
+        }
+    }
+
+    /// Equal as text, like matchers (`20031` equals `"20031"`); values of the same kind
+    /// compare directly, without making text.
+    private static func same(_ member: JSONValue, _ condition: Condition) -> Bool {
+        switch (member, condition.value) {
+        case (.string(let a), .string(let b)): a == b
+        case (.int(let a), .int(let b)): a == b
+        case (.bool(let a), .bool(let b)): a == b
+        default: InterpolatedText.text(of: member) == condition.text
+        }
+    }
+}
