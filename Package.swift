@@ -12,6 +12,7 @@ let package = Package(
         // For the libFuzzer targets in Fuzz/, a package of its own (scripts/fuzz).
         .library(name: "AccordYAML", targets: ["AccordYAML"]),
         .library(name: "AccordValidation", targets: ["AccordValidation"]),
+        .library(name: "AccordMocksFormat", targets: ["AccordMocksFormat"]),
         .library(name: "AccordMock", targets: ["AccordMock"]),
         .library(name: "AccordCapture", targets: ["AccordCapture"]),
         .library(name: "AccordProxy", targets: ["AccordProxy"]),
@@ -68,6 +69,9 @@ let package = Package(
         // `accord proxy`: the mock's checks in front of a real backend, answers checked, recorded as fixtures.
         .target(name: "AccordProxy", dependencies: ["AccordContract", "AccordFiles", "AccordHTTP", "AccordHTTPClient", "AccordJSON", "AccordMock",
                                                     "AccordServer", "AccordSync", "AccordValidation", "AccordYAML"]),
+        // `serve` and `proxy` on a socket: loading, listening, TLS, reloads, the state file, the stop, the report.
+        .target(name: "AccordHosting", dependencies: ["AccordContract", "AccordDiagnostics", "AccordFiles", "AccordMock", "AccordMocksFormat",
+                                                      "AccordProxy", "AccordReport", "AccordServer", "AccordTLS"]),
         // Provider verification: the contract's examples and negative checks against a real backend.
         .target(name: "AccordVerification", dependencies: ["AccordContract", "AccordHTTPClient", "AccordJSON", "AccordReport", "AccordSigning",
                                                            "AccordSync", "AccordValidation"]),
@@ -83,7 +87,7 @@ let package = Package(
         .plugin(name: "EmbedFiles", capability: .buildTool()),
         // The `accord` commands, as a library so tests run them in-process.
         .target(name: "AccordCLI", dependencies: ["AccordCapture", "AccordContract", "AccordDiagnostics", "AccordDiff", "AccordFiles",
-                                                  "AccordGenerator", "AccordHTTP", "AccordJSON", "AccordMock", "AccordMocksFormat",
+                                                  "AccordGenerator", "AccordHosting", "AccordHTTP", "AccordJSON", "AccordMock", "AccordMocksFormat",
                                                   "AccordOpenAPI", "AccordProxy", "AccordReport", "AccordServer", "AccordSync", "AccordTLS",
                                                   "AccordValidation", "AccordVerification"]),
         .executableTarget(name: "accord", dependencies: ["AccordCLI"]),

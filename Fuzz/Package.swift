@@ -20,14 +20,16 @@ let package = Package(
                                                                   .product(name: "AccordMock", package: accord)]),
         // Template expressions and the JSON templates that hold them, rendered.
         .executableTarget(name: "FuzzTemplate", dependencies: [.product(name: "AccordHTTP", package: accord),
-                                                                  .product(name: "AccordMock", package: accord)]),
+                                                                  .product(name: "AccordMock", package: accord),
+                                                                  .product(name: "AccordMocksFormat", package: accord)]),
         // Captures: HAR files entry by entry and --record journal lines.
         .executableTarget(name: "FuzzCapture", dependencies: [.product(name: "AccordCapture", package: accord)]),
         // The proxy's upstream URL from any request target, and the headers it forwards either way.
         .executableTarget(name: "FuzzProxy", dependencies: [.product(name: "AccordHTTP", package: accord),
                                                                   .product(name: "AccordProxy", package: accord)]),
         // Durations, injections, command-line and control-API rules.
-        .executableTarget(name: "FuzzNumbers", dependencies: [.product(name: "AccordMock", package: accord)]),
+        .executableTarget(name: "FuzzNumbers", dependencies: [.product(name: "AccordMock", package: accord),
+                                                                 .product(name: "AccordMocksFormat", package: accord)]),
     ],
     swiftLanguageModes: [.v6]
 )

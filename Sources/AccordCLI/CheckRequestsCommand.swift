@@ -24,11 +24,11 @@ struct CheckRequestsCommand: Subcommand {
 
     func run(_ arguments: Arguments, console: Console) -> Int32 {
         let files = arguments.positionals
-        let reportOptions: (path: String?, format: ContractReport.Format, failOn: Set<ContractReport.FailCondition>)
+        let reportOptions: ReportOptions
         var secrets: [String: String] = [:]
         do throws(UsageError) {
             guard !files.isEmpty else { throw UsageError("give one or more capture files: a .har file or a --record journal") }
-            reportOptions = try ReportOptions.parse(arguments)
+            reportOptions = try ReportOptions(arguments)
             for text in arguments.all("app-secret") {
                 guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else {
                     throw UsageError("'--app-secret' takes KEY:SECRET, found '\(text)'")

@@ -1,3 +1,4 @@
+import AccordHosting
 import Foundation
 
 /// Where a command writes: standard output and standard error, or buffers in tests.
@@ -20,4 +21,7 @@ public struct Console: Sendable {
     func printError(_ text: String) { writeError(text + "\n") }
     func write(_ text: String) { writeOutput(text) }
     func writeError(_ text: String) { writeError(text) }
+
+    /// The console as a running server's messages.
+    var messages: HostMessages { HostMessages(output: { self.write($0) }, error: { self.writeError($0) }) }
 }

@@ -1,7 +1,5 @@
-import AccordContract
+import AccordHosting
 import AccordMock
-import AccordMocksFormat
-import AccordReport
 import AccordServer
 
 /// The options of a command that listens (`serve`, `proxy`): the address, workers,
@@ -35,19 +33,13 @@ struct ListenerOptions {
         Arguments.Option(name: "log-format", valueName: "FORMAT", help: "Access log as 'text' or 'json' (default: text)."),
     ] + ReportOptions.options
 
-    var server: HTTPServer.Configuration
-    var mockOptions: MockOptions
-    var quiet: Bool
-    var logFormat: AccessLog.Format
-    var injections: [String]
-    var record: String?
-    var report: String?
-    var reportFormat: ContractReport.Format
-    var failOn: Set<ContractReport.FailCondition>
+    /// The socket, the engine's options, the access log, the rules and the journal file.
+    var listener: Listener
+    var report: ReportOptions
 
     /// - Parameter defaultPort: the port without `--port`.
     init(_ arguments: Arguments, defaultPort: UInt16) throws(UsageError) {
-        server = HTTPServer.Configuration(port: defaultPort)
+        var server = HTTPServer.Configuration(port: defaultPort)
         if let host = arguments["host"] { server.host = host }
         server.port = try arguments.port("port") ?? server.port
         server.threads = try arguments.integer("threads", in: 1...256) ?? server.threads
@@ -62,20 +54,17 @@ struct ListenerOptions {
             server.perIPConnectionLimit = value / 2
         }
         server.perIPConnectionLimit = try arguments.integer("max-connections-per-ip", in: 1...server.connectionLimit) ?? server.perIPConnectionLimit
-        mockOptions = MockOptions(verifiesSignatures: !arguments.has("no-sign"), maxBodyBytes: server.maxBodyBytes)
-        quiet = arguments.has("quiet")
+        var options = MockOptions(verifiesSignatures: !arguments.has("no-sign"), maxBodyBytes: server.maxBodyBytes)
         let formatName = arguments["log-format"] ?? "text"
         guard let format = AccessLog.Format(rawValue: formatName) else { throw UsageError("'--log-format' is 'text' or 'json', found '\(formatName)'") }
-        logFormat = format
-        injections = arguments.all("inject")
-        record = arguments["record"]
-        (report, reportFormat, failOn) = try ReportOptions.parse(arguments)
-        mockOptions.scenario = arguments["scenario"]
-        mockOptions.adminToken = arguments["admin-token"]
-        mockOptions.allowsRemoteSteering = arguments.has("allow-remote-steering")
-        if !server.host.hasPrefix("127.") && mockOptions.adminToken == nil {
+        report = try ReportOptions(arguments)
+        options.scenario = arguments["scenario"]
+        options.adminToken = arguments["admin-token"]
+        options.allowsRemoteSteering = arguments.has("allow-remote-steering")
+        if !server.host.hasPrefix("127.") && options.adminToken == nil {
             throw UsageError("binding \(server.host) exposes the control API beyond this machine; give --admin-token TOKEN")
         }
+        listener = Listener(server: server, options: options, accessLog: arguments.has("quiet") ? nil : format, injections: arguments.all("inject"),
+                            journalPath: arguments["record"])
     }
-
 }

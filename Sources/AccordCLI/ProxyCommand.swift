@@ -1,8 +1,7 @@
 import AccordContract
+import AccordHosting
 import AccordMock
-import AccordMocksFormat
 import AccordProxy
-import AccordServer
 import Foundation
 
 /// `accord proxy --upstream URL`: the contracts held to live traffic between the app
@@ -28,7 +27,7 @@ struct ProxyCommand: Subcommand {
 
     func run(_ arguments: Arguments, console: Console) -> Int32 {
         // Before any thread starts, so that every thread leaves SIGINT and SIGTERM to it.
-        let stop = Listening.StopRequest()
+        let stop = StopRequest()
         let settings: Settings
         do {
             settings = try Settings(arguments)
@@ -36,86 +35,25 @@ struct ProxyCommand: Subcommand {
             console.printError("error: \(error.message)\n\n\(help)")
             return 2
         }
-        // Fixtures are the upstream's job here; only the scenarios of `--mocks` are used.
-        guard let project = Listening.load(contracts: settings.contracts, mocks: settings.mocks, doing: "proxying", console: console) else {
-            return 1
-        }
-        let contract = project.contract
-        guard let journal = Listening.journal(recording: settings.listener.record, console: console) else { return 1 }
-        let state = MockState(nonceTTLSeconds: contract.service.signing.nonceTTLSeconds, journal: journal)
-        stop.include(state.shutdown)
-        guard Listening.prepare(state, options: settings.listener, contract: contract, scenarios: project.scenarios, mocks: settings.mocks,
-                                console: console) else { return 2 }
-        let engine = MockEngine(contract: contract, fixtures: FixtureSet(), scenarios: project.scenarios, options: settings.listener.mockOptions,
-                                state: state)
-        var recorder: FixtureRecorder?
-        if let directory = settings.recordFixtures {
-            do {
-                recorder = try FixtureRecorder(directory: directory, contract: contract, upstream: settings.proxy.upstream.description,
-                                               report: { console.printError($0) })
-            } catch {
-                console.printError("error: \(error)")
-                return 1
-            }
-        }
-        let proxy: Proxy
         do {
-            proxy = try Proxy(configuration: settings.proxy, gate: ForwardingGate(engine: engine, mode: settings.mode), recorder: recorder)
+            let report = try ProxyHost(settings.host, messages: console.messages).run(until: stop)
+            return settings.report.finish(report, command: name, console: console)
         } catch {
-            console.printError("error: \(error)")
-            return 1
+            return error.exitStatus
         }
-        let (log, observer) = Listening.accessLog(settings.listener)
-        var configuration = settings.listener.server
-        configuration.bodyLimit = { method, target in engine.bodyLimits.limit(method: method, target: target) }
-        configuration.connectionMemoryBytes = Proxy.connectionMemoryBytes
-        let server = HTTPServer(configuration: configuration, replying: { request in proxy.reply(to: request) }, observer: observer,
-                                log: { console.printError($0) })
-        do {
-            try server.start()
-        } catch {
-            console.printError("error: \(error)")
-            return 1
-        }
-        console.print(banner(contract, port: server.port, settings: settings, recorder: recorder))
-        stop.wait()
-        let unfinished = server.stop(grace: .milliseconds(1_500))
-        proxy.stop()
-        log?.close()
-        console.print(unfinished == 0 ? "accord proxy: stopped" : "accord proxy: stopped with \(unfinished) request(s) unfinished")
-        if let recorder { console.print("accord proxy: \(recorder.count) fixture(s) recorded in \(recorder.directory)") }
-        return Listening.finish(engine.report(title: "accord proxy"), command: name, options: settings.listener, console: console)
-    }
-
-    private func banner(_ contract: Contract, port: UInt16, settings: Settings, recorder: FixtureRecorder?) -> String {
-        let signing = contract.service.signing
-        let signingText = settings.listener.mockOptions.verifiesSignatures && signing.isEnabled
-            ? "signing checked (\(signing.algorithm.rawValue), window ±\(signing.windowSeconds)s)" : "signing not checked"
-        let proxy = settings.proxy
-        return """
-        accord proxy: http://\(settings.listener.server.host):\(port) -> \(proxy.upstream)
-          \(contract.endpoints.count) endpoints, mode \(settings.mode.rawValue)\(proxy.annotates ? ", annotating" : ""), \(signingText)
-          limits: body \(settings.listener.server.maxBodyBytes) bytes, answer \(proxy.maxAnswerBytes) bytes, upstream timeout \
-        \(proxy.timeoutMilliseconds) ms, \(proxy.workers) upstream workers (\(proxy.queueLimit) waiting at most)
-          contracts: \(settings.contracts)\(recorder.map { "  recording fixtures into \($0.directory)" } ?? "")
-        """
     }
 }
 
 extension ProxyCommand {
     /// The command's options, checked.
     struct Settings {
-        var contracts: String
-        var mocks: String
-        var listener: ListenerOptions
-        var proxy: Proxy.Configuration
-        var mode: ForwardingGate.Mode
-        var recordFixtures: String?
+        var host: ProxyHost.Configuration
+        var report: ReportOptions
 
         init(_ arguments: Arguments) throws(UsageError) {
-            contracts = arguments["contracts"] ?? "contracts"
-            mocks = arguments["mocks"] ?? "mocks"
-            listener = try ListenerOptions(arguments, defaultPort: 8081)
+            let options = try ListenerOptions(arguments, defaultPort: 8081)
+            report = options.report
+            var proxy: Proxy.Configuration
             guard let upstreamText = arguments["upstream"] else { throw UsageError("'--upstream URL' is required: the backend to forward to") }
             do {
                 proxy = Proxy.Configuration(upstream: try UpstreamURL(parsing: upstreamText))
@@ -124,7 +62,6 @@ extension ProxyCommand {
             }
             let modeName = arguments["mode"] ?? "report"
             guard let mode = ForwardingGate.Mode(rawValue: modeName) else { throw UsageError("'--mode' is 'report' or 'strict', found '\(modeName)'") }
-            self.mode = mode
             proxy.annotates = arguments.has("annotate")
             if let text = arguments["upstream-timeout"] {
                 guard let milliseconds = DurationText.milliseconds(text), (100...600_000).contains(milliseconds) else {
@@ -146,7 +83,8 @@ extension ProxyCommand {
                 proxy.workers = count
                 proxy.streamWorkers = count
             }
-            recordFixtures = arguments["record-fixtures"]
+            host = ProxyHost.Configuration(contracts: arguments["contracts"] ?? "contracts", mocks: arguments["mocks"] ?? "mocks",
+                                           listener: options.listener, proxy: proxy, mode: mode, recordFixtures: arguments["record-fixtures"])
         }
     }
 }

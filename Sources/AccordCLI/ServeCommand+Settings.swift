@@ -1,65 +1,48 @@
 import AccordContract
+import AccordHosting
 import AccordMock
 import AccordTLS
 
 extension ServeCommand {
-    /// The command's options, checked.
+    /// The command's options, checked, as the host's configuration and the report's options.
     struct Settings {
-        var contracts: String
-        var mocks: String
-        var listener: ListenerOptions
-        var mockOptions: MockOptions
-        var seed: UInt64
-        var reloads: Bool
-        var accessTTL: Int?
-        var refreshTTL: Int?
-        /// `--state FILE`: the collections' records across restarts.
-        var state: String?
-        /// `--upload-budget SIZE`: the bytes of uploaded files kept.
-        var uploadBudget = UploadStore.defaultBudget
-        /// `--session-state-budget SIZE` and `--state-budget SIZE`: the bytes of records one session, and all, keep.
-        var sessionStateBudget = CollectionStore.defaultSessionBudget
-        var stateBudget = CollectionStore.defaultTotalBudget
-        /// `--tls` and its options.
-        var tls: TLSOptions?
+        var host: MockHost.Configuration
+        var report: ReportOptions
 
         init(_ arguments: Arguments) throws(UsageError) {
-            contracts = arguments["contracts"] ?? "contracts"
-            mocks = arguments["mocks"] ?? "mocks"
-            listener = try ListenerOptions(arguments, defaultPort: arguments.has("tls") ? 8443 : 8080)
-            tls = try TLSOptions(arguments, serverPort: listener.server.port)
-            mockOptions = listener.mockOptions
-            mockOptions.serverNames = Self.serverNames(host: listener.server.host, tls: tls)
-            mockOptions.scheme = tls == nil ? "http" : "https"
-            let port = listener.server.port
-            mockOptions.fallbackHost = port == 0 ? "localhost" : "localhost:\(port)"
-            if let cors = arguments["cors"] { mockOptions.corsAllowOrigin = cors == "off" ? nil : cors }
-            seed = try arguments.integer("seed", in: 0...Int.max).map { UInt64($0) } ?? 0
-            reloads = !arguments.has("no-reload")
-            accessTTL = try arguments.seconds("access-ttl", upTo: DurationText.maxSeconds, example: "30s, 10m or 2h")
-            refreshTTL = try arguments.seconds("refresh-ttl", upTo: DurationText.maxSeconds, example: "7d")
-            state = arguments["state"]
-            uploadBudget = try arguments.size("upload-budget", minimum: 1 << 10, example: "256MiB") ?? uploadBudget
-            sessionStateBudget = try arguments.size("session-state-budget", minimum: 1 << 10, example: "16MiB") ?? sessionStateBudget
-            stateBudget = try arguments.size("state-budget", minimum: 1 << 10, example: "512MiB") ?? max(stateBudget, sessionStateBudget)
-            guard stateBudget >= sessionStateBudget else {
-                throw UsageError("'--state-budget' (\(stateBudget) bytes) must be at least '--session-state-budget' (\(sessionStateBudget) bytes)")
-            }
+            var options = try ListenerOptions(arguments, defaultPort: arguments.has("tls") ? 8443 : 8080)
+            report = options.report
+            let port = options.listener.server.port
+            let tls = try TLSOptions.setup(arguments, serverPort: port)
+            options.listener.options.serverNames = Self.serverNames(host: options.listener.server.host, tls: tls)
+            options.listener.options.scheme = tls == nil ? "http" : "https"
+            options.listener.options.fallbackHost = port == 0 ? "localhost" : "localhost:\(port)"
+            if let cors = arguments["cors"] { options.listener.options.corsAllowOrigin = cors == "off" ? nil : cors }
+            host = MockHost.Configuration(contracts: arguments["contracts"] ?? "contracts", mocks: arguments["mocks"] ?? "mocks",
+                                          listener: options.listener, state: try Self.limits(arguments), stateFile: arguments["state"],
+                                          reloads: !arguments.has("no-reload"), tls: tls)
         }
 
-        /// The server's state as the options shape it: token lifetimes, the seed, the budgets.
-        func state(for contract: Contract, journal: Journal) -> MockState {
-            let auth = contract.service.auth
-            return MockState(nonceTTLSeconds: contract.service.signing.nonceTTLSeconds,
-                             accessTTL: accessTTL ?? auth.accessTTLSeconds, refreshTTL: refreshTTL ?? auth.refreshTTLSeconds,
-                             seed: seed, journal: journal,
-                             collections: CollectionStore(sessionBudgetBytes: sessionStateBudget, totalBudgetBytes: stateBudget),
-                             uploads: UploadStore(budgetBytes: uploadBudget))
+        /// `--seed`, the token lifetimes and the byte budgets.
+        private static func limits(_ arguments: Arguments) throws(UsageError) -> MockHost.StateLimits {
+            var limits = MockHost.StateLimits()
+            limits.seed = try arguments.integer("seed", in: 0...Int.max).map { UInt64($0) } ?? 0
+            limits.accessTTL = try arguments.seconds("access-ttl", upTo: DurationText.maxSeconds, example: "30s, 10m or 2h")
+            limits.refreshTTL = try arguments.seconds("refresh-ttl", upTo: DurationText.maxSeconds, example: "7d")
+            limits.uploadBudget = try arguments.size("upload-budget", minimum: 1 << 10, example: "256MiB") ?? limits.uploadBudget
+            limits.sessionStateBudget = try arguments.size("session-state-budget", minimum: 1 << 10, example: "16MiB") ?? limits.sessionStateBudget
+            limits.stateBudget = try arguments.size("state-budget", minimum: 1 << 10, example: "512MiB")
+                ?? max(limits.stateBudget, limits.sessionStateBudget)
+            guard limits.stateBudget >= limits.sessionStateBudget else {
+                throw UsageError("'--state-budget' (\(limits.stateBudget) bytes) must be at least '--session-state-budget' "
+                                 + "(\(limits.sessionStateBudget) bytes)")
+            }
+            return limits
         }
 
         /// The names `Host` may give besides loopback: the machine's own when it listens
         /// beyond loopback, and the certificate's extra names.
-        static func serverNames(host: String, tls: TLSOptions?) -> Set<String> {
+        static func serverNames(host: String, tls: TLSSetup?) -> Set<String> {
             var names: [String] = []
             if case .localAuthority(_, let extra)? = tls?.source { names += extra.map { $0.lowercased() } }
             if !host.hasPrefix("127.") { names += MachineNames.all() + (host == "0.0.0.0" ? [] : [host]) }

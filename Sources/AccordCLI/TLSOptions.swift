@@ -1,9 +1,8 @@
-import AccordServer
+import AccordHosting
 import AccordTLS
-import Foundation
 
-/// `serve --tls`: where the certificate comes from and where the CA is offered.
-struct TLSOptions {
+/// `serve --tls` and its options, read as a ``TLSSetup``.
+enum TLSOptions {
     static let options = [
         Arguments.Option(name: "tls", valueName: nil,
                          help: "Serve HTTPS (TLS 1.2/1.3) with a certificate from a local CA made on first use (default port 8443)."),
@@ -15,24 +14,14 @@ struct TLSOptions {
                          help: "With --tls, the plain HTTP port that offers the CA to devices (default: 8080, or a free one with --port 0)."),
     ]
 
-    /// Where the certificate comes from.
-    enum Source {
-        /// The local CA in this directory, for the machine's names and these.
-        case localAuthority(directory: String, extraNames: [String])
-        /// The user's own files.
-        case files(certificate: String, key: String)
-    }
-
-    var source: Source
-    var caPort: UInt16
-
     /// nil without `--tls`; `serverPort` is the HTTPS port given (0 asks for a free one).
-    init?(_ arguments: Arguments, serverPort: UInt16) throws(UsageError) {
+    static func setup(_ arguments: Arguments, serverPort: UInt16) throws(UsageError) -> TLSSetup? {
         let implied = ["tls-dir", "tls-name", "tls-cert", "tls-key", "ca-port"].filter { !arguments.all($0).isEmpty }
         guard arguments.has("tls") else {
             if let first = implied.first { throw UsageError("'--\(first)' needs --tls") }
             return nil
         }
+        let source: TLSSetup.Source
         switch (arguments["tls-cert"], arguments["tls-key"]) {
         case (let certificate?, let key?):
             guard arguments["tls-dir"] == nil, arguments.all("tls-name").isEmpty else {
@@ -48,39 +37,8 @@ struct TLSOptions {
         default:
             throw UsageError("'--tls-cert' and '--tls-key' go together")
         }
-        if let port = try arguments.port("ca-port") {
-            caPort = port
-        } else {
-            caPort = serverPort == 0 ? 0 : 8080
-        }
+        let caPort = try arguments.port("ca-port") ?? (serverPort == 0 ? 0 : 8080)
         if caPort != 0 && caPort == serverPort { throw UsageError("'--ca-port' \(caPort) is the HTTPS port too; give another") }
-    }
-
-    /// What the server presents, and the CA to offer (nil for the user's own certificate).
-    struct Prepared {
-        var identity: TLSIdentity
-        var authority: LocalAuthority.Prepared?
-        /// The banner's account of the certificate.
-        var summary: String
-    }
-
-    func prepare() throws(TLSError) -> Prepared {
-        switch source {
-        case .files(let certificate, let key):
-            let identity = try TLSIdentity(certificateFile: certificate, keyFile: key)
-            return Prepared(identity: identity, authority: nil,
-                            summary: "your certificate for \(identity.commonName) (\(certificate), \(identity.daysLeft) days left)")
-        case .localAuthority(let directory, let extraNames):
-            let store = LocalAuthority(directory: directory)
-            let names = MachineNames.all(adding: extraNames)
-            let prepared = try store.prepare(names: names)
-            let what = switch prepared.event {
-            case .created: "made a new local CA and server certificate"
-            case .renewed(let reason): "renewed the server certificate (\(reason))"
-            case .reused: "reused the server certificate"
-            }
-            return Prepared(identity: prepared.identity, authority: prepared,
-                            summary: "\(what) for \(names.joined(separator: ", ")) in \(directory), \(prepared.identity.daysLeft) days left")
-        }
+        return TLSSetup(source: source, caPort: caPort)
     }
 }

@@ -26,10 +26,10 @@ struct VerifyCommand: Subcommand {
 
     func run(_ arguments: Arguments, console: Console) -> Int32 {
         let settings: Verifier.Settings
-        let report: (path: String?, format: ContractReport.Format, failOn: Set<ContractReport.FailCondition>)
+        let report: ReportOptions
         do throws(UsageError) {
             settings = try Self.settings(arguments)
-            report = try ReportOptions.parse(arguments)
+            report = try ReportOptions(arguments)
         } catch {
             console.printError("error: \(error.message)\n\n\(help)")
             return 2

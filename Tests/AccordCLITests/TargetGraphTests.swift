@@ -59,6 +59,20 @@ import Testing
         #expect(Self.graph.reach("AccordMocksFormat").isDisjoint(with: ["AccordMock", "AccordGenerator", "AccordHTTP", "AccordSigning"]))
     }
 
+    /// The commands parse arguments and call libraries: no server, watcher or CA listener is made in AccordCLI.
+    @Test func theCommandsLeaveTheServersLifecycleToAccordHosting() throws {
+        #expect(Self.graph.reach("AccordHosting").isSuperset(of: ["AccordMock", "AccordProxy", "AccordServer"]))
+        let directory = Repository.root.appendingPathComponent(Self.graph.paths["AccordCLI"] ?? "Sources/AccordCLI")
+        var made: [String] = []
+        for file in try FileManager.default.contentsOfDirectory(atPath: directory.path) where file.hasSuffix(".swift") {
+            let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+            for call in ["HTTPServer(", "TrustListener(", "ProjectWatcher(", "LiveEngine(", "MockEngine(", "Proxy("] where text.contains(call) {
+                made.append("\(file): \(call)")
+            }
+        }
+        #expect(made.isEmpty, "\(made)")
+    }
+
     @Test func theServerMovesBytesWithoutTheEngine() {
         #expect(!Self.graph.reach("AccordServer").contains("AccordMock"))
         #expect(Self.graph.reach("AccordServer").contains("AccordHTTP"))

@@ -1,6 +1,7 @@
 import AccordContract
 import AccordJSON
 import AccordMock
+import AccordMocksFormat
 import Foundation
 
 private let contract: Contract = {
