@@ -40,9 +40,9 @@ let package = Package(
         .target(name: "AccordContract", dependencies: ["AccordYAML", "AccordDiagnostics", "AccordJSON"]),
         // JSON values checked against contract schemas (examples, later requests).
         .target(name: "AccordValidation", dependencies: ["AccordContract", "AccordJSON", "AccordDiagnostics"]),
-        // X-Sign under the contract's signing rule: sorted params, signing, verification, the nonce cache, and
-        // requests built from the contract and signed (`accord verify`, the console's "try it").
-        .target(name: "AccordSigning", dependencies: ["AccordContract", "AccordCrypto", "AccordJSON", "AccordSync", "AccordValidation"]),
+        // X-Sign under the contract's signing rule: sorted params, signing, verification, and requests built
+        // from the contract and signed (`accord verify`, the console's "try it"). Nonces are the engine's storage.
+        .target(name: "AccordSigning", dependencies: ["AccordContract", "AccordCrypto", "AccordJSON", "AccordValidation"]),
         // What a run did against the contracts: observations, coverage, JUnit and JSON reports.
         .target(name: "AccordReport", dependencies: ["AccordContract", "AccordJSON", "AccordSync"]),
         // Captured traffic read as exchanges: HAR 1.2 files and `accord serve --record` journals.
@@ -70,8 +70,8 @@ let package = Package(
         .target(name: "AccordProxy", dependencies: ["AccordContract", "AccordFiles", "AccordHTTP", "AccordHTTPClient", "AccordJSON", "AccordMock",
                                                     "AccordServer", "AccordSync", "AccordValidation", "AccordYAML"]),
         // `serve` and `proxy` on a socket: loading, listening, TLS, reloads, the state file, the stop, the report.
-        .target(name: "AccordHosting", dependencies: ["AccordContract", "AccordDiagnostics", "AccordFiles", "AccordMock", "AccordMocksFormat",
-                                                      "AccordProxy", "AccordReport", "AccordServer", "AccordTLS"]),
+        .target(name: "AccordHosting", dependencies: ["AccordContract", "AccordDiagnostics", "AccordFiles", "AccordJSON", "AccordMock",
+                                                      "AccordMocksFormat", "AccordProxy", "AccordReport", "AccordServer", "AccordTLS"]),
         // Provider verification: the contract's examples and negative checks against a real backend.
         .target(name: "AccordVerification", dependencies: ["AccordContract", "AccordHTTPClient", "AccordJSON", "AccordReport", "AccordSigning",
                                                            "AccordSync", "AccordValidation"]),

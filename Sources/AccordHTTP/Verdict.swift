@@ -39,6 +39,8 @@ public enum Verdict: String, Sendable, Hashable, CaseIterable {
     case noExample = "no-example"
     /// The engine could not answer (a bug, never a client's fault).
     case error
+    /// The server's storage failed (a shared store unreachable): 503, never a client's fault.
+    case storageUnavailable = "storage-unavailable"
     /// An `OPTIONS` request outside CORS.
     case options
     /// A CORS preflight.
@@ -63,7 +65,8 @@ extension Verdict {
         case .stale: "timestamp window"
         case .replay: "nonce replay"
         case .badToken: "token shape"
-        case .ok, .drift, .upstreamFailed, .overloaded, .unauthorized, .banned, .forbidden, .injected, .fault, .noExample, .error, .options, .preflight, .control: nil
+        case .ok, .drift, .upstreamFailed, .overloaded, .unauthorized, .banned, .forbidden, .injected, .fault, .noExample, .error, .storageUnavailable, .options, .preflight,
+             .control: nil
         }
     }
 

@@ -28,7 +28,7 @@ extension MockHost {
         \(configuration.listener.server.headerTimeoutSeconds) s per request head, \(configuration.listener.server.requestTimeoutSeconds) s per request, \
         \(configuration.listener.server.bodyBudgetBytes) bytes of bodies in flight, \(state.rules.capacity) rules, \(state.nonces.capacity) nonces
           collections: \(collectionsText(project.collections, store: state.collections))
-          uploads: served at \(MockEngine.storagePrefix)ID, \(state.uploads.usage.budgetBytes) bytes kept at most (--upload-budget), oldest evicted first
+          uploads: served at \(MockEngine.storagePrefix)ID, \(configuration.state.uploadBudget) bytes kept at most (--upload-budget), oldest evicted first
           contracts: \(configuration.contracts)  mocks: \(configuration.mocks)\(configuration.reloads ? "  (reloading on change)" : "")
         """
     }

@@ -146,7 +146,13 @@ public struct MockHost: Sendable {
                 messages.warn("accord serve: the change has errors; still serving the previous version")
                 return
             }
-            let dropped = state.collections.adopt(project.collections, replacing: live.engine.collections)
+            let dropped: [String]
+            do {
+                dropped = try state.collections.adopt(project.collections, replacing: live.engine.collections)
+            } catch {
+                messages.warn("accord serve: the change cannot be adopted, the storage failed (\(error)); still serving the previous version")
+                return
+            }
             live.replace(with: engine(for: project, state: state))
             if !dropped.isEmpty {
                 messages.say("accord serve: the type of \(dropped.joined(separator: ", ")) changed (or the collection is gone): "

@@ -1,4 +1,5 @@
 import AccordFiles
+import AccordJSON
 import AccordMock
 import AccordMocksFormat
 import Foundation
@@ -21,15 +22,21 @@ struct StateFile {
             messages.say("accord serve: no state file at \(path) yet; starting from the seeds")
             return
         }
+        let records: [String: [String: [JSONValue]]]
         do {
-            let records = try StateSnapshot.decode(Array(data), collections: project.collections, contract: project.contract)
-            state.collections.restore(records)
+            records = try StateSnapshot.decode(Array(data), collections: project.collections, contract: project.contract)
+        } catch {
+            messages.warn(error.rendered(file: path) + "; starting from the seeds")
+            return
+        }
+        do {
+            try state.collections.restore(records)
             let count = records.values.reduce(0) { $0 + $1.values.reduce(0) { $0 + $1.count } }
-            let sessions = state.collections.counts.sessions
+            let sessions = try state.collections.counts.sessions
             messages.say("accord serve: state loaded from \(path): \(sessions) session\(sessions == 1 ? "" : "s"), "
                          + "\(count) record\(count == 1 ? "" : "s")")
         } catch {
-            messages.warn(error.rendered(file: path) + "; starting from the seeds")
+            messages.warn("error: --state: the storage failed restoring \(path) (\(error)); starting from the seeds")
         }
     }
 
@@ -37,7 +44,7 @@ struct StateFile {
     func save(_ state: MockState, collections: [String: CollectionDefinition]) {
         do {
             try AtomicFile.write(StateSnapshot.encode(state.collections, collections: collections), to: path)
-            let sessions = state.collections.counts.sessions
+            let sessions = try state.collections.counts.sessions
             messages.say("accord serve: state written to \(path) (\(sessions) session\(sessions == 1 ? "" : "s"))")
         } catch {
             messages.warn("error: \(error)")

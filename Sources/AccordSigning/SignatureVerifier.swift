@@ -2,8 +2,9 @@ import AccordContract
 import AccordCrypto
 import AccordJSON
 
-/// Checks a request's signing headers: presence, app key, timestamp window, the
-/// signature itself (constant-time), then the nonce.
+/// Checks a request's signing headers: presence, app key, timestamp window and the
+/// signature itself (constant-time). The nonce's freshness is state, kept by the
+/// caller's nonce store; this type words its refusals.
 ///
 /// A refusal explains itself: a wrong signature comes back with the `sorted_params`
 /// and the `string_to_sign` the server computed, the secret written `<app_secret>`,
@@ -23,6 +24,17 @@ public struct SignatureVerifier: Sendable {
         case nonceStoreFull
     }
 
+    /// A correctly signed request: who signed it, and the nonce its store must not have seen.
+    public struct SignedRequest: Sendable, Hashable {
+        public var appKey: String
+        public var nonce: String
+
+        public init(appKey: String, nonce: String) {
+            self.appKey = appKey
+            self.nonce = nonce
+        }
+    }
+
     /// A refusal: its kind, a sentence, and machine-readable details for `data`.
     public struct Rejection: Sendable, Hashable, Error {
         public var failure: Failure
@@ -31,13 +43,11 @@ public struct SignatureVerifier: Sendable {
     }
 
     public let signer: RequestSigner
-    public let nonces: any NonceStorage
     /// The four signing header names, lowercased once.
     private let headerKeys: (appKey: String, timestamp: String, nonce: String, signature: String)
 
-    public init(settings: SigningRule, nonces: (any NonceStorage)? = nil) {
+    public init(settings: SigningRule) {
         self.signer = RequestSigner(settings: settings)
-        self.nonces = nonces ?? NonceCache(ttlSeconds: settings.nonceTTLSeconds)
         self.headerKeys = (settings.appKeyHeader.lowercased(), settings.timestampHeader.lowercased(),
                            settings.nonceHeader.lowercased(), settings.signatureHeader.lowercased())
     }
@@ -52,10 +62,12 @@ public struct SignatureVerifier: Sendable {
     ///   - query: the query parameters, percent-decoded, in request order.
     ///   - body: the parsed JSON body, if any.
     ///   - now: the server's clock, in Unix seconds.
-    /// - Returns: the app key that signed the request.
+    /// - Returns: the app key and nonce of a correctly signed request within the window.
+    ///   The nonce is not checked here: whether it was seen before is the nonce store's
+    ///   to say (``replayed(_:)``, ``nonceStoreFull(capacity:)``).
     public func verify(
         header: (String) -> String?, query: [(name: String, value: String)], body: JSONValue?, now: Int64
-    ) -> Result<String, Rejection> {
+    ) -> Result<SignedRequest, Rejection> {
         let settings = signer.settings
         guard let appKey = header(headerKeys.appKey), let timestamp = header(headerKeys.timestamp),
               let nonce = header(headerKeys.nonce), let signature = header(headerKeys.signature),
@@ -97,7 +109,7 @@ public struct SignatureVerifier: Sendable {
                 ])
             ))
         }
-        return remember(nonce, appKey: appKey, now: now)
+        return .success(SignedRequest(appKey: appKey, nonce: nonce))
     }
 
     /// The refusal of a request without every signing header, naming the missing ones.
@@ -111,25 +123,19 @@ public struct SignatureVerifier: Sendable {
                          details: .object([.init("missing_headers", .array(missing.map(JSONValue.string)))]))
     }
 
-    /// Keeps a correctly signed request's nonce, or refuses a reused one (or one the full store cannot keep).
-    private func remember(_ nonce: String, appKey: String, now: Int64) -> Result<String, Rejection> {
+    /// The refusal of a correctly signed request whose nonce was already used within the window.
+    public func replayed(_ signed: SignedRequest) -> Rejection {
         let settings = signer.settings
-        switch nonces.insert(appKey: appKey, nonce: nonce, now: now) {
-        case .accepted:
-            return .success(appKey)
-        case .reused:
-            return .failure(Rejection(
-                failure: .nonceReused,
-                message: "\(settings.nonceHeader) '\(nonce)' was already used within \(settings.nonceTTLSeconds) s",
-                details: .object([.init("nonce", .string(nonce))])
-            ))
-        case .full:
-            return .failure(Rejection(
-                failure: .nonceStoreFull,
-                message: "the server holds \(nonces.capacity) unexpired nonces, its limit; retry once older ones expire",
-                details: .object([.init("retry_after_seconds", .int(settings.nonceTTLSeconds))])
-            ))
-        }
+        return Rejection(failure: .nonceReused,
+                         message: "\(settings.nonceHeader) '\(signed.nonce)' was already used within \(settings.nonceTTLSeconds) s",
+                         details: .object([.init("nonce", .string(signed.nonce))]))
+    }
+
+    /// The refusal of a correctly signed request whose nonce the store cannot keep: `capacity` nonces are live.
+    public func nonceStoreFull(capacity: Int) -> Rejection {
+        Rejection(failure: .nonceStoreFull,
+                  message: "the server holds \(capacity) unexpired nonces, its limit; retry once older ones expire",
+                  details: .object([.init("retry_after_seconds", .int(signer.settings.nonceTTLSeconds))]))
     }
 
     /// Unix seconds written in decimal digits only (no sign, no spaces), if they fit an `Int64`.

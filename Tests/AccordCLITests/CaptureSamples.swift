@@ -40,26 +40,26 @@ struct CaptureSamples {
         var fixture = try EngineFixture(fixturesIn: Repository.mocks)
         start = fixture.now
         var exchanges: [Exchange] = []
-        func exchange(_ method: String, _ target: String, body: String? = nil, host: String = "https://api.example.com", at offset: Int64) -> Exchange {
+        func exchange(_ method: String, _ target: String, body: String? = nil, host: String = "https://api.example.com", at offset: Int64) throws(StorageError) -> Exchange {
             let request = fixture.signed(method, target, body: body)
             let response = fixture.handle(request)
             return Exchange(method: method, url: host + target, headers: request.headers.map { ($0.name, $0.value) }, body: body,
                             status: response.status, contentType: response.header("Content-Type") ?? "application/json",
                             responseBody: response.text, time: fixture.now + offset)
         }
-        exchanges.append(exchange("GET", "/api/v1/signals/inbox?filter=flash", at: 0))
+        exchanges.append(try exchange("GET", "/api/v1/signals/inbox?filter=flash", at: 0))
         let empty = #"{"content":"","is_flash":false}"#
-        exchanges.append(exchange("POST", "/api/v1/signals", body: empty, at: 1))
-        var me = exchange("GET", "/api/v1/users/me", at: 2)
+        exchanges.append(try exchange("POST", "/api/v1/signals", body: empty, at: 1))
+        var me = try exchange("GET", "/api/v1/users/me", at: 2)
         me.responseBody = me.responseBody.replacingOccurrences(of: "\"nickname\"", with: "\"nick_name\"")
         exchanges.append(me)
         exchanges.append(Exchange(method: "GET", url: "https://fonts.example.net/css2?family=Inter", headers: [("accept", "text/css")], body: nil,
                                   status: 200, contentType: "text/css", responseBody: "@font-face{}", time: start + 3))
-        var redirected = exchange("GET", "/api/v1/app/start-config", host: "http://api.example.com", at: 4)
+        var redirected = try exchange("GET", "/api/v1/app/start-config", host: "http://api.example.com", at: 4)
         (redirected.status, redirected.contentType, redirected.responseBody) = (301, "text/html", "")
         redirected.redirect = "https://api.example.com/api/v1/app/start-config"
         exchanges.append(redirected)
-        var gateway = exchange("GET", "/api/v1/subscriptions/products", at: 5)
+        var gateway = try exchange("GET", "/api/v1/subscriptions/products", at: 5)
         (gateway.status, gateway.contentType, gateway.responseBody) = (502, "text/html", "<html><body>502 Bad Gateway</body></html>")
         exchanges.append(gateway)
         var replay = exchanges[0]

@@ -218,11 +218,11 @@ import TongbanAPI
                 + endpoint.examples.filter { $0.code == 0 }.map(\.name)
             for name in names {
                 // A fresh token each time: the logout answers revoke theirs.
-                let token = state.tokens.issue(uid: 10086).accessToken
+                let token = try state.tokens.issue(uid: 10086).accessToken
                 var request = self.request(for: endpoint, contract: contract, token: token, prefer: name)
                 if endpoint.id == contract.service.auth.refreshEndpoint {
                     // Refresh needs a refresh token this server issued; the example's is made up.
-                    request.body = Array(#"{"refresh_token":"\#(state.tokens.issue(uid: 10086).refreshToken)"}"#.utf8)
+                    request.body = Array(#"{"refresh_token":"\#(try state.tokens.issue(uid: 10086).refreshToken)"}"#.utf8)
                 }
                 let response = engine.handle(request)
                 let envelope = try JSONReader.read(response.bodyBytes)

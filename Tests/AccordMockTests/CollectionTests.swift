@@ -61,14 +61,14 @@ import Testing
         let (collections, _) = try load("type: Signal\nkey: id\nseed:\n  - \(signal)\n")
         let signals = try #require(collections["signals"])
         let state = MockState(clock: MockClock(wall: 1_796_025_600), nonceTTLSeconds: 600)
-        let first = state.collections.records(of: signals, session: "a", state: state)
+        let first = try state.collections.records(of: signals, session: "a", state: state)
         #expect(first.map { $0["created_at"] } == [.string("2026-11-30T07:00:00Z")])
         // A later session is seeded at its own time; the first keeps what it had.
         try state.clock.advance(by: 3_600)
-        #expect(state.collections.records(of: signals, session: "b", state: state).first?["created_at"] == .string("2026-11-30T08:00:00Z"))
-        #expect(state.collections.records(of: signals, session: "a", state: state) == first)
-        state.collections.reset(session: "a")
-        #expect(state.collections.records(of: signals, session: "a", state: state).first?["created_at"] == .string("2026-11-30T08:00:00Z"))
+        #expect(try state.collections.records(of: signals, session: "b", state: state).first?["created_at"] == .string("2026-11-30T08:00:00Z"))
+        #expect(try state.collections.records(of: signals, session: "a", state: state) == first)
+        try state.collections.reset(session: "a")
+        #expect(try state.collections.records(of: signals, session: "a", state: state).first?["created_at"] == .string("2026-11-30T08:00:00Z"))
     }
 
     @Test func theLeastRecentlyUsedSessionIsEvictedFirst() throws {
@@ -76,10 +76,10 @@ import Testing
         let signals = try #require(collections["signals"])
         let store = CollectionStore(sessionLimit: 2)
         let state = MockState(nonceTTLSeconds: 600, collections: store)
-        _ = store.records(of: signals, session: "a", state: state)
-        _ = store.records(of: signals, session: "b", state: state)
-        _ = store.records(of: signals, session: "a", state: state) // a is used again: b is now the oldest
-        _ = store.records(of: signals, session: "c", state: state)
+        _ = try store.records(of: signals, session: "a", state: state)
+        _ = try store.records(of: signals, session: "b", state: state)
+        _ = try store.records(of: signals, session: "a", state: state) // a is used again: b is now the oldest
+        _ = try store.records(of: signals, session: "c", state: state)
         #expect(store.counts.sessions == 2)
         #expect(store.counts.evicted == 1)
     }
@@ -95,16 +95,16 @@ import Testing
             members = members.map { $0.key == "id" ? .init("id", .string("sg_\(id)")) : $0.key == "content" ? .init("content", .string(String(repeating: "x", count: 30_000))) : $0 }
             return .object(members)
         }
-        for id in 0..<10 { store.put(big(id), key: "sg_\(id)", into: signals, session: "a", state: state) }
+        for id in 0..<10 { try store.put(big(id), key: "sg_\(id)", into: signals, session: "a", state: state) }
         // 30 KB records: three fit a 100 KB session; the oldest went, the newest stayed.
-        let kept = store.records(of: signals, session: "a", state: state)
+        let kept = try store.records(of: signals, session: "a", state: state)
         #expect(kept.count == 3)
         #expect(kept.last?["id"] == .string("sg_9"))
         #expect(store.byteCounts.bytes <= 100_000)
         #expect(store.byteCounts.trimmed == 7, "ten records (sg_1 replaced the seed), three kept")
         // Three sessions of about 90 KB pass the 250 KB total: the least recently used goes.
         for session in ["b", "c"] {
-            for id in 0..<3 { store.put(big(id), key: "sg_\(id)", into: signals, session: session, state: state) }
+            for id in 0..<3 { try store.put(big(id), key: "sg_\(id)", into: signals, session: session, state: state) }
         }
         #expect(store.byteCounts.bytes <= 250_000)
         #expect(store.counts.sessions == 2)
@@ -127,7 +127,7 @@ import Testing
         let (before, _) = try load(yaml)
         let store = CollectionStore()
         let state = MockState(nonceTTLSeconds: 600, collections: store)
-        _ = store.records(of: try #require(before["signals"]), session: "a", state: state)
+        _ = try store.records(of: try #require(before["signals"]), session: "a", state: state)
         // The same types read from other files (every code renumbered): the records stay.
         let renumbered = try Repository.renumberedContracts(by: 40_000)
         defer { try? FileManager.default.removeItem(atPath: renumbered.directory) }
@@ -161,14 +161,14 @@ import Testing
         #expect(shown.json?["type"] == .string("SignalDetail"))
         guard case .array(let records)? = shown.json?["records"] else { Issue.record("no records"); return }
         #expect(records.map { $0["id"] } == [.string("sg_7f3a"), .string("sg_7f3b"), .string("sg_flash_1"), .string("sg_8c01")])
-        #expect(state.collections.counts.sessions == 1)
+        #expect(try state.collections.counts.sessions == 1)
         let unknown = engine.handle(MockRequest(method: "GET", target: "/__accord/state/likes"))
         #expect(unknown.status == 404)
         #expect(unknown.json?["message"] == .string("no collection 'likes'; collections: admirers, blocks, entitlements, learning-sessions, matches, orders, push-devices, review-tasks, signals"))
         #expect(engine.handle(MockRequest(method: "POST", target: "/__accord/state/reset?session=ui-1", headers: json)).status == 200)
-        #expect(state.collections.counts.sessions == 0)
+        #expect(try state.collections.counts.sessions == 0)
         _ = engine.handle(MockRequest(method: "GET", target: "/__accord/state/signals"))
         #expect(engine.handle(MockRequest(method: "POST", target: "/__accord/reset", headers: json)).status == 200)
-        #expect(state.collections.counts.sessions == 0)
+        #expect(try state.collections.counts.sessions == 0)
     }
 }

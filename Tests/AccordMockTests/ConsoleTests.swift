@@ -211,7 +211,7 @@ import Testing
                                                                                                ("Host", "127.0.0.1:8080")], body: Array(body.utf8)))
             #expect(foreign.json?["error"] == .string("foreign_origin"), "\(target)")
         }
-        #expect(fixture.state.tokens.ban(uid: 10086) == nil)
+        #expect(try fixture.state.tokens.ban(uid: 10086) == nil)
     }
 
     @Test func tryItSignsOnTheServerAndIsJournaledUnderItsSession() throws {

@@ -114,14 +114,14 @@ import Testing
             return
         }
         #expect(access != "at_3f9c2e7a51d04b8e")   // the example's
-        #expect(fixture.state.tokens.verdict(authorization: "Bearer \(access)", scheme: "Bearer") == .valid(uid: 10086))
+        #expect(try fixture.state.tokens.verdict(authorization: "Bearer \(access)", scheme: "Bearer") == .valid(uid: 10086))
         let me = fixture.handle(fixture.signed("GET", "/api/v1/users/me", bearer: .token(access)))
         #expect(me.code == .int(0))
     }
 
     @Test func aRefreshAnsweredWithAFaultThatLosesTheAnswerRotatesNothing() throws {
         var fixture = try EngineFixture()
-        let pair = fixture.state.tokens.issue(uid: 7)
+        let pair = try fixture.state.tokens.issue(uid: 7)
         let body = #"{"refresh_token":"\#(pair.refreshToken)"}"#
         for fault in ["503", "reset", "empty", "malformed"] {
             let faulted = fixture.handle(fixture.signed("POST", "/api/v1/auth/token/refresh", body: body, headers: [("X-Accord-Inject", fault)],

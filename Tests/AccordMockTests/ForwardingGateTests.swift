@@ -100,7 +100,7 @@ import Testing
         #expect(fixture.engine.report().unknownRoutes.map(\.route) == ["GET /api/v2/novel"])
         let options = try #require(forwardedOn(gate.admit(MockRequest(method: "OPTIONS", target: "/api/v1/signals"))))
         gate.record(upstream(""), for: options, check: gate.check(upstream(""), for: options))
-        #expect(fixture.state.journal.entries().count == 1)
+        #expect(try fixture.state.journal.entries().count == 1)
         #expect(answeredHere(gate.admit(MockRequest(method: "GET", target: "/__accord/rules")))?.summary.verdict == .control)
     }
 
@@ -134,6 +134,6 @@ import Testing
         let saturated = gate.upstreamFailure(.saturated, message: "busy", for: forwarded)
         #expect(saturated.status == 503)
         #expect(saturated.header("Retry-After") == "1")
-        #expect(fixture.state.journal.entries().map(\.verdict) == [.upstreamFailed, .upstreamFailed])
+        #expect(try fixture.state.journal.entries().map(\.verdict) == [.upstreamFailed, .upstreamFailed])
     }
 }

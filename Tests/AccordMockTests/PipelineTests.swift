@@ -21,9 +21,9 @@ import Testing
     struct Recorded: Stage {
         let stage: any Stage
         let log: StageLog
-        func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
+        func respond(to exchange: inout Exchange, next: Next) throws(StorageError) -> MockResponse {
             log.append(String(describing: type(of: stage)))
-            return stage.respond(to: &exchange, next: next)
+            return try stage.respond(to: &exchange, next: next)
         }
     }
 
@@ -35,8 +35,8 @@ import Testing
         return (pipeline.run(request), log.all)
     }
 
-    static let order = ["JournalStage", "ReportStage", "FramingStage", "CORSStage", "SteeringStage", "RouteStage", "BodyLimitStage",
-                        "BodyStage", "SignatureStage", "AuthenticationStage", "ValidationStage", "InjectionStage",
+    static let order = ["JournalStage", "ReportStage", "StorageGuardStage", "FramingStage", "CORSStage", "SteeringStage", "RouteStage",
+                        "BodyLimitStage", "BodyStage", "SignatureStage", "AuthenticationStage", "ValidationStage", "InjectionStage",
                         "ChoiceStage", "TokenStage", "FaultStage", "UploadStage", "EffectStage", "RenderStage"]
 
     /// The stages up to and including `last`.
@@ -81,7 +81,7 @@ import Testing
             #expect(response.summary.verdict == verdict, "\(request.method) \(request.path)")
             #expect(ran == expected, "\(request.method) \(request.path)")
         }
-        #expect(fixture.state.journal.entries().count == cases.count)
+        #expect(try fixture.state.journal.entries().count == cases.count)
     }
 
     @Test func aStageThatEndsTheRequestLeavesTheStateOfLaterStagesUntouched() throws {
@@ -90,14 +90,14 @@ import Testing
         // Validation fails: the rule of the injection stage is not spent.
         let invalid = fixture.handle(fixture.signed("GET", "/api/v1/signals/inbox?limit=x"))
         #expect(invalid.summary.verdict == .invalid)
-        #expect(fixture.state.rules.all.count == 1)
+        #expect(try fixture.state.rules.all.count == 1)
         // A replayed nonce fails the signature stage: nothing is authenticated or answered.
         let signed = fixture.signed("GET", "/api/v1/signals/inbox")
         #expect(fixture.handle(signed).summary.verdict == .injected)
-        #expect(fixture.state.rules.all.isEmpty)
+        #expect(try fixture.state.rules.all.isEmpty)
         let replay = fixture.handle(signed)
         #expect(replay.summary.verdict == .replay)
-        #expect(fixture.state.journal.entries().last?.user == nil)
+        #expect(try fixture.state.journal.entries().last?.user == nil)
     }
 
     /// The journal keeps a body up to 4 KiB of compact JSON, else only its size; a small
@@ -120,21 +120,21 @@ import Testing
         let injected = fixture.handle(quota)
         #expect(injected.code == .int(3008))
         #expect(injected.header("access-control-allow-origin") == "*")
-        #expect(fixture.state.journal.entries().last?.injected == "header")
+        #expect(try fixture.state.journal.entries().last?.injected == "header")
         #expect(fixture.state.observations.snapshot.endpoints["signal.quota"]?.injected == 1)
 
-        let pair = fixture.state.tokens.issue(uid: 42)
+        let pair = try fixture.state.tokens.issue(uid: 42)
         let data = JSONValue.object([.init("access_token", .string("at_injected")), .init("refresh_token", .string("rt_injected")),
                                      .init("access_expires_in", .int(1)), .init("refresh_expires_in", .int(1))])
         _ = try fixture.state.rules.add(InjectionRule(endpoint: "auth.refresh", action: .business(code: 0, message: nil, data: data), times: 1))
         let refresh = fixture.signed("POST", "/api/v1/auth/token/refresh", body: #"{"refresh_token":"\#(pair.refreshToken)"}"#, bearer: .none)
         let rotated = fixture.handle(refresh)
         #expect(rotated.code == .int(0), "\(rotated.text)")
-        #expect(fixture.state.tokens.refresh(pair.refreshToken) == nil, "the injected success rotated the pair")
+        #expect(try fixture.state.tokens.refresh(pair.refreshToken) == nil, "the injected success rotated the pair")
         guard case .string(let access)? = rotated.json?["data"]?["access_token"] else {
             Issue.record("the injected answer carries no issued token: \(rotated.text)")
             return
         }
-        #expect(fixture.state.tokens.verdict(authorization: "Bearer \(access)", scheme: "Bearer") == .valid(uid: 42))
+        #expect(try fixture.state.tokens.verdict(authorization: "Bearer \(access)", scheme: "Bearer") == .valid(uid: 42))
     }
 }

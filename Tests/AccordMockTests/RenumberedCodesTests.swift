@@ -38,14 +38,14 @@ import Testing
         #expect(code(fixture.signed("GET", quota, bearer: .none)) == .int(41006))
         #expect(code(fixture.signed("POST", "/api/v1/auth/token/refresh", body: #"{"refresh_token":"rt_unknown"}"#, bearer: .none))
                 == .int(41007))
-        state.tokens.setBan(.init(reason: "spam"), uid: 10086)
+        try state.tokens.setBan(.init(reason: "spam"), uid: 10086)
         let banned = fixture.handle(fixture.signed("GET", quota))
         #expect(banned.code == .int(41008))
         #expect(banned.json?.value(at: "/data/ban_info/reason") == .string("spam"))
-        state.tokens.setBan(nil, uid: 10086)
-        state.tokens.expireAccessTokens()
+        try state.tokens.setBan(nil, uid: 10086)
+        try state.tokens.expireAccessTokens()
         #expect(code(fixture.signed("GET", quota)) == .int(41002))
-        state.tokens.forceLogout(uid: 10086)
+        try state.tokens.forceLogout(uid: 10086)
         #expect(code(fixture.signed("GET", quota)) == .int(41006))
     }
 

@@ -59,6 +59,6 @@ import Testing
         #expect(try json(b.handle(request("GET", "/api/v1/signals/quota", token: token, nonce: "r-1")))["code"] == .int(3008))
         #expect(storage.nextSequence() == 5)
         // The journal holds both replicas' requests.
-        #expect(storage.journal.entries().count == 9)
+        #expect(try storage.journal.entries().count == 9)
     }
 }

@@ -29,17 +29,17 @@ import Testing
     static let ok = MockResponse(status: 200, body: .bytes(Array("{}".utf8)), summary: .init(code: 0, verdict: .ok))
 
     /// `stage` on `exchange`, the rest of the path answering `rest`: the answer, and whether the rest was reached.
-    func run(_ stage: any Stage, _ exchange: inout Exchange, rest: MockResponse = ok) -> (response: MockResponse, passed: Bool) {
-        let response = stage.respond(to: &exchange, next: Next([Answering(response: rest)]))
+    func run(_ stage: any Stage, _ exchange: inout Exchange, rest: MockResponse = ok) throws(StorageError) -> (response: MockResponse, passed: Bool) {
+        let response = try stage.respond(to: &exchange, next: Next([Answering(response: rest)]))
         return (response, exchange.passed)
     }
 
     /// `stage` on `request`, routed to `route` when given.
-    func run(_ stage: any Stage, _ request: MockRequest, _ route: Route? = nil, body: JSONValue? = nil) -> (StageResult, Exchange) {
+    func run(_ stage: any Stage, _ request: MockRequest, _ route: Route? = nil, body: JSONValue? = nil) throws(StorageError) -> (StageResult, Exchange) {
         var exchange = Exchange(request: request)
         exchange.route = route
         exchange.body = body
-        let (response, passed) = run(stage, &exchange)
+        let (response, passed) = try run(stage, &exchange)
         return (passed ? .proceed : .answer(response), exchange)
     }
 
@@ -66,18 +66,18 @@ import Testing
     @Test func steeringFromBeyondLoopbackNeedsTheAdminToken() throws {
         let stage = SteeringStage(options: MockOptions(adminToken: "s3cret"), envelopes: envelopes)
         var request = MockRequest(method: "GET", target: "/x", headers: [("X-Accord-Session", "a"), ("X-Accord-Inject", "3008")])
-        #expect(passes(run(stage, request).0))
+        #expect(try passes(run(stage, request).0))
         request.isFromLoopback = false
         let refused = try answer(run(stage, request).0)
         #expect(refused.status == 403)
         #expect(refused.json?["msg"] == .string("x-accord-inject, x-accord-session from beyond this machine need X-Accord-Admin-Token (or start the server with --allow-remote-steering)"))
         request.headers["x-accord-admin-token"] = "s3cret"
-        #expect(passes(run(stage, request).0))
+        #expect(try passes(run(stage, request).0))
         var openOptions = MockOptions()
         openOptions.allowsRemoteSteering = true
         let open = SteeringStage(options: openOptions, envelopes: envelopes)
         request.headers["x-accord-admin-token"] = nil
-        #expect(passes(run(open, request).0))
+        #expect(try passes(run(open, request).0))
         let long = MockRequest(method: "GET", target: "/x", headers: [("X-Accord-Session", String(repeating: "s", count: 129))])
         #expect(try answer(run(stage, long).0).json?["data"]?["error"] == .string("invalid_session"))
     }
@@ -85,7 +85,7 @@ import Testing
     @Test func framingProblemsAndEncodedNULsEndTheRequest() throws {
         let stage = FramingStage(envelopes: envelopes)
         var framed = MockRequest(method: "GET", target: "/x")
-        #expect(passes(run(stage, framed).0))
+        #expect(try passes(run(stage, framed).0))
         framed.framingProblem = "two Content-Length headers"
         #expect(try answer(run(stage, framed).0).json?["msg"] == .string("two Content-Length headers"))
         let nul = try answer(run(stage, MockRequest(method: "GET", target: "/x?a=%00")).0)
@@ -96,7 +96,7 @@ import Testing
     @Test func preflightAnswersOptionsAndPassesEverythingElse() throws {
         let router = Router(contract: contract)
         let cors = CORSStage(router: router, service: contract.service, allowOrigin: "https://app.example", envelopes: envelopes)
-        #expect(passes(run(cors, MockRequest(method: "GET", target: "/api/v1/signals/quota")).0))
+        #expect(try passes(run(cors, MockRequest(method: "GET", target: "/api/v1/signals/quota")).0))
         let plain = try answer(run(cors, MockRequest(method: "OPTIONS", target: "/api/v1/signals/quota")).0)
         #expect(plain.status == 204)
         #expect(plain.headers.map(\.name) == ["Allow"], "no Origin, no CORS headers")
@@ -110,7 +110,7 @@ import Testing
 
     @Test func anOversizeBodyIsRefusedWithItsEndpointsLimit() throws {
         let stage = BodyLimitStage(limits: BodyLimits(contract: contract, router: Router(contract: contract), json: 1_024), envelopes: envelopes)
-        #expect(passes(run(stage, MockRequest(method: "POST", target: "/x", body: [1])).0))
+        #expect(try passes(run(stage, MockRequest(method: "POST", target: "/x", body: [1])).0))
         let refused = try answer(run(stage, MockRequest(method: "POST", target: "/api/v1/feedback", bodyLimitExceeded: true)).0)
         #expect(refused.status == 413)
         #expect(refused.json?["msg"] == .string("the body is larger than the limit of 1024 bytes"))
@@ -129,11 +129,11 @@ import Testing
 
     @Test func routingDecodesEachSegmentAndExplainsMisses() throws {
         let stage = RouteStage(router: Router(contract: contract), envelopes: envelopes)
-        let (result, routed) = run(stage, MockRequest(method: "GET", target: "/api/v1/signals/a%2Fb"))
+        let (result, routed) = try run(stage, MockRequest(method: "GET", target: "/api/v1/signals/a%2Fb"))
         #expect(passes(result))
         #expect(routed.route?.endpoint.id == "signal.detail")
         #expect(routed.parameters == ["signal_id": "a/b"])
-        let (refused, wrong) = run(stage, MockRequest(method: "PATCH", target: "/api/v1/signals/quota"))
+        let (refused, wrong) = try run(stage, MockRequest(method: "PATCH", target: "/api/v1/signals/quota"))
         let wrongMethod = try answer(refused)
         #expect(wrongMethod.status == 405)
         #expect(wrongMethod.header("allow") == "GET, HEAD, OPTIONS")
@@ -153,19 +153,19 @@ import Testing
         let broken = try answer(run(stage, MockRequest(method: "POST", target: "/", headers: typed, body: Array("{\n  x".utf8)), publish).0)
         #expect(broken.json?["data"]?["line"] == .int(2))
         #expect(broken.json?["data"]?["column"] == .int(3))
-        let (result, exchange) = run(stage, MockRequest(method: "POST", target: "/", headers: typed, body: Array(#"{"a":1}"#.utf8)), publish)
+        let (result, exchange) = try run(stage, MockRequest(method: "POST", target: "/", headers: typed, body: Array(#"{"a":1}"#.utf8)), publish)
         #expect(passes(result))
         #expect(exchange.body == .object([.init("a", .int(1))]))
     }
 
     @Test func theSignatureStageSkipsExemptEndpointsAndAnswersStaleTimestamps() throws {
-        let verifier = SignatureVerifier(settings: contract.service.signing, nonces: state.nonces)
+        let verifier = SignatureVerifier(settings: contract.service.signing)
         var service = contract.service
         service.signing.exempt = ["app.*"]
         var exemptContract = contract
         exemptContract.service = service
-        let stage = SignatureStage(verifier: verifier, contract: exemptContract, clock: state.clock, envelopes: envelopes)
-        #expect(passes(run(stage, MockRequest(method: "GET", target: "/"), try route("app.start-config")).0))
+        let stage = SignatureStage(verifier: verifier, nonces: state.nonces, contract: exemptContract, clock: state.clock, envelopes: envelopes)
+        #expect(try passes(run(stage, MockRequest(method: "GET", target: "/"), try route("app.start-config")).0))
         let stale = MockRequest(method: "GET", target: "/", headers: [("X-App-Key", "dev_app_key"), ("X-Timestamp", "1796020000"),
                                                                       ("X-Nonce", "n-1"), ("X-Sign", "00")])
         let refused = try answer(run(stage, stale, try route("signal.quota")).0)
@@ -181,20 +181,20 @@ import Testing
             let request = MockRequest(method: "GET", target: "/", headers: token.map { [("Authorization", "Bearer \($0)")] } ?? [])
             return try answer(run(stage, request, quota).0).json?["code"]
         }
-        let live = state.tokens.issue(uid: 7)
-        let (result, exchange) = run(stage, MockRequest(method: "GET", target: "/", headers: [("Authorization", "Bearer \(live.accessToken)")]), quota)
+        let live = try state.tokens.issue(uid: 7)
+        let (result, exchange) = try run(stage, MockRequest(method: "GET", target: "/", headers: [("Authorization", "Bearer \(live.accessToken)")]), quota)
         #expect(passes(result))
         #expect(exchange.user == 7)
         #expect(exchange.session == "user:7")
         #expect(try code(nil) == .int(1006))
         #expect(try code("at_unknown") == .int(1005))
-        state.tokens.setBan(UserBan(reason: "spam"), uid: 7)
+        try state.tokens.setBan(UserBan(reason: "spam"), uid: 7)
         #expect(try code(live.accessToken) == .int(1008))
-        state.tokens.expireAccessTokens(uid: 7)
+        try state.tokens.expireAccessTokens(uid: 7)
         #expect(try code(live.accessToken) == .int(1002))
-        state.tokens.forceLogout(uid: 7)
+        try state.tokens.forceLogout(uid: 7)
         #expect(try code(live.accessToken) == .int(1006))
-        #expect(passes(run(stage, MockRequest(method: "GET", target: "/"), try route("app.start-config")).0))
+        #expect(try passes(run(stage, MockRequest(method: "GET", target: "/"), try route("app.start-config")).0))
     }
 
     @Test func validationListsEveryViolation() throws {
@@ -207,7 +207,7 @@ import Testing
         #expect(pointers?.contains(.string("/query/bogus")) == true)
         #expect(pointers?.contains(.string("/headers/X-Device-Id")) == true)
         // The same violations, typed, in the exchange: what the journal and the report read.
-        let (_, exchange) = run(stage, MockRequest(method: "GET", target: "/?limit=x&bogus=1"), try route("signal.inbox"))
+        let (_, exchange) = try run(stage, MockRequest(method: "GET", target: "/?limit=x&bogus=1"), try route("signal.inbox"))
         #expect(exchange.refusal?.violations.map { JSONValue.string($0.pointer) } == pointers)
         #expect(exchange.refusal?.verdict == .invalid)
     }
@@ -215,7 +215,7 @@ import Testing
     @Test func injectionAnswersCodesAndHandsFaultsOn() throws {
         let stage = InjectionStage(state: state, contract: contract, scenarios: [:], defaultScenario: nil, envelopes: envelopes)
         let quota = try route("signal.quota")
-        let (injected, _) = run(stage, MockRequest(method: "GET", target: "/", headers: [("X-Accord-Inject", "banned")]), quota)
+        let (injected, _) = try run(stage, MockRequest(method: "GET", target: "/", headers: [("X-Accord-Inject", "banned")]), quota)
         #expect(passes(injected), "the answer is made here and answered by RenderStage, past the token stage")
         let answered = try #require(run(stage, MockRequest(method: "GET", target: "/", headers: [("X-Accord-Inject", "banned")]), quota).1.injection?.answer)
         #expect(answered.json?["code"] == .int(1008))
@@ -224,11 +224,11 @@ import Testing
         let frequent = try #require(run(stage, MockRequest(method: "GET", target: "/", headers: [("X-Accord-Inject", "sms-too-frequent")]), quota)
             .1.injection?.answer)
         #expect(frequent.json?["data"] == .object([.init("retry_after_seconds", .int(1))]))
-        let (latency, delayed) = run(stage, MockRequest(method: "GET", target: "/", headers: [("X-Accord-Inject", "latency:250ms")]), quota)
+        let (latency, delayed) = try run(stage, MockRequest(method: "GET", target: "/", headers: [("X-Accord-Inject", "latency:250ms")]), quota)
         #expect(passes(latency))
         #expect(delayed.injection?.delayMilliseconds == 250)
         #expect(delayed.injection?.source == "header")
-        let (reset, faulted) = run(stage, MockRequest(method: "GET", target: "/", headers: [("X-Accord-Inject", "reset")]), quota)
+        let (reset, faulted) = try run(stage, MockRequest(method: "GET", target: "/", headers: [("X-Accord-Inject", "reset")]), quota)
         #expect(passes(reset))
         #expect(faulted.fault == .connectionReset)
         let unknown = try answer(run(stage, MockRequest(method: "GET", target: "/", headers: [("X-Accord-Scenario", "nope")]), quota).0)
@@ -240,12 +240,12 @@ import Testing
         let stages = fixture.engine.pipeline.stages
         let choice = try #require(stages.compactMap { $0 as? ChoiceStage }.first)
         let render = try #require(stages.compactMap { $0 as? RenderStage }.first)
-        let (result, exchange) = run(choice, fixture.signed("GET", "/api/v1/signals/quota"), try route("signal.quota"))
+        let (result, exchange) = try run(choice, fixture.signed("GET", "/api/v1/signals/quota"), try route("signal.quota"))
         #expect(passes(result))
         #expect(exchange.draft?.answer.label == "example:default")
         var drafted = exchange
         drafted.passed = false
-        let (rendered, passed) = run(render, &drafted)
+        let (rendered, passed) = try run(render, &drafted)
         #expect(!passed)
         #expect(rendered.summary.source == "example:default")
         #expect(rendered.json?["data"]?["daily_limit"] == .int(20))
@@ -263,7 +263,7 @@ import Testing
                                          summary: .init(code: 0, verdict: .ok))
         var exchange = Exchange(request: MockRequest(method: "POST", target: "/"))
         exchange.route = login
-        let (answer, passed) = run(stage, &exchange, rest: fixtureAnswer)
+        let (answer, passed) = try run(stage, &exchange, rest: fixtureAnswer)
         #expect(passed)
         guard case .string(let issued)? = answer.json?["data"]?["access_token"] else {
             Issue.record("no token")
@@ -271,13 +271,13 @@ import Testing
         }
         #expect(issued != "at_fixture")
         #expect(exchange.user == 5)
-        #expect(state.tokens.verdict(authorization: "Bearer \(issued)", scheme: "Bearer") == .valid(uid: 5))
-        state.tokens.setBan(UserBan(reason: "spam"), uid: 5)
-        #expect(run(stage, &exchange, rest: fixtureAnswer).response.json?["code"] == .int(1008))
+        #expect(try state.tokens.verdict(authorization: "Bearer \(issued)", scheme: "Bearer") == .valid(uid: 5))
+        try state.tokens.setBan(UserBan(reason: "spam"), uid: 5)
+        #expect(try run(stage, &exchange, rest: fixtureAnswer).response.json?["code"] == .int(1008))
         var logout = Exchange(request: MockRequest(method: "POST", target: "/", headers: [("Authorization", "Bearer \(issued)")]))
         logout.route = try route("auth.logout")
-        #expect(run(stage, &logout).passed)
-        #expect(state.tokens.verdict(authorization: "Bearer \(issued)", scheme: "Bearer") == .revoked(uid: 5))
+        #expect(try run(stage, &logout).passed)
+        #expect(try state.tokens.verdict(authorization: "Bearer \(issued)", scheme: "Bearer") == .revoked(uid: 5))
     }
 
     /// The token stage acts on the answer the client gets: a logout whose answer a slow
@@ -285,12 +285,12 @@ import Testing
     @Test func aLogoutRevokesItsTokenWheneverItsAnswerIsDelivered() throws {
         let stage = tokenStage()
         for (fault, revokes) in [(Injection.Fault.slowBody(chunkDelayMilliseconds: 10), true), (.connectionReset, false), (.httpStatus(503), false)] {
-            let pair = state.tokens.issue(uid: 8)
+            let pair = try state.tokens.issue(uid: 8)
             var logout = Exchange(request: MockRequest(method: "POST", target: "/", headers: [("Authorization", "Bearer \(pair.accessToken)")]))
             logout.route = try route("auth.logout")
             logout.injection = Injected(action: .fault(fault), source: "header")
-            _ = run(stage, &logout)
-            let verdict = state.tokens.verdict(authorization: "Bearer \(pair.accessToken)", scheme: "Bearer")
+            _ = try run(stage, &logout)
+            let verdict = try state.tokens.verdict(authorization: "Bearer \(pair.accessToken)", scheme: "Bearer")
             #expect(verdict == (revokes ? .revoked(uid: 8) : .valid(uid: 8)), "\(fault)")
         }
     }
@@ -302,7 +302,7 @@ import Testing
         injected.delayMilliseconds = 5
         exchange.injection = injected
         let rest = MockResponse(status: 200, body: .bytes(Array("{}".utf8)), delayMilliseconds: 10, summary: .init(code: 0, verdict: .ok))
-        let (response, passed) = run(stage, &exchange, rest: rest)
+        let (response, passed) = try run(stage, &exchange, rest: rest)
         #expect(passed)
         #expect(response.status == 503)
         #expect(response.header("retry-after") == "5")
@@ -313,14 +313,14 @@ import Testing
 
     // MARK: On the way out
 
-    @Test func corsAddsTheOriginOnceToBrowserRequests() {
+    @Test func corsAddsTheOriginOnceToBrowserRequests() throws {
         let stage = CORSStage(router: Router(contract: contract), service: contract.service, allowOrigin: "https://app.example", envelopes: envelopes)
         var plain = Exchange(request: MockRequest(method: "GET", target: "/"))
-        #expect(run(stage, &plain).response.headers.isEmpty)
+        #expect(try run(stage, &plain).response.headers.isEmpty)
         var browser = Exchange(request: MockRequest(method: "GET", target: "/", headers: [("Origin", "https://app.example")]))
         let answered = MockResponse(status: 200, headers: [("Access-Control-Allow-Origin", "https://other.example")], summary: .init(verdict: .ok))
-        #expect(run(stage, &browser, rest: answered).response.headers.map(\.value) == ["https://other.example"], "never two")
-        #expect(run(stage, &browser).response.headers.map(\.name) == ["Access-Control-Allow-Origin", "Vary"])
+        #expect(try run(stage, &browser, rest: answered).response.headers.map(\.value) == ["https://other.example"], "never two")
+        #expect(try run(stage, &browser).response.headers.map(\.name) == ["Access-Control-Allow-Origin", "Vary"])
     }
 
     @Test func theJournalFilesWhoAskedAndWhatAnswered() throws {
@@ -329,8 +329,8 @@ import Testing
         exchange.identify(9)
         exchange.route = try route("signal.quota")
         exchange.injection = Injected(action: .business(code: 3008, message: nil, data: nil), source: "rule:2")
-        _ = run(stage, &exchange, rest: MockResponse(status: 200, summary: .init(source: "injected", code: 3008, verdict: .injected)))
-        let entry = state.journal.entries().last
+        _ = try run(stage, &exchange, rest: MockResponse(status: 200, summary: .init(source: "injected", code: 3008, verdict: .injected)))
+        let entry = try state.journal.entries().last
         #expect(entry?.session == "s1")
         #expect(entry?.user == 9)
         #expect(entry?.endpoint == "signal.quota")
@@ -343,7 +343,7 @@ import Testing
         let validation = ValidationStage(validator: RequestValidator(contract: contract), envelopes: envelopes)
         var exchange = Exchange(request: MockRequest(method: "GET", target: "/api/v1/signals/inbox?limit=x"))
         exchange.route = try route("signal.inbox")
-        _ = journal.respond(to: &exchange, next: Next([validation]))
+        _ = try journal.respond(to: &exchange, next: Next([validation]))
         let problems = try #require(state.journal.entries().last?.problems)
         #expect(problems.map(\.pointer) == exchange.refusal?.violations.map(\.pointer))
         #expect(problems.contains { $0.pointer == "/query/limit" })

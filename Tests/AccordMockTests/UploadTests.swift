@@ -17,7 +17,7 @@ import Testing
 
     /// A signed upload: the text parts are what the signature covers, as the generated client signs them.
     private func upload(_ fixture: inout EngineFixture, _ parts: [Part], contentType: String = "multipart/form-data; boundary=accord-test-boundary",
-                        body: [UInt8]? = nil) -> MockResponse {
+                        body: [UInt8]? = nil) throws(StorageError) -> MockResponse {
         let text = parts.filter { $0.filename == nil && $0.name != "file" }
         let signedBody = JSONWriter.string(.object(text.map { .init($0.name, .string(String(decoding: $0.bytes, as: UTF8.self))) }))
         var signed = fixture.signed("POST", "/api/v1/uploads/images", body: signedBody)
@@ -54,7 +54,7 @@ import Testing
 
     @Test func anUploadedImageIsStoredAndServedBackByteForByte() throws {
         var fixture = try EngineFixture(fixturesIn: Repository.mocks)
-        let answer = upload(&fixture, [Part(name: "file", filename: "me.jpg", contentType: "image/jpeg", bytes: Self.jpeg),
+        let answer = try upload(&fixture, [Part(name: "file", filename: "me.jpg", contentType: "image/jpeg", bytes: Self.jpeg),
                                        Part(name: "purpose", bytes: Array("avatar".utf8))])
         #expect(answer.status == 200, "\(answer.text)")
         let data = try #require(answer.json?["data"])
@@ -75,13 +75,13 @@ import Testing
 
     @Test func aTextFileNamedJPGIsRefusedByItsBytes() throws {
         var fixture = try EngineFixture(fixturesIn: Repository.mocks)
-        let answer = upload(&fixture, [Part(name: "file", filename: "notes.jpg", contentType: "image/jpeg", bytes: Array("just some notes\n".utf8)),
+        let answer = try upload(&fixture, [Part(name: "file", filename: "notes.jpg", contentType: "image/jpeg", bytes: Array("just some notes\n".utf8)),
                                        Part(name: "purpose", bytes: Array("signal".utf8))])
         #expect(answer.status == 400)
         #expect(answer.code == .int(1000))
         #expect(violations(answer) == ["/body/file: file 'file' (notes.jpg) is sent as image/jpeg but its bytes are text"])
         // A PNG sent as a JPEG is refused too: the bytes decide, not the name or the header.
-        let mislabelled = upload(&fixture, [Part(name: "file", filename: "a.jpg", contentType: "image/jpeg", bytes: Self.png),
+        let mislabelled = try upload(&fixture, [Part(name: "file", filename: "a.jpg", contentType: "image/jpeg", bytes: Self.png),
                                             Part(name: "purpose", bytes: Array("signal".utf8))])
         #expect(violations(mislabelled) == ["/body/file: file 'file' (a.jpg) is sent as image/jpeg but its bytes are image/png"])
     }
@@ -89,7 +89,7 @@ import Testing
     @Test func everyProblemOfTheFormIsListed() throws {
         var fixture = try EngineFixture(fixturesIn: Repository.mocks)
         let big = Self.jpeg + [UInt8](repeating: 0, count: 4 << 20)
-        let answer = upload(&fixture, [Part(name: "file", filename: "big.jpg", contentType: "image/jpeg", bytes: big),
+        let answer = try upload(&fixture, [Part(name: "file", filename: "big.jpg", contentType: "image/jpeg", bytes: big),
                                        Part(name: "purpose", bytes: Array("wallpaper".utf8)),
                                        Part(name: "caption", bytes: Array("hi".utf8))])
         #expect(violations(answer) == [
@@ -97,30 +97,30 @@ import Testing
             "/body/file: file 'file' (big.jpg) is \(big.count) bytes; at most 4194304 are allowed",
             "/body/caption: unknown part 'caption'",
         ])
-        let gif = upload(&fixture, [Part(name: "file", filename: "a.gif", contentType: "image/gif", bytes: Array("GIF89a".utf8))])
+        let gif = try upload(&fixture, [Part(name: "file", filename: "a.gif", contentType: "image/gif", bytes: Array("GIF89a".utf8))])
         #expect(violations(gif) == [
             "/body/purpose: missing required member 'purpose'",
             "/body/file: file 'file' (a.gif) is sent as 'image/gif'; expected one of image/png, image/jpeg, image/heic, image/webp",
         ])
-        let none = upload(&fixture, [Part(name: "purpose", bytes: Array("avatar".utf8))])
+        let none = try upload(&fixture, [Part(name: "purpose", bytes: Array("avatar".utf8))])
         #expect(violations(none) == ["/body/file: missing required file part 'file'"])
     }
 
     @Test func aBodyThatIsNotMultipartIsRefusedPrecisely() throws {
         var fixture = try EngineFixture(fixturesIn: Repository.mocks)
-        let json = upload(&fixture, [], contentType: "application/json", body: Array(#"{"purpose":"avatar"}"#.utf8))
+        let json = try upload(&fixture, [], contentType: "application/json", body: Array(#"{"purpose":"avatar"}"#.utf8))
         #expect(json.status == 415)
         #expect(json.json?["msg"] == .string("'upload.image' takes multipart/form-data, found 'application/json'"))
-        let unclosed = upload(&fixture, [], body: Array("--accord-test-boundary\r\nContent-Disposition: form-data; name=\"purpose\"\r\n\r\navatar".utf8))
+        let unclosed = try upload(&fixture, [], body: Array("--accord-test-boundary\r\nContent-Disposition: form-data; name=\"purpose\"\r\n\r\navatar".utf8))
         #expect(unclosed.status == 400)
         #expect(unclosed.json?["msg"] == .string("the body is not multipart/form-data: part 'purpose' is not closed by the boundary"))
-        let noBoundary = upload(&fixture, [], body: Array("hello".utf8))
+        let noBoundary = try upload(&fixture, [], body: Array("hello".utf8))
         #expect(noBoundary.json?["msg"] == .string("the body is not multipart/form-data: the body does not contain its boundary 'accord-test-boundary'"))
         // Near-boundaries repeated through a large body are read through once, and the part is still unclosed.
         let teasing = Array("--accord-test-boundary\r\nContent-Disposition: form-data; name=\"purpose\"\r\n\r\n".utf8)
             + Array(String(repeating: "\r\n--accord-test-boundar", count: 40_000).utf8)
-        #expect(upload(&fixture, [], body: teasing).json?["msg"] == .string("the body is not multipart/form-data: part 'purpose' is not closed by the boundary"))
-        let nameless = upload(&fixture, [], body: Array("--accord-test-boundary\r\nContent-Disposition: form-data\r\n\r\nx\r\n--accord-test-boundary--".utf8))
+        #expect(try upload(&fixture, [], body: teasing).json?["msg"] == .string("the body is not multipart/form-data: part 'purpose' is not closed by the boundary"))
+        let nameless = try upload(&fixture, [], body: Array("--accord-test-boundary\r\nContent-Disposition: form-data\r\n\r\nx\r\n--accord-test-boundary--".utf8))
         #expect(nameless.json?["msg"] == .string("the body is not multipart/form-data: part 1 has no name in its Content-Disposition"))
     }
 
@@ -169,26 +169,26 @@ import Testing
         #expect(policy["max_size"] == .int(Self.jpeg.count))
         #expect(policy["headers"] == .object([.init("Content-Type", .string("image/jpeg"))]))
         let upload = try target(policy["upload_url"])
-        func put(_ target: String, type: String = "image/jpeg", _ bytes: [UInt8] = Self.jpeg) -> MockResponse {
+        func put(_ target: String, type: String = "image/jpeg", _ bytes: [UInt8] = Self.jpeg) throws(StorageError) -> MockResponse {
             fixture.handle(MockRequest(method: "PUT", target: target, headers: [("Content-Type", type)], body: bytes))
         }
         // Tampered, mistyped, too large, not what it says: each refused, nothing stored.
-        #expect(put(upload.replacingOccurrences(of: "max=\(Self.jpeg.count)", with: "max=99999999")).json?["error"] == .string("policy_invalid"))
-        #expect(put(upload, type: "image/png").json?["error"] == .string("content_type_mismatch"))
-        #expect(put(upload, Self.jpeg + [0]).json?["error"] == .string("file_too_large"))
-        let text = put(upload, Array(String(repeating: "x", count: Self.jpeg.count).utf8))
+        #expect(try put(upload.replacingOccurrences(of: "max=\(Self.jpeg.count)", with: "max=99999999")).json?["error"] == .string("policy_invalid"))
+        #expect(try put(upload, type: "image/png").json?["error"] == .string("content_type_mismatch"))
+        #expect(try put(upload, Self.jpeg + [0]).json?["error"] == .string("file_too_large"))
+        let text = try put(upload, Array(String(repeating: "x", count: Self.jpeg.count).utf8))
         #expect(text.status == 422)
         #expect(text.json?["message"] == .string("the file is sent as image/jpeg but its bytes are text"))
         #expect(fixture.handle(MockRequest(method: "GET", target: try target(policy["public_url"]))).status == 404)
         // The upload itself, then the file at its public URL.
-        let stored = put(upload)
+        let stored = try put(upload)
         #expect(stored.status == 200, "\(stored.text)")
         #expect(stored.json?["url"] == policy["public_url"])
         let served = fixture.handle(MockRequest(method: "GET", target: try target(policy["public_url"])))
         #expect(served.bodyBytes == Self.jpeg)
         // Past its 15 minutes the policy is refused.
         try fixture.state.clock.advance(by: 901)
-        #expect(put(upload).json?["error"] == .string("policy_expired"))
+        #expect(try put(upload).json?["error"] == .string("policy_expired"))
     }
 
     @Test func theStoreEvictsTheOldestFilesWithinItsBudget() {

@@ -43,7 +43,7 @@ import Testing
         let verifier = SignatureVerifier(settings: Self.settings)
         let result = verifier.verify(header: { headers[$0.lowercased()] }, query: query(of: vector.target),
                                      body: try body(vector), now: Int64(vector.timestamp)!)
-        #expect(try result.get() == "dev_app_key")
+        #expect(try result.get() == SignatureVerifier.SignedRequest(appKey: "dev_app_key", nonce: vector.nonce))
     }
 
     @Test func oneChangedByteIsRefusedWithTheServersView() throws {
@@ -62,7 +62,7 @@ import Testing
             #"dev_app_key1764500001n-0003code=123456&device_info={"app_version":"1.2.0","device_id":"D-1","os":"ios"}&phone=13800138001<app_secret>"#))
     }
 
-    @Test func staleTimestampAndReplayedNonce() throws {
+    @Test func staleTimestampAndTheNonceLeftToItsStore() throws {
         let vector = Self.vectors[0]
         let headers = ["x-app-key": "dev_app_key", "x-timestamp": vector.timestamp, "x-nonce": vector.nonce, "x-sign": vector.sign]
         let verifier = SignatureVerifier(settings: Self.settings)
@@ -70,7 +70,13 @@ import Testing
         #expect(throws: Never.self) { try verify(1_764_500_300).get() }             // 300 s late: inside the window
         #expect(failure(verify(1_764_500_301)) == .timestampOutsideWindow)            // 301 s: outside
         #expect(failure(verify(1_764_499_699)) == .timestampOutsideWindow)            // 301 s early
-        #expect(failure(verify(1_764_500_000)) == .nonceReused)                       // same nonce again
+        // The verifier holds no state: the same request verifies again, and the nonce store tells the replay.
+        let signed = try verify(1_764_500_000).get()
+        let nonces = NonceCache(ttlSeconds: Self.settings.nonceTTLSeconds)
+        #expect(nonces.insert(appKey: signed.appKey, nonce: signed.nonce, now: 1_764_500_000) == .accepted)
+        #expect(nonces.insert(appKey: signed.appKey, nonce: signed.nonce, now: 1_764_500_001) == .reused)
+        #expect(verifier.replayed(signed).failure == .nonceReused)
+        #expect(verifier.replayed(signed).message == "X-Nonce '\(vector.nonce)' was already used within 600 s")
     }
 
     @Test func missingHeadersAreNamed() {
@@ -137,7 +143,7 @@ import Testing
                 == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
     }
 
-    private func failure(_ result: Result<String, SignatureVerifier.Rejection>) -> SignatureVerifier.Failure? {
+    private func failure(_ result: Result<SignatureVerifier.SignedRequest, SignatureVerifier.Rejection>) -> SignatureVerifier.Failure? {
         if case .failure(let rejection) = result { return rejection.failure }
         return nil
     }

@@ -25,17 +25,19 @@ public struct EngineFixture {
     ///   - yaml: fixtures given inline.
     ///   - directory: a fixture directory to load instead, such as ``Repository/mocks`` (with its `collections/`).
     ///   - collections: collection files given inline, by name (`signals` → `collections/signals.yaml`).
+    ///   - storage: the storage to serve from, made over the in-memory one (whose tokens already hold ``token``).
     public init(contract: Contract = Repository.contract, fixtures yaml: String = "", fixturesIn directory: String? = nil,
                 collections: [String: String] = [:], scenarios: [String: Scenario] = [:], options: MockOptions = MockOptions(),
-                seed: UInt64 = 0) throws {
+                seed: UInt64 = 0, storage: ((any MockStorage) -> any MockStorage)? = nil) throws {
         let (definitions, collectionDiagnostics) = try Self.collections(collections, directory: directory, contract: contract)
         if collectionDiagnostics.containsErrors { throw FixtureProblems(diagnostics: collectionDiagnostics.map(\.description)) }
         let loader = FixtureLoader(contract: contract, collections: definitions)
         let (fixtures, diagnostics) = directory.map { loader.load(directory: $0) }
             ?? loader.load([ContractLoader.Source(path: "mocks/test.yaml", bytes: Array(yaml.utf8))])
         if diagnostics.containsErrors { throw FixtureProblems(diagnostics: diagnostics.map(\.description)) }
-        let state = MockState(clock: MockClock(wall: now), nonceTTLSeconds: 600, seed: seed)
-        token = state.tokens.issue(uid: 10086).accessToken
+        let memory = MockState(clock: MockClock(wall: now), nonceTTLSeconds: 600, seed: seed)
+        token = try memory.tokens.issue(uid: 10086).accessToken
+        let state = storage.map { MockState(storage: $0(memory.storage), seed: seed) } ?? memory
         engine = MockEngine(contract: contract, fixtures: fixtures, scenarios: scenarios, collections: definitions, options: options, state: state)
     }
 

@@ -94,7 +94,7 @@ server.terminate(); server.wait(timeout=60)
 files = sorted((f for f in os.listdir(work) if re.fullmatch(r"callgrind\.out\.\d+\.\d+", f)), key=lambda f: int(f.rsplit(".", 1)[1]))
 # The mock's stages in the order they call one another: each one's inclusive cost holds
 # the stages after it, so its own share is its cost less the next one's.
-stages = ["JournalStage", "ReportStage", "FramingStage", "CORSStage", "SteeringStage", "RouteStage", "BodyLimitStage", "BodyStage",
+stages = ["JournalStage", "ReportStage", "StorageGuardStage", "FramingStage", "CORSStage", "SteeringStage", "RouteStage", "BodyLimitStage", "BodyStage",
           "SignatureStage", "AuthenticationStage", "ValidationStage", "InjectionStage", "ChoiceStage", "TokenStage", "FaultStage",
           "UploadStage", "EffectStage", "RenderStage"]
 print(f"callgrind, {requests} requests of each kind on one keep-alive connection, one worker thread; instructions per request")

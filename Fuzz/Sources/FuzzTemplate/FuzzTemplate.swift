@@ -16,8 +16,8 @@ public func fuzzTemplate(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let context = TemplateContext(request: request, parameters: ["signal_id": "sg_1"], body: try? JSONReader.read(request.body),
                                   now: 1_796_025_600, state: state)
     let text = String(decoding: bytes, as: UTF8.self)
-    if let expression = try? TemplateExpression(parsing: text) { _ = context.value(of: expression) }
+    if let expression = try? TemplateExpression(parsing: text) { _ = try? context.value(of: expression) }
     let document = (try? JSONReader.read(bytes)) ?? .string("{{\(text)}}")
-    if let template = try? CompiledJSON(document) { _ = template.render(context) }
+    if let template = try? CompiledJSON(document) { _ = try? template.render(context) }
     return 0
 }

@@ -6,10 +6,10 @@ import AccordJSON
 struct ControlRoute: Sendable {
     let method: String
     let segments: [String]
-    let handle: @Sendable (MockEngine) -> (ControlCall) -> MockResponse
+    let handle: @Sendable (MockEngine) -> (ControlCall) throws(StorageError) -> MockResponse
 
     /// - Parameter path: the path under `/__accord/`, such as `users/*/ban`.
-    init(_ method: String, _ path: String, handle: @escaping @Sendable (MockEngine) -> (ControlCall) -> MockResponse) {
+    init(_ method: String, _ path: String, handle: @escaping @Sendable (MockEngine) -> (ControlCall) throws(StorageError) -> MockResponse) {
         self.method = method
         segments = path.split(separator: "/").map(String.init)
         self.handle = handle

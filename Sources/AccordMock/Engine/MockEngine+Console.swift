@@ -40,7 +40,7 @@ extension MockEngine {
     }
 
     /// `GET /__accord/events`: the journal's entries as they come.
-    func eventStream(_ request: MockRequest) -> MockResponse {
+    func eventStream(_ request: MockRequest) throws(StorageError) -> MockResponse {
         let filter: JournalFilter
         do {
             filter = try JournalFilter(query: request.query)
@@ -51,7 +51,7 @@ extension MockEngine {
         guard let replay = replayText.map({ Int($0) }) ?? 100, (0...Self.replayLimit).contains(replay) else {
             return controlError(400, "invalid_replay", "'replay' takes a number from 0 to \(Self.replayLimit), found '\(replayText ?? "")'")
         }
-        var backlog = state.journal.entries(matching: filter, limit: Self.replayLimit)
+        var backlog = try state.journal.entries(matching: filter, limit: Self.replayLimit)
         if let last = request.headers["last-event-id"] {
             guard let sequence = Int(last) else { return controlError(400, "invalid_last_event_id", "Last-Event-ID is a sequence number, found '\(last)'") }
             backlog = backlog.filter { $0.sequence > sequence }
@@ -122,7 +122,7 @@ extension MockEngine {
 
     /// `POST /__accord/try`: a request to one endpoint, signed with the contract's
     /// development app here, answered by this engine (and journaled like any other).
-    func tryRequest(_ body: JSONValue) -> MockResponse {
+    func tryRequest(_ body: JSONValue) throws(StorageError) -> MockResponse {
         guard case .string(let id)? = body["endpoint"], let endpoint = contract.endpoints.first(where: { $0.id == id }) else {
             return controlError(400, "invalid_try", "give {\"endpoint\": ID, \"params\"?, \"query\"?, \"body\"?, \"token\"?, \"session\"?} with an endpoint of the contracts")
         }
@@ -133,10 +133,10 @@ extension MockEngine {
             return controlError(409, "cannot_sign", error.message)
         }
         let text = { (name: String) -> String? in if case .string(let value)? = body[name], !value.isEmpty { value } else { nil } }
-        let nonce = Digest.randomBytes(16).map(Digest.hex) ?? String(state.nextSequence())
+        let nonce = if let random = Digest.randomBytes(16) { Digest.hex(random) } else { String(try state.nextSequence()) }
         let built = builder.request(to: endpoint, parameters: body["params"], query: body["query"],
                                     body: body["body"].flatMap { $0 == .null ? nil : $0 }, accessToken: text("token"),
-                                    timestamp: state.clock.wallNow, nonce: nonce)
+                                    timestamp: try state.clock.wallNow, nonce: nonce)
         var headers = built.headers
         headers.append(("X-Accord-Session", text("session") ?? "console"))
         let request = MockRequest(method: built.method, target: built.target, headers: headers, body: built.body)

@@ -31,7 +31,12 @@ extension MockEngine {
         let body = request.body.isEmpty ? JSONValue.object([]) : (try? JSONReader.read(request.body))
         guard let body else { return controlError(400, "malformed_json", "the body is not JSON") }
         for route in Self.controlRoutes where route.method == request.method {
-            if let call = route.match(segments, request: request, body: body) { return route.handle(self)(call) }
+            guard let call = route.match(segments, request: request, body: body) else { continue }
+            do {
+                return try route.handle(self)(call)
+            } catch {
+                return storageUnavailable(error)
+            }
         }
         return controlError(404, "no_such_call", "no control call \(request.method) \(request.path); see docs/flows.md")
     }
@@ -48,14 +53,16 @@ extension MockEngine {
         ControlRoute("POST", "users/*/ban", handle: { $0.ban }),
         ControlRoute("DELETE", "users/*/ban", handle: { $0.unban }),
         ControlRoute("POST", "users/*/force-logout", handle: { $0.forceLogout }),
-        ControlRoute("GET", "clock", handle: { engine in { _ in engine.controlAnswer(engine.clockJSON) } }),
+        ControlRoute("GET", "clock", handle: { engine in { _ throws(StorageError) in engine.controlAnswer(try engine.clockJSON()) } }),
         ControlRoute("POST", "clock", handle: { $0.moveClock }),
-        ControlRoute("POST", "reset", handle: { engine in { _ in engine.state.reset(); return engine.controlAnswer(.object([])) } }),
+        ControlRoute("POST", "reset", handle: { engine in { _ throws(StorageError) in try engine.state.reset(); return engine.controlAnswer(.object([])) } }),
         ControlRoute("GET", "requests", handle: { $0.listRequests }),
-        ControlRoute("DELETE", "requests", handle: { engine in { _ in engine.state.journal.clear(); return engine.controlAnswer(.object([])) } }),
-        ControlRoute("GET", "events", handle: { engine in { engine.eventStream($0.request) } }),
+        ControlRoute("DELETE", "requests", handle: { engine in
+            { _ throws(StorageError) in try engine.state.journal.clear(); return engine.controlAnswer(.object([])) }
+        }),
+        ControlRoute("GET", "events", handle: { engine in { call throws(StorageError) in try engine.eventStream(call.request) } }),
         ControlRoute("GET", "contract", handle: { engine in { _ in engine.controlAnswer(engine.consoleContract) } }),
-        ControlRoute("POST", "try", handle: { engine in { engine.tryRequest($0.body) } }),
+        ControlRoute("POST", "try", handle: { engine in { call throws(StorageError) in try engine.tryRequest(call.body) } }),
         ControlRoute("POST", "sessions/*/scenario", handle: { $0.startScenario }),
         ControlRoute("GET", "report", handle: { engine in { _ in engine.controlAnswer(engine.report().json) } }),
         ControlRoute("POST", "state/reset", handle: { $0.resetState }),
@@ -63,9 +70,11 @@ extension MockEngine {
         ControlRoute("POST", "shutdown", handle: { $0.shutdown }),
     ]
 
-    var clockJSON: JSONValue {
-        .object([.init("now", .string(RFC3339.format(unixSeconds: state.clock.now))), .init("unix", .int(Int(state.clock.now))),
-                 .init("offset_seconds", .int(Int(state.clock.now - state.clock.wallNow)))])
+    /// The mock time, as RFC 3339 and Unix seconds, and its offset from the wall clock.
+    func clockJSON() throws(StorageError) -> JSONValue {
+        let now = try state.clock.now
+        let offset = try now - state.clock.wallNow
+        return .object([.init("now", .string(RFC3339.format(unixSeconds: now))), .init("unix", .int(Int(now))), .init("offset_seconds", .int(Int(offset)))])
     }
 
     static func string(_ value: JSONValue) -> String? {
@@ -81,6 +90,13 @@ extension MockEngine {
                                                ("Content-Security-Policy", Self.answerPolicy),
                                                ("X-Content-Type-Options", "nosniff")],
                      body: .bytes(JSONWriter.bytes(value)), summary: .init(verdict: .control))
+    }
+
+    /// A control call or stored file the storage failed to serve: 503, to be tried again.
+    func storageUnavailable(_ error: StorageError) -> MockResponse {
+        var response = controlError(503, "storage_unavailable", "the server's storage failed: \(error)")
+        response.headers.append(("Retry-After", "1"))
+        return response
     }
 
     func controlError(_ status: Int, _ kind: String, _ message: String) -> MockResponse {

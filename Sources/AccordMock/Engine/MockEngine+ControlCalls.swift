@@ -7,11 +7,11 @@ import AccordMocksFormat
 extension MockEngine {
     // MARK: Rules
 
-    func listRules(_ call: ControlCall) -> MockResponse {
-        controlAnswer(.object([.init("rules", .array(state.rules.all.map(\.json)))]))
+    func listRules(_ call: ControlCall) throws(StorageError) -> MockResponse {
+        controlAnswer(.object([.init("rules", .array(try state.rules.all.map(\.json)))]))
     }
 
-    func addRule(_ call: ControlCall) -> MockResponse {
+    func addRule(_ call: ControlCall) throws(StorageError) -> MockResponse {
         let rule: InjectionRule
         do {
             rule = try InjectionRule(json: call.body, contract: contract)
@@ -20,51 +20,51 @@ extension MockEngine {
         }
         do {
             return controlAnswer(try state.rules.add(rule).json, status: 201)
-        } catch {
-            return controlError(429, "too_many_rules", "\(error.capacity) rules stand already, the most the server keeps; "
+        } catch .rulesFull(let capacity) {
+            return controlError(429, "too_many_rules", "\(capacity) rules stand already, the most the server keeps; "
                                 + "delete some (DELETE /__accord/rules/{id}) or all (DELETE /__accord/rules)")
         }
     }
 
-    func removeRules(_ call: ControlCall) -> MockResponse {
-        state.rules.removeAll()
+    func removeRules(_ call: ControlCall) throws(StorageError) -> MockResponse {
+        try state.rules.removeAll()
         return controlAnswer(.object([]))
     }
 
-    func removeRule(_ call: ControlCall) -> MockResponse {
+    func removeRule(_ call: ControlCall) throws(StorageError) -> MockResponse {
         let id = call.wildcards[0]
-        guard let number = Int(id), state.rules.remove(id: number) else { return controlError(404, "no_such_rule", "no rule \(id)") }
+        guard let number = Int(id), try state.rules.remove(id: number) else { return controlError(404, "no_such_rule", "no rule \(id)") }
         return controlAnswer(.object([]))
     }
 
     // MARK: Tokens and users
 
-    func expireTokens(_ call: ControlCall) -> MockResponse {
-        controlAnswer(.object([.init("expired", .int(state.tokens.expireAccessTokens(uid: Self.uid(in: call.body))))]))
+    func expireTokens(_ call: ControlCall) throws(StorageError) -> MockResponse {
+        controlAnswer(.object([.init("expired", .int(try state.tokens.expireAccessTokens(uid: Self.uid(in: call.body))))]))
     }
 
-    func invalidateTokens(_ call: ControlCall) -> MockResponse {
-        controlAnswer(.object([.init("invalidated", .int(state.tokens.invalidateAccessTokens(uid: Self.uid(in: call.body))))]))
+    func invalidateTokens(_ call: ControlCall) throws(StorageError) -> MockResponse {
+        controlAnswer(.object([.init("invalidated", .int(try state.tokens.invalidateAccessTokens(uid: Self.uid(in: call.body))))]))
     }
 
-    func ban(_ call: ControlCall) -> MockResponse {
+    func ban(_ call: ControlCall) throws(StorageError) -> MockResponse {
         guard let uid = Int(call.wildcards[0]) else { return invalidUID(call) }
         guard case .string(let reason)? = call.body["reason"] else { return controlError(400, "invalid_ban", "a ban needs {\"reason\": …}") }
         let ban = UserBan(reason: reason, until: call.body["until"].flatMap(Self.string),
                                  appealURL: call.body["appeal_url"].flatMap(Self.string))
-        state.tokens.setBan(ban, uid: uid)
+        try state.tokens.setBan(ban, uid: uid)
         return controlAnswer(.object([.init("uid", .int(uid)), .init("ban_info", ban.json)]))
     }
 
-    func unban(_ call: ControlCall) -> MockResponse {
+    func unban(_ call: ControlCall) throws(StorageError) -> MockResponse {
         guard let uid = Int(call.wildcards[0]) else { return invalidUID(call) }
-        state.tokens.setBan(nil, uid: uid)
+        try state.tokens.setBan(nil, uid: uid)
         return controlAnswer(.object([]))
     }
 
-    func forceLogout(_ call: ControlCall) -> MockResponse {
+    func forceLogout(_ call: ControlCall) throws(StorageError) -> MockResponse {
         guard let uid = Int(call.wildcards[0]) else { return invalidUID(call) }
-        return controlAnswer(.object([.init("revoked", .int(state.tokens.forceLogout(uid: uid)))]))
+        return controlAnswer(.object([.init("revoked", .int(try state.tokens.forceLogout(uid: uid)))]))
     }
 
     private func invalidUID(_ call: ControlCall) -> MockResponse {
@@ -78,7 +78,7 @@ extension MockEngine {
 
     // MARK: Clock, journal, scenarios, collections, the process
 
-    func moveClock(_ call: ControlCall) -> MockResponse {
+    func moveClock(_ call: ControlCall) throws(StorageError) -> MockResponse {
         do {
             if case .string(let text)? = call.body["advance"], let seconds = DurationText.seconds(text) {
                 try state.clock.advance(by: Int64(seconds))
@@ -88,13 +88,13 @@ extension MockEngine {
                 return controlError(400, "invalid_clock", "give {\"advance\": \"2h\"} (units s, m, h, d; at most a year, \"-1h\" goes back) "
                                     + "or {\"set\": UNIX_SECONDS} (within 100 years of now)")
             }
-        } catch {
-            return controlError(400, "clock_out_of_range", error.message)
+        } catch .clockOutOfRange(let message) {
+            return controlError(400, "clock_out_of_range", message)
         }
-        return controlAnswer(clockJSON)
+        return controlAnswer(try clockJSON())
     }
 
-    func listRequests(_ call: ControlCall) -> MockResponse {
+    func listRequests(_ call: ControlCall) throws(StorageError) -> MockResponse {
         let capacity = state.journal.capacity
         let limitText = call.query("limit")
         guard let limit = limitText.map({ Int($0) }) ?? 1_000, (1...capacity).contains(limit) else {
@@ -106,35 +106,35 @@ extension MockEngine {
         } catch {
             return controlError(400, "invalid_filter", error.message)
         }
-        var members: [JSONValue.Member] = [.init("requests", .array(state.journal.entries(matching: filter, limit: limit).map(\.json)))]
+        var members: [JSONValue.Member] = [.init("requests", .array(try state.journal.entries(matching: filter, limit: limit).map(\.json)))]
         if let recording = state.journal.recordingStatus { members.append(.init("recording", recording.json)) }
         return controlAnswer(.object(members))
     }
 
-    func startScenario(_ call: ControlCall) -> MockResponse {
+    func startScenario(_ call: ControlCall) throws(StorageError) -> MockResponse {
         guard case .string(let name)? = call.body["name"], scenarios[name] != nil else {
             return controlError(400, "invalid_scenario", "give {\"name\": SCENARIO}; scenarios: \(scenarios.keys.sorted().joined(separator: ", "))")
         }
         let session = PercentDecoding.decode(call.wildcards[0], plusAsSpace: false)
-        state.scenarios.start(name, session: session)
+        try state.scenarios.start(name, session: session)
         return controlAnswer(.object([.init("session", .string(session)), .init("scenario", .string(name))]))
     }
 
-    func resetState(_ call: ControlCall) -> MockResponse {
+    func resetState(_ call: ControlCall) throws(StorageError) -> MockResponse {
         let session = call.query("session")
-        state.collections.reset(session: session)
+        try state.collections.reset(session: session)
         return controlAnswer(.object([.init("reset", .string(session ?? "every session"))]))
     }
 
-    func collectionState(_ call: ControlCall) -> MockResponse {
+    func collectionState(_ call: ControlCall) throws(StorageError) -> MockResponse {
         guard let collection = collections[call.wildcards[0]] else {
             return controlError(404, "no_such_collection",
                                 "no collection '\(call.wildcards[0])'; collections: \(collections.keys.sorted().joined(separator: ", "))")
         }
         let session = call.query("session") ?? "anonymous"
-        let records = state.collections.records(of: collection, session: session, state: state)
-        let counts = state.collections.counts
-        let bytes = state.collections.byteCounts
+        let records = try state.collections.records(of: collection, session: session, state: state)
+        let counts = try state.collections.counts
+        let bytes = try state.collections.byteCounts
         return controlAnswer(.object([
             .init("collection", .string(collection.name)), .init("type", .string(collection.typeName)), .init("session", .string(session)),
             .init("limit", .int(collection.limit)), .init("records", .array(records)),

@@ -5,16 +5,16 @@ extension MockEngine {
     /// `GET /__storage/ID`: an uploaded file's bytes with the media type it was stored
     /// as; `HEAD` the same (the HTTP layer sends its head only). Files are public once stored, as in a
     /// bucket behind a CDN; their ids are 128 random bits.
-    func storage(_ request: MockRequest) -> MockResponse {
+    func storage(_ request: MockRequest) throws(StorageError) -> MockResponse {
         let id = String(request.path.dropFirst(Self.storagePrefix.count))
         let isFileID = id.utf8.count == 32 && id.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
-        if request.method == "PUT" { return put(request, id: isFileID ? id : nil) }
+        if request.method == "PUT" { return try put(request, id: isFileID ? id : nil) }
         guard request.method == "GET" || request.method == "HEAD" else {
             var response = storageError(405, "method_not_allowed", "\(Self.storagePrefix) serves files with GET and HEAD, and takes them with a signed PUT")
             response.headers.append(("Allow", "GET, HEAD, PUT"))
             return response
         }
-        guard isFileID, let (file, bytes) = state.uploads.file(id) else {
+        guard isFileID, let (file, bytes) = try state.uploads.file(id) else {
             return storageError(404, "file_not_found", "no stored file '\(id.prefix(64))' (evicted past the upload budget, or never stored)")
         }
         let headers: [(name: String, value: String)] = [
@@ -29,12 +29,12 @@ extension MockEngine {
     /// the mock signed (``UploadPolicy``): the signature, its expiry on the mock clock, the
     /// media type it names, its size and the bytes' magic are each checked, then the file
     /// is stored under the policy's id and its public URL answers it.
-    private func put(_ request: MockRequest, id: String?) -> MockResponse {
+    private func put(_ request: MockRequest, id: String?) throws(StorageError) -> MockResponse {
         if request.bodyLimitExceeded { return storageError(413, "body_too_large", "the file is larger than the server's body limit") }
-        guard let id, let policy = UploadPolicy.verified(id: id, query: request.query, key: state.cursorSecret) else {
+        guard let id, let policy = UploadPolicy.verified(id: id, query: request.query, key: try state.cursorSecret) else {
             return storageError(403, "policy_invalid", "this upload URL was not signed by this server, or was changed; ask the API for a new upload policy")
         }
-        guard state.clock.now <= policy.expires else {
+        guard try state.clock.now <= policy.expires else {
             return storageError(403, "policy_expired", "the upload policy expired at \(RFC3339.format(unixSeconds: policy.expires)); ask the API for a new one")
         }
         let sent = (request.headers["content-type"] ?? "").split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
@@ -49,8 +49,8 @@ extension MockEngine {
             let found = sniffed ?? MediaSniffing.describe(request.body[...])
             return storageError(422, "content_mismatch", "the file is sent as \(policy.contentType) but its bytes are \(found)")
         }
-        guard let file = state.uploads.store(request.body, contentType: policy.contentType, at: state.clock.now, id: policy.id) else {
-            return storageError(507, "upload_store_full", "the file is larger than the mock's whole upload budget of \(state.uploads.usage.budgetBytes) bytes")
+        guard let file = try state.uploads.store(request.body, contentType: policy.contentType, at: try state.clock.now, id: policy.id) else {
+            return storageError(507, "upload_store_full", "the file is larger than the mock's whole upload budget of \(try state.uploads.usage.budgetBytes) bytes")
         }
         let origin = options.publicOrigin.origin(for: request)
         return MockResponse(status: 200, headers: [("Content-Type", "application/json; charset=utf-8")],

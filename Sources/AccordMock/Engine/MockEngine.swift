@@ -57,7 +57,12 @@ public struct MockEngine: Sendable {
         // No control call or upload runs on a message whose framing or size the transport refused.
         let (refusal, exchange) = gates.process(request)
         guard exchange.passed else { return refusal }
-        return control ? self.control(request) : storage(request)
+        guard !control else { return self.control(request) }
+        do {
+            return try storage(request)
+        } catch {
+            return storageUnavailable(error)
+        }
     }
 
     /// The report of every request the server answered so far.

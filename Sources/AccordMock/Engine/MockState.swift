@@ -1,5 +1,4 @@
 import AccordReport
-import AccordSigning
 import AccordSync
 
 /// State shared by every request and kept across hot reloads: the clocks, tokens,
@@ -26,7 +25,7 @@ public final class MockState: Sendable {
     public let shutdown = ShutdownSwitch()
     /// Signs list cursors (``PageCursor``): random per storage, so a cursor from another
     /// run, or made up, is refused.
-    var cursorSecret: [UInt8] { storage.cursorSecret }
+    var cursorSecret: [UInt8] { get throws(StorageError) { try storage.cursorSecret } }
     private let generator: SeededRandom
 
     /// State in `storage`, with the random generator seeded by `seed`.
@@ -50,8 +49,8 @@ public final class MockState: Sendable {
     }
 
     /// 1, 2, 3, … across the server's life.
-    public func nextSequence() -> Int {
-        storage.nextSequence()
+    public func nextSequence() throws(StorageError) -> Int {
+        try storage.nextSequence()
     }
 
     /// A number in `range` from the seeded generator: the same seed gives the same sequence.
@@ -73,14 +72,14 @@ public final class MockState: Sendable {
     /// records (back to the seeds), and returns to the wall clock. The report's
     /// observations stay: a test suite resets between tests and still wants one report
     /// of the whole run.
-    public func reset() {
-        collections.reset(session: nil)
-        tokens.reset()
-        rules.removeAll()
-        scenarios.reset()
-        journal.clear()
-        uploads.reset()
-        clock.reset()
+    public func reset() throws(StorageError) {
+        try collections.reset(session: nil)
+        try tokens.reset()
+        try rules.removeAll()
+        try scenarios.reset()
+        try journal.clear()
+        try uploads.reset()
+        try clock.reset()
     }
 }
 

@@ -26,16 +26,16 @@ struct TokenGrant: Sendable {
     }
 
     /// Rotates the pair of the request's `refresh_token`.
-    func refresh(body: JSONValue?) -> Outcome {
-        guard case .string(let token)? = body?["refresh_token"], let (uid, pair) = tokens.refresh(token) else {
+    func refresh(body: JSONValue?) throws(StorageError) -> Outcome {
+        guard case .string(let token)? = body?["refresh_token"], let (uid, pair) = try tokens.refresh(token) else {
             return .refused(envelopes.refreshRefused())
         }
         return .issued(uid: uid, pair: pair)
     }
 
     /// Issues a pair to `uid`, unless it is banned.
-    func login(uid: Int) -> Outcome {
-        if let ban = tokens.ban(uid: uid) { return .refused(envelopes.banned(ban)) }
-        return .issued(uid: uid, pair: tokens.issue(uid: uid))
+    func login(uid: Int) throws(StorageError) -> Outcome {
+        if let ban = try tokens.ban(uid: uid) { return .refused(envelopes.banned(ban)) }
+        return .issued(uid: uid, pair: try tokens.issue(uid: uid))
     }
 }

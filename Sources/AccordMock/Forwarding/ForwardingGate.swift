@@ -108,7 +108,7 @@ public struct ForwardingGate: Sendable {
         let exchange = forwarding.exchange
         let problems = forwarding.requestProblems + check.violations.map { JournalEntry.Problem(side: .response, pointer: $0.pointer, message: $0.message) }
         answer.summary.problems = problems.count
-        journal.file(answer, for: exchange, problems: problems)
+        journal.file(&answer, for: exchange, problems: problems)
         guard answer.summary.verdict.isObserved else { return answer }
         var observation = ReportStage.observation(of: forwarding.refusal ?? answer, for: exchange)
         observation.endpoint = forwarding.endpoint?.id
@@ -132,7 +132,7 @@ public struct ForwardingGate: Sendable {
         response.summary.source = "accord proxy"
         response.summary.problems = forwarding.requestProblems.count
         let exchange = forwarding.exchange
-        journal.file(response, for: exchange, problems: forwarding.requestProblems)
+        journal.file(&response, for: exchange, problems: forwarding.requestProblems)
         if forwarding.observed {
             engine.state.observations.record(ReportStage.observation(of: forwarding.refusal ?? response, for: exchange))
         }
@@ -161,7 +161,7 @@ public struct ForwardingGate: Sendable {
     private func finished(_ response: MockResponse, _ exchange: Exchange) -> MockResponse {
         var response = response
         response.summary.endpoint = exchange.route?.endpoint.id
-        journal.file(response, for: exchange, problems: JournalStage.problems(of: exchange))
+        journal.file(&response, for: exchange, problems: JournalStage.problems(of: exchange))
         if response.summary.verdict.isObserved { engine.state.observations.record(ReportStage.observation(of: response, for: exchange)) }
         return response
     }

@@ -6,8 +6,10 @@ import AccordHTTP
 /// A stage that ends a request with a refusal says why in the exchange
 /// (``Envelopes/refuse(_:status:kind:_:extra:violations:verdict:)``), so the journal,
 /// the report and the live feed read the typed refusal instead of the answer's body.
+/// A storage operation that fails propagates as a ``StorageError`` up to
+/// ``StorageGuardStage``, which answers it.
 protocol Stage: Sendable {
-    func respond(to exchange: inout Exchange, next: Next) -> MockResponse
+    func respond(to exchange: inout Exchange, next: Next) throws(StorageError) -> MockResponse
 }
 
 /// The stages after the one running: calling it runs them and returns their answer.
@@ -32,12 +34,12 @@ struct Next {
     private static let unanswered = MockResponse(status: 500, headers: [("Content-Type", "text/plain; charset=utf-8")],
                                                  body: .bytes(Array("no stage answered the request".utf8)), summary: .init(verdict: .error))
 
-    func callAsFunction(_ exchange: inout Exchange) -> MockResponse {
+    func callAsFunction(_ exchange: inout Exchange) throws(StorageError) -> MockResponse {
         guard index < stages.count else {
             exchange.passed = true
             return Self.unanswered
         }
-        return stages[index].respond(to: &exchange, next: Next(stages, from: index + 1))
+        return try stages[index].respond(to: &exchange, next: Next(stages, from: index + 1))
     }
 }
 
@@ -45,11 +47,22 @@ struct Next {
 struct Pipeline: Sendable {
     var stages: [any Stage]
 
+    /// What a storage failure no stage answered gets (one outside ``StorageGuardStage``,
+    /// such as the journal's own): made once.
+    private static let storageFailed = MockResponse(status: 503, headers: [("Content-Type", "text/plain; charset=utf-8"), ("Retry-After", "1")],
+                                                    body: .bytes(Array("the server's storage is unavailable".utf8)),
+                                                    summary: .init(verdict: .storageUnavailable))
+
     /// The answer and what the stages learned of the request on the way; the answer's
     /// summary names the endpoint the request was routed to.
     func process(_ request: MockRequest) -> (response: MockResponse, exchange: Exchange) {
         var exchange = Exchange(request: request)
-        var response = Next(stages)(&exchange)
+        var response: MockResponse
+        do {
+            response = try Next(stages)(&exchange)
+        } catch {
+            response = Self.storageFailed
+        }
         response.summary.endpoint = exchange.route?.endpoint.id
         return (response, exchange)
     }

@@ -27,7 +27,7 @@ struct Stages {
         self.envelopes = envelopes
         let signing = contract.service.signing
         signature = options.verifiesSignatures && signing.isEnabled
-            ? SignatureStage(verifier: SignatureVerifier(settings: signing, nonces: nonces), contract: contract, clock: clock, envelopes: envelopes)
+            ? SignatureStage(verifier: SignatureVerifier(settings: signing), nonces: nonces, contract: contract, clock: clock, envelopes: envelopes)
             : nil
     }
 
@@ -54,6 +54,7 @@ struct Stages {
         return [
             JournalStage(journal: state.journal, clock: state.clock, feed: state.events),
             ReportStage(observations: state.observations),
+            StorageGuardStage(envelopes: envelopes),
             FramingStage(envelopes: envelopes),
             CORSStage(router: router, service: service, allowOrigin: options.corsAllowOrigin, envelopes: envelopes),
             SteeringStage(options: options, envelopes: envelopes),

@@ -13,7 +13,7 @@ struct EffectRunner: Sendable {
     let state: MockState
     let envelopes: Envelopes
     private let validator: SchemaValidator
-    private let memo = ListMemo()
+    let memo = ListMemo()
     /// What each endpoint's answer keeps of a record, by endpoint id.
     private let responses: [String: Projection]
 
@@ -41,16 +41,37 @@ struct EffectRunner: Sendable {
         case badPage(parameter: String, value: String)
         /// The fixture made a record its collection's type refuses: a mocks bug.
         case unfit(collection: String, problem: String)
+        /// The records could not be read or written: not an answer, the storage's failure.
+        case storage(StorageError)
+    }
+
+    /// `template` for this request.
+    func render(_ template: TemplatedJSON, _ context: TemplateContext) throws(Refusal) -> JSONValue {
+        try stored { () throws(StorageError) in try template.render(context) }
+    }
+
+    /// `filter` with its templates rendered for this request.
+    func bind(_ filter: RecordFilter, _ context: TemplateContext) throws(Refusal) -> BoundRecordFilter {
+        try stored { () throws(StorageError) in try filter.bound(context) }
+    }
+
+    /// `operation`, its storage failure a ``Refusal/storage(_:)``.
+    func stored<Value>(_ operation: () throws(StorageError) -> Value) throws(Refusal) -> Value {
+        do {
+            return try operation()
+        } catch {
+            throw .storage(error)
+        }
     }
 
     /// Whether `conditions` hold for the session, and the first record each found.
-    func check(_ conditions: [StateCondition], session: String, context: TemplateContext) -> [String: JSONValue]? {
+    func check(_ conditions: [StateCondition], session: String, context: TemplateContext) throws(StorageError) -> [String: JSONValue]? {
         var found: [String: JSONValue] = [:]
         for condition in conditions {
             guard let definition = collections[condition.collection] else { return nil }
-            let filter = condition.filter.bound(context)
+            let filter = try condition.filter.bound(context)
             var count = 0
-            for record in state.collections.records(of: definition, session: session, state: state) where filter.accepts(record) {
+            for record in try state.collections.records(of: definition, session: session, state: state) where filter.accepts(record) {
                 if count == 0 { found[condition.collection] = record }
                 count += 1
                 if count >= condition.atLeast { break }
@@ -82,7 +103,8 @@ struct EffectRunner: Sendable {
             }
             if context.record == nil { context.record = answerRecord }
         }
-        var answer = data.map { $0.render(context) } ?? .object([])
+        var answer: JSONValue = .object([])
+        if let data { answer = try render(data, context) }
         if let answerRecord {
             answer = RecordShape.overlay(answer, on: (responses[endpoint.id] ?? .whole).apply(to: answerRecord))
         }
@@ -94,8 +116,10 @@ struct EffectRunner: Sendable {
         for effect in effects {
             for (index, count) in effect.counts.enumerated() {
                 guard let definition = collections[count.collection] else { continue }
-                let filter = count.filter.bound(context)
-                let (records, version) = state.collections.versioned(definition, session: session, state: state)
+                let filter = try bind(count.filter, context)
+                let (records, version) = try stored { () throws(StorageError) in
+                    try state.collections.versioned(definition, session: session, state: state)
+                }
                 let key = ListMemo.Key(session: session, collection: definition.name, version: version,
                                        effect: "count \(index) " + effect.place, values: filter.memoKey)
                 count.target.set(.int(memo.count(for: key) { records.count(where: filter.accepts) }), in: &answer)
@@ -104,9 +128,11 @@ struct EffectRunner: Sendable {
         return EffectAnswer(data: answer, page: page.map { (pointer: $0.listing.items, items: $0.rows.map(\.json)) })
     }
 
-    /// The answer for a refusal, in the contract's envelope.
-    func response(for refusal: Refusal, label: String, exchange: inout Exchange) -> MockResponse {
+    /// The answer for a refusal, in the contract's envelope; a storage failure is thrown on.
+    func response(for refusal: Refusal, label: String, exchange: inout Exchange) throws(StorageError) -> MockResponse {
         switch refusal {
+        case .storage(let error):
+            throw error
         case .missing(let code, let collection, let key):
             let detail = key.map { "no record with key '\($0)' in '\(collection)' for this session" } ?? "no record in '\(collection)' for this session"
             var response = envelopes.answer(code: code, fallback: detail,
@@ -134,30 +160,55 @@ struct EffectRunner: Sendable {
 
     private func insert(_ effect: Effect, into definition: CollectionDefinition, session: String,
                         context: TemplateContext) throws(Refusal) -> JSONValue {
-        var record = effect.defaults.map { $0.render(context) } ?? .object([])
+        var record: JSONValue = .object([])
+        if let defaults = effect.defaults { record = try render(defaults, context) }
         record = RecordShape.overlay(bodyMembers(of: definition, context: context, keepingNull: false), on: record)
-        if let template = effect.record { record = RecordShape.overlay(template.render(context), on: record) }
+        if let template = effect.record { record = RecordShape.overlay(try render(template, context), on: record) }
         try checkFit(record, definition)
-        state.collections.put(record, key: keyText(of: record, definition), into: definition, session: session, state: state)
+        try stored { () throws(StorageError) in
+            try state.collections.put(record, key: keyText(of: record, definition), into: definition, session: session, state: state)
+        }
         return record
     }
 
     private func change(_ effect: Effect, action: Effect.Action, in definition: CollectionDefinition, session: String,
                         context: TemplateContext) throws(Refusal) -> JSONValue {
-        let key = effect.key.map { InterpolatedText.text(of: $0.render(context)) }
-        let filter = effect.filter.bound(context)
+        let key: String? = if let template = effect.key { InterpolatedText.text(of: try render(template, context)) } else { nil }
+        let filter = try bind(effect.filter, context)
         let selects = { (record: JSONValue) in (key == nil || keyText(of: record, definition) == key) && filter.accepts(record) }
         let missing = Refusal.missing(code: effect.missingCode ?? 0, collection: definition.name, key: key)
         if action == .read {
-            guard let record = state.collections.records(of: definition, session: session, state: state).first(where: selects) else { throw missing }
+            let records = try stored { () throws(StorageError) in try state.collections.records(of: definition, session: session, state: state) }
+            guard let record = records.first(where: selects) else { throw missing }
             return record
         }
-        let outcome: Result<JSONValue, Refusal> = state.collections.modify(definition, session: session, state: state) { records in
+        // Rendered before the atomic step, which may run again after a conflicting write.
+        var changes: [(pointer: JSONPointer, value: JSONValue)] = []
+        for change in effect.changes { changes.append((change.pointer, try render(change.value, context))) }
+        let outcome: Result<JSONValue, Refusal> = try stored { () throws(StorageError) in
+            try modify(effect, action: action, in: definition, session: session, context: context,
+                       change: Change(selects: selects, values: changes, missing: missing))
+        }
+        return try outcome.get()
+    }
+
+    /// What an `update` or `delete` does to the records: the record it takes, the values it sets, the refusal when none is taken.
+    private struct Change {
+        var selects: (JSONValue) -> Bool
+        var values: [(pointer: JSONPointer, value: JSONValue)]
+        var missing: Refusal
+    }
+
+    /// An `update` or `delete` of the first record the change selects, as one atomic step on the records.
+    private func modify(_ effect: Effect, action: Effect.Action, in definition: CollectionDefinition, session: String, context: TemplateContext,
+                        change: Change) throws(StorageError) -> Result<JSONValue, Refusal> {
+        try state.collections.modify(definition, session: session, state: state) { records in
+            let (selects, missing) = (change.selects, change.missing)
             guard let index = records.firstIndex(where: selects) else { return .failure(missing) }
             if action == .delete { return .success(records.remove(at: index)) }
             var record = records[index]
             if effect.mergesBody { record = RecordShape.overlay(bodyMembers(of: definition, context: context, keepingNull: true), on: record) }
-            for change in effect.changes { change.pointer.set(change.value.render(context), in: &record) }
+            for value in change.values { value.pointer.set(value.value, in: &record) }
             for increment in effect.increments {
                 let current: Int = if case .int(let value)? = increment.pointer.value(in: record) { value } else { 0 }
                 let (sum, overflow) = current.addingReportingOverflow(increment.by)
@@ -171,68 +222,6 @@ struct EffectRunner: Sendable {
             records[index] = record
             return .success(record)
         }
-        return try outcome.get()
-    }
-
-    private func list(_ effect: Effect, listing: Effect.Listing, of definition: CollectionDefinition, session: String,
-                      context: TemplateContext) throws(Refusal) -> (ArraySlice<ListMemo.Row>, String?, Bool) {
-        let filter = effect.filter.bound(context)
-        let query = context.request.query
-        let sent = listing.queryFilters.compactMap { filter in
-            query.first { $0.name == filter.parameter }.map { (filter.pointer, $0.value) }
-        }
-        let order = ListOrder(pointer: listing.order?.pointer, descending: listing.order?.descending ?? false, keyName: definition.key)
-        var after: ListOrder.Position?
-        var number = 1
-        if let paging = listing.paging, let text = query.first(where: { $0.name == paging.parameter })?.value {
-            switch paging.style {
-            case .cursor where !text.isEmpty:
-                guard let cursor = PageCursor(decoding: text, secret: state.cursorSecret), cursor.session == session,
-                      cursor.collection == definition.name else { throw .badCursor(text) }
-                after = ListOrder.Position(value: cursor.sortValue, key: cursor.key)
-            case .cursor:
-                break
-            case .number:
-                guard let value = Int(text), (1...Self.maxPageNumber).contains(value) else {
-                    throw .badPage(parameter: paging.parameter, value: text)
-                }
-                number = value
-            }
-        }
-        // The records that pass the filters, in order: computed once per version of the records.
-        let (records, version) = state.collections.versioned(definition, session: session, state: state)
-        let key = ListMemo.Key(session: session, collection: definition.name, version: version, effect: "list " + effect.place,
-                               values: filter.memoKey + sent.map { "\($0.0) = \($0.1)" })
-        let rows = memo.rows(for: key) {
-            let passing = records.lazy
-                .filter { record in filter.accepts(record) && sent.allSatisfy { $0.0.value(in: record).map(InterpolatedText.text) == $0.1 } }
-                .map { (position: order.position(of: $0), record: $0) }
-            // Kept as the answer shows them: cut to the items' type and written once, not on every read.
-            return order.sorted(Array(passing)).map { row in
-                let item = listing.itemProjection.apply(to: row.record)
-                return (row.position, item, JSONWriter.bytes(item))
-            }
-        }
-        // After the cursor: the first row that comes after its position (rows are in order).
-        let start = after.map { after in order.firstIndex(in: rows.lazy.map(\.position)) { order.precedes(after, $0) } } ?? 0
-        guard let paging = listing.paging else { return (rows[...], nil, false) }
-        let size = pageSize(paging, query: query)
-        // Both factors are bounded (10^6 × 10^3), so the product fits.
-        let first = start + (paging.style == .number ? (number - 1) * size : 0)
-        guard first < rows.count else { return ([], nil, false) }
-        let page = rows[first..<min(rows.count, first + size)]
-        let hasMore = rows.count > first + size
-        let next = hasMore && paging.style == .cursor ? page.last.map { last in
-            PageCursor(session: session, collection: definition.name, sortValue: last.position.value, key: last.position.key)
-                .encoded(secret: state.cursorSecret)
-        } : nil
-        return (page, next, hasMore)
-    }
-
-    /// The page size the request asks for, else the default; within 1…``maxPageSize``.
-    private func pageSize(_ paging: Effect.Paging, query: [(name: String, value: String)]) -> Int {
-        let sent = query.first { $0.name == paging.sizeParameter }.flatMap { Int($0.value) }
-        return min(max(sent ?? paging.defaultSize, 1), Self.maxPageSize)
     }
 
     /// The body's members that the collection's type declares (null ones only when

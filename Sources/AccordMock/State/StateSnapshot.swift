@@ -41,8 +41,8 @@ public enum StateSnapshot {
     }
 
     /// The state of `store` as the file's bytes.
-    public static func encode(_ store: any RecordStorage, collections: [String: CollectionDefinition]) -> [UInt8] {
-        let exported = store.export()
+    public static func encode(_ store: any RecordStorage, collections: [String: CollectionDefinition]) throws(StorageError) -> [UInt8] {
+        let exported = try store.export()
         let members: [JSONValue.Member] = exported.keys.sorted().compactMap { name in
             guard let definition = collections[name], let sessions = exported[name] else { return nil }
             return .init(name, .object([

@@ -1,7 +1,6 @@
 import AccordHTTP
 import AccordJSON
 import AccordMocksFormat
-import AccordSigning
 
 /// Every piece of mutable server state, behind one interface: the clock's offset,
 /// nonces, tokens and bans, injection rules, scenario progress, the journal, the
@@ -12,6 +11,11 @@ import AccordSigning
 /// Each part is its own protocol with one job, and each operation is one atomic step
 /// on the shared store: check-and-set for nonces, time to live for tokens and nonces,
 /// keys per session for scenario progress and records.
+///
+/// Every operation that reads or writes the store can fail with a ``StorageError``: a
+/// shared store can be unreachable. The in-memory drivers never fail that way (their
+/// methods do not throw, which satisfies the requirements). What a driver is configured
+/// with, such as a capacity, a lifetime or a budget, is its own and cannot fail.
 public protocol MockStorage: Sendable {
     var clock: any ClockStorage { get }
     var nonces: any NonceStorage { get }
@@ -23,24 +27,24 @@ public protocol MockStorage: Sendable {
     /// Uploaded files, within their budget (``UploadStore``).
     var uploads: any UploadStorage { get }
     /// 1, 2, 3, … across every replica (`INCR seq`).
-    func nextSequence() -> Int
+    func nextSequence() throws(StorageError) -> Int
     /// The key list cursors are signed with (``PageCursor``): shared, so a cursor one
     /// replica issued pages on another (`SET cursor:secret … NX` once).
-    var cursorSecret: [UInt8] { get }
+    var cursorSecret: [UInt8] { get throws(StorageError) }
 }
 
 /// The mock clock: the wall clock plus an offset that tests move (`SET clock:offset`).
 public protocol ClockStorage: Sendable {
     /// The mock time, in Unix seconds.
-    var now: Int64 { get }
+    var now: Int64 { get throws(StorageError) }
     /// The wall clock, in Unix seconds (pinned in tests).
-    var wallNow: Int64 { get }
-    /// Moves the mock time by `seconds`, within 100 years of the wall clock.
-    func advance(by seconds: Int64) throws(ClockOutOfRange)
-    /// Sets the mock time, within 100 years of the wall clock.
-    func set(to time: Int64) throws(ClockOutOfRange)
+    var wallNow: Int64 { get throws(StorageError) }
+    /// Moves the mock time by `seconds`, within 100 years of the wall clock (else ``StorageError/clockOutOfRange(_:)``).
+    func advance(by seconds: Int64) throws(StorageError)
+    /// Sets the mock time, within 100 years of the wall clock (else ``StorageError/clockOutOfRange(_:)``).
+    func set(to time: Int64) throws(StorageError)
     /// Back to the wall clock.
-    func reset()
+    func reset() throws(StorageError)
 }
 
 /// Issued token pairs, by token, with their lifetimes, and bans by user. A shared
@@ -52,54 +56,54 @@ public protocol TokenStorage: Sendable {
     /// The most pairs kept; the oldest is forgotten beyond it.
     var capacity: Int { get }
     /// The access tokens kept now.
-    var count: Int { get }
+    var count: Int { get throws(StorageError) }
     /// A fresh pair for `uid`.
-    func issue(uid: Int) -> TokenPair
+    func issue(uid: Int) throws(StorageError) -> TokenPair
     /// What an `Authorization` header's token is worth now.
-    func verdict(authorization: String?, scheme: String) -> TokenVerdict
+    func verdict(authorization: String?, scheme: String) throws(StorageError) -> TokenVerdict
     /// Rotates a refresh token into a fresh pair, atomically (a refresh token is used once).
-    func refresh(_ token: String) -> (uid: Int, pair: TokenPair)?
-    func revoke(accessToken: String)
+    func refresh(_ token: String) throws(StorageError) -> (uid: Int, pair: TokenPair)?
+    func revoke(accessToken: String) throws(StorageError)
     /// Expires the access tokens of `uid` (or everyone's); how many.
     @discardableResult
-    func expireAccessTokens(uid: Int?) -> Int
+    func expireAccessTokens(uid: Int?) throws(StorageError) -> Int
     /// Invalidates the access tokens of `uid` (or everyone's) server-side; how many.
     @discardableResult
-    func invalidateAccessTokens(uid: Int?) -> Int
+    func invalidateAccessTokens(uid: Int?) throws(StorageError) -> Int
     /// Revokes every token of `uid`; how many.
     @discardableResult
-    func forceLogout(uid: Int) -> Int
-    func setBan(_ ban: UserBan?, uid: Int)
-    func ban(uid: Int) -> UserBan?
+    func forceLogout(uid: Int) throws(StorageError) -> Int
+    func setBan(_ ban: UserBan?, uid: Int) throws(StorageError)
+    func ban(uid: Int) throws(StorageError) -> UserBan?
     /// Forgets every token and ban.
-    func reset()
+    func reset() throws(StorageError)
 }
 
 /// Injection rules, in order (a list: `RPUSH rules`, with the times counters in a hash).
 public protocol RuleStorage: Sendable {
     var capacity: Int { get }
-    var all: [InjectionRule] { get }
-    /// Adds `rule` with a fresh id; ``RuleStoreFull`` at ``capacity``.
-    func add(_ rule: InjectionRule) throws(RuleStoreFull) -> InjectionRule
-    func remove(id: Int) -> Bool
-    func removeAll()
+    var all: [InjectionRule] { get throws(StorageError) }
+    /// Adds `rule` with a fresh id; ``StorageError/rulesFull(capacity:)`` at ``capacity``.
+    func add(_ rule: InjectionRule) throws(StorageError) -> InjectionRule
+    func remove(id: Int) throws(StorageError) -> Bool
+    func removeAll() throws(StorageError)
     /// The first rule that matches the request and still has uses, counting the use
     /// atomically (`HINCRBY rule:ID fired 1`).
-    func fire(endpoint: String, user: Int?, session: String) -> InjectionRule?
+    func fire(endpoint: String, user: Int?, session: String) throws(StorageError) -> InjectionRule?
 }
 
 /// Where each session is in its scenario (a key per session: `HSET scenario:SESSION`).
 public protocol ScenarioStorage: Sendable {
     var capacity: Int { get }
     /// The sessions followed now.
-    var count: Int { get }
+    var count: Int { get throws(StorageError) }
     /// The step `endpoint` meets in `scenario` for `session`, advancing past it atomically.
-    func step(for endpoint: String, session: String, scenario: Scenario) -> (index: Int, step: Scenario.Step)?
+    func step(for endpoint: String, session: String, scenario: Scenario) throws(StorageError) -> (index: Int, step: Scenario.Step)?
     /// Puts `session` on the first step of `scenario`, which its requests then follow without a header.
-    func start(_ scenario: String, session: String)
+    func start(_ scenario: String, session: String) throws(StorageError)
     /// The scenario `session` was started on, if any.
-    func startedScenario(session: String) -> String?
-    func reset()
+    func startedScenario(session: String) throws(StorageError) -> String?
+    func reset() throws(StorageError)
 }
 
 /// The journal of answered requests, newest last, bounded (`RPUSH` then `LTRIM`).
@@ -109,10 +113,10 @@ public protocol JournalStorage: Sendable {
     var recordingStatus: JournalRecorder.Status? { get }
     /// Keeps `entry`, numbered (`INCR journal:seq`); returns it numbered.
     @discardableResult
-    func add(_ entry: JournalEntry) -> JournalEntry
+    func add(_ entry: JournalEntry) throws(StorageError) -> JournalEntry
     /// The newest `limit` entries that `filter` lets through, oldest first.
-    func entries(matching filter: JournalFilter, limit: Int) -> [JournalEntry]
-    func clear()
+    func entries(matching filter: JournalFilter, limit: Int) throws(StorageError) -> [JournalEntry]
+    func clear() throws(StorageError)
 }
 
 /// The collections' records, a key per session and collection (`session:S:COLLECTION`).
@@ -120,79 +124,85 @@ public protocol RecordStorage: Sendable {
     /// The most sessions kept; the least recently used is evicted first.
     var sessionLimit: Int { get }
     /// Sessions holding records now, and how many were evicted so far.
-    var counts: (sessions: Int, evicted: Int) { get }
+    var counts: (sessions: Int, evicted: Int) { get throws(StorageError) }
     /// The most bytes of records one session keeps, and all sessions together.
     var sessionBudgetBytes: Int { get }
     var totalBudgetBytes: Int { get }
     /// The bytes of records kept now, and how many records were dropped to keep sessions within their budget.
-    var byteCounts: (bytes: Int, trimmed: Int) { get }
+    var byteCounts: (bytes: Int, trimmed: Int) { get throws(StorageError) }
     /// The records `session` holds of `collection`; on its first read, those `seeds` gives
-    /// (asked only then, outside any lock: rendering them draws from other state).
-    func records(of collection: CollectionDefinition, session: String, seeds: () -> [JSONValue]) -> [JSONValue]
+    /// (asked only then, outside any lock: rendering them draws from other state, so it
+    /// can fail as storage does, and the in-memory driver passes that failure on).
+    func records(of collection: CollectionDefinition, session: String, seeds: () throws(StorageError) -> [JSONValue]) throws(StorageError) -> [JSONValue]
     /// The records with their version: a number that changes whenever they do (never
     /// reused), so what is computed from them holds while it stays (`session:S:NAME:version`).
-    func versioned(_ collection: CollectionDefinition, session: String, seeds: () -> [JSONValue]) -> (records: [JSONValue], version: UInt64)
+    func versioned(_ collection: CollectionDefinition, session: String, seeds: () throws(StorageError) -> [JSONValue])
+        throws(StorageError) -> (records: [JSONValue], version: UInt64)
     /// Runs `change` on the session's records of `collection` as one atomic step. A shared
     /// implementation may run `change` again after a conflicting write (optimistic
     /// `WATCH`/`MULTI`), so it must only compute from what it is given.
-    func modify<Result>(_ collection: CollectionDefinition, session: String, seeds: () -> [JSONValue],
-                        _ change: (inout [JSONValue]) -> Result) -> Result
+    func modify<Result>(_ collection: CollectionDefinition, session: String, seeds: () throws(StorageError) -> [JSONValue],
+                        _ change: (inout [JSONValue]) -> Result) throws(StorageError) -> Result
     /// Puts `record` in place of the one with the same `key`, else last, dropping the
     /// oldest at the collection's limit (`HSET session:S:NAME KEY …` with the order in a
     /// list beside it).
-    func put(_ record: JSONValue, key: String, into collection: CollectionDefinition, session: String, seeds: () -> [JSONValue])
+    func put(_ record: JSONValue, key: String, into collection: CollectionDefinition, session: String, seeds: () throws(StorageError) -> [JSONValue])
+        throws(StorageError)
     /// Returns `session` (or every session) to the seeds.
-    func reset(session: String?)
+    func reset(session: String?) throws(StorageError)
     /// Keeps the records that still fit after a reload; returns the collections dropped.
     @discardableResult
-    func adopt(_ collections: [String: CollectionDefinition], replacing previous: [String: CollectionDefinition]) -> [String]
+    func adopt(_ collections: [String: CollectionDefinition], replacing previous: [String: CollectionDefinition]) throws(StorageError) -> [String]
     /// Every session's records, by collection then session.
-    func export() -> [String: [String: [JSONValue]]]
+    func export() throws(StorageError) -> [String: [String: [JSONValue]]]
     /// Replaces every session's records.
-    func restore(_ collections: [String: [String: [JSONValue]]])
+    func restore(_ collections: [String: [String: [JSONValue]]]) throws(StorageError)
 }
 
 extension JournalStorage {
     /// The newest `limit` entries (all by default), of `session` or of every session.
-    public func entries(session: String? = nil, limit: Int = .max) -> [JournalEntry] {
-        entries(matching: JournalFilter(session: session), limit: limit)
+    public func entries(session: String? = nil, limit: Int = .max) throws(StorageError) -> [JournalEntry] {
+        try entries(matching: JournalFilter(session: session), limit: limit)
     }
 }
 
 extension TokenStorage {
     /// Expires every user's access tokens; how many.
     @discardableResult
-    public func expireAccessTokens() -> Int { expireAccessTokens(uid: nil) }
+    public func expireAccessTokens() throws(StorageError) -> Int { try expireAccessTokens(uid: nil) }
 
     /// Invalidates every user's access tokens; how many.
     @discardableResult
-    public func invalidateAccessTokens() -> Int { invalidateAccessTokens(uid: nil) }
+    public func invalidateAccessTokens() throws(StorageError) -> Int { try invalidateAccessTokens(uid: nil) }
 }
 
 extension RecordStorage {
     /// ``records(of:session:seeds:)``, the collection's seeds rendered with `state`'s templates.
-    public func records(of collection: CollectionDefinition, session: String, state: MockState) -> [JSONValue] {
-        records(of: collection, session: session) { collection.renderSeeds(state: state) }
+    public func records(of collection: CollectionDefinition, session: String, state: MockState) throws(StorageError) -> [JSONValue] {
+        try records(of: collection, session: session) { () throws(StorageError) in try collection.renderSeeds(state: state) }
     }
 
     /// ``versioned(_:session:seeds:)``, the collection's seeds rendered with `state`'s templates.
-    public func versioned(_ collection: CollectionDefinition, session: String, state: MockState) -> (records: [JSONValue], version: UInt64) {
-        versioned(collection, session: session) { collection.renderSeeds(state: state) }
+    public func versioned(_ collection: CollectionDefinition, session: String, state: MockState)
+        throws(StorageError) -> (records: [JSONValue], version: UInt64) {
+        try versioned(collection, session: session) { () throws(StorageError) in try collection.renderSeeds(state: state) }
     }
 
     /// ``modify(_:session:seeds:_:)``, the collection's seeds rendered with `state`'s templates.
     public func modify<Result>(_ collection: CollectionDefinition, session: String, state: MockState,
-                               _ change: (inout [JSONValue]) -> Result) -> Result {
-        modify(collection, session: session, seeds: { collection.renderSeeds(state: state) }, change)
+                               _ change: (inout [JSONValue]) -> Result) throws(StorageError) -> Result {
+        try modify(collection, session: session, seeds: { () throws(StorageError) in try collection.renderSeeds(state: state) }, change)
     }
 
     /// ``put(_:key:into:session:seeds:)``, the collection's seeds rendered with `state`'s templates.
-    public func put(_ record: JSONValue, key: String, into collection: CollectionDefinition, session: String, state: MockState) {
-        put(record, key: key, into: collection, session: session) { collection.renderSeeds(state: state) }
+    public func put(_ record: JSONValue, key: String, into collection: CollectionDefinition, session: String, state: MockState)
+        throws(StorageError) {
+        try put(record, key: key, into: collection, session: session) { () throws(StorageError) in try collection.renderSeeds(state: state) }
     }
 }
 
 extension MockClock: ClockStorage {}
+extension NonceCache: NonceStorage {}
 extension TokenStore: TokenStorage {}
 extension InjectionRules: RuleStorage {}
 extension ScenarioProgress: ScenarioStorage {}
@@ -241,12 +251,47 @@ public struct UserBan: Sendable, Equatable {
     }
 }
 
-/// A move the clock refused because it would leave the allowed range.
-public struct ClockOutOfRange: Error, Sendable, Equatable {
-    public var message: String
+/// Why a storage operation failed.
+public enum StorageError: Error, Sendable, Equatable {
+    /// The shared store did not answer, or refused the operation (a lost connection, a
+    /// timeout, an error reply): what went wrong, for the log and the 503 answer.
+    case unavailable(String)
+    /// A clock move refused because it would leave 100 years around the wall clock.
+    case clockOutOfRange(String)
+    /// Adding a rule past the store's ``RuleStorage/capacity``.
+    case rulesFull(capacity: Int)
 }
 
-/// Adding a rule past the store's ``RuleStorage/capacity``.
-public struct RuleStoreFull: Error, Sendable, Equatable {
-    public var capacity: Int
+extension StorageError: CustomStringConvertible {
+    /// What went wrong, as a sentence's end: `connection refused`.
+    public var description: String {
+        switch self {
+        case .unavailable(let message), .clockOutOfRange(let message): message
+        case .rulesFull(let capacity): "the server keeps at most \(capacity) injection rules"
+        }
+    }
+}
+
+/// Nonces seen within their window, by app key (``NonceCache`` in memory). A shared
+/// implementation maps ``insert(appKey:nonce:now:)`` to one atomic check-and-set with a
+/// time to live, such as Redis `SET nonce:APP:NONCE 1 NX EX TTL`: two replicas that
+/// receive the same nonce at once must not both accept it.
+public protocol NonceStorage: Sendable {
+    /// The most nonces kept; beyond it an implementation answers ``NonceOutcome/full``.
+    var capacity: Int { get }
+    /// The nonces within their window now.
+    var count: Int { get throws(StorageError) }
+    /// Records `nonce` of `appKey` seen at `now` (Unix seconds), atomically: whether it
+    /// is new, was already seen within the window, or cannot be kept.
+    func insert(appKey: String, nonce: String, now: Int64) throws(StorageError) -> NonceOutcome
+}
+
+/// What keeping a nonce found (``NonceStorage/insert(appKey:nonce:now:)``).
+public enum NonceOutcome: Sendable, Equatable {
+    /// First use within the window: remembered now.
+    case accepted
+    /// Seen within the window: a replay.
+    case reused
+    /// ``NonceStorage/capacity`` nonces are live; this one was not checked and must be refused.
+    case full
 }

@@ -25,12 +25,12 @@ extension StoredFile {
 public protocol UploadStorage: Sendable {
     /// Keeps `bytes` (under `id`, a policy's, or a new random one), evicting the oldest
     /// files until the new one fits the budget; nil when the file alone is larger than the budget.
-    func store(_ bytes: [UInt8], contentType: String, at time: Int64, id: String?) -> StoredFile?
+    func store(_ bytes: [UInt8], contentType: String, at time: Int64, id: String?) throws(StorageError) -> StoredFile?
     /// The file and its bytes, if it is still kept.
-    func file(_ id: String) -> (file: StoredFile, bytes: [UInt8])?
+    func file(_ id: String) throws(StorageError) -> (file: StoredFile, bytes: [UInt8])?
     /// What is kept now: files, bytes, the budget, and how many were evicted so far.
-    var usage: UploadUsage { get }
-    func reset()
+    var usage: UploadUsage { get throws(StorageError) }
+    func reset() throws(StorageError)
 }
 
 /// How full the upload store is.

@@ -36,7 +36,7 @@ public struct TemplateContext: Sendable {
     }
 
     /// The value of `expression` as JSON (strings for request parts and times).
-    public func value(of expression: TemplateExpression) -> JSONValue {
+    public func value(of expression: TemplateExpression) throws(StorageError) -> JSONValue {
         switch expression {
         case .pathParameter(let name):
             if integerParameters.contains(name), let number = parameters[name].flatMap({ Int($0) }) { .int(number) }
@@ -47,7 +47,7 @@ public struct TemplateContext: Sendable {
         case .uuid: .string(state.uuid())
         case .now(let offset): .string(RFC3339.format(unixSeconds: now + offset))
         case .timestamp: .int(Int(now))
-        case .sequence: .int(state.nextSequence())
+        case .sequence: .int(try state.nextSequence())
         case .random(let range): .int(state.random(in: range))
         case .user: user.map { .int($0) } ?? .null
         case .record(let pointer): record.flatMap(pointer.value) ?? .null

@@ -8,28 +8,28 @@ import AccordMocksFormat
 
 extension CompiledJSON {
     /// Renders the document for one request.
-    public func render(_ context: TemplateContext) -> [UInt8] {
+    public func render(_ context: TemplateContext) throws(StorageError) -> [UInt8] {
         if pieces.count == 1, case .bytes(let bytes) = pieces[0] { return bytes }
         var output: [UInt8] = []
         output.reserveCapacity(512)
         for piece in pieces {
             switch piece {
             case .bytes(let bytes): output += bytes
-            case .value(let expression): JSONWriter.write(context.value(of: expression), into: &output)
+            case .value(let expression): JSONWriter.write(try context.value(of: expression), into: &output)
             case .string(let parts):
-                JSONWriter.writeString(Self.text(of: parts, context), into: &output)
+                JSONWriter.writeString(try Self.text(of: parts, context), into: &output)
             }
         }
         return output
     }
 
     /// A string with holes, filled for one request.
-    static func text(of parts: [StringPart], _ context: TemplateContext) -> String {
+    static func text(of parts: [StringPart], _ context: TemplateContext) throws(StorageError) -> String {
         var text = ""
         for part in parts {
             switch part {
             case .text(let literal): text += literal
-            case .expression(let expression): text += InterpolatedText.text(of: context.value(of: expression))
+            case .expression(let expression): text += InterpolatedText.text(of: try context.value(of: expression))
             }
         }
         return text
@@ -38,22 +38,22 @@ extension CompiledJSON {
 
 extension TemplatedJSON {
     /// The value for one request.
-    func render(_ context: TemplateContext) -> JSONValue {
+    func render(_ context: TemplateContext) throws(StorageError) -> JSONValue {
         switch self {
         case .literal(let value): value
-        case .expression(let expression): context.value(of: expression)
-        case .text(let parts): .string(CompiledJSON.text(of: parts, context))
-        case .array(let items): .array(items.map { $0.render(context) })
-        case .object(let members): .object(members.map { .init($0.key, $0.value.render(context)) })
+        case .expression(let expression): try context.value(of: expression)
+        case .text(let parts): .string(try CompiledJSON.text(of: parts, context))
+        case .array(let items): .array(try items.map { item throws(StorageError) in try item.render(context) })
+        case .object(let members): .object(try members.map { member throws(StorageError) in .init(member.key, try member.value.render(context)) })
         }
     }
 }
 
 extension RecordFilter {
     /// The filter with its templates rendered for one request.
-    func bound(_ context: TemplateContext) -> BoundRecordFilter {
-        BoundRecordFilter(conditions: conditions.map { condition in
-            let value = condition.value.render(context)
+    func bound(_ context: TemplateContext) throws(StorageError) -> BoundRecordFilter {
+        BoundRecordFilter(conditions: try conditions.map { condition throws(StorageError) in
+            let value = try condition.value.render(context)
             return .init(pointer: condition.pointer, comparison: condition.comparison, value: value, text: InterpolatedText.text(of: value))
         })
     }
@@ -61,10 +61,10 @@ extension RecordFilter {
 
 extension CollectionDefinition {
     /// The seeds rendered for a session starting now: fresh ids, relative dates.
-    func renderSeeds(state: MockState) -> [JSONValue] {
-        let context = TemplateContext(request: MockRequest(method: "GET", target: "/"), parameters: [:], body: nil, now: state.clock.now,
+    func renderSeeds(state: MockState) throws(StorageError) -> [JSONValue] {
+        let context = TemplateContext(request: MockRequest(method: "GET", target: "/"), parameters: [:], body: nil, now: try state.clock.now,
                                       state: state)
-        return seeds.map { $0.render(context) }
+        return try seeds.map { seed throws(StorageError) in try seed.render(context) }
     }
 }
 

@@ -2,7 +2,7 @@ import AccordHTTP
 /// The last stage of a check without answers (``RequestChecker``): a request that got
 /// this far keeps to the contract.
 struct AcceptStage: Stage {
-    func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
+    func respond(to exchange: inout Exchange, next: Next) throws(StorageError) -> MockResponse {
         MockResponse(status: 200, summary: .init(verdict: .ok))
     }
 }

@@ -19,13 +19,14 @@ struct AuthenticationStage: Stage {
         self.envelopes = envelopes
     }
 
-    func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
-        guard exchange.route?.endpoint.requiresAuth == true else { return next(&exchange) }
+    func respond(to exchange: inout Exchange, next: Next) throws(StorageError) -> MockResponse {
+        guard exchange.route?.endpoint.requiresAuth == true else { return try next(&exchange) }
         let (role, reason): (FlowCodes.Role, String)
-        switch tokens.verdict(authorization: exchange.request.headers[header], scheme: auth.scheme) {
+        switch try tokens.verdict(authorization: exchange.request.headers[header], scheme: auth.scheme) {
         case .valid(let uid):
             exchange.identify(uid)
-            return tokens.ban(uid: uid).map(envelopes.banned) ?? next(&exchange)
+            if let ban = try tokens.ban(uid: uid) { return envelopes.banned(ban) }
+            return try next(&exchange)
         case .expired(let uid):
             exchange.identify(uid)
             (role, reason) = (.tokenExpired, "the access token expired")

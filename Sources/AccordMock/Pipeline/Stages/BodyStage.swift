@@ -7,12 +7,12 @@ import AccordJSON
 struct BodyStage: Stage {
     let envelopes: Envelopes
 
-    func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
-        guard !exchange.request.body.isEmpty, let route = exchange.route else { return next(&exchange) }
+    func respond(to exchange: inout Exchange, next: Next) throws(StorageError) -> MockResponse {
+        guard !exchange.request.body.isEmpty, let route = exchange.route else { return try next(&exchange) }
         if let refusal = route.endpoint.multipart != nil ? multipart(&exchange, route: route) : json(&exchange, route: route) {
             return refusal
         }
-        return next(&exchange)
+        return try next(&exchange)
     }
 
     /// Decodes a JSON body; the refusal when it cannot.

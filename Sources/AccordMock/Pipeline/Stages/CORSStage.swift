@@ -21,8 +21,8 @@ struct CORSStage: Stage {
                             service.auth.header, "Content-Type", "Prefer"] + service.headers.map(\.name)).joined(separator: ", ")
     }
 
-    func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
-        var response = exchange.request.method == "OPTIONS" ? options(&exchange) : next(&exchange)
+    func respond(to exchange: inout Exchange, next: Next) throws(StorageError) -> MockResponse {
+        var response = exchange.request.method == "OPTIONS" ? options(&exchange) : try next(&exchange)
         if let allowOrigin, exchange.request.headers["origin"] != nil,
            !response.headers.contains(where: { $0.name == "Access-Control-Allow-Origin" }) {
             response.headers.append(("Access-Control-Allow-Origin", allowOrigin))

@@ -14,19 +14,19 @@ struct ChoiceStage: Stage {
     let effects: EffectRunner
     let envelopes: Envelopes
 
-    func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
-        guard let route = exchange.route, exchange.injection?.answer == nil, route.endpoint.binary == nil else { return next(&exchange) }
+    func respond(to exchange: inout Exchange, next: Next) throws(StorageError) -> MockResponse {
+        guard let route = exchange.route, exchange.injection?.answer == nil, route.endpoint.binary == nil else { return try next(&exchange) }
         guard let candidates = answers[route.endpoint.id] else {
             return envelopes.refusal(status: 500, kind: "internal", "no answers compiled for '\(route.endpoint.id)'", verdict: .error)
         }
         var context = TemplateContext(request: exchange.request, parameters: exchange.parameters, body: exchange.body,
-                                      now: state.clock.now, state: state)
+                                      now: try state.clock.now, state: state)
         context.user = exchange.user
         context.integerParameters = candidates.integerParameters
-        switch choose(from: candidates, exchange: exchange, route: route, context: &context) {
+        switch try choose(from: candidates, exchange: exchange, route: route, context: &context) {
         case .success(let answer):
             exchange.draft = Draft(answer: answer, context: context)
-            return next(&exchange)
+            return try next(&exchange)
         case .failure(let unknown):
             let names = candidates.named.map(\.name)
             return envelopes.refusal(
@@ -43,11 +43,11 @@ struct ChoiceStage: Stage {
 
     /// The answer to serve; the records its `when: {state: …}` found go into `context`.
     private func choose(from candidates: EndpointAnswers, exchange: Exchange, route: Route,
-                        context: inout TemplateContext) -> Result<Answer, UnknownExample> {
+                        context: inout TemplateContext) throws(StorageError) -> Result<Answer, UnknownExample> {
         if let name = Self.preferredExample(exchange.request.headers["prefer"]) ?? exchange.injection?.fixture {
             guard let named = candidates.named.first(where: { $0.name == name }) else { return .failure(UnknownExample(name: name)) }
             // Named, it answers whether or not its state conditions hold; what they find, its templates read.
-            if !named.conditions.isEmpty, let found = effects.check(named.conditions, session: exchange.session, context: context) {
+            if !named.conditions.isEmpty, let found = try effects.check(named.conditions, session: exchange.session, context: context) {
                 context.found = found
             }
             return .success(named)
@@ -58,7 +58,7 @@ struct ChoiceStage: Stage {
         let snapshot = context
         for fixture in candidates.fixtures where fits(fixture) && matching.matches(fixture.matchers) {
             if fixture.conditions.isEmpty { return .success(fixture) }
-            if let found = effects.check(fixture.conditions, session: exchange.session, context: snapshot) {
+            if let found = try effects.check(fixture.conditions, session: exchange.session, context: snapshot) {
                 context.found = found
                 return .success(fixture)
             }

@@ -7,16 +7,16 @@ import AccordHTTP
 struct EffectStage: Stage {
     let effects: EffectRunner
 
-    func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
+    func respond(to exchange: inout Exchange, next: Next) throws(StorageError) -> MockResponse {
         guard exchange.draft?.answer.effects.isEmpty == false, exchange.draft?.answer.code == 0, exchange.answerIsDelivered,
-              let route = exchange.route else { return next(&exchange) }
+              let route = exchange.route else { return try next(&exchange) }
         let session = exchange.session
         do {
             try exchange.draft?.build(with: effects, endpoint: route.endpoint, session: session)
         } catch {
-            return effects.response(for: error, label: exchange.draft?.answer.label ?? "", exchange: &exchange)
+            return try effects.response(for: error, label: exchange.draft?.answer.label ?? "", exchange: &exchange)
         }
-        return next(&exchange)
+        return try next(&exchange)
     }
 }
 

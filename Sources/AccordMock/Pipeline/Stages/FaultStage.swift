@@ -6,8 +6,8 @@ import AccordMocksFormat
 struct FaultStage: Stage {
     let state: MockState
 
-    func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
-        var response = next(&exchange)
+    func respond(to exchange: inout Exchange, next: Next) throws(StorageError) -> MockResponse {
+        var response = try next(&exchange)
         guard let injection = exchange.injection else { return response }
         response.delayMilliseconds += injection.delayMilliseconds
         if let fault = exchange.fault { Self.apply(fault, to: &response) }

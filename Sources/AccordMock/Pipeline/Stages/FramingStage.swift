@@ -6,7 +6,7 @@ import AccordHTTP
 struct FramingStage: Stage {
     let envelopes: Envelopes
 
-    func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
+    func respond(to exchange: inout Exchange, next: Next) throws(StorageError) -> MockResponse {
         if let problem = exchange.request.framingProblem {
             return envelopes.refuse(&exchange, status: 400, kind: "bad_framing", problem, verdict: .malformed)
         }
@@ -19,6 +19,6 @@ struct FramingStage: Stage {
             return envelopes.refuse(&exchange, status: 400, kind: "nul_in_target", "the path or query holds an encoded NUL (%00)",
                                     verdict: .malformed)
         }
-        return next(&exchange)
+        return try next(&exchange)
     }
 }

@@ -34,11 +34,12 @@ struct InjectionStage: Stage {
         payloads = Dictionary(uniqueKeysWithValues: codes.compactMap { code in code.data.map { (code.code, generator.value(for: $0)) } })
     }
 
-    func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
-        guard let route = exchange.route else { return next(&exchange) }
-        do {
-            exchange.injection = try find(for: exchange, endpoint: route.endpoint.id)
-        } catch {
+    func respond(to exchange: inout Exchange, next: Next) throws(StorageError) -> MockResponse {
+        guard let route = exchange.route else { return try next(&exchange) }
+        switch try find(for: exchange, endpoint: route.endpoint.id) {
+        case .success(let injected):
+            exchange.injection = injected
+        case .failure(let error):
             if exchange.request.headers[Self.header] != nil { exchange.injection = Injected(action: nil, source: "header") }
             return envelopes.refuse(&exchange, status: 400, kind: "invalid_injection", error.message, verdict: .invalid)
         }
@@ -56,25 +57,30 @@ struct InjectionStage: Stage {
         case .fault?, nil:
             break
         }
-        return next(&exchange)
+        return try next(&exchange)
     }
 
-    private func find(for exchange: Exchange, endpoint: String) throws(Injection.SyntaxError) -> Injected? {
+    /// What the request's header, a rule or its scenario injects; a header or scenario name that cannot be read fails.
+    private func find(for exchange: Exchange, endpoint: String) throws(StorageError) -> Result<Injected?, Injection.SyntaxError> {
         let request = exchange.request
         if let header = request.headers[Self.header] {
-            return Injected(action: try Injection(parsing: header, codes: codes), source: "header")
+            do {
+                return .success(Injected(action: try Injection(parsing: header, codes: codes), source: "header"))
+            } catch {
+                return .failure(error)
+            }
         }
-        if let rule = state.rules.fire(endpoint: endpoint, user: exchange.user, session: exchange.session) {
-            return Injected(action: rule.action, source: "rule:\(rule.id)")
+        if let rule = try state.rules.fire(endpoint: endpoint, user: exchange.user, session: exchange.session) {
+            return .success(Injected(action: rule.action, source: "rule:\(rule.id)"))
         }
-        guard let name = request.headers[Self.scenarioHeader] ?? state.scenarios.startedScenario(session: exchange.session) ?? defaultScenario else {
-            return nil
-        }
+        var named = request.headers[Self.scenarioHeader]
+        if named == nil { named = try state.scenarios.startedScenario(session: exchange.session) }
+        guard let name = named ?? defaultScenario else { return .success(nil) }
         guard let scenario = scenarios[name] else {
-            throw Injection.SyntaxError(message: "unknown scenario '\(name)'\(NameSuggestion.hint(for: name, in: scenarios.keys.sorted())); "
-                                        + "scenarios: \(scenarios.keys.sorted().joined(separator: ", "))")
+            return .failure(Injection.SyntaxError(message: "unknown scenario '\(name)'\(NameSuggestion.hint(for: name, in: scenarios.keys.sorted())); "
+                                        + "scenarios: \(scenarios.keys.sorted().joined(separator: ", "))"))
         }
-        guard let (index, step) = state.scenarios.step(for: endpoint, session: exchange.session, scenario: scenario) else { return nil }
-        return Injected(action: step.action, source: "scenario:\(name)#\(index + 1)", fixture: step.fixture)
+        guard let (index, step) = try state.scenarios.step(for: endpoint, session: exchange.session, scenario: scenario) else { return .success(nil) }
+        return .success(Injected(action: step.action, source: "scenario:\(name)#\(index + 1)", fixture: step.fixture))
     }
 }

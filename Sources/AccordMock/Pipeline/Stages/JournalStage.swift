@@ -9,12 +9,15 @@ struct JournalStage: Stage {
     let clock: any ClockStorage
     let feed: JournalFeed
 
-    func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
-        let response = next(&exchange)
+    /// The header that says an answer was sent but not filed: the journal's storage failed.
+    static let notFiledHeader = "X-Accord-Journal"
+
+    func respond(to exchange: inout Exchange, next: Next) throws(StorageError) -> MockResponse {
+        var response = try next(&exchange)
         // The engine wrote its JSON answers itself, compact; a fault's are broken on purpose.
         // Asked only while a stream listens: nothing else copies the body as it is.
         let ownJSON = feed.subscriberCount > 0 && response.summary.verdict != .fault && (response.header("Content-Type")?.contains("json") ?? false)
-        file(response, for: exchange, problems: Self.problems(of: exchange), answerIsCompactJSON: ownJSON)
+        file(&response, for: exchange, problems: Self.problems(of: exchange), answerIsCompactJSON: ownJSON)
         return response
     }
 
@@ -27,11 +30,22 @@ struct JournalStage: Stage {
     }
 
     /// Files the request with how it, or the answer a proxy forwarded, broke the contract.
+    /// The answer goes out whatever the journal's storage does: when filing fails, the
+    /// answer says so in ``notFiledHeader`` instead of losing the entry silently.
     /// - Parameter answerIsCompactJSON: whether the answer's body is compact JSON this server wrote.
-    func file(_ response: MockResponse, for exchange: Exchange, problems: [JournalEntry.Problem], answerIsCompactJSON: Bool = false) {
+    func file(_ response: inout MockResponse, for exchange: Exchange, problems: [JournalEntry.Problem], answerIsCompactJSON: Bool = false) {
+        do {
+            try add(response, for: exchange, problems: problems, answerIsCompactJSON: answerIsCompactJSON)
+        } catch {
+            response.headers.append((Self.notFiledHeader, "not filed: \(error)"))
+        }
+    }
+
+    private func add(_ response: MockResponse, for exchange: Exchange, problems: [JournalEntry.Problem],
+                     answerIsCompactJSON: Bool) throws(StorageError) {
         let request = exchange.request
-        let entry = journal.add(JournalEntry(
-            time: clock.now, wallTime: clock.wallNow, method: request.method, path: request.path, endpoint: exchange.route?.endpoint.id,
+        let entry = try journal.add(JournalEntry(
+            time: try clock.now, wallTime: try clock.wallNow, method: request.method, path: request.path, endpoint: exchange.route?.endpoint.id,
             parameters: exchange.parameters.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) },
             query: request.query, body: exchange.body.map { JournalEntry.Body($0, received: request.body.count) }, headers: JournalEntry.masked(request.headers),
             session: exchange.session, user: exchange.user, status: response.status, code: response.summary.code,

@@ -11,15 +11,15 @@ struct NotedStage: Stage {
         self.check = check
     }
 
-    func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
-        guard exchange.noted == nil else { return next(&exchange) }
-        let response = check.respond(to: &exchange, next: .end)
+    func respond(to exchange: inout Exchange, next: Next) throws(StorageError) -> MockResponse {
+        guard exchange.noted == nil else { return try next(&exchange) }
+        let response = try check.respond(to: &exchange, next: .end)
         guard exchange.passed else {
             exchange.noted = response
-            return exchange.route == nil ? Next.end(&exchange) : next(&exchange)
+            return exchange.route == nil ? try Next.end(&exchange) : try next(&exchange)
         }
         exchange.passed = false
-        return next(&exchange)
+        return try next(&exchange)
     }
 }
 
@@ -27,7 +27,7 @@ struct NotedStage: Stage {
 struct UnjudgedStage: Stage {
     let method: String
 
-    func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
-        exchange.request.method == method ? Next.end(&exchange) : next(&exchange)
+    func respond(to exchange: inout Exchange, next: Next) throws(StorageError) -> MockResponse {
+        exchange.request.method == method ? try Next.end(&exchange) : try next(&exchange)
     }
 }

@@ -10,8 +10,8 @@ import AccordReport
 struct ReportStage: Stage {
     let observations: Observations
 
-    func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
-        let response = next(&exchange)
+    func respond(to exchange: inout Exchange, next: Next) throws(StorageError) -> MockResponse {
+        let response = try next(&exchange)
         if response.summary.verdict.isObserved { observations.record(Self.observation(of: response, for: exchange)) }
         return response
     }

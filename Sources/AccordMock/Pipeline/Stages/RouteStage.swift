@@ -8,13 +8,13 @@ struct RouteStage: Stage {
     let router: Router
     let envelopes: Envelopes
 
-    func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
+    func respond(to exchange: inout Exchange, next: Next) throws(StorageError) -> MockResponse {
         let request = exchange.request
         switch router.resolve(method: request.method, path: request.path) {
         case .found(let route, let parameters):
             exchange.route = route
             exchange.parameters = parameters
-            return next(&exchange)
+            return try next(&exchange)
         case .methodNotAllowed(let allowed):
             var response = envelopes.refuse(
                 &exchange, status: 405, kind: "method_not_allowed",

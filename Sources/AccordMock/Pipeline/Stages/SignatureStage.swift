@@ -8,20 +8,23 @@ import AccordValidation
 /// contract does not exempt, answering with the contract's signing codes.
 struct SignatureStage: Stage {
     let verifier: SignatureVerifier
+    /// Where each correctly signed request's nonce is checked and kept.
+    let nonces: any NonceStorage
     /// Endpoint ids that need no signature, resolved from the contract's patterns once.
     let exempt: Set<String>
     let clock: any ClockStorage
     let envelopes: Envelopes
 
-    init(verifier: SignatureVerifier, contract: Contract, clock: any ClockStorage, envelopes: Envelopes) {
+    init(verifier: SignatureVerifier, nonces: any NonceStorage, contract: Contract, clock: any ClockStorage, envelopes: Envelopes) {
         self.verifier = verifier
+        self.nonces = nonces
         exempt = contract.unsignedEndpoints
         self.clock = clock
         self.envelopes = envelopes
     }
 
-    func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
-        guard let route = exchange.route, !exempt.contains(route.endpoint.id) else { return next(&exchange) }
+    func respond(to exchange: inout Exchange, next: Next) throws(StorageError) -> MockResponse {
+        guard let route = exchange.route, !exempt.contains(route.endpoint.id) else { return try next(&exchange) }
         let request = exchange.request
         if let body = exchange.body, SortedParams.containsDouble(body), let pointer = SortedParams.pointerToIntegerOutOfRange(in: body) {
             // Not a signature mismatch: no integer the contract takes can be that large, and no rule signs it as one.
@@ -29,8 +32,21 @@ struct SignatureStage: Stage {
                                       actual: "an integer beyond it", message: "/body\(pointer): an integer beyond the signed 64-bit range")
             return envelopes.refuse(&exchange, status: nil, kind: "invalid_request", violation.message, violations: [violation], verdict: .invalid)
         }
-        guard case .failure(let rejection) = verifier.verify(header: { request.headers[$0] }, query: request.query, body: exchange.body,
-                                                             now: clock.wallNow) else { return next(&exchange) }
+        let now = try clock.wallNow
+        switch verifier.verify(header: { request.headers[$0] }, query: request.query, body: exchange.body, now: now) {
+        case .failure(let rejection):
+            return refuse(&exchange, rejection)
+        case .success(let signed):
+            switch try nonces.insert(appKey: signed.appKey, nonce: signed.nonce, now: now) {
+            case .accepted: return try next(&exchange)
+            case .reused: return refuse(&exchange, verifier.replayed(signed))
+            case .full: return refuse(&exchange, verifier.nonceStoreFull(capacity: nonces.capacity))
+            }
+        }
+    }
+
+    /// The contract's signing code for `rejection`, with its reason and details; 503 when the nonce store is full.
+    private func refuse(_ exchange: inout Exchange, _ rejection: SignatureVerifier.Rejection) -> MockResponse {
         let (role, verdict): (FlowCodes.Role, Verdict) = switch rejection.failure {
         case .signatureInvalid: (.signatureInvalid, .badSignature)
         case .timestampOutsideWindow: (.timestampInvalid, .stale)

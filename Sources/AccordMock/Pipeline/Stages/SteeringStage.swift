@@ -10,7 +10,7 @@ struct SteeringStage: Stage {
     let options: MockOptions
     let envelopes: Envelopes
 
-    func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
+    func respond(to exchange: inout Exchange, next: Next) throws(StorageError) -> MockResponse {
         let request = exchange.request
         if !request.isFromLoopback, !options.allowsRemoteSteering, !request.carriesAdminToken(options.adminToken) {
             let steering = [InjectionStage.header, InjectionStage.scenarioHeader, MockEngine.sessionHeader].filter { request.headers[$0] != nil }
@@ -25,6 +25,6 @@ struct SteeringStage: Stage {
             return envelopes.refuse(&exchange, status: 400, kind: "invalid_session",
                                     "X-Accord-Session is longer than \(InjectionRule.maxSessionLength) bytes", verdict: .invalid)
         }
-        return next(&exchange)
+        return try next(&exchange)
     }
 }

@@ -17,9 +17,9 @@ struct TokenShapeStage: Stage {
         self.envelopes = envelopes
     }
 
-    func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
+    func respond(to exchange: inout Exchange, next: Next) throws(StorageError) -> MockResponse {
         guard exchange.route?.endpoint.requiresAuth == true, let value = exchange.request.headers[header],
-              let problem = Self.problem(value, scheme: auth.scheme) else { return next(&exchange) }
+              let problem = Self.problem(value, scheme: auth.scheme) else { return try next(&exchange) }
         return envelopes.refuse(&exchange, status: nil, kind: "invalid_token_shape", "\(auth.header) \(problem)",
                                 extra: [.init("expected", .string("\(auth.scheme) <token>"))], verdict: .badToken)
     }

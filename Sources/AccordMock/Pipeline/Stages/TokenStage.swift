@@ -17,30 +17,30 @@ struct TokenStage: Stage {
     let authHeader: String
     let envelopeNames: Service.Envelope
 
-    func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
+    func respond(to exchange: inout Exchange, next: Next) throws(StorageError) -> MockResponse {
         guard let endpoint = exchange.route?.endpoint.id, grant.isLogin(endpoint) || grant.isRefresh(endpoint) || endpoint == grant.auth.logoutEndpoint
-        else { return next(&exchange) }
+        else { return try next(&exchange) }
         if exchange.answerIsDelivered, exchange.draft?.answer.hasTokenHoles == true,
-           let outcome = grant(endpoint: endpoint, uid: exchange.draft?.answer.loginUID, body: exchange.body) {
+           let outcome = try grant(endpoint: endpoint, uid: exchange.draft?.answer.loginUID, body: exchange.body) {
             switch outcome {
             case .refused(let refusal): return refusal
             case .issued(let uid, let pair):
                 exchange.identify(uid)
                 exchange.draft?.context.issued = pair
-                return next(&exchange)
+                return try next(&exchange)
             }
         }
-        let response = next(&exchange)
+        let response = try next(&exchange)
         guard exchange.answerIsDelivered, response.summary.code == 0 else { return response }
         if endpoint == grant.auth.logoutEndpoint {
             if let token = TokenStore.token(in: exchange.request.headers[authHeader], scheme: grant.auth.scheme) {
-                grant.tokens.revoke(accessToken: token)
+                try grant.tokens.revoke(accessToken: token)
             }
             return response
         }
         guard let answer = response.json else { return response }
         let uid: Int = if case .int(let uid)? = answer.value(at: "/\(envelopeNames.data)/user/uid") { uid } else { 0 }
-        switch grant(endpoint: endpoint, uid: uid, body: exchange.body) {
+        switch try grant(endpoint: endpoint, uid: uid, body: exchange.body) {
         case .refused(let refusal)?: return refusal
         case .issued(let uid, let pair)?:
             exchange.identify(uid)
@@ -50,9 +50,10 @@ struct TokenStage: Stage {
     }
 
     /// A login's tokens for `uid` (when the answer names one), or the refresh's rotation.
-    private func grant(endpoint: String, uid: Int?, body: JSONValue?) -> TokenGrant.Outcome? {
-        if grant.isRefresh(endpoint) { return grant.refresh(body: body) }
-        return uid.map { grant.login(uid: $0) }
+    private func grant(endpoint: String, uid: Int?, body: JSONValue?) throws(StorageError) -> TokenGrant.Outcome? {
+        if grant.isRefresh(endpoint) { return try grant.refresh(body: body) }
+        guard let uid else { return nil }
+        return try grant.login(uid: uid)
     }
 
     /// The answer (parsed as `answer`) with the issued tokens written over the fixture's.

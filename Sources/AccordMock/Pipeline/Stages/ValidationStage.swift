@@ -7,11 +7,11 @@ struct ValidationStage: Stage {
     let validator: RequestValidator
     let envelopes: Envelopes
 
-    func respond(to exchange: inout Exchange, next: Next) -> MockResponse {
-        guard let route = exchange.route else { return next(&exchange) }
+    func respond(to exchange: inout Exchange, next: Next) throws(StorageError) -> MockResponse {
+        guard let route = exchange.route else { return try next(&exchange) }
         let violations = validator.validate(exchange.request, endpoint: route.endpoint, parameters: exchange.parameters, body: exchange.body,
                                             parts: exchange.parts)
-        guard !violations.isEmpty else { return next(&exchange) }
+        guard !violations.isEmpty else { return try next(&exchange) }
         let message = violations.count == 1 ? violations[0].message : "\(violations.count) problems in the request"
         return envelopes.refuse(&exchange, status: nil, kind: "invalid_request", message, violations: violations, verdict: .invalid)
     }

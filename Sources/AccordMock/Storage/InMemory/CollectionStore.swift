@@ -72,16 +72,18 @@ public final class CollectionStore: Sendable {
 
     /// The records `session` holds of `collection`, seeding them first if the session
     /// has not read it yet.
-    public func records(of collection: CollectionDefinition, session: String, seeds: () -> [JSONValue]) -> [JSONValue] {
-        versioned(collection, session: session, seeds: seeds).records
+    public func records(of collection: CollectionDefinition, session: String, seeds: () throws(StorageError) -> [JSONValue])
+        throws(StorageError) -> [JSONValue] {
+        try versioned(collection, session: session, seeds: seeds).records
     }
 
     /// The records with their version, which changes whenever they do: what is computed
     /// from the records (a sorted list) holds while the version does.
-    public func versioned(_ collection: CollectionDefinition, session: String, seeds: () -> [JSONValue]) -> (records: [JSONValue], version: UInt64) {
+    public func versioned(_ collection: CollectionDefinition, session: String, seeds: () throws(StorageError) -> [JSONValue])
+        throws(StorageError) -> (records: [JSONValue], version: UInt64) {
         if let known = touch(collection.name, session: session) { return known }
         // Rendered outside the lock: templates draw from the state's own locks.
-        let seeded = Array(seeds().prefix(collection.limit))
+        let seeded = Array(try seeds().prefix(collection.limit))
         return storage.withLock { storage in
             var entry = storage.sessions[session] ?? Session()
             storage.uses += 1
@@ -102,9 +104,9 @@ public final class CollectionStore: Sendable {
 
     /// Runs `change` on the records `session` holds of `collection` (seeding them first),
     /// atomically: no other request of the session reads or writes them meanwhile.
-    public func modify<Result>(_ collection: CollectionDefinition, session: String, seeds: () -> [JSONValue],
-                               _ change: (inout [JSONValue]) -> Result) -> Result {
-        write(collection, session: session, seeds: seeds) { records, keys, size in
+    public func modify<Result>(_ collection: CollectionDefinition, session: String, seeds: () throws(StorageError) -> [JSONValue],
+                               _ change: (inout [JSONValue]) -> Result) throws(StorageError) -> Result {
+        try write(collection, session: session, seeds: seeds) { records, keys, size in
             keys = nil
             size = nil
             return change(&records)
@@ -114,8 +116,9 @@ public final class CollectionStore: Sendable {
     /// Puts `record` into the session's records of `collection`: in place of the record
     /// with the same `key`, else last, dropping the oldest record when the collection is
     /// at its limit. One step, without a scan of the records when the key is new.
-    public func put(_ record: JSONValue, key: String, into collection: CollectionDefinition, session: String, seeds: () -> [JSONValue]) {
-        write(collection, session: session, seeds: seeds) { records, known, size in
+    public func put(_ record: JSONValue, key: String, into collection: CollectionDefinition, session: String,
+                    seeds: () throws(StorageError) -> [JSONValue]) throws(StorageError) {
+        try write(collection, session: session, seeds: seeds) { records, known, size in
             var keys = known ?? Set(records.map { ListOrder.key(of: $0, collection.key) })
             var bytes = size ?? Self.size(of: records)
             if keys.contains(key), let index = records.firstIndex(where: { ListOrder.key(of: $0, collection.key) == key }) {
@@ -141,9 +144,9 @@ public final class CollectionStore: Sendable {
     /// Runs `change` on the session's records of `collection` (seeded first), their key
     /// set (nil when not worked out) and their size (which `change` keeps, or sets to nil
     /// to have it worked out again), under the lock, and gives them a new version.
-    private func write<Result>(_ collection: CollectionDefinition, session: String, seeds: () -> [JSONValue],
-                               _ change: (inout [JSONValue], inout Set<String>?, inout Int?) -> Result) -> Result {
-        _ = versioned(collection, session: session, seeds: seeds)
+    private func write<Result>(_ collection: CollectionDefinition, session: String, seeds: () throws(StorageError) -> [JSONValue],
+                               _ change: (inout [JSONValue], inout Set<String>?, inout Int?) -> Result) throws(StorageError) -> Result {
+        _ = try versioned(collection, session: session, seeds: seeds)
         return storage.withLock { storage in
             // Taken out, so the records are not shared while they change (no copy).
             var entry = storage.sessions.removeValue(forKey: session) ?? Session()

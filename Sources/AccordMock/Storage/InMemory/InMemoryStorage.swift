@@ -1,5 +1,4 @@
 import AccordCrypto
-import AccordSigning
 import Synchronization
 
 /// The state of one `accord serve` process, in its memory: the default ``MockStorage``.

@@ -46,7 +46,7 @@ public final class InjectionRules: Sendable {
 
     /// Adds a rule and returns it with its id.
     @discardableResult
-    public func add(_ rule: InjectionRule) throws(RuleStoreFull) -> InjectionRule {
+    public func add(_ rule: InjectionRule) throws(StorageError) -> InjectionRule {
         let added: InjectionRule? = state.withLock { state in
             guard state.rules.count < capacity else { return nil }
             var rule = rule
@@ -56,7 +56,7 @@ public final class InjectionRules: Sendable {
             state.rulesChanged()
             return rule
         }
-        guard let added else { throw RuleStoreFull(capacity: capacity) }
+        guard let added else { throw .rulesFull(capacity: capacity) }
         return added
     }
 

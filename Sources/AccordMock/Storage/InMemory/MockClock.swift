@@ -42,12 +42,12 @@ public final class MockClock: Sendable {
     public var now: Int64 { wallNow + offset.load(ordering: .relaxed) }
 
     /// Moves the mock clock forward (or back) by `seconds`.
-    public func advance(by seconds: Int64) throws(ClockOutOfRange) {
+    public func advance(by seconds: Int64) throws(StorageError) {
         var current = offset.load(ordering: .relaxed)
         while true {
             let (moved, overflow) = current.addingReportingOverflow(seconds)
             guard !overflow, Self.isAllowed(offset: moved) else {
-                throw ClockOutOfRange(message: "advancing by \(seconds) s would put the mock clock more than 100 years from the wall clock")
+                throw .clockOutOfRange("advancing by \(seconds) s would put the mock clock more than 100 years from the wall clock")
             }
             let (exchanged, original) = offset.compareExchange(expected: current, desired: moved, ordering: .relaxed)
             if exchanged { return }
@@ -56,10 +56,10 @@ public final class MockClock: Sendable {
     }
 
     /// Sets the mock clock to `time` (Unix seconds).
-    public func set(to time: Int64) throws(ClockOutOfRange) {
+    public func set(to time: Int64) throws(StorageError) {
         let (moved, overflow) = time.subtractingReportingOverflow(wallNow)
         guard !overflow, Self.isAllowed(offset: moved) else {
-            throw ClockOutOfRange(message: "\(time) is more than 100 years from the wall clock")
+            throw .clockOutOfRange("\(time) is more than 100 years from the wall clock")
         }
         offset.store(moved, ordering: .relaxed)
     }

@@ -15,20 +15,10 @@ import AccordSync
 /// Memory is 8 bytes a slot at 60–85% load, about 10–14 bytes a live nonce, so it
 /// follows the request rate times the TTL: 1 M nonces ≈ 16 MB. To stay bounded under a
 /// flood, at most ``capacity`` nonces are held; past that, new nonces are refused as
-/// ``Outcome/full`` until old ones expire — failing closed, because forgetting early
+/// ``NonceOutcome/full`` until old ones expire — failing closed, because forgetting early
 /// would let a replay through. Two nonces whose 47-bit hashes agree are taken for one:
 /// with 1 M live nonces that refuses about one fresh request in 140 million.
 public final class NonceCache: Sendable {
-    /// What inserting a nonce found.
-    public enum Outcome: Sendable, Equatable {
-        /// First use within the TTL: remembered now.
-        case accepted
-        /// Seen within the TTL: a replay.
-        case reused
-        /// ``capacity`` nonces are live; this one was not checked and must be refused.
-        case full
-    }
-
     /// The default cap: 4 M nonces, about 64 MB; 6,600 requests a second sustained over a 600 s TTL.
     public static let defaultCapacity = 4_000_000
     /// The most ticks the TTL is cut into.
@@ -65,7 +55,7 @@ public final class NonceCache: Sendable {
     }
 
     /// Records the nonce at `now` (Unix seconds) unless it was seen within the TTL.
-    public func insert(appKey: String, nonce: String, now: Int64) -> Outcome {
+    public func insert(appKey: String, nonce: String, now: Int64) -> NonceOutcome {
         var hasher = Hasher()
         hasher.combine(seed)
         hasher.combine(appKey)
