@@ -2,6 +2,7 @@ import AccordContract
 import AccordHosting
 import AccordMock
 import AccordProxy
+import AccordReport
 import Foundation
 
 /// `accord proxy --upstream URL`: the contracts held to live traffic between the app
@@ -26,27 +27,13 @@ struct ProxyCommand: Subcommand {
     ] + ListenerOptions.options
 
     func run(_ arguments: Arguments, console: Console) -> Int32 {
-        // Before any thread starts, so that every thread leaves SIGINT and SIGTERM to it.
-        let stop = StopRequest()
-        let settings: Settings
-        do {
-            settings = try Settings(arguments)
-        } catch {
-            console.printError("error: \(error.message)\n\n\(help)")
-            return 2
-        }
-        do {
-            let report = try ProxyHost(settings.host, messages: console.messages).run(until: stop)
-            return settings.report.finish(report, command: name, console: console)
-        } catch {
-            return error.exitStatus
-        }
+        runHost(Settings.self, arguments, console: console)
     }
 }
 
 extension ProxyCommand {
     /// The command's options, checked.
-    struct Settings {
+    struct Settings: HostSettings {
         var host: ProxyHost.Configuration
         var report: ReportOptions
 
@@ -85,6 +72,10 @@ extension ProxyCommand {
             }
             host = ProxyHost.Configuration(contracts: arguments["contracts"] ?? "contracts", mocks: arguments["mocks"] ?? "mocks",
                                            listener: options.listener, proxy: proxy, mode: mode, recordFixtures: arguments["record-fixtures"])
+        }
+
+        func run(until stop: StopRequest, messages: HostMessages) throws(HostFailure) -> ContractReport {
+            try ProxyHost(host, messages: messages).run(until: stop)
         }
     }
 }

@@ -1,11 +1,12 @@
 import AccordContract
 import AccordHosting
 import AccordMock
+import AccordReport
 import AccordTLS
 
 extension ServeCommand {
     /// The command's options, checked, as the host's configuration and the report's options.
-    struct Settings {
+    struct Settings: HostSettings {
         var host: MockHost.Configuration
         var report: ReportOptions
 
@@ -21,6 +22,10 @@ extension ServeCommand {
             host = MockHost.Configuration(contracts: arguments["contracts"] ?? "contracts", mocks: arguments["mocks"] ?? "mocks",
                                           listener: options.listener, state: try Self.limits(arguments), stateFile: arguments["state"],
                                           reloads: !arguments.has("no-reload"), tls: tls)
+        }
+
+        func run(until stop: StopRequest, messages: HostMessages) throws(HostFailure) -> ContractReport {
+            try MockHost(host, messages: messages).run(until: stop)
         }
 
         /// `--seed`, the token lifetimes and the byte budgets.

@@ -23,20 +23,6 @@ struct ServeCommand: Subcommand {
     ] + ListenerOptions.options + TLSOptions.options
 
     func run(_ arguments: Arguments, console: Console) -> Int32 {
-        // Before any thread starts, so that every thread leaves SIGINT and SIGTERM to it.
-        let stop = StopRequest()
-        let settings: Settings
-        do {
-            settings = try Settings(arguments)
-        } catch {
-            console.printError("error: \(error.message)\n\n\(help)")
-            return 2
-        }
-        do {
-            let report = try MockHost(settings.host, messages: console.messages).run(until: stop)
-            return settings.report.finish(report, command: name, console: console)
-        } catch {
-            return error.exitStatus
-        }
+        runHost(Settings.self, arguments, console: console)
     }
 }
