@@ -22,6 +22,22 @@ public enum ASCII {
 }
 
 extension ASCII {
+    /// Whether `needle` occurs in `text`, byte for byte (`json` in a media type), without
+    /// the Unicode-aware search `String.contains` makes.
+    public static func contains(_ text: String, _ needle: StaticString) -> Bool {
+        needle.withUTF8Buffer { needle in
+            guard let first = needle.first else { return true }
+            var text = text
+            return text.withUTF8 { bytes in
+                guard bytes.count >= needle.count else { return false }
+                for start in 0...(bytes.count - needle.count) where bytes[start] == first {
+                    if (1..<needle.count).allSatisfy({ bytes[start + $0] == needle[$0] }) { return true }
+                }
+                return false
+            }
+        }
+    }
+
     /// Whether `a` and `b` are the same text with A–Z and a–z taken as one (header
     /// names), compared byte by byte without making a lowered copy of either.
     public static func equalsIgnoringCase(_ a: String, _ b: String) -> Bool {

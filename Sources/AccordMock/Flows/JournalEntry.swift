@@ -96,19 +96,15 @@ public struct JournalEntry: Sendable {
         /// members so far: `{"seq":1,…` without its `}`. A body ``isCompactJSON`` vouches
         /// for is copied, not read back and written again.
         func append(to output: inout [UInt8]) {
-            output += Array(",\"response_bytes\":".utf8)
+            JournalEntry.raw(#","response_bytes":"#, into: &output)
             JSONWriter.writeInteger(size, into: &output)
             if isCompactJSON, let bytes, !bytes.isEmpty {
-                output += Array(",\"response_body\":".utf8) + bytes
+                JournalEntry.raw(#","response_body":"#, into: &output)
+                output += bytes
             } else if let value = bodyValue {
-                output += Array(",\"response_body\":".utf8)
+                JournalEntry.raw(#","response_body":"#, into: &output)
                 JSONWriter.write(value, into: &output)
             }
-        }
-
-        /// `response_bytes` and `response_body`.
-        var members: [JSONValue.Member] {
-            [.init("response_bytes", .int(size))] + (bodyValue.map { [.init("response_body", $0)] } ?? [])
         }
     }
 
@@ -125,43 +121,126 @@ public struct JournalEntry: Sendable {
             self.message = message
         }
 
-        var json: JSONValue {
-            .object([.init("side", .string(side.rawValue)), .init("pointer", .string(pointer)), .init("message", .string(message))])
+        /// `{"side":…,"pointer":…,"message":…}`.
+        func write(into output: inout [UInt8]) {
+            JournalEntry.raw(#"{"side":"#, into: &output)
+            JSONWriter.writeString(side.rawValue, into: &output)
+            JournalEntry.raw(#","pointer":"#, into: &output)
+            JSONWriter.writeString(pointer, into: &output)
+            JournalEntry.raw(#","message":"#, into: &output)
+            JSONWriter.writeString(message, into: &output)
+            output.append(UInt8(ascii: "}"))
         }
     }
 
     /// The entry as a JSON object.
     public var json: JSONValue {
-        var members: [JSONValue.Member] = [
-            .init("seq", .int(sequence)), .init("time", .string(RFC3339.format(unixSeconds: time))),
-            .init("wall", .int(Int(wallTime))), .init("method", .string(method)), .init("path", .string(path)),
-        ]
-        if let endpoint { members.append(.init("endpoint", .string(endpoint))) }
-        if !parameters.isEmpty {
-            members.append(.init("params", .object(parameters.map { .init($0.name, .string($0.value)) })))
-        }
+        // What `bytes` writes is JSON by construction; read back, it is the entry's value.
+        (try? JSONReader.read(bytes)) ?? .object([])
+    }
+
+    /// The entry as compact JSON, written straight out (the journal file and the live feed
+    /// write one per request): the members in a fixed order, the optional ones only when set.
+    public var bytes: [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(768 + (response?.bytes?.count ?? 0))
+        write(into: &output)
+        return output
+    }
+
+    /// ``bytes`` appended to `output`.
+    func write(into output: inout [UInt8]) {
+        JournalEntry.raw(#"{"seq":"#, into: &output)
+        JSONWriter.writeInteger(sequence, into: &output)
+        JournalEntry.raw(#","time":"#, into: &output)
+        JSONWriter.writeString(RFC3339.format(unixSeconds: time), into: &output)
+        JournalEntry.raw(#","wall":"#, into: &output)
+        JSONWriter.writeInteger(Int(wallTime), into: &output)
+        JournalEntry.raw(#","method":"#, into: &output)
+        JSONWriter.writeString(method, into: &output)
+        JournalEntry.raw(#","path":"#, into: &output)
+        JSONWriter.writeString(path, into: &output)
+        if let endpoint { Self.member("endpoint", endpoint, into: &output) }
+        if !parameters.isEmpty { Self.object("params", parameters, into: &output) }
         if !query.isEmpty {
-            members.append(.init("query", .array(query.map { .array([.string($0.name), .string($0.value)]) })))
+            JournalEntry.raw(#","query":["#, into: &output)
+            for (index, pair) in query.enumerated() {
+                JournalEntry.raw(index == 0 ? "[" : ",[", into: &output)
+                JSONWriter.writeString(pair.name, into: &output)
+                output.append(UInt8(ascii: ","))
+                JSONWriter.writeString(pair.value, into: &output)
+                output.append(UInt8(ascii: "]"))
+            }
+            output.append(UInt8(ascii: "]"))
         }
-        if !headers.isEmpty {
-            members.append(.init("headers", .object(headers.map { .init($0.name, .string($0.value)) })))
-        }
+        if !headers.isEmpty { Self.object("headers", headers, into: &output) }
         switch body {
-        case .json(let value)?: members.append(.init("body", value))
-        case .omitted(let bytes)?: members.append(.init("body_omitted_bytes", .int(bytes)))
+        case .json(let value)?:
+            JournalEntry.raw(#","body":"#, into: &output)
+            JSONWriter.write(value, into: &output)
+        case .omitted(let bytes)?:
+            JournalEntry.raw(#","body_omitted_bytes":"#, into: &output)
+            JSONWriter.writeInteger(bytes, into: &output)
         case nil: break
         }
-        members.append(.init("session", .string(session)))
-        if let user { members.append(.init("user", .int(user))) }
-        members.append(.init("status", .int(status)))
-        if let code { members.append(.init("code", .int(code))) }
-        if let answer { members.append(.init("answer", .string(answer))) }
-        if let injected { members.append(.init("injected", .string(injected))) }
-        members.append(.init("verdict", .string(verdict.rawValue)))
-        if !problems.isEmpty { members.append(.init("problems", .array(problems.map(\.json)))) }
-        if let response { members += response.members }
-        return .object(members)
+        Self.member("session", session, into: &output)
+        if let user { Self.member("user", user, into: &output) }
+        Self.member("status", status, into: &output)
+        if let code { Self.member("code", code, into: &output) }
+        if let answer { Self.member("answer", answer, into: &output) }
+        if let injected { Self.member("injected", injected, into: &output) }
+        Self.member("verdict", verdict.rawValue, into: &output)
+        if !problems.isEmpty {
+            JournalEntry.raw(#","problems":["#, into: &output)
+            for (index, problem) in problems.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                problem.write(into: &output)
+            }
+            output.append(UInt8(ascii: "]"))
+        }
+        response?.append(to: &output)
+        output.append(UInt8(ascii: "}"))
     }
+
+    /// `,"name":"text"`.
+    private static func member(_ name: StaticString, _ text: String, into output: inout [UInt8]) {
+        key(name, into: &output)
+        JSONWriter.writeString(text, into: &output)
+    }
+
+    /// `,"name":42`.
+    private static func member(_ name: StaticString, _ number: Int, into output: inout [UInt8]) {
+        key(name, into: &output)
+        JSONWriter.writeInteger(number, into: &output)
+    }
+
+    /// `,"name":{"a":"b",…}`.
+    private static func object(_ name: StaticString, _ pairs: [(name: String, value: String)], into output: inout [UInt8]) {
+        key(name, into: &output)
+        output.append(UInt8(ascii: "{"))
+        for (index, pair) in pairs.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            JSONWriter.writeString(pair.name, into: &output)
+            output.append(UInt8(ascii: ":"))
+            JSONWriter.writeString(pair.value, into: &output)
+        }
+        output.append(UInt8(ascii: "}"))
+    }
+
+    /// `,"name":` (the names are ASCII without quotes or escapes).
+    private static func key(_ name: StaticString, into output: inout [UInt8]) {
+        output.append(UInt8(ascii: ","))
+        output.append(UInt8(ascii: "\""))
+        raw(name, into: &output)
+        output.append(UInt8(ascii: "\""))
+        output.append(UInt8(ascii: ":"))
+    }
+
+    /// The literal's bytes, copied without an array made of them first.
+    static func raw(_ literal: StaticString, into output: inout [UInt8]) {
+        literal.withUTF8Buffer { output.append(contentsOf: $0) }
+    }
+
 }
 
 extension JournalEntry {
@@ -169,13 +248,15 @@ extension JournalEntry {
     static let maskedHeaders = ["authorization", "cookie", "proxy-authorization", MockEngine.adminTokenHeader]
 
     /// `headers` with credentials masked: `Authorization: Bearer <masked>`. Four names
-    /// are compared by length first: cheaper than hashing each header's name.
+    /// are compared by length first: cheaper than hashing each header's name; the fields
+    /// are copied once and only the masked values replaced.
     static func masked(_ headers: HTTPHeaders) -> [(name: String, value: String)] {
-        let masked = maskedHeaders
-        return headers.fields.map { name, value in
-            guard masked.contains(where: { HTTPHeaders.same($0, name) }) else { return (name, value) }
+        var fields = headers.fields
+        for index in fields.indices where maskedHeaders.contains(where: { HTTPHeaders.same($0, fields[index].name) }) {
+            let value = fields[index].value
             let scheme = value.split(separator: " ", maxSplits: 1).first.map { "\($0) " } ?? ""
-            return (name, scheme + "<masked>")
+            fields[index].value = scheme + "<masked>"
         }
+        return fields
     }
 }

@@ -129,14 +129,8 @@ public final class JournalFeed: Sendable {
     /// `id: 7` / `event: request` / `data: {…}` and the blank line.
     static func event(_ entry: JournalEntry) -> [UInt8] {
         var bytes = Array("id: \(entry.sequence)\nevent: request\ndata: ".utf8)
-        var head = entry
-        head.response = nil
-        JSONWriter.write(head.json, into: &bytes)
-        if let response = entry.response {
-            bytes.removeLast()  // the object's `}`: the answer's members go before it
-            response.append(to: &bytes)
-            bytes.append(UInt8(ascii: "}"))
-        }
+        bytes.reserveCapacity(800 + (entry.response?.bytes?.count ?? 0))
+        entry.write(into: &bytes)
         bytes += [0x0A, 0x0A]
         return bytes
     }

@@ -16,7 +16,7 @@ struct JournalStage: Stage {
         var response = try next(&exchange)
         // The engine wrote its JSON answers itself, compact; a fault's are broken on purpose.
         // Asked only while a stream listens: nothing else copies the body as it is.
-        let ownJSON = feed.subscriberCount > 0 && response.summary.verdict != .fault && (response.header("Content-Type")?.contains("json") ?? false)
+        let ownJSON = feed.subscriberCount > 0 && response.summary.verdict != .fault && (response.header("Content-Type").map { ASCII.contains($0, "json") } ?? false)
         file(&response, for: exchange, problems: Self.problems(of: exchange), answerIsCompactJSON: ownJSON)
         return response
     }

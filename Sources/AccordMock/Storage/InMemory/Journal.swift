@@ -45,7 +45,7 @@ public final class Journal: Sendable {
             }
             return numbered
         }
-        recorder?.append(JSONWriter.bytes(numbered.json) + [0x0A])
+        recorder?.append(numbered.bytes + [0x0A])
         return numbered
     }
 
