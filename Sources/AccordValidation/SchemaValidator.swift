@@ -48,35 +48,37 @@ public struct SchemaValidator: Sendable {
     /// Every way `value` breaks `schema`; `pointer` prefixes the reported pointers.
     public func validate(_ value: JSONValue, against schema: Schema, at pointer: String = "") -> [Violation] {
         var violations: [Violation] = []
-        validate(value, schema, pointer, depth: 0, into: &violations)
+        var path = ValuePath(prefix: pointer)
+        validate(value, schema, &path, depth: 0, into: &violations)
         return violations
     }
 
     /// Every way the members of `object` break `fields` (path params, query, headers).
     public func validate(_ object: JSONValue, fields: [Field], at pointer: String = "") -> [Violation] {
         var violations: [Violation] = []
-        validateObject(object, fields, pointer, depth: 0, into: &violations)
+        var path = ValuePath(prefix: pointer)
+        validateObject(object, fields, &path, depth: 0, into: &violations)
         return violations
     }
 
     // MARK: Walking
 
-    private func validate(_ value: JSONValue, _ schema: Schema, _ pointer: String, depth: Int, into violations: inout [Violation]) {
+    private func validate(_ value: JSONValue, _ schema: Schema, _ path: inout ValuePath, depth: Int, into violations: inout [Violation]) {
         guard depth < 128 else { return }
         switch schema.kind {
         case .reference(let name):
             // Unknown names are reported by the contract checks; nothing to hold the value to here.
             guard let declaration = types[name] else { return }
-            validate(value, declaration.schema, pointer, depth: depth + 1, into: &violations)
-            check(value, schema.constraints, pointer, into: &violations)
+            validate(value, declaration.schema, &path, depth: depth + 1, into: &violations)
+            check(value, schema.constraints, path, into: &violations)
         case .primitive(let primitive):
             if let expected = mismatch(value, primitive) {
-                violations.append(violation(pointer, expected: expected, actual: value))
+                violations.append(violation(path.text, expected: expected, actual: value))
             } else if case .string(let text) = value, schema.constraints.maxLength == nil, text.utf8.count > Self.undeclaredStringLimit {
-                violations.append(violation(pointer, expected: "at most \(Self.undeclaredStringLimit) bytes (the server's cap where no max_length is declared)",
+                violations.append(violation(path.text, expected: "at most \(Self.undeclaredStringLimit) bytes (the server's cap where no max_length is declared)",
                                             actual: value))
             } else {
-                check(value, schema.constraints, pointer, into: &violations)
+                check(value, schema.constraints, path, into: &violations)
             }
         case .enumeration(let cases):
             let matches = cases.cases.contains { enumCase in
@@ -88,41 +90,45 @@ public struct SchemaValidator: Sendable {
             }
             if !matches {
                 let expected = "one of " + cases.cases.map(\.value.description).joined(separator: ", ")
-                violations.append(violation(pointer, expected: expected, actual: value))
+                violations.append(violation(path.text, expected: expected, actual: value))
             }
         case .array(let item):
             guard case .array(let items) = value else {
-                violations.append(violation(pointer, expected: "array", actual: value))
+                violations.append(violation(path.text, expected: "array", actual: value))
                 return
             }
             for (index, element) in items.enumerated() {
-                validate(element, item, pointer + "/" + String(index), depth: depth + 1, into: &violations)
+                path.push(.index(index))
+                validate(element, item, &path, depth: depth + 1, into: &violations)
+                path.pop()
             }
-            check(value, schema.constraints, pointer, into: &violations)
+            check(value, schema.constraints, path, into: &violations)
         case .map(let valueSchema):
             guard case .object(let members) = value else {
-                violations.append(violation(pointer, expected: "object", actual: value))
+                violations.append(violation(path.text, expected: "object", actual: value))
                 return
             }
             for member in members {
-                validate(member.value, valueSchema, pointer + "/" + member.key.jsonPointerEscaped, depth: depth + 1, into: &violations)
+                path.push(.key(member.key))
+                validate(member.value, valueSchema, &path, depth: depth + 1, into: &violations)
+                path.pop()
             }
         case .object(let fields):
-            validateObject(value, fields, pointer, depth: depth, into: &violations)
+            validateObject(value, fields, &path, depth: depth, into: &violations)
         case .union(let union):
-            validateUnion(value, union, pointer, depth: depth, into: &violations)
+            validateUnion(value, union, &path, depth: depth, into: &violations)
         }
     }
 
     /// The discriminator selects a shape; the other members are held to it, and each of
     /// their violations names the value and the shape it selected.
-    private func validateUnion(_ value: JSONValue, _ union: Union, _ pointer: String, depth: Int, into violations: inout [Violation]) {
+    private func validateUnion(_ value: JSONValue, _ union: Union, _ path: inout ValuePath, depth: Int, into violations: inout [Violation]) {
         guard case .object(let members) = value else {
-            violations.append(violation(pointer, expected: "object", actual: value))
+            violations.append(violation(path.text, expected: "object", actual: value))
             return
         }
         let values = union.cases.map(\.value).joined(separator: ", ")
-        let tagPointer = pointer + "/" + union.discriminator.jsonPointerEscaped
+        let tagPointer = path.text(adding: union.discriminator)
         guard let tag = members.first(where: { $0.key == union.discriminator })?.value else {
             violations.append(Violation(pointer: tagPointer, expected: "one of \(values)", actual: "absent",
                                         message: "missing required member '\(union.discriminator)' (one of \(values)), which selects the shape"))
@@ -134,7 +140,7 @@ public struct SchemaValidator: Sendable {
         }
         guard let fields = types.objectFields(of: Schema(.reference(selected.typeName), location: selected.location)) else { return }
         var inner: [Violation] = []
-        validateObject(value, fields, pointer, depth: depth + 1, ignoring: union.discriminator, into: &inner)
+        validateObject(value, fields, &path, depth: depth + 1, ignoring: union.discriminator, into: &inner)
         let selection = " (\(union.discriminator) '\(text)' selects \(selected.typeName))"
         violations += inner.map { found in
             var found = found
@@ -143,19 +149,18 @@ public struct SchemaValidator: Sendable {
         }
     }
 
-    private func validateObject(_ value: JSONValue, _ fields: [Field], _ pointer: String, depth: Int, ignoring owned: String? = nil,
+    private func validateObject(_ value: JSONValue, _ fields: [Field], _ path: inout ValuePath, depth: Int, ignoring owned: String? = nil,
                                 into violations: inout [Violation]) {
         guard case .object(let members) = value else {
-            violations.append(violation(pointer, expected: "object", actual: value))
+            violations.append(violation(path.text, expected: "object", actual: value))
             return
         }
         for field in fields {
-            // Concatenated, not interpolated: every member of every body passes here.
-            let memberPointer = pointer + "/" + field.name.jsonPointerEscaped
+            // Every member of every body passes here: its pointer is written out only for a violation.
             guard let member = members.first(where: { $0.key == field.name }) else {
                 if !field.isOptional {
                     violations.append(Violation(
-                        pointer: memberPointer, expected: describe(field.schema), actual: "absent",
+                        pointer: path.text(adding: field.name), expected: describe(field.schema), actual: "absent",
                         message: "missing required member '\(field.name)'"
                     ))
                 }
@@ -163,17 +168,19 @@ public struct SchemaValidator: Sendable {
             }
             if member.value == .null {
                 if !field.isOptional && !field.isNullable {
-                    violations.append(violation(memberPointer, expected: describe(field.schema), actual: .null))
+                    violations.append(violation(path.text(adding: field.name), expected: describe(field.schema), actual: .null))
                 }
                 continue
             }
-            validate(member.value, field.schema, memberPointer, depth: depth + 1, into: &violations)
+            path.push(.key(field.name))
+            validate(member.value, field.schema, &path, depth: depth + 1, into: &violations)
+            path.pop()
         }
         guard unknownMembers == .reject else { return }
         for member in members where member.key != owned && !fields.contains(where: { $0.name == member.key }) {
             let names = fields.map(\.name)
             violations.append(Violation(
-                pointer: "\(pointer)/\(member.key.jsonPointerEscaped)",
+                pointer: path.text(adding: member.key),
                 expected: names.isEmpty ? "no members" : "one of the members " + names.joined(separator: ", "),
                 actual: "member '\(member.key)'",
                 message: "unknown member '\(member.key)'" + NameSuggestion.hint(for: member.key, in: names)
@@ -213,7 +220,7 @@ public struct SchemaValidator: Sendable {
     /// without it one client could fill the server's records with strings of megabytes.
     public static let undeclaredStringLimit = 1 << 20
 
-    private func check(_ value: JSONValue, _ constraints: Constraints, _ pointer: String, into violations: inout [Violation]) {
+    private func check(_ value: JSONValue, _ constraints: Constraints, _ path: ValuePath, into violations: inout [Violation]) {
         guard !constraints.isEmpty else { return }
         let number: Double? = switch value {
         case .int(let int): Double(int)
@@ -223,10 +230,10 @@ public struct SchemaValidator: Sendable {
         }
         if let number {
             if let minimum = constraints.minimum, number < minimum {
-                violations.append(violation(pointer, expected: "at least \(NodeReader.format(minimum))", actual: value))
+                violations.append(violation(path.text, expected: "at least \(NodeReader.format(minimum))", actual: value))
             }
             if let maximum = constraints.maximum, number > maximum {
-                violations.append(violation(pointer, expected: "at most \(NodeReader.format(maximum))", actual: value))
+                violations.append(violation(path.text, expected: "at most \(NodeReader.format(maximum))", actual: value))
             }
         }
         if case .string(let text) = value {
@@ -234,24 +241,24 @@ public struct SchemaValidator: Sendable {
             // bytes, unlike grapheme clusters, and not fooled by combining marks.
             let length = text.unicodeScalars.count
             if let minimum = constraints.minLength, length < minimum {
-                violations.append(violation(pointer, expected: "at least \(minimum) character\(minimum == 1 ? "" : "s")", actual: value, found: "\(length)"))
+                violations.append(violation(path.text, expected: "at least \(minimum) character\(minimum == 1 ? "" : "s")", actual: value, found: "\(length)"))
             }
             if let maximum = constraints.maxLength, length > maximum {
-                violations.append(violation(pointer, expected: "at most \(maximum) characters", actual: value, found: "\(length)"))
+                violations.append(violation(path.text, expected: "at most \(maximum) characters", actual: value, found: "\(length)"))
             }
             // A string already too long is not also run through the pattern: its cost is the client's choice.
             if let pattern = constraints.pattern, let compiled = patterns[pattern], length <= constraints.maxLength ?? .max {
                 if !compiled.matches(text) {
-                    violations.append(violation(pointer, expected: "a string matching /\(pattern)/", actual: value))
+                    violations.append(violation(path.text, expected: "a string matching /\(pattern)/", actual: value))
                 }
             }
         }
         if case .array(let items) = value {
             if let minimum = constraints.minItems, items.count < minimum {
-                violations.append(violation(pointer, expected: "at least \(minimum) item\(minimum == 1 ? "" : "s")", actual: value))
+                violations.append(violation(path.text, expected: "at least \(minimum) item\(minimum == 1 ? "" : "s")", actual: value))
             }
             if let maximum = constraints.maxItems, items.count > maximum {
-                violations.append(violation(pointer, expected: "at most \(maximum) items", actual: value))
+                violations.append(violation(path.text, expected: "at most \(maximum) items", actual: value))
             }
         }
     }

@@ -18,7 +18,7 @@ struct MatchContext {
         case .params: parameters[matcher.key]
         case .query: request.query.first { $0.name == matcher.key }?.value
         case .headers: request.header(matcher.key)
-        case .body: body?.value(at: matcher.key).map(InterpolatedText.text)
+        case .body: matcher.pointer.flatMap { body.flatMap($0.value) }.map(InterpolatedText.text)
         }
         switch matcher.condition {
         case .present(let expected): return (value != nil) == expected

@@ -79,7 +79,8 @@ public struct JournalEntry: Sendable {
             case .bytes(let bytes):
                 size = bytes.count
                 self.bytes = bytes.count <= Body.limit ? bytes : nil
-                self.isCompactJSON = isCompactJSON && self.bytes != nil && !bytes.contains(0x0A) && !bytes.contains(0x0D)
+                self.isCompactJSON = isCompactJSON && self.bytes != nil && !ByteSearch.contains(0x0A, in: bytes)
+                    && !ByteSearch.contains(0x0D, in: bytes)
             case .events, .chunks, .stream:
                 size = 0
                 bytes = nil

@@ -35,8 +35,8 @@ extension EffectRunner {
         }
         // The records that pass the filters, in order: computed once per version of the records.
         let (records, version) = try stored { () throws(StorageError) in try state.collections.versioned(definition, session: session, state: state) }
-        let key = ListMemo.Key(session: session, collection: definition.name, version: version, effect: "list " + effect.place,
-                               values: filter.memoKey + sent.map { "\($0.0) = \($0.1)" })
+        let key = ListMemo.Key(session: session, collection: definition.name, version: version, asker: .list(place: effect.place),
+                               values: filter.memoParts + sent.map { .query(pointer: $0.0, text: $0.1) })
         let rows = memo.rows(for: key) {
             let passing = records.lazy
                 .filter { record in filter.accepts(record) && sent.allSatisfy { $0.0.value(in: record).map(InterpolatedText.text) == $0.1 } }

@@ -121,7 +121,7 @@ struct EffectRunner: Sendable {
                     try state.collections.versioned(definition, session: session, state: state)
                 }
                 let key = ListMemo.Key(session: session, collection: definition.name, version: version,
-                                       effect: "count \(index) " + effect.place, values: filter.memoKey)
+                                       asker: .count(index: index, place: effect.place), values: filter.memoParts)
                 count.target.set(.int(memo.count(for: key) { records.count(where: filter.accepts) }), in: &answer)
             }
         }
@@ -256,6 +256,8 @@ struct EffectAnswer: Sendable {
     /// Stands in for the items while the rest is written: text no answer holds (NUL characters
     /// around a random number), found once in the written bytes and replaced.
     private static let marker = "\u{0}accord-page-\(UInt64.random(in: 0 ... .max))\u{0}"
+    /// The marker as it is written in JSON.
+    private static let markerBytes = JSONWriter.bytes(.string(marker))
 
     /// `envelope(data)` as bytes, the page's items copied in.
     func bytes(_ envelope: (JSONValue) -> JSONValue) -> [UInt8] {
@@ -263,7 +265,7 @@ struct EffectAnswer: Sendable {
         var hollow = data
         page.pointer.set(.string(Self.marker), in: &hollow)
         let written = JSONWriter.bytes(envelope(hollow))
-        guard let range = written.firstRange(of: JSONWriter.bytes(.string(Self.marker))) else { return JSONWriter.bytes(envelope(data)) }
+        guard let range = ByteSearch.firstRange(of: Self.markerBytes, in: written) else { return JSONWriter.bytes(envelope(data)) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(written.count + page.items.reduce(page.items.count + 1) { $0 + $1.count })
         bytes += written[..<range.lowerBound]

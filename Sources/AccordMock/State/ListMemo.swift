@@ -1,4 +1,5 @@
 import AccordJSON
+import AccordMocksFormat
 import AccordSync
 
 /// What list and count effects computed from a session's records, kept while the records
@@ -15,10 +16,26 @@ final class ListMemo: Sendable {
         var session: String
         var collection: String
         var version: UInt64
-        /// Which effect asked: its kind and where it was written.
-        var effect: String
+        /// Which effect asked.
+        var asker: Asker
         /// Its filters' values for this request.
-        var values: [String]
+        var values: [Part]
+    }
+
+    /// The effect that asks, by where it was written (``Effect/place``).
+    enum Asker: Hashable, Sendable {
+        case list(place: String)
+        /// The `index`th count of the effect.
+        case count(index: Int, place: String)
+    }
+
+    /// One filter of a list or count with its value for this request: hashed as it is,
+    /// not written out as text first.
+    enum Part: Hashable, Sendable {
+        /// A `where` condition, its template rendered.
+        case condition(pointer: JSONPointer, comparison: RecordFilter.Comparison, value: JSONValue)
+        /// A query filter and the text the request sent.
+        case query(pointer: JSONPointer, text: String)
     }
 
     /// A record's place, the record as the answer shows it, and that written as JSON.

@@ -79,9 +79,9 @@ struct BoundRecordFilter {
 
     var conditions: [Condition]
 
-    /// The conditions as text, for ``ListMemo`` keys.
-    var memoKey: [String] {
-        conditions.map { "\($0.pointer) \($0.comparison.rawValue) \(JSONWriter.string($0.value))" }
+    /// The conditions with their values, for ``ListMemo`` keys.
+    var memoParts: [ListMemo.Part] {
+        conditions.map { .condition(pointer: $0.pointer, comparison: $0.comparison, value: $0.value) }
     }
 
     func accepts(_ record: JSONValue) -> Bool {

@@ -66,8 +66,25 @@ public struct Matcher: Sendable {
         case present(Bool)
     }
 
-    public var source: Source
+    public var source: Source {
+        didSet { pointer = Self.pointer(source, key) }
+    }
     /// A parameter or header name, or a JSON pointer into the body.
-    public var key: String
+    public var key: String {
+        didSet { pointer = Self.pointer(source, key) }
+    }
     public var condition: Condition
+    /// `key` read as a pointer once, for a body matcher (every request the fixture meets reads it).
+    package private(set) var pointer: JSONPointer?
+
+    public init(source: Source, key: String, condition: Condition) {
+        self.source = source
+        self.key = key
+        self.condition = condition
+        pointer = Self.pointer(source, key)
+    }
+
+    private static func pointer(_ source: Source, _ key: String) -> JSONPointer? {
+        source == .body ? JSONPointer(key) : nil
+    }
 }

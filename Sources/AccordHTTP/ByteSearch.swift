@@ -1,0 +1,37 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Searches in bytes with the C library's `memchr` and `memcmp`: Foundation's generic
+/// `firstRange(of:)` costs hundreds of instructions a byte, these a few.
+public enum ByteSearch {
+    /// Where `needle` first occurs in `bytes`.
+    public static func firstRange(of needle: [UInt8], in bytes: [UInt8]) -> Range<Int>? {
+        guard !needle.isEmpty else { return 0..<0 }
+        guard needle.count <= bytes.count else { return nil }
+        return bytes.withUnsafeBytes { haystack in
+            needle.withUnsafeBytes { needle in
+                guard let base = haystack.baseAddress, let wanted = needle.baseAddress else { return nil }
+                // Each candidate start is a byte equal to the needle's first, found by memchr.
+                var start = 0
+                while start <= haystack.count - needle.count {
+                    guard let hit = memchr(base + start, Int32(needle[0]), haystack.count - needle.count - start + 1) else { return nil }
+                    let index = base.distance(to: UnsafeRawPointer(hit))
+                    if memcmp(hit, wanted, needle.count) == 0 { return index..<(index + needle.count) }
+                    start = index + 1
+                }
+                return nil
+            }
+        }
+    }
+
+    /// Whether `byte` occurs in `bytes`.
+    public static func contains(_ byte: UInt8, in bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return false }
+            return memchr(base, Int32(byte), buffer.count) != nil
+        }
+    }
+}
