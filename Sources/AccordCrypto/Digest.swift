@@ -46,7 +46,12 @@ public enum Digest {
 
     /// The bytes a hex string spells (either case), or nil if it is not an even run of hex digits.
     public static func bytes(fromHex text: String) -> [UInt8]? {
-        let digits = text.utf8
+        // A native string's bytes in place: the generic UTF-8 iterator costs several times more a byte.
+        if let decoded = text.utf8.withContiguousStorageIfAvailable(Self.bytes(fromHexDigits:)) { return decoded }
+        return bytes(fromHexDigits: Array(text.utf8))
+    }
+
+    private static func bytes<Digits: Collection<UInt8>>(fromHexDigits digits: Digits) -> [UInt8]? {
         guard digits.count.isMultiple(of: 2) else { return nil }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(digits.count / 2)

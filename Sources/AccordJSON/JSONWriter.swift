@@ -71,31 +71,37 @@ public enum JSONWriter {
     /// Appends a quoted, escaped string.
     public static func writeString(_ text: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        var text = text
-        text.withUTF8 { bytes in
-            // Runs that need no escape are copied whole.
-            var runStart = 0
-            for index in bytes.indices {
-                let byte = bytes[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-                runStart = index + 1
-                switch byte {
-                case UInt8(ascii: "\""): output += [0x5C, 0x22]
-                case UInt8(ascii: "\\"): output += [0x5C, 0x5C]
-                case 0x0A: output += [0x5C, UInt8(ascii: "n")]
-                case 0x0D: output += [0x5C, UInt8(ascii: "r")]
-                case 0x09: output += [0x5C, UInt8(ascii: "t")]
-                // As JSON.stringify, Python's json and RFC 8785 write them: what signatures over nested JSON agree on.
-                case 0x08: output += [0x5C, UInt8(ascii: "b")]
-                case 0x0C: output += [0x5C, UInt8(ascii: "f")]
-                default:
-                    let hex = Array("0123456789abcdef".utf8)
-                    output += [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
-                }
-            }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+        // A native string's bytes are read where they are; anything else is made contiguous first.
+        if text.utf8.withContiguousStorageIfAvailable({ writeEscaped($0, into: &output) }) == nil {
+            var text = text
+            text.withUTF8 { writeEscaped($0, into: &output) }
         }
         output.append(UInt8(ascii: "\""))
+    }
+
+    /// `bytes` with the characters JSON escapes escaped; runs that need none are copied whole.
+    @inline(__always)
+    private static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+        var runStart = 0
+        for index in bytes.indices {
+            let byte = bytes[index]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+            runStart = index + 1
+            switch byte {
+            case UInt8(ascii: "\""): output += [0x5C, 0x22]
+            case UInt8(ascii: "\\"): output += [0x5C, 0x5C]
+            case 0x0A: output += [0x5C, UInt8(ascii: "n")]
+            case 0x0D: output += [0x5C, UInt8(ascii: "r")]
+            case 0x09: output += [0x5C, UInt8(ascii: "t")]
+            // As JSON.stringify, Python's json and RFC 8785 write them: what signatures over nested JSON agree on.
+            case 0x08: output += [0x5C, UInt8(ascii: "b")]
+            case 0x0C: output += [0x5C, UInt8(ascii: "f")]
+            default:
+                let hex = Array("0123456789abcdef".utf8)
+                output += [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            }
+        }
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
     }
 }
