@@ -8,12 +8,9 @@ import AccordMocksFormat
 /// SwiftUI preview needs no I/O: `API.signal.fixtures.inbox.firstPage`; and the
 /// catalog and route table that name them.
 struct FixtureEmitter {
-    /// A fixture's answer: its name, its rendered `data`, and where it was written.
-    typealias Sample = FixtureSample
-
     /// A success fixture that fits its response, as Swift.
     struct Typed {
-        var sample: Sample
+        var sample: FixtureSample
         /// Its property in the endpoint's fixtures struct (`firstPage`).
         var property: String
         var type: String
@@ -23,12 +20,12 @@ struct FixtureEmitter {
     let contract: Contract
     let access: String
     /// The fixtures of each endpoint, in the server's order.
-    let samples: [String: [Sample]]
+    let samples: [String: [FixtureSample]]
     /// The typed success fixtures of each endpoint, worked out once for every file that names them.
     let typed: [String: [Typed]]
     /// A warning at every success fixture whose data does not fit its response.
     let diagnostics: [Diagnostic]
-    init(contract: Contract, access: String, samples: [String: [Sample]]) {
+    init(contract: Contract, access: String, samples: [String: [FixtureSample]]) {
         self.contract = contract
         self.access = access
         self.samples = samples

@@ -15,8 +15,6 @@ import Foundation
 /// names. A login or refresh answer issues the fixed tokens ``previewTokens``. A fixture
 /// with effects acts on the seeds of a fresh session, as user ``previewUser``.
 public struct FixtureSamples: Sendable {
-    public typealias Sample = FixtureSample
-
     /// 2026-11-30T08:00:00Z.
     public static let referenceTime: Int64 = 1_796_025_600
     /// What `{{issued.…}}` renders to.
@@ -29,39 +27,39 @@ public struct FixtureSamples: Sendable {
     /// fixtures that are not the default, highest `priority` first, then the default
     /// fixture, then the contract's success examples whose names no fixture took.
     /// Streamed fixtures are left out.
-    public let byEndpoint: [String: [Sample]]
+    public let byEndpoint: [String: [FixtureSample]]
 
     public init(contract: Contract, fixtures: FixtureSet, collections: [String: CollectionDefinition] = [:]) {
-        var samples: [String: [Sample]] = [:]
+        var samples: [String: [FixtureSample]] = [:]
         for endpoint in contract.endpoints {
             var request = Self.request(for: endpoint)
             if let parts = endpoint.multipart { request.standIn(for: parts, types: contract.types) }
             // As the server compiles them: a login's or refresh's tokens are the issued ones.
             let issuesTokens = AnswerCompiler.issuesTokens(endpoint, in: contract)
             let written = fixtures.fixtures(for: endpoint.id)
-            var list: [Sample] = []
+            var list: [FixtureSample] = []
             for fixture in written.inTryOrder where fixture.events == nil {
                 // A state condition needs the server's collections: without them the fixture is only named.
-                let role: Sample.Role = fixture.isDefault ? .fallback : (fixture.conditions.isEmpty ? .matched : .named)
+                let role: FixtureSample.Role = fixture.isDefault ? .fallback : (fixture.conditions.isEmpty ? .matched : .named)
                 guard fixture.code == 0 else {
-                    list.append(Sample(name: fixture.name, data: .null, location: fixture.location, role: role, matchers: fixture.matchers,
+                    list.append(FixtureSample(name: fixture.name, data: .null, location: fixture.location, role: role, matchers: fixture.matchers,
                                        code: fixture.code, message: fixture.message))
                     continue
                 }
                 if !fixture.effects.isEmpty {
                     if let data = Self.effectData(fixture, endpoint: endpoint, request: request, contract: contract, collections: collections) {
-                        list.append(Sample(name: fixture.name, data: data, location: fixture.location, role: role, matchers: fixture.matchers))
+                        list.append(FixtureSample(name: fixture.name, data: data, location: fixture.location, role: role, matchers: fixture.matchers))
                     }
                     continue
                 }
                 guard let data = fixture.data, let compiled = try? CompiledJSON(issuesTokens ? AnswerCompiler.tokenHoles(in: data) : data),
                       let rendered = try? JSONReader.read(compiled.render(Self.context(request))) else { continue }
-                list.append(Sample(name: fixture.name, data: rendered, location: fixture.location, role: role, matchers: fixture.matchers))
+                list.append(FixtureSample(name: fixture.name, data: rendered, location: fixture.location, role: role, matchers: fixture.matchers))
             }
             var fallbackTaken = written.contains(where: \.isDefault)
             for example in endpoint.examples where example.code == 0 && !list.contains(where: { $0.name == example.name }) {
                 guard let response = example.response else { continue }
-                list.append(Sample(name: example.name, data: response.value, location: example.location,
+                list.append(FixtureSample(name: example.name, data: response.value, location: example.location,
                                    role: fallbackTaken ? .named : .fallback, matchers: []))
                 fallbackTaken = true
             }
