@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// ASCII-only text helpers for HTTP tokens (header names, media types), which avoid
 /// the cost of Unicode case mapping on every request.
 public enum ASCII {
@@ -49,11 +43,10 @@ extension ASCII {
 }
 
 extension ASCII {
-    /// The NUL-terminated `text` as a String with A–Z lowered, in one pass (header
-    /// names as the transport hands them over).
-    public static func lowercased(cString text: UnsafePointer<CChar>) -> String {
-        let count = strlen(text)
-        return text.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
+    /// The `count` bytes at `text` as a String with A–Z lowered, in one pass (header
+    /// names as the transport hands them over, with their length).
+    public static func lowercased(_ text: UnsafePointer<CChar>, count: Int) -> String {
+        text.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
             String(unsafeUninitializedCapacity: count) { buffer in
                 for index in 0..<count {
                     let byte = bytes[index]

@@ -3,12 +3,37 @@
 public enum RFC3339 {
     /// `2026-11-30T08:00:00Z` for `seconds` since 1970.
     public static func format(unixSeconds seconds: Int64) -> String {
+        var bytes: [UInt8] = []
+        write(unixSeconds: seconds, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// ``format(unixSeconds:)``'s text appended to `output` as bytes, without a string
+    /// made first (the journal writes one per request). A year outside 0...9999 is
+    /// written with as many digits as it has, and a sign when it is negative.
+    public static func write(unixSeconds seconds: Int64, into output: inout [UInt8]) {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = civil(fromDays: days)
-        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let yearText = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
-        return "\(yearText)-\(two(month))-\(two(day))T\(two(secondOfDay / 3_600)):\(two(secondOfDay % 3_600 / 60)):\(two(secondOfDay % 60))Z"
+        if (0...9_999).contains(year) {
+            for divisor: Int64 in [1_000, 100, 10, 1] { output.append(UInt8(ascii: "0") + UInt8(year / divisor % 10)) }
+        } else {
+            if year < 0 { output.append(UInt8(ascii: "-")) }
+            let digits = String(year.magnitude).utf8
+            output.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(0, 4 - digits.count)))
+            output.append(contentsOf: digits)
+        }
+        func two(_ separator: UInt8, _ value: Int64) {
+            output.append(separator)
+            output.append(UInt8(ascii: "0") + UInt8(value / 10))
+            output.append(UInt8(ascii: "0") + UInt8(value % 10))
+        }
+        two(UInt8(ascii: "-"), month)
+        two(UInt8(ascii: "-"), day)
+        two(UInt8(ascii: "T"), secondOfDay / 3_600)
+        two(UInt8(ascii: ":"), secondOfDay % 3_600 / 60)
+        two(UInt8(ascii: ":"), secondOfDay % 60)
+        output.append(UInt8(ascii: "Z"))
     }
 
     /// The Unix seconds of an RFC 3339 time as HAR files and clients write them

@@ -21,6 +21,17 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
         description = tokens.map { "/" + $0.jsonPointerEscaped }.joined()
     }
 
+    // The text and the tokens say the same (each is made from the other), so equality
+    // and hashing read the text alone: one string, not an array of them (list memo keys
+    // hash pointers on every request).
+    public static func == (lhs: JSONPointer, rhs: JSONPointer) -> Bool {
+        lhs.description == rhs.description
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(description)
+    }
+
     /// The value at this place in `root`.
     public func value(in root: JSONValue) -> JSONValue? {
         var current = root

@@ -1,6 +1,5 @@
 import AccordHTTP
 internal import CMicroHTTPD
-import Foundation
 
 /// The headers of a request as libmicrohttpd parsed them, read once when the head is
 /// complete: names lowercased in the same pass, repeated ones joined, every
@@ -24,7 +23,7 @@ final class RequestHead {
             _ = MHD_get_connection_values_n(connection, .HEADER_KIND, { context, _, key, keySize, value, valueSize in
                 guard let context, let key else { return .YES }
                 let head = Unmanaged<RequestHead>.fromOpaque(context).takeUnretainedValue()
-                let name = ASCII.lowercased(cString: key)
+                let name = ASCII.lowercased(key, count: keySize)
                 guard let value else {
                     head.add(name: name, value: "")
                     return .YES
@@ -32,7 +31,8 @@ final class RequestHead {
                 if head.problem == nil, case let check = accord_check_header(key, keySize, value, valueSize), check != ACCORD_HEADER_PLAIN {
                     head.problem = RequestHead.problem(check, name: name, value: UnsafeRawBufferPointer(start: value, count: valueSize))
                 }
-                head.add(name: name, value: String(cString: value))
+                // The value's bytes as MHD measured them; a NUL inside one is refused above.
+                head.add(name: name, value: String(decoding: UnsafeRawBufferPointer(start: value, count: valueSize), as: UTF8.self))
                 return .YES
             }, Unmanaged.passUnretained(self).toOpaque())
         }
@@ -40,9 +40,10 @@ final class RequestHead {
 
     private func add(name: String, value: String) {
         if HTTPHeaders.same(name, "content-length") {
-            lengths.append(value.trimmingCharacters(in: .whitespaces))
+            // ASCII.trimmed, not Foundation's trimming: that cost a POST 6.6k instructions.
+            lengths.append(String(ASCII.trimmed(value[...])))
         } else if HTTPHeaders.same(name, "transfer-encoding") {
-            codings.append(value.trimmingCharacters(in: .whitespaces))
+            codings.append(String(ASCII.trimmed(value[...])))
         }
         headers.add(lowercasedName: name, value)
     }

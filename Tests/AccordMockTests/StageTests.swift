@@ -348,4 +348,23 @@ import Testing
         #expect(problems.map(\.pointer) == exchange.refusal?.violations.map(\.pointer))
         #expect(problems.contains { $0.pointer == "/query/limit" })
     }
+
+    @Test func theJournalWritesCredentialsMaskedAndEveryOtherHeaderAsItCame() throws {
+        let stage = JournalStage(journal: state.journal, clock: state.clock, feed: state.events)
+        var exchange = Exchange(request: MockRequest(method: "GET", target: "/api/v1/signals/quota", headers: [
+            ("Authorization", "Bearer eyJ.secret"), ("Cookie", "sid=secret"), ("X-Accord-Admin-Token", "secret"),
+            ("Proxy-Authorization", "Basic c2VjcmV0"), ("X-Nonce", "n1"),
+        ]))
+        exchange.route = try route("signal.quota")
+        _ = try run(stage, &exchange)
+        let entry = try #require(try state.journal.entries().last)
+        let written = String(decoding: entry.bytes, as: UTF8.self)
+        #expect(!written.contains("secret") && !written.contains("c2VjcmV0"))
+        #expect(entry.json["headers"] == .object([
+            .init("authorization", .string("Bearer <masked>")), .init("cookie", .string("<masked>")),
+            .init("x-accord-admin-token", .string("<masked>")), .init("proxy-authorization", .string("Basic <masked>")),
+            .init("x-nonce", .string("n1")),
+        ]))
+        #expect(written.contains(#""time":"2026-11-30T08:00:00Z""#))
+    }
 }

@@ -110,9 +110,21 @@ def measure(process, kinds):
         process.control("-d")
 
 
-def annotate(path):
-    text = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", path], capture_output=True, text=True, check=True).stdout
-    return subprocess.run(["swift", "demangle", "--simplified"], input=text, capture_output=True, text=True, check=True).stdout
+def annotate(path, kind=None):
+    """The dump's inclusive costs, demangled. With ACCORD_BENCH_ANNOTATE=DIR, also writes
+    DIR/KIND.txt (inclusive), DIR/KIND.self.txt (each function's own cost) and the dump
+    itself, DIR/KIND.callgrind (for callgrind_annotate --tree=caller), for profiling."""
+    def run(inclusive):
+        text = subprocess.run(["callgrind_annotate", f"--inclusive={inclusive}", "--threshold=100", path], capture_output=True, text=True, check=True).stdout
+        return subprocess.run(["swift", "demangle", "--simplified"], input=text, capture_output=True, text=True, check=True).stdout
+    text = run("yes")
+    folder = os.environ.get("ACCORD_BENCH_ANNOTATE")
+    if folder and kind:
+        os.makedirs(folder, exist_ok=True)
+        open(os.path.join(folder, f"{kind}.txt"), "w").write(text)
+        open(os.path.join(folder, f"{kind}.self.txt"), "w").write(run("no"))
+        shutil.copy(path, os.path.join(folder, f"{kind}.callgrind"))
+    return text
 
 
 def total(text):
@@ -139,8 +151,6 @@ def report(kind, title, text, count, shares=True):
         if handle:
             print(f"    {'engine (MockEngine.handle) in all':<73}{max(handle) / count:>10,.0f}")
             print(f"    {'outside the engine (HTTP, adapter, log)':<73}{(total(text) - max(handle)) / count:>10,.0f}")
-    if os.environ.get("ACCORD_BENCH_ANNOTATE"):
-        open(os.path.join(os.environ["ACCORD_BENCH_ANNOTATE"], f"{kind}.txt"), "w").write(text)
     return round(figure)
 
 
@@ -155,7 +165,7 @@ listen_to_feed(port)
 token = client.token()
 measure(static, [("static-get", lambda: client.send("GET", "/api/v1/signals/inbox?limit=20", sorted_params="limit=20", token=token))])
 static.stop()
-measured["static-get"] = report("static-get", "signed, authenticated, validated GET (static fixture)", annotate(static.dumps()[0]), requests)
+measured["static-get"] = report("static-get", "signed, authenticated, validated GET (static fixture)", annotate(static.dumps()[0], "static-get"), requests)
 
 # The repository's mocks: the collection-backed inbox, login, an insert.
 port = free_port()
@@ -172,7 +182,7 @@ kinds = [
 measure(repository, [(kind, call) for kind, _, call in kinds])
 repository.stop()
 for (kind, title, _), dump in zip(kinds, repository.dumps()):
-    measured[kind] = report(kind, title, annotate(dump), requests)
+    measured[kind] = report(kind, title, annotate(dump, kind), requests)
 
 # The proxy in front of an accord serve (not measured) on the repository's mocks.
 upstream_port, port = free_port(), free_port()
@@ -184,7 +194,7 @@ token = client.token()
 measure(proxy, [("proxy-gate", lambda: client.send("GET", "/api/v1/signals/inbox?limit=20", sorted_params="limit=20", token=token))])
 proxy.stop()
 upstream.stop()
-measured["proxy-gate"] = report("proxy-gate", "the inbox GET through accord proxy (gate and upstream)", annotate(proxy.dumps()[0]), requests,
+measured["proxy-gate"] = report("proxy-gate", "the inbox GET through accord proxy (gate and upstream)", annotate(proxy.dumps()[0], "proxy-gate"), requests,
                                 shares=False)
 
 # check-requests: a journal recorded by a plain serve, judged at N and at 2N entries.

@@ -25,6 +25,9 @@
 #   REQUESTS  per kind (default 2000)
 #   --check   exit 1 when a kind passes its budget in scripts/bench/budgets by more than 5%
 #   --save    write the measured instructions per request as JSON, for scripts/bench/check-budgets
+# With ACCORD_BENCH_ANNOTATE=DIR, each kind's profile is kept for a closer look: DIR/KIND.txt
+# (inclusive costs, demangled), DIR/KIND.self.txt (each function's own) and the dump,
+# DIR/KIND.callgrind (callgrind_annotate --tree=caller DIR/KIND.callgrind: who calls what).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 requests=2000

@@ -42,10 +42,11 @@ public struct JournalEntry: Sendable {
     /// The query, percent-decoded, in request order.
     public var query: [(name: String, value: String)] = []
     public var body: Body?
-    /// The request headers, lowercased, with credentials masked (see ``masked(_:)``);
-    /// repeated ones are already joined, so the names are unique and the JSON form is an
-    /// object.
-    public var headers: [(name: String, value: String)] = []
+    /// The request headers, lowercased, as they came; repeated ones are already joined,
+    /// so the names are unique and the JSON form is an object. Credentials are masked
+    /// wherever the entry is written out (see ``maskedValue(of:_:)``), so keeping them
+    /// costs a request no copy.
+    public var headers = HTTPHeaders()
     public var session: String
     public var user: Int?
     public var status: Int
@@ -144,7 +145,7 @@ public struct JournalEntry: Sendable {
     /// write one per request): the members in a fixed order, the optional ones only when set.
     public var bytes: [UInt8] {
         var output: [UInt8] = []
-        output.reserveCapacity(768 + (response?.bytes?.count ?? 0))
+        output.reserveCapacity(1_024 + (response?.bytes?.count ?? 0))
         write(into: &output)
         return output
     }
@@ -154,7 +155,9 @@ public struct JournalEntry: Sendable {
         JournalEntry.raw(#"{"seq":"#, into: &output)
         JSONWriter.writeInteger(sequence, into: &output)
         JournalEntry.raw(#","time":"#, into: &output)
-        JSONWriter.writeString(RFC3339.format(unixSeconds: time), into: &output)
+        output.append(UInt8(ascii: "\""))
+        RFC3339.write(unixSeconds: time, into: &output)
+        output.append(UInt8(ascii: "\""))
         JournalEntry.raw(#","wall":"#, into: &output)
         JSONWriter.writeInteger(Int(wallTime), into: &output)
         JournalEntry.raw(#","method":"#, into: &output)
@@ -174,7 +177,7 @@ public struct JournalEntry: Sendable {
             }
             output.append(UInt8(ascii: "]"))
         }
-        if !headers.isEmpty { Self.object("headers", headers, into: &output) }
+        if !headers.fields.isEmpty { Self.object("headers", headers.fields, masking: true, into: &output) }
         switch body {
         case .json(let value)?:
             JournalEntry.raw(#","body":"#, into: &output)
@@ -215,15 +218,16 @@ public struct JournalEntry: Sendable {
         JSONWriter.writeInteger(number, into: &output)
     }
 
-    /// `,"name":{"a":"b",…}`.
-    private static func object(_ name: StaticString, _ pairs: [(name: String, value: String)], into output: inout [UInt8]) {
+    /// `,"name":{"a":"b",…}`; with `masking`, credentials' values masked.
+    private static func object(_ name: StaticString, _ pairs: [(name: String, value: String)], masking: Bool = false,
+                               into output: inout [UInt8]) {
         key(name, into: &output)
         output.append(UInt8(ascii: "{"))
         for (index, pair) in pairs.enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
             JSONWriter.writeString(pair.name, into: &output)
             output.append(UInt8(ascii: ":"))
-            JSONWriter.writeString(pair.value, into: &output)
+            JSONWriter.writeString(masking ? maskedValue(of: pair.name, pair.value) : pair.value, into: &output)
         }
         output.append(UInt8(ascii: "}"))
     }
@@ -248,16 +252,12 @@ extension JournalEntry {
     /// Headers whose values are credentials: kept as their first word (`Bearer`) only.
     static let maskedHeaders = ["authorization", "cookie", "proxy-authorization", MockEngine.adminTokenHeader]
 
-    /// `headers` with credentials masked: `Authorization: Bearer <masked>`. Four names
-    /// are compared by length first: cheaper than hashing each header's name; the fields
-    /// are copied once and only the masked values replaced.
-    static func masked(_ headers: HTTPHeaders) -> [(name: String, value: String)] {
-        var fields = headers.fields
-        for index in fields.indices where maskedHeaders.contains(where: { HTTPHeaders.same($0, fields[index].name) }) {
-            let value = fields[index].value
-            let scheme = value.split(separator: " ", maxSplits: 1).first.map { "\($0) " } ?? ""
-            fields[index].value = scheme + "<masked>"
-        }
-        return fields
+    /// The value of the header `name` as the journal shows it: a credential as its first
+    /// word only (`Bearer <masked>`), any other as it is. Four names are compared by
+    /// length first: cheaper than hashing each header's name.
+    static func maskedValue(of name: String, _ value: String) -> String {
+        guard maskedHeaders.contains(where: { HTTPHeaders.same($0, name) }) else { return value }
+        let scheme = value.utf8.firstIndex(of: UInt8(ascii: " ")).map { "\(value[..<$0]) " } ?? ""
+        return scheme + "<masked>"
     }
 }

@@ -128,8 +128,11 @@ public final class JournalFeed: Sendable {
 
     /// `id: 7` / `event: request` / `data: {…}` and the blank line.
     static func event(_ entry: JournalEntry) -> [UInt8] {
-        var bytes = Array("id: \(entry.sequence)\nevent: request\ndata: ".utf8)
-        bytes.reserveCapacity(800 + (entry.response?.bytes?.count ?? 0))
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(1_024 + (entry.response?.bytes?.count ?? 0))
+        JournalEntry.raw("id: ", into: &bytes)
+        JSONWriter.writeInteger(entry.sequence, into: &bytes)
+        JournalEntry.raw("\nevent: request\ndata: ", into: &bytes)
         entry.write(into: &bytes)
         bytes += [0x0A, 0x0A]
         return bytes

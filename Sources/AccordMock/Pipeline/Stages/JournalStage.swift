@@ -47,7 +47,7 @@ struct JournalStage: Stage {
         let entry = try journal.add(JournalEntry(
             time: try clock.now, wallTime: try clock.wallNow, method: request.method, path: request.path, endpoint: exchange.route?.endpoint.id,
             parameters: exchange.parameters.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) },
-            query: request.query, body: exchange.body.map { JournalEntry.Body($0, received: request.body.count) }, headers: JournalEntry.masked(request.headers),
+            query: request.query, body: exchange.body.map { JournalEntry.Body($0, received: request.body.count) }, headers: request.headers,
             session: exchange.session, user: exchange.user, status: response.status, code: response.summary.code,
             answer: response.summary.source, injected: exchange.injection?.source, verdict: response.summary.verdict, problems: problems,
             response: JournalEntry.Response(response.body, isCompactJSON: answerIsCompactJSON)
