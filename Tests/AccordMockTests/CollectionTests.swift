@@ -71,6 +71,40 @@ import Testing
         #expect(try state.collections.records(of: signals, session: "a", state: state).first?["created_at"] == .string("2026-11-30T08:00:00Z"))
     }
 
+    /// Where an array's records are held: the same place for two arrays that share them.
+    private func storage(_ records: [JSONValue]) -> UnsafeRawPointer? {
+        records.withUnsafeBufferPointer { $0.baseAddress.map(UnsafeRawPointer.init) }
+    }
+
+    @Test func sessionsSeededAtTheSameTimeShareTheSeedsUntilOneWrites() throws {
+        let (collections, _) = try load("type: Signal\nkey: id\nseed:\n  - \(signal)\n  - \(signal.replacingOccurrences(of: "sg_1", with: "sg_2"))\n")
+        let signals = try #require(collections["signals"])
+        let state = MockState(clock: MockClock(wall: 1_796_025_600), nonceTTLSeconds: 600)
+        let a = try state.collections.records(of: signals, session: "a", state: state)
+        let b = try state.collections.records(of: signals, session: "b", state: state)
+        #expect(a == b)
+        #expect(storage(a) == storage(b), "one array of records for both sessions")
+        // A write copies the session's own array; the other keeps the seeds.
+        try state.collections.modify(signals, session: "a", state: state) { $0.removeFirst() }
+        #expect(try state.collections.records(of: signals, session: "a", state: state).map { $0["id"] } == [.string("sg_2")])
+        #expect(try state.collections.records(of: signals, session: "b", state: state) == b)
+        // A second later, a new session is seeded at its own time.
+        try state.clock.advance(by: 1)
+        let c = try state.collections.records(of: signals, session: "c", state: state)
+        #expect(c.first?["created_at"] == .string("2026-11-30T07:00:01Z"))
+        #expect(storage(c) != storage(b))
+    }
+
+    @Test func seedsWithIdentifiersOfTheirOwnAreRenderedForEverySession() throws {
+        let (collections, diagnostics) = try load("type: Signal\nkey: id\nseed:\n  - \(signal.replacingOccurrences(of: "id: sg_1", with: "id: 'sg_{{seq}}'"))\n")
+        #expect(diagnostics == [])
+        let signals = try #require(collections["signals"])
+        let state = MockState(clock: MockClock(wall: 1_796_025_600), nonceTTLSeconds: 600)
+        let a = try state.collections.records(of: signals, session: "a", state: state)
+        let b = try state.collections.records(of: signals, session: "b", state: state)
+        #expect(a.first?["id"] != nil && a.first?["id"] != b.first?["id"], "\(a) \(b)")
+    }
+
     @Test func theLeastRecentlyUsedSessionIsEvictedFirst() throws {
         let (collections, _) = try load("type: Signal\nkey: id\nseed:\n  - \(signal)\n")
         let signals = try #require(collections["signals"])

@@ -60,11 +60,15 @@ extension RecordFilter {
 }
 
 extension CollectionDefinition {
-    /// The seeds rendered for a session starting now: fresh ids, relative dates.
+    /// The seeds rendered for a session starting now: fresh ids, relative dates; the
+    /// rendering of the last session seeded at the same time when they vary only with it
+    /// (``RenderedSeeds``).
     func renderSeeds(state: MockState) throws(StorageError) -> [JSONValue] {
-        let context = TemplateContext(request: MockRequest(method: "GET", target: "/"), parameters: [:], body: nil, now: try state.clock.now,
-                                      state: state)
-        return try seeds.map { seed throws(StorageError) in try seed.render(context) }
+        let now = try state.clock.now
+        return try renderedSeeds.records(of: seeds, at: now) { () throws(StorageError) in
+            let context = TemplateContext(request: MockRequest(method: "GET", target: "/"), parameters: [:], body: nil, now: now, state: state)
+            return try seeds.map { seed throws(StorageError) in try seed.render(context) }
+        }
     }
 }
 

@@ -38,8 +38,30 @@ package indirect enum TemplatedJSON: Sendable {
         }
     }
 
+    /// Whether two renderings at the same mock time are equal: every hole reads the time
+    /// (`now`, `timestamp`) and nothing else, no `uuid`, `seq`, `random` or state.
+    package var variesOnlyWithTime: Bool {
+        switch self {
+        case .literal: true
+        case .expression(let expression): expression.readsOnlyTheTime
+        case .text(let parts): parts.allSatisfy { if case .expression(let expression) = $0 { expression.readsOnlyTheTime } else { true } }
+        case .array(let items): items.allSatisfy(\.variesOnlyWithTime)
+        case .object(let members): members.allSatisfy(\.value.variesOnlyWithTime)
+        }
+    }
+
     private var isLiteral: Bool {
         if case .literal = self { return true }
         return false
+    }
+}
+
+extension TemplateExpression {
+    /// `now`, `now ± offset` or `timestamp`: the mock clock and nothing else.
+    fileprivate var readsOnlyTheTime: Bool {
+        switch self {
+        case .now, .timestamp: true
+        default: false
+        }
     }
 }

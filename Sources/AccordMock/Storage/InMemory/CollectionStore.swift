@@ -83,7 +83,9 @@ public final class CollectionStore: Sendable {
         throws(StorageError) -> (records: [JSONValue], version: UInt64) {
         if let known = touch(collection.name, session: session) { return known }
         // Rendered outside the lock: templates draw from the state's own locks.
-        let seeded = Array(try seeds().prefix(collection.limit))
+        // Kept as rendered when within the limit: sessions seeded at one time share the array.
+        let rendered = try seeds()
+        let seeded = rendered.count <= collection.limit ? rendered : Array(rendered.prefix(collection.limit))
         return storage.withLock { storage in
             var entry = storage.sessions[session] ?? Session()
             storage.uses += 1
