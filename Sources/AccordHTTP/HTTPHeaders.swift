@@ -5,6 +5,15 @@
 public struct HTTPHeaders: Sendable, Sequence {
     /// The headers in the order they came, names lowercased.
     public private(set) var fields: [(name: String, value: String)] = []
+    /// One bit for each name's length and first byte seen so far: a name whose bit is clear
+    /// is new, and is added without a scan for an earlier header to join (most are new).
+    private var seen: UInt64 = 0
+
+    /// The bit of `seen` a name sets.
+    @inline(__always)
+    private static func bit(_ name: String) -> UInt64 {
+        1 << UInt64((name.utf8.count &+ Int(name.utf8.first ?? 0)) & 63)
+    }
 
     /// Room for `capacity` headers, none added yet.
     public init(capacity: Int) {
@@ -21,7 +30,10 @@ public struct HTTPHeaders: Sendable, Sequence {
         @inlinable get { fields.first { Self.same($0.name, lowercasedName) }?.value }
         set {
             fields.removeAll { $0.name == lowercasedName }
-            if let newValue { fields.append((lowercasedName, newValue)) }
+            if let newValue {
+                fields.append((lowercasedName, newValue))
+                seen |= Self.bit(lowercasedName)
+            }
         }
     }
 
@@ -33,10 +45,12 @@ public struct HTTPHeaders: Sendable, Sequence {
     /// Adds a header whose name is already lowercased, joining it to an earlier one of
     /// the same name.
     public mutating func add(lowercasedName name: String, _ value: String) {
-        if let index = fields.firstIndex(where: { Self.same($0.name, name) }) {
+        let bit = Self.bit(name)
+        if seen & bit != 0, let index = fields.firstIndex(where: { Self.same($0.name, name) }) {
             fields[index].value += ", " + value
         } else {
             fields.append((name, value))
+            seen |= bit
         }
     }
 

@@ -146,7 +146,20 @@ accord_check_header(const char *key, size_t key_size, const char *value, size_t 
             return ACCORD_HEADER_NAME_NOT_TOKEN;
         }
     }
-    for (size_t i = 0; i < value_size; i++) {
+    /* Eight bytes at a time while none is below 0x20 or DEL (most values hold none), then
+     * byte by byte from the word that has one: a tab is allowed, so it is looked at alone. */
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    size_t i = 0;
+    for (; i + 8 <= value_size; i += 8) {
+        uint64_t word;
+        memcpy(&word, value + i, 8);
+        const uint64_t below_space = (word - ones * 0x20) & ~word & highs;
+        const uint64_t del = word ^ (ones * 0x7F);
+        if (below_space | ((del - ones) & ~del & highs)) {
+            break;
+        }
+    }
+    for (; i < value_size; i++) {
         const unsigned char byte = (unsigned char) value[i];
         if ((byte < 0x20 && byte != 0x09) || byte == 0x7F) {
             return ACCORD_HEADER_CONTROL_IN_VALUE;

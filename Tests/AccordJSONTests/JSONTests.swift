@@ -48,4 +48,11 @@ import Testing
         #expect(JSONWriter.string(value, sortedKeys: true) == #"{"a":{"x":[1,"\n"],"y":0.5},"n":null,"z":"a/b 你好"}"#)
         #expect(try read(JSONWriter.string(value)) == value)
     }
+
+    @Test(arguments: [0, 7, 9, 10, 99, 100, 1_000_000, 1_796_025_600, -1, -10, -1_796_025_600, Int.max, Int.min, Int.max / 10, 10_000_000_000_000_000_00])
+    func writesEveryIntegerAsSwiftDoes(value: Int) {
+        var bytes = Array("n=".utf8)
+        JSONWriter.writeInteger(value, into: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == "n=\(value)")
+    }
 }
