@@ -54,7 +54,7 @@ let package = Package(
         // The HTTP messages the engine and the transports exchange: requests, answers, headers, bodies, verdicts.
         .target(name: "AccordHTTP", dependencies: ["AccordJSON"]),
         // The mocks/ format read and checked: fixtures, collections, effects, scenarios, templates.
-        .target(name: "AccordMocksFormat", dependencies: ["AccordContract", "AccordDiagnostics", "AccordJSON", "AccordValidation",
+        .target(name: "AccordMocksFormat", dependencies: ["AccordContract", "AccordDiagnostics", "AccordJSON", "AccordSync", "AccordValidation",
                                                           "AccordYAML"]),
         // The mock backend as a pure function: routing, validation, answers, state, flows.
         .target(name: "AccordMock", dependencies: ["AccordConsole", "AccordContract", "AccordCrypto", "AccordDiagnostics", "AccordFiles", "AccordHTTP",

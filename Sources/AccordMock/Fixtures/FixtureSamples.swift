@@ -133,7 +133,7 @@ public struct FixtureSamples: Sendable {
         context.user = previewUser
         let runner = EffectRunner(contract: contract, collections: collections, state: context.state, envelopes: Envelopes(service: contract.service))
         let data = fixture.data.flatMap { try? TemplatedJSON($0) }
-        return try? runner.run(fixture.effects, data: data, endpoint: endpoint, session: "preview", context: &context).data
+        return try? runner.run(fixture.effects, data: data, endpoint: endpoint, session: "preview", context: &context).value
     }
 
     private static func context(_ request: Request) -> TemplateContext {

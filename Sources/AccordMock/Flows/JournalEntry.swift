@@ -249,7 +249,7 @@ public struct JournalEntry: Sendable {
 }
 
 extension JournalEntry {
-    /// Headers whose values are credentials: kept as their first word (`Bearer`) only.
+    /// Headers whose values are credentials: shown as their scheme (`Bearer`) only, when they have one.
     static let maskedHeaders = ["authorization", "cookie", "proxy-authorization", MockEngine.adminTokenHeader]
 
     /// The value of the header `name` as the journal shows it: a credential as its first

@@ -42,10 +42,7 @@ extension EffectRunner {
                 .filter { record in filter.accepts(record) && sent.allSatisfy { $0.0.value(in: record).map(InterpolatedText.text) == $0.1 } }
                 .map { (position: order.position(of: $0), record: $0) }
             // Kept as the answer shows them: cut to the items' type and written once, not on every read.
-            return order.sorted(Array(passing)).map { row in
-                let item = listing.itemProjection.apply(to: row.record)
-                return (row.position, item, JSONWriter.bytes(item))
-            }
+            return order.sorted(Array(passing)).map { row in (row.position, JSONWriter.bytes(listing.itemProjection.apply(to: row.record))) }
         }
         // After the cursor: the first row that comes after its position (rows are in order).
         let start = after.map { after in order.firstIndex(in: rows.lazy.map(\.position)) { order.precedes(after, $0) } } ?? 0

@@ -108,8 +108,10 @@ struct EffectRunner: Sendable {
         if let answerRecord {
             answer = RecordShape.overlay(answer, on: (responses[endpoint.id] ?? .whole).apply(to: answerRecord))
         }
+        var items: (pointer: JSONPointer, items: [[UInt8]])?
         if let page {
-            page.listing.items.set(.array(page.rows.map(\.record)), in: &answer)
+            // The items' place holds the marker; the answer's bytes copy the rows' JSON there.
+            if page.listing.items.set(.string(EffectAnswer.marker), in: &answer) { items = (page.listing.items, page.rows.map(\.json)) }
             page.listing.nextCursor?.set(page.next.map(JSONValue.string), in: &answer)
             page.listing.hasMore?.set(.bool(page.hasMore), in: &answer)
         }
@@ -125,7 +127,7 @@ struct EffectRunner: Sendable {
                 count.target.set(.int(memo.count(for: key) { records.count(where: filter.accepts) }), in: &answer)
             }
         }
-        return EffectAnswer(data: answer, page: page.map { (pointer: $0.listing.items, items: $0.rows.map(\.json)) })
+        return EffectAnswer(data: answer, page: items)
     }
 
     /// The answer for a refusal, in the contract's envelope; a storage failure is thrown on.
@@ -248,29 +250,35 @@ struct EffectRunner: Sendable {
 /// What effects answer: the `data`, and for a list the page's items already written as
 /// JSON (kept in ``ListMemo``), which the envelope's bytes copy instead of writing again.
 struct EffectAnswer: Sendable {
-    /// The answer's `data`, the page's items in place.
+    /// The answer's `data`; with a ``page``, the ``marker`` where the page's items go.
     var data: JSONValue
-    /// Where the page's items are in `data`, and each item's JSON.
+    /// Where `data` holds the marker, and each of the page's items as JSON.
     var page: (pointer: JSONPointer, items: [[UInt8]])?
 
     /// Stands in for the items while the rest is written: text no answer holds (NUL characters
     /// around a random number), found once in the written bytes and replaced.
-    private static let marker = "\u{0}accord-page-\(UInt64.random(in: 0 ... .max))\u{0}"
+    static let marker = "\u{0}accord-page-\(UInt64.random(in: 0 ... .max))\u{0}"
     /// The marker as it is written in JSON.
     private static let markerBytes = JSONWriter.bytes(.string(marker))
 
+    /// `data` with the page's items in place, read back from their JSON: for a fixture's
+    /// sample (`accord generate`, `accord lint`), not for answers, which ``bytes(_:)`` writes.
+    var value: JSONValue {
+        guard let page else { return data }
+        var whole = data
+        page.pointer.set(.array(page.items.compactMap { try? JSONReader.read($0) }), in: &whole)
+        return whole
+    }
+
     /// `envelope(data)` as bytes, the page's items copied in.
     func bytes(_ envelope: (JSONValue) -> JSONValue) -> [UInt8] {
-        guard let page else { return JSONWriter.bytes(envelope(data)) }
-        var hollow = data
-        page.pointer.set(.string(Self.marker), in: &hollow)
-        let written = JSONWriter.bytes(envelope(hollow))
-        guard let range = ByteSearch.firstRange(of: Self.markerBytes, in: written) else { return JSONWriter.bytes(envelope(data)) }
+        let written = JSONWriter.bytes(envelope(data))
+        guard let items = page?.items, let range = ByteSearch.firstRange(of: Self.markerBytes, in: written) else { return written }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(written.count + page.items.reduce(page.items.count + 1) { $0 + $1.count })
+        bytes.reserveCapacity(written.count + items.reduce(items.count + 1) { $0 + $1.count })
         bytes += written[..<range.lowerBound]
         bytes.append(UInt8(ascii: "["))
-        for (index, item) in page.items.enumerated() {
+        for (index, item) in items.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
             bytes += item
         }

@@ -6,8 +6,8 @@ import AccordSync
 /// stay the same (their ``RecordStorage`` version): a repeated read of an unchanged
 /// inbox is a lookup and a binary search for its cursor, not a scan and a sort.
 ///
-/// Rows hold the records as the answer shows them (cut to the items' type) and written
-/// as JSON, so a page is copied, not written again. Bounded: at most ``rowLimit`` rows
+/// Rows hold the records as the answer shows them (cut to the items' type), written as
+/// JSON, so a page is copied, not written again. Bounded: at most ``rowLimit`` rows
 /// and ``entryLimit`` lists and counts (a client sending a new filter value each time
 /// makes a new one); past either it is emptied and starts over.
 final class ListMemo: Sendable {
@@ -38,8 +38,9 @@ final class ListMemo: Sendable {
         case query(pointer: JSONPointer, text: String)
     }
 
-    /// A record's place, the record as the answer shows it, and that written as JSON.
-    typealias Row = (position: ListOrder.Position, record: JSONValue, json: [UInt8])
+    /// A record's place, and the record as the answer shows it (cut to the items' type)
+    /// written as JSON: all a page needs of it, so the cut record itself is not kept.
+    typealias Row = (position: ListOrder.Position, json: [UInt8])
 
     private enum Entry {
         case rows([Row])

@@ -1,7 +1,7 @@
 import AccordContract
 import AccordDiagnostics
 import AccordJSON
-import Synchronization
+import AccordSync
 
 /// A named set of records of one contract type, declared in
 /// `mocks/collections/NAME.yaml` (docs/mocks.md): what the app writes, the mock
@@ -47,8 +47,8 @@ package final class RenderedSeeds: Sendable {
     }
 
     /// Whether the seeds vary only with the time, found at the first rendering.
-    private let sharable = Mutex<Bool?>(nil)
-    private let last = Mutex<Rendering?>(nil)
+    private let sharable = Locked<Bool?>(nil)
+    private let last = Locked<Rendering?>(nil)
 
     package init() {}
 

@@ -269,11 +269,13 @@ public final class CollectionStore: Sendable {
     /// when not seeded yet.
     private func touch(_ name: String, session: String) -> (records: [JSONValue], version: UInt64)? {
         storage.withLock { storage in
-            guard var entry = storage.sessions[session], let records = entry.collections[name] else { return nil }
+            // Found once and marked in place: the session's tables are neither copied nor hashed again.
+            guard let index = storage.sessions.index(forKey: session), let records = storage.sessions.values[index].collections[name] else {
+                return nil
+            }
             storage.uses += 1
-            entry.lastUse = storage.uses
-            storage.sessions[session] = entry
-            return (records, entry.versions[name] ?? 0)
+            storage.sessions.values[index].lastUse = storage.uses
+            return (records, storage.sessions.values[index].versions[name] ?? 0)
         }
     }
 
