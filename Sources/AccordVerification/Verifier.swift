@@ -80,15 +80,10 @@ public struct Verifier: Sendable {
         // Refresh and logout change the session: they run after everything else.
         let last = [auth.refreshEndpoint] + (auth.logoutEndpoint.map { [$0] } ?? [])
         let plain = selected.filter { !auth.loginEndpoints.contains($0.id) && !last.contains($0.id) }
-        let next = Locked(0)
-        DispatchQueue.concurrentPerform(iterations: max(1, min(settings.concurrency, plain.count))) { _ in
-            guard let client = try? HTTPClient(configuration: settings.client) else { return }
-            while true {
-                let index = next.withLock { index -> Int in defer { index += 1 }; return index }
-                guard index < plain.count else { return }
-                for (check, _) in checkExamples(of: plain[index], session: session, client: client) { report(check) }
-            }
-        }
+        // A DELETE's example usually removes what another endpoint's example made (unblock
+        // what block blocked): the deletions run once every other check has ended.
+        checkConcurrently(plain.filter { $0.method != .delete }, session: session, report: report)
+        checkConcurrently(plain.filter { $0.method == .delete }, session: session, report: report)
         if let client = try? HTTPClient(configuration: settings.client) {
             for check in negativeChecks(session: session, client: client) { report(check) }
             // A refresh rotates the tokens: the logout after it signs out with the new ones.
@@ -104,6 +99,19 @@ public struct Verifier: Sendable {
             }
         }
         return results.withLock { $0 }
+    }
+
+    /// Checks the examples of `endpoints` on up to ``Settings/concurrency`` connections at once.
+    private func checkConcurrently(_ endpoints: [Endpoint], session: Session, report: @escaping @Sendable (VerificationCheck) -> Void) {
+        let next = Locked(0)
+        DispatchQueue.concurrentPerform(iterations: max(1, min(settings.concurrency, endpoints.count))) { _ in
+            guard let client = try? HTTPClient(configuration: settings.client) else { return }
+            while true {
+                let index = next.withLock { index -> Int in defer { index += 1 }; return index }
+                guard index < endpoints.count else { return }
+                for (check, _) in checkExamples(of: endpoints[index], session: session, client: client) { report(check) }
+            }
+        }
     }
 
     /// The run as observations for a ``ContractReport``.
