@@ -163,13 +163,12 @@ struct AnswerJudge: Sendable {
     let responses: ResponseChecker
     /// Endpoints by id.
     let endpoints: [String: Endpoint]
-    /// The envelope's member that carries the business code.
-    let codeMember: String
+    let service: Service
 
     init(contract: Contract) {
         responses = ResponseChecker(contract: contract)
         endpoints = Dictionary(contract.endpoints.map { ($0.id, $0) }) { first, _ in first }
-        codeMember = contract.service.envelope.code
+        service = contract.service
     }
 
     /// The answer's violations and its business code; a redirect is not an answer of
@@ -181,7 +180,7 @@ struct AnswerJudge: Sendable {
         var code: Int?
         if let body = response.body {
             violations = responses.check(endpoint: endpoint, status: response.status, contentType: response.contentType, body: body)
-            if case .int(let value)? = (try? JSONReader.read(body))?[codeMember] { code = value }
+            code = service.code(of: try? JSONReader.read(body), status: response.status)
         } else if let recorded = response.code {
             violations = responses.check(endpoint: endpoint, status: response.status, code: recorded)
             code = recorded

@@ -50,9 +50,10 @@ struct ServiceEmitter {
         writer.line("/// The service's settings and the flow each business code asks of a client.")
         writer.block("enum Service") { writer in
             writer.line("static let basePath = \(service.basePath.swiftLiteral)")
-            writer.line("static let envelopeCode = \(service.envelope.code.swiftLiteral)")
-            writer.line("static let envelopeMessage = \(service.envelope.message.swiftLiteral)")
-            writer.line("static let envelopeData = \(service.envelope.data.swiftLiteral)")
+            let envelope = service.envelope ?? Service.Envelope()
+            writer.line("static let envelopeCode = \(envelope.code.swiftLiteral)")
+            writer.line("static let envelopeMessage = \(envelope.message.swiftLiteral)")
+            writer.line("static let envelopeData = \(envelope.data.swiftLiteral)")
             writer.line("static let appKeyHeader = \(service.signing.appKeyHeader.swiftLiteral)")
             writer.line("static let timestampHeader = \(service.signing.timestampHeader.swiftLiteral)")
             writer.line("static let nonceHeader = \(service.signing.nonceHeader.swiftLiteral)")

@@ -126,7 +126,7 @@ public struct SwiftGenerator: Sendable {
     public func diagnostics() -> [Diagnostic] {
         var diagnostics = enumRenames()
         diagnostics += fixtures.diagnostics
-        if let reason = ServiceEmitter.refreshUnsupportedReason(contract) {
+        if contract.service.auth.refreshes, let reason = ServiceEmitter.refreshUnsupportedReason(contract) {
             let location = contract.endpoint(contract.service.auth.refreshEndpoint)?.location ?? contract.service.location
             diagnostics.append(.warning("the generated client will not refresh tokens by itself: \(reason)", at: location))
         }

@@ -68,17 +68,6 @@ extension ASCII {
     }
 }
 
-extension String {
-    /// Without trailing spaces and tabs.
-    public var trimmingTrailingSpaces: String {
-        var end = utf8.endIndex
-        while end > utf8.startIndex, let previous = utf8[..<end].last, previous == 0x20 || previous == 0x09 {
-            end = utf8.index(before: end)
-        }
-        return String(self[..<end])
-    }
-}
-
 extension ASCII {
     /// A byte as `0x0d`, for messages about the bytes a peer sent.
     public static func hex(_ byte: UInt8) -> String {

@@ -20,13 +20,15 @@ extension MockHost {
         let signing = contract.service.signing
         let signingText = configuration.listener.options.verifiesSignatures && signing.isEnabled
             ? "signing on (\(signing.algorithm.rawValue), window ±\(signing.windowSeconds)s)" : "signing off"
+        // Nonces are kept only for a contract that signs requests.
+        let nonceText = signing.isEnabled ? ", \(state.nonces.capacity) nonces" : ""
         return """
         accord serve: \(configuration.tls == nil ? "http" : "https")://\(configuration.listener.server.host):\(port)\(contract.service.basePath)
           \(contract.endpoints.count) endpoints, \(project.fixtures.count) fixtures, \(signingText), \
         CORS \(configuration.listener.options.corsAllowOrigin ?? "off"), body limit \(configuration.listener.server.maxBodyBytes) bytes (uploads: their declared maximum)
           limits: \(configuration.listener.server.connectionLimit) connections (\(configuration.listener.server.perIPConnectionLimit) per address), \
         \(configuration.listener.server.headerTimeoutSeconds) s per request head, \(configuration.listener.server.requestTimeoutSeconds) s per request, \
-        \(configuration.listener.server.bodyBudgetBytes) bytes of bodies in flight, \(state.rules.capacity) rules, \(state.nonces.capacity) nonces
+        \(configuration.listener.server.bodyBudgetBytes) bytes of bodies in flight, \(state.rules.capacity) rules\(nonceText)
           collections: \(collectionsText(project.collections, store: state.collections))
           uploads: served at \(MockEngine.storagePrefix)ID, \(configuration.state.uploadBudget) bytes kept at most (--upload-budget), oldest evicted first
           contracts: \(configuration.contracts)  mocks: \(configuration.mocks)\(configuration.reloads ? "  (reloading on change)" : "")

@@ -36,10 +36,7 @@ public struct OpenAPIDocument: Sendable {
             } + [.init(Self.refusalName, refusalSchema)])),
             .init("parameters", .object(signingParameters.map { .init($0.key, $0.value) } + serviceParameters.map { .init($0.key, $0.value) })),
         ]
-        components.append(.init("securitySchemes", .object([
-            .init(Self.bearerName, .object([.init("type", .string("http")), .init("scheme", .string(service.auth.scheme.lowercased())),
-                                           .init("description", .string("The access token from a login endpoint, in `\(service.auth.header)`."))])),
-        ])))
+        if let scheme = securityScheme { components.append(.init("securitySchemes", .object([scheme]))) }
         return .object([
             .init("openapi", .string("3.1.0")),
             .init("info", .object([
@@ -57,21 +54,46 @@ public struct OpenAPIDocument: Sendable {
 
     static let refusalName = "Refusal"
     static let bearerName = "bearerAuth"
+    static let apiKeyName = "apiKey"
+
+    /// The security scheme of the service's credential, by name: a bearer token or an API key.
+    private var securityScheme: JSONValue.Member? {
+        let auth = contract.service.auth
+        switch auth.kind {
+        case .none: return nil
+        case .bearer:
+            return .init(Self.bearerName, .object([
+                .init("type", .string("http")), .init("scheme", .string(auth.scheme.lowercased())),
+                .init("description", .string("The access token from a login endpoint, in `\(auth.header)`.")),
+            ]))
+        case .apiKey(let key):
+            return .init(Self.apiKeyName, .object([
+                .init("type", .string("apiKey")), .init("in", .string(key.location.rawValue)), .init("name", .string(key.name)),
+                .init("description", .string("One of the keys the contract declares, in the \(key.location.rawValue) `\(key.name)`.")),
+            ]))
+        }
+    }
 
     private var infoDescription: String {
         let signing = contract.service.signing
-        var text = "Every answer is an envelope `{\(envelope.code), \(envelope.message), \(envelope.data)}`; `\(envelope.code)` 0 is success."
+        var text = if let envelope = contract.service.envelope {
+            "Every answer is an envelope `{\(envelope.code), \(envelope.message), \(envelope.data)}`; `\(envelope.code)` 0 is success."
+        } else {
+            "A success answers the operation's type itself; an error is an HTTP status with a `\(contract.service.errors.mediaType)` body."
+        }
         if signing.isEnabled {
             text += "\n\nRequests are signed: `\(signing.signatureHeader)` = \(signing.algorithm.rawValue)("
                 + signing.parts.map(\.rawValue).joined(separator: " + ") + "), lowercase hex; `\(signing.timestampHeader)` within ±\(signing.windowSeconds) s, "
                 + "`\(signing.nonceHeader)` unique for \(signing.nonceTTLSeconds) s."
         }
+        guard !contract.service.codes.isEmpty else { return text }
         text += "\n\n| code | name | flow | HTTP | message |\n|---|---|---|---|---|\n"
         text += contract.service.codes.map { "| \($0.code) | \($0.name) | \($0.flow.rawValue) | \($0.httpStatus) | \($0.message) |" }.joined(separator: "\n")
         return text
     }
 
-    private var envelope: Service.Envelope { contract.service.envelope }
+    /// The envelope's member names (the conventional ones for a plain API, whose answers use none).
+    private var envelope: Service.Envelope { contract.service.envelope ?? Service.Envelope() }
 
     /// Paths in contract order, each with its operations.
     private var paths: JSONValue {
@@ -108,7 +130,8 @@ public struct OpenAPIDocument: Sendable {
                                                          .init("content", .object([.init("multipart/form-data", multipart(parts))]))])))
         }
         members.append(.init("responses", responses(endpoint)))
-        members.append(.init("security", .array(endpoint.requiresAuth ? [.object([.init(Self.bearerName, .array([]))])] : [])))
+        let scheme = securityScheme.map(\.key)
+        members.append(.init("security", .array(endpoint.requiresAuth ? scheme.map { [.object([.init($0, .array([]))])] } ?? [] : [])))
         members.append(.init("x-accord-codes", .array(codes(of: endpoint).map { code in
             .object([.init("code", .int(code.code)), .init("name", .string(code.name)), .init("flow", .string(code.flow.rawValue)),
                      .init("http", .int(code.httpStatus)), .init("message", .string(code.message))])
@@ -159,6 +182,7 @@ public struct OpenAPIDocument: Sendable {
     }
 
     private func responses(_ endpoint: Endpoint) -> JSONValue {
+        if contract.service.envelope == nil { return plainResponses(endpoint) }
         var byStatus: [Int: [Int]] = [:]
         for code in answerableCodes(of: endpoint) {
             byStatus[contract.service.code(code)?.httpStatus ?? 200, default: []].append(code)
@@ -218,6 +242,50 @@ public struct OpenAPIDocument: Sendable {
         return .object(responses)
     }
 
+    /// A plain API's answers: `200` with the response type itself (or the binary types,
+    /// or the event stream), each error status the endpoint or a service flow answers with
+    /// its entries' body types, and `default`: the error body of any other refusal.
+    private func plainResponses(_ endpoint: Endpoint) -> JSONValue {
+        var content: [JSONValue.Member] = []
+        if let types = endpoint.binary {
+            content = types.map { .init($0, .object([.init("schema", .object([.init("type", .string("string")), .init("format", .string("binary"))]))])) }
+        } else if endpoint.stream == nil || endpoint.body != nil {
+            var ok: [JSONValue.Member] = [.init("schema", schemas.schema(endpoint.response))]
+            let examples = endpoint.examples.compactMap { example -> JSONValue.Member? in
+                guard example.code == 0, let response = example.response else { return nil }
+                return .init(example.name, .object([.init("value", response.value)]))
+            }
+            if !examples.isEmpty { ok.append(.init("examples", .object(examples))) }
+            content = [.init("application/json", .object(ok))]
+        }
+        if let stream = endpoint.stream {
+            content.append(.init("text/event-stream", .object([.init("schema", .object([
+                .init("type", .string("object")),
+                .init("description", .string("One server-sent event: `data` is \(schemas.describe(stream.event)) JSON.")),
+                .init("required", .array([.string("data")])),
+                .init("properties", .object([.init("data", .object([.init("type", .string("string"))]))])),
+            ]))])))
+        }
+        var responses: [JSONValue.Member] = [.init("200", .object([.init("description", .string("Success.")), .init("content", .object(content))]))]
+        let service = contract.service
+        for status in answerableCodes(of: endpoint) {
+            let entries = service.codes.filter { $0.code == status }
+            let types = Set(entries.compactMap { $0.data ?? service.errors.body }.map(schemas.schema))
+            let description = entries.isEmpty ? "HTTP \(status)" : entries.map { "\($0.name) (\($0.flow.rawValue))" }.joined(separator: "; ")
+            responses.append(.init(String(status), .object([
+                .init("description", .string(description)),
+                .init("content", .object([.init(service.errors.mediaType, .object([
+                    .init("schema", types.count == 1 ? types.first! : types.isEmpty ? refusalSchema : .object([.init("oneOf", .array(types.sorted { JSONWriter.string($0) < JSONWriter.string($1) }))])),
+                ]))])),
+            ])))
+        }
+        responses.append(.init("default", .object([
+            .init("description", .string("A refusal: unknown route or method, unsupported media type, body too large.")),
+            .init("content", .object([.init(service.errors.mediaType, .object([.init("schema", .object([.init("$ref", .string("#/components/schemas/\(Self.refusalName)"))]))]))])),
+        ])))
+        return .object(responses)
+    }
+
     private func businessEnvelope(codes: [Int]) -> JSONValue {
         .object([
             .init("type", .string("object")),
@@ -230,8 +298,20 @@ public struct OpenAPIDocument: Sendable {
         ])
     }
 
+    /// The body of a refusal: the envelope, or for a plain API the declared error body
+    /// (an RFC 9457 problem when none is declared).
     private var refusalSchema: JSONValue {
-        .object([
+        if contract.service.envelope == nil {
+            if let body = contract.service.errors.body { return schemas.schema(body) }
+            let text = JSONValue.object([.init("type", .string("string"))])
+            return .object([
+                .init("type", .string("object")),
+                .init("properties", .object([.init("type", text), .init("title", text), .init("status", .object([.init("type", .string("integer"))])),
+                                             .init("detail", text)])),
+                .init("required", .array([.string("type"), .string("title"), .string("status")])),
+            ])
+        }
+        return .object([
             .init("type", .string("object")),
             .init("properties", .object([
                 .init(envelope.code, .object([.init("type", .string("integer"))])), .init(envelope.message, .object([.init("type", .string("string"))])),
@@ -242,7 +322,7 @@ public struct OpenAPIDocument: Sendable {
     }
 
     private func isSigned(_ endpoint: Endpoint) -> Bool {
-        !unsigned.contains(endpoint.id)
+        contract.service.signing.isEnabled && !unsigned.contains(endpoint.id)
     }
 
     private func parameter(_ field: Field, in location: String) -> JSONValue {
@@ -258,9 +338,10 @@ public struct OpenAPIDocument: Sendable {
         contract.service.headers.map { ("header-" + $0.name, parameter($0, in: "header")) }
     }
 
-    /// The four signing headers, by component name.
+    /// The four signing headers, by component name; none when the contract signs nothing.
     private var signingParameters: [(key: String, value: JSONValue)] {
         let signing = contract.service.signing
+        guard signing.isEnabled else { return [] }
         let headers: [(String, String, JSONValue)] = [
             (signing.appKeyHeader, "The app key.", .object([.init("type", .string("string")), .init("enum", .array(signing.apps.keys.sorted().map { .string($0) }))])),
             (signing.timestampHeader, "Unix seconds when the request was signed.", .object([.init("type", .string("string")), .init("pattern", .string("^[0-9]{1,12}$"))])),

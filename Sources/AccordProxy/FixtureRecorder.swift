@@ -89,7 +89,6 @@ public final class FixtureRecorder: Sendable {
     /// code table gives another, and `data` or the stream's events, scrubbed; nil for an
     /// answer that is neither an envelope with 0 or a code the endpoint declares, nor a stream.
     private func fixtureMembers(_ answer: MockResponse, endpoint: Endpoint, requestBody: JSONValue?) -> [JSONValue.Member]? {
-        let names = contract.service.envelope
         let bytes = answer.bodyBytes
         var members: [JSONValue.Member] = []
         let scrubber = Scrubber(issuesTokens: contract.service.auth.loginEndpoints.contains(endpoint.id)
@@ -103,15 +102,23 @@ public final class FixtureRecorder: Sendable {
         } else {
             // Flow codes (signature, tokens, bans) and refusals belong to the server's
             // state, which the mock keeps itself: only the endpoint's own answers are fixtures.
-            guard let envelope = try? JSONReader.read(bytes), case .int(let code)? = envelope[names.code],
-                  code == 0 || endpoint.codes.contains(code) else { return nil }
+            guard let body = try? JSONReader.read(bytes) else { return nil }
+            guard let names = contract.service.envelope else {
+                // A plain API: the body is the data; an error is recorded by its status.
+                let code = answer.status >= 400 ? answer.status : 0
+                guard code == 0 || endpoint.codes.contains(code) else { return nil }
+                if answer.status != 200 { members.append(.init("status", .int(answer.status))) }
+                if body != .null { members.append(.init("data", scrubber.scrub(body, at: []))) }
+                return members
+            }
+            guard case .int(let code)? = body[names.code], code == 0 || endpoint.codes.contains(code) else { return nil }
             if code != 0 { members.append(.init("code", .int(code))) }
-            if case .string(let message)? = envelope[names.message], message != (contract.service.code(code)?.message ?? "ok") {
+            if case .string(let message)? = body[names.message], message != (contract.service.code(code)?.message ?? "ok") {
                 members.append(.init("msg", .string(message)))
             }
             let expected = code == 0 ? 200 : contract.service.code(code)?.httpStatus ?? 200
             if answer.status != expected { members.append(.init("status", .int(answer.status))) }
-            if let data = envelope[names.data], data != .null { members.append(.init("data", scrubber.scrub(data, at: []))) }
+            if let data = body[names.data], data != .null { members.append(.init("data", scrubber.scrub(data, at: []))) }
         }
         return members
     }

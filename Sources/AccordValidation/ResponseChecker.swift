@@ -37,8 +37,9 @@ public struct ResponseChecker: Sendable {
             envelope = try JSONReader.read(body)
         } catch {
             let found = body.isEmpty ? "an empty body" : "\(mediaType.isEmpty ? "a" : mediaType) body that is not JSON (\(error.message))"
-            return [Violation(pointer: "", expected: "a JSON envelope", actual: found,
-                              message: "HTTP \(status) with \(found); the contract answers with a JSON envelope")]
+            let what = contract.service.envelope == nil ? "JSON" : "a JSON envelope"
+            return [Violation(pointer: "", expected: what, actual: found,
+                              message: "HTTP \(status) with \(found); the contract answers with \(what)")]
         }
         return check(endpoint: endpoint, status: status, envelope: envelope)
     }
@@ -54,9 +55,9 @@ public struct ResponseChecker: Sendable {
         return rest.first.map { $0 == UInt8(ascii: ";") || $0 == 0x20 || $0 == 0x09 } ?? true
     }
 
-    /// Every way a parsed envelope and its HTTP `status` break the contract.
+    /// Every way a parsed envelope (or a plain API's body) and its HTTP `status` break the contract.
     public func check(endpoint: Endpoint, status: Int, envelope: JSONValue) -> [Violation] {
-        let names = contract.service.envelope
+        guard let names = contract.service.envelope else { return check(endpoint: endpoint, status: status, plainBody: envelope) }
         guard case .object = envelope else {
             return [Violation(pointer: "", expected: "an envelope object", actual: envelope.summary,
                               message: "expected an envelope object {\(names.code), \(names.message), \(names.data)}, found \(envelope.summary)")]
@@ -83,12 +84,27 @@ public struct ResponseChecker: Sendable {
         return violations
     }
 
+    /// A plain API's answer: a success is the response type itself; an error status is
+    /// one the endpoint or the service's flows declare, with the body its entry types.
+    private func check(endpoint: Endpoint, status: Int, plainBody body: JSONValue) -> [Violation] {
+        if (200..<300).contains(status) { return validator.validate(body, against: endpoint.response, at: "") }
+        let declared = endpoint.codes.contains(status) || serviceCodes.contains(status)
+        guard declared else {
+            let list = endpoint.codes.map(String.init).joined(separator: ", ")
+            return [Violation(pointer: "", expected: list.isEmpty ? "a 2xx status or a service flow status" : "a 2xx status, \(list) or a service flow status",
+                              actual: "HTTP \(status)", message: "HTTP \(status) is not declared for '\(endpoint.id)'"
+                                  + (list.isEmpty ? "" : " (it declares \(list))"))]
+        }
+        guard let type = contract.service.code(status: status, body: body)?.data ?? contract.service.errors.body else { return [] }
+        return validator.validate(body, against: type, at: "")
+    }
+
     /// Whether `code` is one `endpoint` may answer, with the HTTP status the code table gives it.
     public func check(endpoint: Endpoint, status: Int, code: Int) -> [Violation] {
         let declared = code == 0 || endpoint.codes.contains(code) || serviceCodes.contains(code)
         guard declared else {
             let list = ([0] + endpoint.codes).map(String.init).joined(separator: ", ")
-            return [Violation(pointer: "/\(contract.service.envelope.code.jsonPointerEscaped)", expected: "one of \(list) or a service flow code",
+            return [Violation(pointer: "/\((contract.service.envelope?.code ?? "").jsonPointerEscaped)", expected: "one of \(list) or a service flow code",
                               actual: "\(code)", message: "code \(code) is not declared for '\(endpoint.id)' (it declares \(list))")]
         }
         let expected = code == 0 ? 200 : contract.service.code(code)?.httpStatus ?? 200

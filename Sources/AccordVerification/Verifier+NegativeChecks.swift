@@ -55,7 +55,7 @@ extension Verifier {
     func expectCode(_ codes: [Int], for request: HTTPClient.Request, check name: String, of endpoint: Endpoint, meaning: String,
                             client: HTTPClient) -> VerificationCheck {
         let response = try? deliver(request, client: client)
-        let code = businessCode(of: response.flatMap { try? JSONReader.read($0.body) })
+        let code = response.flatMap { response in contract.service.code(of: try? JSONReader.read(response.body), status: response.status) }
         let outcome: VerificationCheck.Outcome
         if let code, codes.contains(code) {
             outcome = .passed
@@ -64,12 +64,6 @@ extension Verifier {
             outcome = .failed(["expected code \(codes.map(String.init).joined(separator: " or ")), answered \(answered): \(meaning)"])
         }
         return VerificationCheck(endpoint: endpoint.id, name: name, outcome: outcome, status: response?.status, code: code)
-    }
-
-    /// The envelope's business code, if it has one.
-    func businessCode(of envelope: JSONValue?) -> Int? {
-        if case .int(let code)? = envelope?[contract.service.envelope.code] { return code }
-        return nil
     }
 
     static func flippingLastCharacter(_ text: String) -> String {

@@ -91,7 +91,7 @@ public struct Verifier: Sendable {
             for endpoint in selected where last.contains(endpoint.id) {
                 for (check, envelope) in checkExamples(of: endpoint, session: current, client: client) {
                     report(check)
-                    if endpoint.id == auth.refreshEndpoint, case .passed = check.outcome, let data = envelope?[contract.service.envelope.data] {
+                    if endpoint.id == auth.refreshEndpoint, case .passed = check.outcome, let data = contract.service.data(of: envelope) {
                         current.accessToken = Self.string(named: "access_token", in: data) ?? current.accessToken
                         current.refreshToken = Self.string(named: "refresh_token", in: data) ?? current.refreshToken
                     }
@@ -155,7 +155,7 @@ public struct Verifier: Sendable {
             throw Unreachable(description: "cannot reach the backend: \(failure)")
         }
         report(check)
-        guard case .passed = check.outcome, let data = envelope?[contract.service.envelope.data] else {
+        guard case .passed = check.outcome, let data = contract.service.data(of: envelope) else {
             return Session(failure: "signing in through '\(endpoint.id)' failed")
         }
         return Session(accessToken: Self.string(named: "access_token", in: data), refreshToken: Self.string(named: "refresh_token", in: data))
@@ -211,10 +211,10 @@ public struct Verifier: Sendable {
         var problems = responses.check(endpoint: endpoint, status: response.status, contentType: response.header("content-type"), body: response.body)
             .map { violation in violation.pointer.isEmpty ? violation.message : "\(violation.pointer): \(violation.message)" }
         let envelope = try? JSONReader.read(response.body)
-        let code = businessCode(of: envelope)
+        let code = contract.service.code(of: envelope, status: response.status)
         if let code, code != example.code {
             let named = contract.service.code(code).map { " (\($0.name))" } ?? ""
-            let message = envelope?[contract.service.envelope.message].flatMap { if case .string(let text) = $0 { ": \(text)" } else { nil } } ?? ""
+            let message = contract.service.message(of: envelope).map { ": \($0)" } ?? ""
             problems.insert("expected code \(example.code) as the example says, answered \(code)\(named)\(message)", at: 0)
         }
         return (VerificationCheck(endpoint: endpoint.id, name: name, outcome: problems.isEmpty ? .passed : .failed(problems),

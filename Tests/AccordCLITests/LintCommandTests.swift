@@ -26,7 +26,7 @@ import Testing
         let (status, output, _) = run(["lint", "--contracts", directory])
         #expect(status == 1)
         #expect(output == """
-        \(directory): error: no service file in '\(directory)': one file must declare 'service:' with signing, auth and codes
+        \(directory): error: no service file in '\(directory)': one file must declare 'service:' (its name, base path and codes)
         \(directory)/shop.yaml:3:3: warning: type 'Item' is declared but no endpoint uses it
           Item: Strng
           ^

@@ -253,7 +253,7 @@ import Testing
 
     func tokenStage() -> TokenStage {
         TokenStage(grant: TokenGrant(tokens: state.tokens, auth: contract.service.auth, envelopes: envelopes), authHeader: "authorization",
-                   envelopeNames: contract.service.envelope)
+                   dataMember: contract.service.envelope?.data)
     }
 
     @Test func tokenFlowsIssueForLoginsRefuseBannedUsersAndRevokeOnLogout() throws {

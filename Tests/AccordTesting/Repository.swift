@@ -10,6 +10,26 @@ public enum Repository {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     public static let contracts = root.appendingPathComponent("contracts").path
     public static let mocks = root.appendingPathComponent("mocks").path
+    /// A plain REST API of the tests' own (`Tests/Projects/plain`): no envelope, problem
+    /// bodies for errors, no signing, bearer tokens with a refresh endpoint.
+    public static let plainContracts = root.appendingPathComponent("Tests/Projects/plain/contracts").path
+    public static let plainMocks = root.appendingPathComponent("Tests/Projects/plain/mocks").path
+
+    /// The plain project's contracts with their `auth:` and `codes:` sections replaced
+    /// (YAML text, without the section's key; nil drops the section), in a fresh directory.
+    public static func plainContracts(auth: String?, codes: String) throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("accord-plain-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        for name in try FileManager.default.contentsOfDirectory(atPath: plainContracts) where name.hasSuffix(".yaml") {
+            var text = try String(contentsOfFile: plainContracts + "/" + name, encoding: .utf8)
+            if name == "service.yaml" {
+                text = text.replacing(/(?ms)^auth:\n.*?\n\n/) { _ in auth.map { "auth:\n\($0)\n\n" } ?? "" }
+                    .replacing(/(?ms)^codes:\n.*?\n\n/) { _ in "codes:\n\(codes)\n\n" }
+            }
+            try text.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        return directory.path
+    }
 
     /// The repository's contract, loaded once.
     public static let contract: Contract = {

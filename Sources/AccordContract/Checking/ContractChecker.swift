@@ -127,6 +127,7 @@ struct ContractChecker {
 
     private func codeHint(_ code: Int, _ service: Service) -> String {
         let nearest = service.codes.min { abs($0.code - code) < abs($1.code - code) }
+        guard !service.codes.isEmpty else { return "; 'codes' declares none" }
         let declared = service.codes.map { String($0.code) }.joined(separator: ", ")
         return "; declared codes are \(declared)" + (nearest.map { " (nearest: \($0.code) \($0.name))" } ?? "")
     }
@@ -161,12 +162,13 @@ struct ContractChecker {
                       at: reference.location)
             }
         }
-        if service.code(service.validation.violationCode) == nil {
+        if service.envelope != nil, service.code(service.validation.violationCode) == nil {
             error("the violation code \(service.validation.violationCode) is not declared in 'codes'", at: service.location)
         }
         for code in service.codes {
             if let data = code.data { checkReferences(in: data) }
         }
+        if let body = service.errors.body { checkReferences(in: body) }
         for field in service.headers {
             checkReferences(in: field.schema)
             if !isScalarLike(field.schema, allowArray: false) {
@@ -267,7 +269,7 @@ struct ContractChecker {
     private mutating func reportUnusedTypes() {
         var reached: Set<String> = []
         var pending: [Schema] = files.flatMap(\.endpoints).flatMap(\.schemas)
-            + (service?.headers.map(\.schema) ?? []) + (service?.codes.compactMap(\.data) ?? [])
+            + (service?.headers.map(\.schema) ?? []) + (service?.codes.compactMap(\.data) ?? []) + (service?.errors.body.map { [$0] } ?? [])
         while let schema = pending.popLast() {
             switch schema.kind {
             case .reference(let name):

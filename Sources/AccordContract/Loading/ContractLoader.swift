@@ -79,7 +79,7 @@ public struct ContractLoader: Sendable {
         var diagnostics = files.diagnostics
         let (service, domains, serviceTypes) = (files.service, files.domains, files.serviceTypes)
         if files.serviceLocation == nil && !domains.isEmpty {
-            diagnostics.append(.error("no service file in '\(directory)': one file must declare 'service:' with signing, auth and codes",
+            diagnostics.append(.error("no service file in '\(directory)': one file must declare 'service:' (its name, base path and codes)",
                                       at: SourceLocation(file: directory)))
         }
 
@@ -95,7 +95,12 @@ public struct ContractLoader: Sendable {
                 domains: domains.map(\.domain),
                 types: Dictionary((serviceTypes + domains + instanceFiles).flatMap(\.types).map { ($0.name, $0) },
                                   uniquingKeysWith: { first, _ in first }),
-                endpoints: domains.flatMap(\.endpoints)
+                // Without an auth section there is no credential to need: every endpoint is public.
+                endpoints: domains.flatMap(\.endpoints).map { endpoint in
+                    var endpoint = endpoint
+                    if service.auth.kind == .none { endpoint.requiresAuth = false }
+                    return endpoint
+                }
             )
         }
         return Outcome(contract: contract, diagnostics: diagnostics.sortedByLocation())

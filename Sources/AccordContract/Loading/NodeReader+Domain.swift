@@ -111,7 +111,11 @@ extension NodeReader {
             switch field.key.scalar?.value {
             case "summary": endpoint.summary = text(value, "'summary'")
             case "description": endpoint.description = text(value, "'description'")
-            case "auth": endpoint.requiresAuth = bool(value, "'auth'") ?? true
+            case "auth":
+                // `auth: none` (or false) marks a public endpoint.
+                if value.scalar?.value == "none" { endpoint.requiresAuth = false } else {
+                    endpoint.requiresAuth = bool(value, "'auth' (none or false for a public endpoint)") ?? true
+                }
             case "deprecated": endpoint.isDeprecated = bool(value, "'deprecated'") ?? false
             case "params": endpoint.parameters = mapping(value, "'params'").map { fields($0, of: "'params'") } ?? []
             case "query": endpoint.query = mapping(value, "'query'").map { fields($0, of: "'query'") } ?? []

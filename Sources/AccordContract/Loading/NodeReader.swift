@@ -104,11 +104,16 @@ public struct NodeReader {
         return scalar.value
     }
 
-    /// Reports every key of `pairs` not in `allowed`, suggesting the nearest allowed one.
-    public mutating func checkKeys(_ pairs: [Node.Pair], allowed: [String], in what: String) {
+    /// Reports every key of `pairs` not in `allowed`, suggesting the nearest allowed one;
+    /// a key in `misplaced` is one that belongs elsewhere, reported with its explanation.
+    public mutating func checkKeys(_ pairs: [Node.Pair], allowed: [String], in what: String, misplaced: [String: String] = [:]) {
         for pair in pairs {
             guard let name = pair.key.scalar?.value, !allowed.contains(name) else { continue }
-            error("unknown key '\(name)' in \(what)\(NameSuggestion.hint(for: name, in: allowed))", at: pair.key)
+            if let why = misplaced[name] {
+                error("'\(name)' does not belong in \(what): \(why)", at: pair.key)
+            } else {
+                error("unknown key '\(name)' in \(what)\(NameSuggestion.hint(for: name, in: allowed))", at: pair.key)
+            }
         }
     }
 

@@ -1,7 +1,21 @@
 import AccordDiagnostics
 
-/// One entry of the business-code table: a non-zero `code` in the envelope.
+/// One entry of the code table: a non-zero `code` in the envelope, or for a plain API
+/// an HTTP error status, told apart from the status's other entries by a member of
+/// the error body (``discriminator``).
 public struct BusinessCode: Sendable, Hashable {
+    /// The member of a plain API's error body, and its value, that mark this entry
+    /// (`type: https://example.com/problems/token-expired`).
+    public struct Discriminator: Sendable, Hashable {
+        public var member: String
+        public var value: String
+
+        public init(member: String, value: String) {
+            self.member = member
+            self.value = value
+        }
+    }
+
     /// What a correct client does when it meets the code.
     public enum Flow: String, Sendable, Hashable, CaseIterable {
         /// Nothing automatic; show or log the message.
@@ -28,6 +42,8 @@ public struct BusinessCode: Sendable, Hashable {
     /// The shape of the envelope's `data` when this code is answered (`{ban_info: …}` for a
     /// ban), if the contract declares one: fixtures, the mock and the generated client use it.
     public var data: Schema?
+    /// What tells this entry from its status's others (plain APIs only).
+    public var discriminator: Discriminator?
     public var location: SourceLocation
 
     public init(

@@ -17,6 +17,11 @@ public struct FlowCodes: Sendable, Hashable {
         case refreshInvalid = "refresh-invalid"
         case banned
 
+        /// The HTTP status a plain API answers the role with when its table does not name it.
+        public var conventionalStatus: Int {
+            self == .banned ? 403 : 401
+        }
+
         /// The role's conventional number, used when the table does not name it.
         public var conventionalCode: Int {
             switch self {
@@ -32,18 +37,34 @@ public struct FlowCodes: Sendable, Hashable {
         }
     }
 
-    /// The code of a request that breaks the contract (`validation.violation_code`).
+    /// The code of a request that breaks the contract (`validation.violation_code`, or
+    /// for a plain API the HTTP status `validation.status`).
     public let invalidRequest: Int
     private let codes: [Role: Int]
+    /// The table's entry of each role it names.
+    private let entries: [Role: BusinessCode]
 
     /// Resolves every role from `service`'s code table.
     public init(service: Service) {
-        invalidRequest = service.validation.violationCode
+        let plain = service.envelope == nil
+        invalidRequest = plain ? service.validation.status : service.validation.violationCode
         var codes: [Role: Int] = [:]
+        var entries: [Role: BusinessCode] = [:]
         for role in Role.allCases {
-            codes[role] = service.codes.first { $0.name == role.rawValue }?.code ?? role.conventionalCode
+            // A plain API that names no 'token-invalid' answers a token the server dropped
+            // (rotated by a refresh) as expired, so requests in flight with it are retried.
+            let entry = service.code(named: role.rawValue)
+                ?? (plain && role == .tokenInvalid ? service.code(named: Role.tokenExpired.rawValue) : nil)
+            entries[role] = entry
+            codes[role] = entry?.code ?? (plain ? role.conventionalStatus : role.conventionalCode)
         }
         self.codes = codes
+        self.entries = entries
+    }
+
+    /// The table's entry for `role`, with its discriminator, when the table names it.
+    public func entry(_ role: Role) -> BusinessCode? {
+        entries[role]
     }
 
     /// The code the contract gives `role`.

@@ -107,21 +107,16 @@ struct AnswerCompiler {
         return compiledAnswer
     }
 
+    /// The answer's body: the envelope, or a plain API's data or error body.
     private func envelope(code: Int, message: String?, data: JSONValue?) -> JSONValue {
-        let names = contract.service.envelope
-        var members: [JSONValue.Member] = [
-            .init(names.code, .int(code)),
-            .init(names.message, .string(message ?? contract.service.code(code)?.message ?? "ok")),
-        ]
-        // The envelope: every answer is {code, msg, data}; a code without details carries null.
-        members.append(.init(names.data, data ?? .null))
-        return .object(members)
+        contract.service.answerBody(code: code, message: message, data: data)
     }
 
     private func answer(name: String, origin: Answer.Origin, code: Int, envelope: CompiledJSON) -> Answer {
         Answer(name: name, origin: origin, label: origin == .generated ? "generated" : "\(origin.rawValue):\(name)",
                matchers: [], isDefault: false,
-               status: contract.service.code(code)?.httpStatus ?? 200, headers: [], delayMilliseconds: 0, code: code,
+               status: contract.service.code(code)?.httpStatus ?? (code != 0 && contract.service.envelope == nil ? code : 200),
+               headers: [], delayMilliseconds: 0, code: code,
                envelope: envelope, events: nil)
     }
 }

@@ -48,7 +48,7 @@ extension MockEngine {
         if let origin = request.headers["origin"], !ServerName.isSameOrigin(origin, host: request.headers["host"]) {
             return controlError(403, "foreign_origin", "the control API refuses calls from pages of another origin ('\(origin)')")
         }
-        if !["GET", "HEAD"].contains(request.method), !RequestValidator.isJSON(request.headers["content-type"] ?? "") {
+        if !["GET", "HEAD"].contains(request.method), !MediaTypes.isJSON(request.headers["content-type"] ?? "") {
             return controlError(415, "json_required", "a control call that changes state must send 'Content-Type: application/json' (even with no body)")
         }
         return nil

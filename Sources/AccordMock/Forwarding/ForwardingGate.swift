@@ -79,7 +79,7 @@ public struct ForwardingGate: Sendable {
         guard !ResponseChecker.isEventStream(contentType), let envelope = try? JSONReader.read(bytes) else {
             return AnswerCheck(code: nil, violations: responses.check(endpoint: endpoint, status: answer.status, contentType: contentType, body: bytes))
         }
-        let code: Int? = if case .int(let code)? = envelope[engine.contract.service.envelope.code] { code } else { nil }
+        let code = engine.contract.service.code(of: envelope, status: answer.status)
         return AnswerCheck(code: code, violations: responses.check(endpoint: endpoint, status: answer.status, envelope: envelope))
     }
 

@@ -63,7 +63,7 @@ struct Stages {
         ] + requestChecks(token: AuthenticationStage(tokens: state.tokens, auth: service.auth, envelopes: envelopes)) + [
             injection(state: state, scenarios: scenarios),
             ChoiceStage(answers: answers, state: state, effects: effects, envelopes: envelopes),
-            TokenStage(grant: grant, authHeader: service.auth.header.lowercased(), envelopeNames: service.envelope),
+            TokenStage(grant: grant, authHeader: service.auth.header.lowercased(), dataMember: service.envelope?.data),
             FaultStage(state: state),
             UploadStage(state: state, envelopes: envelopes, origin: options.publicOrigin),
             EffectStage(effects: effects),

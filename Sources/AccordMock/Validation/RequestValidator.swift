@@ -15,6 +15,8 @@ public struct RequestValidator: Sendable {
     private let validator: SchemaValidator
     private let plans: [String: Plan]
     private let rejectsUnknown: Bool
+    /// The query parameter carrying the API key, which no endpoint declares but every one may carry.
+    private var credentialQuery: String?
 
     /// One string-valued input (path parameter, query parameter or header), ready to
     /// check; a class, so the per-request loops share it rather than copy its schema.
@@ -54,6 +56,7 @@ public struct RequestValidator: Sendable {
         self.contract = contract
         self.validator = SchemaValidator(contract: contract)
         self.rejectsUnknown = contract.service.validation.unknownMembers == .reject
+        if let key = contract.service.auth.apiKey, key.location == .query { credentialQuery = key.name }
         func plan(_ fields: [Field], _ prefix: String) -> [StringField] {
             fields.map { field in
                 let readAs = contract.resolvedKind(of: field.schema)
@@ -155,17 +158,10 @@ public struct RequestValidator: Sendable {
         return violations
     }
 
-    /// `application/json`, with or without parameters such as `charset=utf-8`.
-    public static func isJSON(_ contentType: String) -> Bool {
-        let mediaType = contentType.utf8.prefix { $0 != UInt8(ascii: ";") }.drop { $0 == 0x20 || $0 == 0x09 }
-        let type = ASCII.lowercased(String(decoding: mediaType, as: UTF8.self)).trimmingTrailingSpaces
-        return type == "application/json" || (type.hasPrefix("application/") && type.hasSuffix("+json"))
-    }
-
     // MARK: String-valued inputs
 
     private func check(query: [(name: String, value: String)], against fields: [StringField], into violations: inout [Violation]) {
-        for (index, pair) in query.enumerated() where !fields.contains(where: { HTTPHeaders.same($0.name, pair.name) }) {
+        for (index, pair) in query.enumerated() where pair.name != credentialQuery && !fields.contains(where: { HTTPHeaders.same($0.name, pair.name) }) {
             // Report an unknown key once, where it first appears.
             guard rejectsUnknown, !query[..<index].contains(where: { $0.name == pair.name }) else { continue }
             let names = fields.map(\.name)

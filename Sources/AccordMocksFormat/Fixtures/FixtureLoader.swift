@@ -139,6 +139,8 @@ public struct FixtureLoader: Sendable {
             default: break
             }
         }
+        // A plain API's fixture answers an error by its status: the status is its code.
+        if contract.service.envelope == nil, fixture.code == 0, let status = fixture.status, status >= 400 { fixture.code = status }
         checkData(dataNode, of: &fixture, endpoint: endpoint, reader: &reader)
         return fixture
     }
@@ -158,7 +160,8 @@ public struct FixtureLoader: Sendable {
                 let narrowed = Set(fixture.matchers.map { "\($0.source.rawValue):\($0.key)" })
                 values.checkHoles(sourced, against: endpoint.response, endpoint: endpoint, narrowed: narrowed, what: "fixture '\(fixture.name)' data",
                                   reader: &reader)
-            } else if let payload = contract.service.code(fixture.code)?.data {
+            } else if let payload = contract.service.code(status: fixture.code, body: contract.service.envelope == nil ? sourced.value : nil)?.data
+                        ?? (contract.service.envelope == nil ? contract.service.errors.body : nil) {
                 values.check(sourced, against: payload, what: "fixture '\(fixture.name)' data (code \(fixture.code))", reader: &reader)
             } else {
                 values.compileCheck(sourced, what: "fixture '\(fixture.name)' data", reader: &reader)

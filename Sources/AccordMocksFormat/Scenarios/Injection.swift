@@ -51,7 +51,9 @@ public enum Injection: Sendable, Hashable {
             return
         }
         if let code = codes.first(where: { $0.name == word }) {
-            self = .business(code: code.code, message: nil, data: nil)
+            // One of a plain API's entries of a status: its discriminator marks the body.
+            let marked = code.discriminator.map { JSONValue.object([.init($0.member, .string($0.value))]) }
+            self = .business(code: code.code, message: nil, data: marked)
             return
         }
         switch word {

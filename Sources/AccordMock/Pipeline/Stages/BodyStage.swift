@@ -20,7 +20,7 @@ struct BodyStage: Stage {
         let request = exchange.request
         guard route.endpoint.body != nil else { return nil }
         let contentType = request.headers["content-type"] ?? ""
-        guard RequestValidator.isJSON(contentType) else {
+        guard MediaTypes.isJSON(contentType) else {
             return envelopes.refuse(
                 &exchange, status: 415, kind: "unsupported_media_type",
                 "'\(route.endpoint.id)' takes application/json, found '\(contentType.isEmpty ? "no Content-Type" : contentType)'",

@@ -17,8 +17,13 @@ struct CORSStage: Stage {
         self.allowOrigin = allowOrigin
         self.envelopes = envelopes
         let signing = service.signing
-        contractHeaders = ([signing.appKeyHeader, signing.timestampHeader, signing.nonceHeader, signing.signatureHeader,
-                            service.auth.header, "Content-Type", "Prefer"] + service.headers.map(\.name)).joined(separator: ", ")
+        let signingHeaders = signing.isEnabled ? [signing.appKeyHeader, signing.timestampHeader, signing.nonceHeader, signing.signatureHeader] : []
+        let credential: [String] = switch service.auth.kind {
+        case .none: []
+        case .bearer: [service.auth.header]
+        case .apiKey(let key): key.location == .header ? [key.name] : []
+        }
+        contractHeaders = (signingHeaders + credential + ["Content-Type", "Prefer"] + service.headers.map(\.name)).joined(separator: ", ")
     }
 
     func respond(to exchange: inout Exchange, next: Next) throws(StorageError) -> MockResponse {

@@ -42,11 +42,8 @@ struct RenderStage: Stage {
 
     /// An answer whose `data` the effects built.
     private func render(_ chosen: Answer, built: EffectAnswer) -> MockResponse {
-        let names = envelopes.service.envelope
-        let message = envelopes.service.code(0)?.message ?? "ok"
-        let bytes = built.bytes { data in
-            .object([.init(names.code, .int(0)), .init(names.message, .string(message)), .init(names.data, data)])
-        }
+        let service = envelopes.service
+        let bytes = built.bytes { data in service.answerBody(code: 0, message: nil, data: data) }
         return MockResponse(status: chosen.status, headers: [("Content-Type", "application/json; charset=utf-8")] + chosen.headers,
                             body: .bytes(bytes), delayMilliseconds: chosen.delayMilliseconds,
                             summary: MockResponse.Summary(source: chosen.label, code: 0, verdict: .ok))
@@ -64,7 +61,7 @@ struct RenderStage: Stage {
             )
         }
         return MockResponse(
-            status: chosen.status, headers: [("Content-Type", "application/json; charset=utf-8")] + chosen.headers,
+            status: chosen.status, headers: [("Content-Type", envelopes.service.contentType(code: chosen.code))] + chosen.headers,
             body: .bytes(try chosen.envelope?.render(context) ?? []), delayMilliseconds: chosen.delayMilliseconds, summary: summary
         )
     }

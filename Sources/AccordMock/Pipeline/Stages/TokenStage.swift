@@ -15,7 +15,8 @@ struct TokenStage: Stage {
     let grant: TokenGrant
     /// The lowercased name of the header carrying the access token.
     let authHeader: String
-    let envelopeNames: Service.Envelope
+    /// The envelope's data member, or nil for a plain API whose answer is the data.
+    let dataMember: String?
 
     func respond(to exchange: inout Exchange, next: Next) throws(StorageError) -> MockResponse {
         guard let endpoint = exchange.route?.endpoint.id, grant.isLogin(endpoint) || grant.isRefresh(endpoint) || endpoint == grant.auth.logoutEndpoint
@@ -39,7 +40,7 @@ struct TokenStage: Stage {
             return response
         }
         guard let answer = response.json else { return response }
-        let uid: Int = if case .int(let uid)? = answer.value(at: "/\(envelopeNames.data)/user/uid") { uid } else { 0 }
+        let uid: Int = if case .int(let uid)? = answer.value(at: (dataMember.map { "/\($0)" } ?? "") + "/user/uid") { uid } else { 0 }
         switch try grant(endpoint: endpoint, uid: uid, body: exchange.body) {
         case .refused(let refusal)?: return refusal
         case .issued(let uid, let pair)?:
@@ -58,15 +59,15 @@ struct TokenStage: Stage {
 
     /// The answer (parsed as `answer`) with the issued tokens written over the fixture's.
     private func withTokens(_ pair: TokenPair, in answer: JSONValue, _ response: MockResponse) -> MockResponse {
-        guard case .object(var envelope) = answer,
-              let index = envelope.firstIndex(where: { $0.key == envelopeNames.data }),
-              case .object(var data) = envelope[index].value else { return response }
+        guard case .object(var envelope) = answer else { return response }
+        let index = dataMember.flatMap { member in envelope.firstIndex { $0.key == member } }
+        guard case .object(var data) = index.map({ envelope[$0].value }) ?? (dataMember == nil ? answer : .null) else { return response }
         let values: [String: JSONValue] = [
             "access_token": .string(pair.accessToken), "refresh_token": .string(pair.refreshToken),
             "access_expires_in": .int(pair.accessExpiresIn), "refresh_expires_in": .int(pair.refreshExpiresIn),
         ]
         for member in data.indices { if let value = values[data[member].key] { data[member].value = value } }
-        envelope[index].value = .object(data)
+        if let index { envelope[index].value = .object(data) } else { envelope = data }
         var patched = response
         patched.body = .bytes(JSONWriter.bytes(.object(envelope)))
         return patched
