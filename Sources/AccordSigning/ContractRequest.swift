@@ -34,11 +34,14 @@ public struct ContractRequest: Sendable {
         public init(contract: Contract, app: (key: String, secret: String)? = nil, given: [String: String] = [:]) throws(SetupError) {
             self.contract = contract
             let signing = contract.service.signing
-            guard let key = app?.key ?? signing.apps.keys.sorted().first, let secret = app?.secret ?? signing.apps[key] else {
+            if let key = app?.key ?? signing.apps.keys.sorted().first, let secret = app?.secret ?? signing.apps[key] {
+                (appKey, appSecret) = (key, secret)
+            } else if signing.isEnabled {
                 throw SetupError(message: "no app key to sign with: give --app-key KEY:SECRET")
+            } else {
+                // A contract that signs nothing needs no app.
+                (appKey, appSecret) = ("", "")
             }
-            appKey = key
-            appSecret = secret
             signer = RequestSigner(settings: signing)
             unsigned = contract.unsignedEndpoints
             var headers: [(name: String, value: String)] = []
@@ -76,7 +79,7 @@ public struct ContractRequest: Sendable {
 
         /// Whether the contract has `endpoint` signed.
         public func isSigned(_ endpoint: Endpoint) -> Bool {
-            !unsigned.contains(endpoint.id)
+            contract.service.signing.isEnabled && !unsigned.contains(endpoint.id)
         }
 
         /// The request to `endpoint` with these values.
@@ -107,6 +110,10 @@ public struct ContractRequest: Sendable {
                     }
                 }
             }
+            // An API key in the query travels with every request that needs one (and is not signed).
+            if endpoint.requiresAuth, let key = contract.service.auth.apiKey, key.location == .query, let first = key.keys.first {
+                query.append((key.name, first))
+            }
             var signedBody = body
             // A multipart endpoint gets a small valid form; its text parts are what the signature covers.
             let form = body == nil ? endpoint.multipart.map { MultipartForm.sample(for: $0, types: contract.types) } : nil
@@ -119,8 +126,12 @@ public struct ContractRequest: Sendable {
                 headers += [(signing.appKeyHeader, appKey), (signing.timestampHeader, time), (signing.nonceHeader, nonce),
                             (signing.signatureHeader, signer.signature(input, secret: appSecret))]
             }
-            if endpoint.requiresAuth, let accessToken {
-                headers.append((contract.service.auth.header, "\(contract.service.auth.scheme) \(accessToken)"))
+            switch contract.service.auth.kind {
+            case .bearer where endpoint.requiresAuth:
+                if let accessToken { headers.append((contract.service.auth.header, "\(contract.service.auth.scheme) \(accessToken)")) }
+            case .apiKey(let key) where endpoint.requiresAuth && key.location == .header:
+                if let first = key.keys.first { headers.append((key.name, first)) }
+            default: break
             }
             var bytes: [UInt8] = []
             if let form {

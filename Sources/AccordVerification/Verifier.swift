@@ -144,6 +144,8 @@ public struct Verifier: Sendable {
     }
 
     private func login(report: @Sendable (VerificationCheck) -> Void) throws(Unreachable) -> Session {
+        // No tokens to get: none needed, an API key (sent with every request), or bearer tokens issued elsewhere.
+        guard contract.service.auth.usesTokens, !contract.service.auth.loginEndpoints.isEmpty else { return Session() }
         guard let client = try? HTTPClient(configuration: settings.client) else { return Session(failure: "libcurl could not start") }
         let logins = contract.service.auth.loginEndpoints.compactMap { contract.endpoint($0) }
         guard let endpoint = logins.first(where: { $0.examples.contains { $0.code == 0 && $0.body != nil } }) else {

@@ -149,6 +149,17 @@ import Testing
         #expect(missing.body?["title"] == .string("Signed out"))
     }
 
+    /// `accord verify` of a plain backend (here `accord serve` of it) signs nothing, signs in
+    /// for a bearer token, and sends an API key where the contract puts it.
+    @Test(arguments: [nil] + kinds.filter { $0.query != nil }) func verifyPassesAgainstAPlainBackend(_ kind: AuthKind?) throws {
+        let contracts = try kind.map { try Repository.plainContracts(auth: $0.auth, codes: $0.codes) } ?? Repository.plainContracts
+        let server = try ServerProcess(arguments: ["--quiet", "--no-reload"], mocks: Repository.plainMocks, contracts: contracts)
+        let run = try ExternalCommand.run(ServerProcess.executable.path, ["verify", "--contracts", contracts, "--base-url", server.baseURL + "/v1",
+                                                                        "--allow-writes", "--quiet"])
+        #expect(run.text == "accord verify: 4 passed, 0 failed, 4 skipped against \(server.baseURL)/v1\n")
+        #expect(run.status == 0)
+    }
+
     @Test(arguments: kinds) func eachAuthKindIsEnforced(_ kind: AuthKind) throws {
         let contracts = try Repository.plainContracts(auth: kind.auth, codes: kind.codes)
         let server = try ServerProcess(mocks: Repository.plainMocks, contracts: contracts)
