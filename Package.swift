@@ -104,6 +104,9 @@ let package = Package(
         // The generated client of the repository's contracts, compiled as a consumer would;
         // AccordGeneratorTests fails when it drifts from what `accord generate` writes.
         .target(name: "TongbanAPI", path: "Tests/TongbanAPI"),
+        // The client `accord generate` writes for the plain REST API of Tests/Projects/plain
+        // (no envelope, no signing); the plain end-to-end tests drive it, and it must not drift either.
+        .target(name: "NotesAPI", path: "Tests/NotesAPI"),
         // That client as a command: the browser tests of the web console (Tests/Browser) make their app calls with it.
         .executableTarget(name: "console-client", dependencies: ["TongbanAPI"], path: "Tests/ConsoleClient"),
         // What the test targets share: the repository's contracts and variants of them, an
@@ -118,7 +121,7 @@ let package = Package(
                                                                "AccordSigning", "AccordTesting"]),
         .testTarget(name: "AccordEndToEndTests", dependencies: ["AccordContract", "AccordHTTP", "AccordJSON", "AccordMock", "AccordServer",
                                                                 "AccordSigning", "AccordSync", "AccordTesting", "AccordValidation",
-                                                                "TongbanAPI", "accord"],
+                                                                "NotesAPI", "TongbanAPI", "accord"],
                     exclude: ["Clients"]),
         .testTarget(name: "AccordMockTests", dependencies: ["AccordContract", "AccordCrypto", "AccordFiles", "AccordHTTP", "AccordJSON",
                                                             "AccordMock", "AccordMocksFormat", "AccordReport", "AccordSigning",

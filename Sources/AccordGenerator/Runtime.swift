@@ -3,12 +3,22 @@
 /// support), embedded into the generator at build time by the EmbedFiles plugin.
 ///
 /// They are written with `public` access; a `public` that begins a line (after its
-/// indentation) is the access level and becomes the one asked for.
+/// indentation) is the access level and becomes the one asked for. A feature the
+/// contract does not use is left out: its file (`AccordSigning.swift` for signing) and
+/// the lines between `// accord:if FEATURE` and `// accord:else` (or `// accord:end`);
+/// the lines after `// accord:else` are kept instead.
 enum Runtime {
-    /// The files as `Support/NAME`, at `access` (`"public "` or `""`).
-    static func files(access: String) -> [(path: String, source: String)] {
-        EmbeddedRuntime.files.map { file in
-            ("Support/\(file.name)", withAccess(access, file.source))
+    /// A part of the runtime that only some contracts need.
+    enum Feature: String, CaseIterable {
+        /// `X-Sign` and its headers.
+        case signing
+    }
+
+    /// The files as `Support/NAME`, at `access` (`"public "` or `""`), with `features`.
+    static func files(access: String, features: Set<Feature>) -> [(path: String, source: String)] {
+        EmbeddedRuntime.files.compactMap { file in
+            if file.name == "AccordSigning.swift" && !features.contains(.signing) { return nil }
+            return ("Support/\(file.name)", withAccess(access, with(features, file.source)))
         }
     }
 
@@ -19,5 +29,26 @@ enum Runtime {
             let rest = line.dropFirst(indentation.count)
             return rest.hasPrefix("public ") ? indentation + access + rest.dropFirst("public ".count) : line
         }.joined(separator: "\n")
+    }
+
+    /// `source` with each feature region kept or left out, and the marker lines gone.
+    static func with(_ features: Set<Feature>, _ source: String) -> String {
+        var kept: [Substring] = []
+        // The region being read: whether its lines are kept, nil outside one.
+        var keeping: Bool?
+        var feature: Feature?
+        for line in source.split(separator: "\n", omittingEmptySubsequences: false) {
+            let marker = line.drop { $0 == " " }
+            if marker.hasPrefix("// accord:if "), let named = Feature(rawValue: String(marker.dropFirst("// accord:if ".count))) {
+                (feature, keeping) = (named, features.contains(named))
+            } else if marker == "// accord:else", let feature {
+                keeping = !features.contains(feature)
+            } else if marker == "// accord:end", feature != nil {
+                (feature, keeping) = (nil, nil)
+            } else if keeping ?? true {
+                kept.append(line)
+            }
+        }
+        return kept.joined(separator: "\n")
     }
 }

@@ -17,9 +17,12 @@ struct ServiceEmitter {
         return writer.text
     }
 
-    /// `BusinessCode`: the code table as an open enum.
+    /// `BusinessCode`: the code table as an open enum. A plain API's statuses with several
+    /// entries have a case each; `init(rawValue:)` gives the status's entry without `when`.
     private func writeCodes(_ codes: [BusinessCode], into writer: inout SwiftWriter) {
-        writer.line("/// The business codes of the contract (`code` of the envelope).")
+        writer.line(contract.service.envelope == nil
+            ? "/// The error codes of the contract: HTTP statuses, told apart by a member of the error body where one has several."
+            : "/// The business codes of the contract (`code` of the envelope).")
         writer.block("\(access)enum BusinessCode: RawRepresentable, Hashable, Sendable") { writer in
             for code in codes {
                 writer.documentation("\(code.message) (\(code.code))" + (code.description.map { "\n\n\($0)" } ?? ""), remark: nil)
@@ -30,7 +33,9 @@ struct ServiceEmitter {
             writer.line()
             writer.block("\(access)init(rawValue: Int)") { writer in
                 writer.switchBlock("rawValue") { writer in
-                    for code in codes { writer.line("case \(code.code): self = .\(Naming.bare(Naming.property(code.name)))") }
+                    for code in codes where contract.service.code(code.code) == code {
+                        writer.line("case \(code.code): self = .\(Naming.bare(Naming.property(code.name)))")
+                    }
                     writer.line("default: self = .unknown(rawValue)")
                 }
             }
@@ -41,56 +46,140 @@ struct ServiceEmitter {
                     writer.line("case .unknown(let code): code")
                 }
             }
+            // Entries that share a status share a raw value, which RawRepresentable's `==` and
+            // `hash(into:)` would compare: these compare the entries.
+            guard Set(codes.map(\.code)).count < codes.count else { return }
+            writer.line()
+            writer.line("/// Whether two codes are the same entry of the table (a status's entries share its raw value).")
+            writer.block("\(access)static func == (lhs: BusinessCode, rhs: BusinessCode) -> Bool") { writer in
+                writer.line("lhs.entry == rhs.entry")
+            }
+            writer.line()
+            writer.block("\(access)func hash(into hasher: inout Hasher)") { writer in
+                writer.line("hasher.combine(entry)")
+            }
+            writer.line()
+            writer.line("/// The entry's name in the table, or the number of a code it does not know.")
+            writer.block("private var entry: String") { writer in
+                writer.switchBlock("self") { writer in
+                    for code in codes { writer.line("case .\(Naming.bare(Naming.property(code.name))): \(code.name.swiftLiteral)") }
+                    writer.line("case .unknown(let code): String(code)")
+                }
+            }
         }
     }
 
     /// `Service`: the settings the client reads and the flow of each code.
     private func writeService(codes: [BusinessCode], refreshTypes: (body: String?, response: String)?, into writer: inout SwiftWriter) {
         let service = contract.service
+        let flowCodes = FlowCodes(service: service)
         writer.line("/// The service's settings and the flow each business code asks of a client.")
         writer.block("enum Service") { writer in
             writer.line("static let basePath = \(service.basePath.swiftLiteral)")
+            writer.line("/// Whether every answer is an envelope; without one, an error is an HTTP status.")
+            writer.line("static let usesEnvelope = \(service.envelope != nil)")
             let envelope = service.envelope ?? Service.Envelope()
             writer.line("static let envelopeCode = \(envelope.code.swiftLiteral)")
             writer.line("static let envelopeMessage = \(envelope.message.swiftLiteral)")
             writer.line("static let envelopeData = \(envelope.data.swiftLiteral)")
-            writer.line("static let appKeyHeader = \(service.signing.appKeyHeader.swiftLiteral)")
-            writer.line("static let timestampHeader = \(service.signing.timestampHeader.swiftLiteral)")
-            writer.line("static let nonceHeader = \(service.signing.nonceHeader.swiftLiteral)")
-            writer.line("static let signatureHeader = \(service.signing.signatureHeader.swiftLiteral)")
+            writer.line("/// The media type of a plain API's error answers.")
+            writer.line("static let errorMediaType = \(service.errors.mediaType.swiftLiteral)")
+            if service.signing.isEnabled {
+                writer.line("static let appKeyHeader = \(service.signing.appKeyHeader.swiftLiteral)")
+                writer.line("static let timestampHeader = \(service.signing.timestampHeader.swiftLiteral)")
+                writer.line("static let nonceHeader = \(service.signing.nonceHeader.swiftLiteral)")
+                writer.line("static let signatureHeader = \(service.signing.signatureHeader.swiftLiteral)")
+            }
+            writer.line("/// Whether requests carry bearer tokens that the login endpoints issue.")
+            writer.line("static let usesTokens = \(service.auth.usesTokens)")
             writer.line("static let authHeader = \(service.auth.header.swiftLiteral)")
             writer.line("static let authScheme = \(service.auth.scheme.swiftLiteral)")
+            let key = service.auth.apiKey
+            writer.line("/// Where the API key travels, if the contract has one, and the development keys it declares.")
+            writer.line("static let apiKeyHeader: String? = \(key.flatMap { $0.location == .header ? $0.name.swiftLiteral : nil } ?? "nil")")
+            writer.line("static let apiKeyQuery: String? = \(key.flatMap { $0.location == .query ? $0.name.swiftLiteral : nil } ?? "nil")")
+            writer.line("static let apiKeys: Set<String> = [\((key?.keys ?? []).map(\.swiftLiteral).joined(separator: ", "))]")
             writer.line("/// What a refresh that fails without an answer ends the session with.")
-            writer.line("static let refreshFailedCode = BusinessCode(rawValue: \(FlowCodes(service: service)[.refreshInvalid]))")
+            writer.line("static let refreshFailedCode = \(codeExpression(.refreshInvalid, flowCodes))")
             writer.line("/// The codes the in-process mock answers its flows with, by their role.")
-            let flowCodes = FlowCodes(service: service)
             for (name, role) in [("signatureInvalidCode", FlowCodes.Role.signatureInvalid), ("tokenExpiredCode", .tokenExpired),
-                                 ("tokenInvalidCode", .tokenInvalid), ("forceLogoutCode", .forceLogout), ("bannedCode", .banned)] {
-                writer.line("static let \(name) = BusinessCode(rawValue: \(flowCodes[role]))")
+                                 ("tokenInvalidCode", .tokenInvalid), ("forceLogoutCode", .forceLogout), ("bannedCode", .banned)]
+                where role != .signatureInvalid || service.signing.isEnabled {
+                writer.line("static let \(name) = \(codeExpression(role, flowCodes))")
             }
             writer.line("/// The business-code messages of the table.")
             writer.block("static func message(_ code: BusinessCode) -> String") { writer in
-                writer.switchBlock("code.rawValue") { writer in
-                    for code in codes { writer.line("case \(code.code): \(code.message.swiftLiteral)") }
-                    writer.line("default: \"\"")
+                writer.switchBlock("code") { writer in
+                    for code in codes { writer.line("case .\(Naming.bare(Naming.property(code.name))): \(code.message.swiftLiteral)") }
+                    writer.line("case .unknown: \"\"")
                 }
             }
-            let apps = service.signing.apps.sorted { $0.key < $1.key }.map { "\($0.key.swiftLiteral): \($0.value.swiftLiteral)" }
-            writer.line("/// The contract's app keys and secrets (development ones: the mock checks signatures with them).")
-            writer.line("static let apps: [String: String] = [\(apps.isEmpty ? ":" : apps.joined(separator: ", "))]")
-            writer.line("/// Endpoints that need no signature.")
-            writer.line("static let unsignedEndpoints: Set<String> = [\(service.signing.exempt.map(\.swiftLiteral).joined(separator: ", "))]")
+            writeErrorCodes(codes, into: &writer)
+            if service.signing.isEnabled {
+                let apps = service.signing.apps.sorted { $0.key < $1.key }.map { "\($0.key.swiftLiteral): \($0.value.swiftLiteral)" }
+                writer.line("/// The contract's app keys and secrets (development ones: the mock checks signatures with them).")
+                writer.line("static let apps: [String: String] = [\(apps.isEmpty ? ":" : apps.joined(separator: ", "))]")
+                writer.line("/// Endpoints that need no signature.")
+                writer.line("static let unsignedEndpoints: Set<String> = [\(service.signing.exempt.map(\.swiftLiteral).joined(separator: ", "))]")
+            }
             writer.line("static let loginEndpoints: Set<String> = [\(service.auth.loginEndpoints.map(\.swiftLiteral).joined(separator: ", "))]")
             writer.line("static let refreshEndpoint = \(service.auth.refreshEndpoint.swiftLiteral)")
             for (name, flow) in [("refreshesAndRetries", BusinessCode.Flow.refreshAndRetry), ("endsSession", .logout), ("bans", .ban), ("alerts", .alert)] {
-                let members = codes.filter { $0.flow == flow }.map { String($0.code) }
+                let members = codes.filter { $0.flow == flow }.map { ".\(Naming.bare(Naming.property($0.name)))" }
                 writer.line()
                 writer.block("static func \(name)(_ code: BusinessCode) -> Bool") { writer in
-                    writer.line(members.isEmpty ? "false" : "[\(members.joined(separator: ", "))].contains(code.rawValue)")
+                    writer.line(members.isEmpty ? "false" : "[\(members.joined(separator: ", "))].contains(code)")
                 }
             }
             writer.line()
             writeRefresh(refreshTypes, into: &writer)
+        }
+    }
+
+    /// The code of `role` in Swift: the table's case, or the role's number when it names none.
+    private func codeExpression(_ role: FlowCodes.Role, _ flowCodes: FlowCodes) -> String {
+        flowCodes.entry(role).map { "BusinessCode.\(Naming.bare(Naming.property($0.name)))" } ?? "BusinessCode(rawValue: \(flowCodes[role]))"
+    }
+
+    /// `errorCode(status:body:)`, which reads a plain API's error status (and the member
+    /// that tells its entries apart) as its code, and `discriminator(_:)`, its inverse.
+    private func writeErrorCodes(_ codes: [BusinessCode], into writer: inout SwiftWriter) {
+        let plain = contract.service.envelope == nil
+        writer.line(plain ? "/// The code of an error answer: its status, and the member of its body that tells the status's entries apart."
+                          : "/// An envelope carries its code in the body: no status is a code by itself.")
+        writer.block("static func errorCode(status: Int, body: Data) -> BusinessCode?") { writer in
+            guard plain else { writer.line("nil"); return }
+            if codes.contains(where: { $0.discriminator != nil }) { writer.line("let members = ErrorMembers(body).texts") }
+            writer.switchBlock("status") { writer in
+                for status in Set(codes.map(\.code)).sorted() {
+                    let entries = codes.filter { $0.code == status }
+                    let marked = entries.filter { $0.discriminator != nil }
+                    let fallback = entries.first { $0.discriminator == nil }.map { ".\(Naming.bare(Naming.property($0.name)))" } ?? "BusinessCode.unknown(status)"
+                    if marked.isEmpty {
+                        writer.line("case \(status): return \(fallback)")
+                        continue
+                    }
+                    writer.line("case \(status):")
+                    for entry in marked {
+                        guard let discriminator = entry.discriminator else { continue }
+                        writer.line("    if members[\(discriminator.member.swiftLiteral)] == \(discriminator.value.swiftLiteral) { return .\(Naming.bare(Naming.property(entry.name))) }")
+                    }
+                    writer.line("    return \(fallback)")
+                }
+                writer.line("default: return BusinessCode.unknown(status)")
+            }
+        }
+        writer.line("/// The member of the error body, and its value, that marks `code` (a plain API's entry with `when`).")
+        writer.block("static func discriminator(_ code: BusinessCode) -> (member: String, value: String)?") { writer in
+            let marked = codes.filter { $0.discriminator != nil }
+            guard !marked.isEmpty else { writer.line("nil"); return }
+            writer.switchBlock("code") { writer in
+                for entry in marked {
+                    guard let discriminator = entry.discriminator else { continue }
+                    writer.line("case .\(Naming.bare(Naming.property(entry.name))): (\(discriminator.member.swiftLiteral), \(discriminator.value.swiftLiteral))")
+                }
+                writer.line("default: nil")
+            }
         }
     }
 

@@ -46,7 +46,10 @@ public struct SwiftGenerator: Sendable {
         let translator = TypeTranslator(contract: contract)
         let models = ModelEmitter(access: accessKeyword)
         let endpoints = EndpointEmitter(contract: contract, access: accessKeyword, translator: translator)
-        var files = Runtime.files(access: accessKeyword).map { File(path: $0.path, contents: header("the Accord runtime") + $0.source) }
+        let features: Set<Runtime.Feature> = contract.service.signing.isEnabled ? [.signing] : []
+        var files = Runtime.files(access: accessKeyword, features: features).map { File(path: $0.path, contents: header("the Accord runtime") + $0.source) }
+        files.append(File(path: "Support/ClientConfiguration.swift", contents: header("service.yaml") + "import Foundation\n\n"
+                          + ConfigurationEmitter(contract: contract, access: accessKeyword).source()))
 
         // An instance (`Page<Match>`) is the generic struct with its argument: nothing to write.
         for declaration in contract.types.values.sorted(by: { $0.name < $1.name }) where declaration.instance == nil {

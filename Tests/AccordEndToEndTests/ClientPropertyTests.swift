@@ -41,7 +41,7 @@ import TongbanAPI
         var values = RandomValues(contract: contract, seed: seed)
         let server = try ServerProcess(arguments: ["--quiet"])
         let api = APIClient(configuration: ClientConfiguration(serverURL: URL(string: server.baseURL)!, appKey: "dev_app_key",
-                                                               appSecret: "dev_app_secret", deviceID: "property", appVersion: "1.2.0"))
+                                                               appSecret: "dev_app_secret", deviceID: "property", os: "ios", appVersion: "1.2.0"))
         try await logIn(api)
         var failures = 0
         for index in 0..<count where failures < 5 {

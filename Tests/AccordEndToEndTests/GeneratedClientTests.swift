@@ -12,7 +12,7 @@ import TongbanAPI
 @Suite(.serialized) struct GeneratedClientTests {
     private func client(_ server: ServerProcess, storage: InMemoryTokenStorage = InMemoryTokenStorage(), timeout: TimeInterval = 30) -> APIClient {
         APIClient(configuration: ClientConfiguration(serverURL: URL(string: server.baseURL)!, appKey: "dev_app_key", appSecret: "dev_app_secret",
-                                                     deviceID: "generated-client", appVersion: "1.2.0", timeout: timeout), storage: storage)
+                                                     deviceID: "generated-client", os: "ios", appVersion: "1.2.0", timeout: timeout), storage: storage)
     }
 
     private let login = AuthLoginPhoneRequest(phone: "13800138000", code: "123456",
@@ -434,7 +434,7 @@ import TongbanAPI
 
     @Test func transportFailuresAreToldApart() async throws {
         let api = APIClient(configuration: ClientConfiguration(serverURL: URL(string: "http://127.0.0.1:9")!, appKey: "k", appSecret: "s",
-                                                               deviceID: "d", appVersion: "1.0.0"))
+                                                               deviceID: "d", os: "ios", appVersion: "1.0.0"))
         do {
             _ = try await api.send(API.auth.appStartConfig())
             Issue.record("a closed port answered")

@@ -58,7 +58,7 @@ import TongbanAPI
         let server = try ServerProcess(arguments: ["--quiet"])
         let control = Control(server: server)
         let served = APIClient(configuration: ClientConfiguration(serverURL: URL(string: server.baseURL)!, appKey: "dev_app_key",
-                                                                  appSecret: "dev_app_secret", deviceID: "parity", appVersion: "1.2.0"))
+                                                                  appSecret: "dev_app_secret", deviceID: "parity", os: "ios", appVersion: "1.2.0"))
         // The fixtures are rendered at the reference time; the server's mock clock goes back there before each call.
         let serverTrace = try await run(served, rewind: {
             try await control.call("POST", "clock", #"{"set": 1796025600}"#)

@@ -149,7 +149,7 @@ import TongbanAPI
         let upstream = try ServerProcess(arguments: ["--quiet"])
         let proxy = try ServerProcess(command: "proxy", arguments: ["--upstream", upstream.baseURL, "--quiet"])
         let api = APIClient(configuration: ClientConfiguration(serverURL: URL(string: proxy.baseURL)!, appKey: "dev_app_key",
-                                                               appSecret: "dev_app_secret", deviceID: "through-proxy", appVersion: "1.2.0"),
+                                                               appSecret: "dev_app_secret", deviceID: "through-proxy", os: "ios", appVersion: "1.2.0"),
                             storage: InMemoryTokenStorage())
         let session = try await api.send(API.auth.loginPhone(AuthLoginPhoneRequest(
             phone: "13800138000", code: "123456",

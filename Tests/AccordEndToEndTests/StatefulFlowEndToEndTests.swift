@@ -24,7 +24,7 @@ import TongbanAPI
 
     private func client(_ server: ServerProcess, session: String? = nil) -> APIClient {
         let configuration = ClientConfiguration(serverURL: URL(string: server.baseURL)!, appKey: "dev_app_key", appSecret: "dev_app_secret",
-                                                deviceID: "stateful", appVersion: "1.2.0")
+                                                deviceID: "stateful", os: "ios", appVersion: "1.2.0")
         guard let session else { return APIClient(configuration: configuration, storage: InMemoryTokenStorage()) }
         return APIClient(configuration: configuration, storage: InMemoryTokenStorage(), transport: SessionTransport(session: session))
     }

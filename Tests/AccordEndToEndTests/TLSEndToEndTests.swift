@@ -163,7 +163,7 @@ import TongbanAPI
         let login = AuthLoginPhoneRequest(phone: "13800138000", code: "123456",
                                           deviceInfo: DeviceInfo(deviceID: "D-1", os: .ios, osVersion: "26.1", model: "iPhone", appVersion: "1.2.0"))
         let configuration = ClientConfiguration(serverURL: URL(string: server.baseURL)!, appKey: "dev_app_key", appSecret: "dev_app_secret",
-                                                deviceID: "tls-client", appVersion: "1.2.0", timeout: 10)
+                                                deviceID: "tls-client", os: "ios", appVersion: "1.2.0", timeout: 10)
         // Each APIClient has its own URLSession, so nothing of an earlier trust decision is cached.
         do {
             _ = try await APIClient(configuration: configuration, storage: InMemoryTokenStorage()).send(API.auth.loginPhone(login))

@@ -54,7 +54,7 @@ import TongbanAPI
     /// The generated client against `server`, logged in by phone.
     private func signedInClient(_ server: ServerProcess, device: String) async throws -> APIClient {
         let api = APIClient(configuration: ClientConfiguration(serverURL: URL(string: server.baseURL)!, appKey: "dev_app_key",
-                                                               appSecret: "dev_app_secret", deviceID: device, appVersion: "1.2.0"))
+                                                               appSecret: "dev_app_secret", deviceID: device, os: "ios", appVersion: "1.2.0"))
         _ = try await api.send(API.auth.loginPhone(AuthLoginPhoneRequest(
             phone: "13800138000", code: "123456",
             deviceInfo: DeviceInfo(deviceID: "D-1", os: .ios, osVersion: "26.1", model: "iPhone", appVersion: "1.2.0"))))

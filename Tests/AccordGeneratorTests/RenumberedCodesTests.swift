@@ -8,11 +8,13 @@ import Testing
     @Test func aContractThatRenumbersItsCodesGetsAClientOfItsOwnNumbers() throws {
         let files = SwiftGenerator(contract: try Repository.renumberedContracts(by: 40_000).contract).files()
         let service = try #require(files.first { $0.path == "Support/Service.swift" }).contents
-        #expect(service.contains("static let refreshFailedCode = BusinessCode(rawValue: 41007)"))
-        #expect(service.contains("[41002, 41005].contains(code.rawValue)"))
-        #expect(service.contains("[41006, 41007].contains(code.rawValue)"))
-        #expect(service.contains("[41008].contains(code.rawValue)"))
-        #expect(service.contains("[43008].contains(code.rawValue)"))
+        // The flows name the codes' cases; the cases read the contract's own numbers.
+        #expect(service.contains("static let refreshFailedCode = BusinessCode.refreshInvalid"))
+        #expect(service.contains("[.tokenExpired, .tokenInvalid].contains(code)"))
+        #expect(service.contains("[.forceLogout, .refreshInvalid].contains(code)"))
+        #expect(service.contains("case 41002: self = .tokenExpired"))
+        #expect(service.contains("case 41007: self = .refreshInvalid"))
+        #expect(service.contains("case .quota: 43008"))
         // No flow of the client is tied to the conventional numbers: outside comments,
         // none of them is left in any emitted file.
         let stale = files.flatMap { file in

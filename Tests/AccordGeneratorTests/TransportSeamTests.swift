@@ -27,7 +27,7 @@ import TongbanAPI
 
     private func client(_ transport: some Transport, storage: InMemoryTokenStorage = InMemoryTokenStorage()) -> APIClient {
         APIClient(configuration: ClientConfiguration(serverURL: URL(string: "https://api.example.com/")!, appKey: "dev_app_key",
-                                                     appSecret: "dev_app_secret", deviceID: "D-1", appVersion: "1.2.0"),
+                                                     appSecret: "dev_app_secret", deviceID: "D-1", os: "ios", appVersion: "1.2.0"),
                   storage: storage, transport: transport,
                   clock: { Date(timeIntervalSince1970: 1_764_500_000.9) }, nonce: { "n-0001" })
     }

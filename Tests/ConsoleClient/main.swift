@@ -25,7 +25,7 @@ func report(_ members: [String: String]) {
 }
 
 let api = APIClient(configuration: ClientConfiguration(serverURL: baseURL, appKey: "dev_app_key", appSecret: "dev_app_secret",
-                                                       deviceID: "console-client", appVersion: "1.2.0", timeout: 10),
+                                                       deviceID: "console-client", os: "ios", appVersion: "1.2.0", timeout: 10),
                     storage: InMemoryTokenStorage())
 let login = AuthLoginPhoneRequest(phone: "13800138000", code: "123456",
                                   deviceInfo: DeviceInfo(deviceID: "console-client", os: .ios, osVersion: "26.1", model: "iPhone", appVersion: "1.2.0"))

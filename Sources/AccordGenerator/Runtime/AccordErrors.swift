@@ -50,10 +50,11 @@ public enum ClientEvent: Sendable, Equatable {
 }
 
 extension APIError {
-    /// The envelope's `data` of a business error read as `type`: the payload the code
-    /// table declares for the code (the generated `…Data` properties call this).
+    /// The envelope's `data` (a plain API's whole error body) of a business error read as
+    /// `type`: the payload the code table declares for the code (the generated `…Data`
+    /// properties call this).
     public func payload<Payload: Decodable>(_ type: Payload.Type) -> Payload? {
         guard case .business(_, _, let envelope?) = self else { return nil }
-        return try? JSONDecoder().decode(Envelope<Payload>.self, from: envelope).data
+        return Service.payload(type, in: envelope)
     }
 }

@@ -102,7 +102,7 @@ public actor MockAPIClient: APISending {
     }
 
     private func record<Response>(_ endpoint: Endpoint<Response>) {
-        let body = endpoint.body.flatMap { try? RequestSigner.canonicalBody($0) }.map { String(decoding: $0, as: UTF8.self) }
+        let body = endpoint.body.flatMap { try? CanonicalJSON(parsing: Array(JSONEncoder().encode($0))) }.map { String(decoding: $0.bytes, as: UTF8.self) }
         calls.append(Call(id: endpoint.id, method: endpoint.method, path: endpoint.path, query: endpoint.query, body: body))
     }
 }

@@ -111,7 +111,8 @@ public struct MockRoute: Sendable {
 /// previews, unit tests and UI tests that should not depend on a port.
 ///
 /// It checks what `accord serve` checks first (the route, `X-Sign` with the contract's
-/// development app secret, the bearer token) and keeps real token state: a login issues
+/// development app secret when it signs, the bearer token or API key) and keeps real
+/// token state: a login issues
 /// tokens, a refresh rotates them, and the flows a tester asks for are answered with the
 /// contract's codes (``expireTokens()`` → token expired, ``forceLogout()``, ``ban(_:)``,
 /// ``inject(_:code:)``). An endpoint answers as the server does (docs/mocks.md): the
@@ -228,6 +229,11 @@ public actor MockTransport: Transport {
         }
         let reply = try reply(route, request: received)
         calls.append(Call(endpoint: route.id, method: method, path: url.path, code: reply.code.rawValue))
+        guard Service.usesEnvelope else {
+            let failed = reply.code.rawValue != 0
+            return (Self.plainBody(reply), try Self.response(url, status: failed ? reply.code.rawValue : 200,
+                                                              type: failed ? Service.errorMediaType : "application/json"))
+        }
         return (Self.envelope(reply), try Self.response(url, status: 200, type: "application/json"))
     }
 
@@ -243,22 +249,31 @@ public actor MockTransport: Transport {
             self.message = message
         }
 
-        init(_ code: BusinessCode) {
+        init(_ code: BusinessCode, data: CanonicalJSON? = nil) {
             self.code = code
+            self.data = data
         }
     }
 
     /// The answer to a request that reached `route`: the checks the server makes first,
     /// then an injected code, then the preferred or default fixture.
     private func reply(_ route: MockRoute, request: ReceivedRequest) throws -> Reply {
+        // accord:if signing
         guard Service.unsignedEndpoints.contains(route.id) || isSigned(request) else { return Reply(Service.signatureInvalidCode) }
+        // accord:end
         if route.requiresAuth {
-            let header = request.header(Service.authHeader) ?? ""
-            let token = String(header.dropFirst(Service.authScheme.count + 1))
-            if revoked.contains(token) { return Reply(Service.forceLogoutCode) }
-            guard accessTokens.contains(token) else { return Reply(Service.tokenInvalidCode) }
-            if expired.contains(token) { return Reply(Service.tokenExpiredCode) }
-            if let ban { return Reply(Service.bannedCode.rawValue, data: try Self.json(ban)) }
+            if Service.usesTokens {
+                let header = request.header(Service.authHeader) ?? ""
+                let token = String(header.dropFirst(Service.authScheme.count + 1))
+                if revoked.contains(token) { return Reply(Service.forceLogoutCode) }
+                guard accessTokens.contains(token) else { return Reply(Service.tokenInvalidCode) }
+                if expired.contains(token) { return Reply(Service.tokenExpiredCode) }
+            } else if Service.apiKeyHeader != nil || Service.apiKeyQuery != nil {
+                let key = Service.apiKeyHeader.flatMap { request.header($0) }
+                    ?? Service.apiKeyQuery.flatMap { name in request.query.first { $0.name == name }?.value }
+                guard let key, Service.apiKeys.contains(key) else { return Reply(Service.forceLogoutCode) }
+            }
+            if let ban { return Reply(Service.bannedCode, data: try Self.json(ban)) }
         }
         if var queue = injected[route.id], !queue.isEmpty {
             let code = queue.removeFirst()
@@ -296,6 +311,7 @@ public actor MockTransport: Transport {
         return .object(members)
     }
 
+    // accord:if signing
     /// Whether `X-Sign` is what the contract's rule gives with the app's secret.
     private func isSigned(_ request: ReceivedRequest) -> Bool {
         guard let appKey = request.header(Service.appKeyHeader), let secret = Service.apps[appKey],
@@ -305,6 +321,7 @@ public actor MockTransport: Transport {
         let params = RequestSigner.sortedParams(query: query, body: request.body)
         return RequestSigner(appKey: appKey, appSecret: secret).signature(timestamp: timestamp, nonce: nonce, sortedParams: params) == signature
     }
+    // accord:end
 
     /// A value as the JSON the server would send.
     private static func json(_ value: any Encodable) throws -> CanonicalJSON {
@@ -316,6 +333,21 @@ public actor MockTransport: Transport {
         var members: [(key: String, value: CanonicalJSON)] = [(Service.envelopeCode, .integer(reply.code.rawValue)),
                                                               (Service.envelopeMessage, .string(message))]
         if let data = reply.data { members.append((Service.envelopeData, data)) }
+        return Data(CanonicalJSON.object(members).bytes)
+    }
+
+    /// A plain API's answer: the data of a success, else the error body given (a ban's
+    /// payload) or the problem document of the code (its discriminator, message, status).
+    private static func plainBody(_ reply: Reply) -> Data {
+        if let data = reply.data { return Data(data.bytes) }
+        let status = reply.code.rawValue
+        guard status != 0 else { return Data("{}".utf8) }
+        let discriminator = Service.discriminator(reply.code)
+        var members: [(key: String, value: CanonicalJSON)] = [
+            ("type", .string(discriminator?.member == "type" ? discriminator!.value : "about:blank")),
+            ("title", .string(reply.message ?? Service.message(reply.code))), ("status", .integer(status)),
+        ]
+        if let discriminator, discriminator.member != "type" { members.append((discriminator.member, .string(discriminator.value))) }
         return Data(CanonicalJSON.object(members).bytes)
     }
 
@@ -396,16 +428,6 @@ private struct ReceivedRequest {
         case .body: body?.value(at: matcher.key)?.parameterText
         }
         return matcher.holds(for: value)
-    }
-}
-
-extension ClientConfiguration {
-    /// For previews and tests over ``MockTransport``: the contract's first development
-    /// app key and secret, and a server that is never called.
-    public static var preview: ClientConfiguration {
-        let app = Service.apps.sorted { $0.key < $1.key }.first
-        return ClientConfiguration(serverURL: URL(fixture: "https://mock.invalid"), appKey: app?.key ?? "", appSecret: app?.value ?? "",
-                                   deviceID: "preview", appVersion: "1.0.0")
     }
 }
 

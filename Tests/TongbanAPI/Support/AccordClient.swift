@@ -18,9 +18,9 @@ public protocol APISending: Sendable {
     var events: AsyncStream<ClientEvent> { get }
 }
 
-/// Calls the API: signs every request, unwraps the envelope, refreshes an expired
-/// token once for all waiting calls and retries them, and ends the session when the
-/// server says so.
+/// Calls the API: signs every request (when the contract signs), unwraps the envelope
+/// (or reads a plain API's answer and error status), refreshes an expired token once
+/// for all waiting calls and retries them, and ends the session when the server says so.
 ///
 /// ```swift
 /// let client = APIClient(configuration: configuration, storage: KeychainTokenStorage(service: "app"))
@@ -32,11 +32,11 @@ public actor APIClient: APISending {
     private let transport: any Transport
     private let clock: @Sendable () -> Date
     private let nonce: @Sendable () -> String
+    private let signer: RequestSigner
     private var refreshing: Task<Refresh, Never>?
     /// The session's generation: a session that ends or is signed out moves it on, and
     /// what a call from an older generation finds cannot end or restore anything.
     private var generation = 0
-    private let signer: RequestSigner
     private let broadcast = EventBroadcast<ClientEvent>()
 
     /// The most bytes an answer to a stream request may hold when it is not a stream
@@ -117,8 +117,9 @@ public actor APIClient: APISending {
         case failure(Refusal)
     }
 
-    /// A business code with its own answer's message and envelope, carried with the
-    /// call it answered (never kept on the actor, where another call could overwrite it).
+    /// A business code (or a plain API's error status) with its own answer's message and
+    /// body, carried with the call it answered (never kept on the actor, where another
+    /// call could overwrite it).
     private struct Refusal {
         var code: BusinessCode
         var message: String
@@ -166,6 +167,8 @@ public actor APIClient: APISending {
 
     /// The envelope of an answer read: its data, or the business code that refused it. A
     /// binary endpoint's success is its bytes (``AccordBinary``); its failures are envelopes.
+    /// Without an envelope, a 2xx answer is the data itself and an error status the code
+    /// the contract's table gives it (``Service/errorCode(status:body:)``).
     private static func answer<Response: Decodable>(_ data: Data, response: HTTPURLResponse, as type: Response.Type) throws(APIError) -> Answer<Response> {
         let status = response.statusCode
         let contentType = response.value(forHTTPHeaderField: "Content-Type") ?? ""
@@ -173,6 +176,7 @@ public actor APIClient: APISending {
            let bytes = AccordBinary(data: data, contentType: contentType) as? Response {
             return .success(bytes)
         }
+        guard Service.usesEnvelope else { return try plainAnswer(data, status: status, as: type) }
         guard let head = try? JSONDecoder().decode(Envelope<AccordEmpty>.self, from: data) else {
             if (400..<600).contains(status) { throw APIError.http(status: status, body: String(decoding: data, as: UTF8.self)) }
             throw APIError.undecodable("not the {\(Service.envelopeCode), \(Service.envelopeMessage), \(Service.envelopeData)} envelope")
@@ -189,6 +193,22 @@ public actor APIClient: APISending {
         }
     }
 
+    /// A plain API's answer: an error status is the code the table gives it (or
+    /// ``APIError/http(status:body:)`` when it gives none); a success is the data.
+    private static func plainAnswer<Response: Decodable>(_ data: Data, status: Int, as type: Response.Type) throws(APIError) -> Answer<Response> {
+        if (400..<600).contains(status) {
+            guard let code = Service.errorCode(status: status, body: data) else {
+                throw APIError.http(status: status, body: String(decoding: data.prefix(4_096), as: UTF8.self))
+            }
+            return .failure(Refusal(code: code, message: ErrorMembers.message(in: data) ?? Service.message(code), envelope: data))
+        }
+        do {
+            return .success(try JSONDecoder().decode(Response.self, from: data.isEmpty ? Data("{}".utf8) : data))
+        } catch {
+            throw APIError.undecodable(String(describing: error))
+        }
+    }
+
     /// The signed request for `endpoint`: the body in canonical JSON, signed from the
     /// same bytes that are sent; the query escaped to RFC 3986's unreserved characters,
     /// so `+` cannot turn into a space; the path's parameters already escaped once
@@ -199,8 +219,9 @@ public actor APIClient: APISending {
         }
         let base = components.percentEncodedPath.hasSuffix("/") ? String(components.percentEncodedPath.dropLast()) : components.percentEncodedPath
         components.percentEncodedPath = base + Service.basePath + endpoint.path
-        if !endpoint.query.isEmpty {
-            components.percentEncodedQuery = endpoint.query.map { Endpoint<Response>.queryComponent($0.name) + "=" + Endpoint<Response>.queryComponent($0.value) }
+        let query = endpoint.query + configuration.queryItems(requiresAuth: endpoint.requiresAuth)
+        if !query.isEmpty {
+            components.percentEncodedQuery = query.map { Endpoint<Response>.queryComponent($0.name) + "=" + Endpoint<Response>.queryComponent($0.value) }
                 .joined(separator: "&")
         }
         guard let url = components.url else { throw APIError.transport("bad URL for \(endpoint.path)") }
@@ -220,14 +241,16 @@ public actor APIClient: APISending {
         }
         let timestamp = String(Int64(clock().timeIntervalSince1970.rounded(.down)))
         let nonce = nonce()
-        let headers: [(String, String)] = [
+        var headers: [(String, String)] = [
             (Service.appKeyHeader, configuration.appKey), (Service.timestampHeader, timestamp), (Service.nonceHeader, nonce),
             (Service.signatureHeader, signer.signature(timestamp: timestamp, nonce: nonce,
-                                                       sortedParams: RequestSigner.sortedParams(query: endpoint.query, body: body))),
-            ("X-Device-Id", configuration.deviceID), ("X-OS", configuration.os), ("X-App-Version", configuration.appVersion),
-        ] + (configuration.language.map { [("X-Language", $0)] } ?? []) + endpoint.headers.map { ($0.name, $0.value) }
+                                                       sortedParams: RequestSigner.sortedParams(query: query, body: body))),
+        ]
+        headers += configuration.headers(requiresAuth: endpoint.requiresAuth) + endpoint.headers.map { ($0.name, $0.value) }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        if endpoint.requiresAuth, let tokens { request.setValue("\(Service.authScheme) \(tokens.accessToken)", forHTTPHeaderField: Service.authHeader) }
+        if Service.usesTokens, endpoint.requiresAuth, let tokens {
+            request.setValue("\(Service.authScheme) \(tokens.accessToken)", forHTTPHeaderField: Service.authHeader)
+        }
         return request
     }
 
@@ -399,7 +422,7 @@ public actor APIClient: APISending {
             await endSession(code, since: generation)
             return .sessionEnded(code)
         }
-        if Service.bans(code), let payload = try? JSONDecoder().decode(Envelope<BanPayload>.self, from: refusal.envelope).data {
+        if Service.bans(code), let payload = Service.payload(BanPayload.self, in: refusal.envelope) {
             broadcast.send(.banned(payload))
             return .banned(payload)
         }
@@ -426,5 +449,49 @@ struct Envelope<Payload: Decodable>: Decodable {
         code = try container.decode(Int.self, forKey: Key(stringValue: Service.envelopeCode))
         message = try container.decodeIfPresent(String.self, forKey: Key(stringValue: Service.envelopeMessage)) ?? ""
         data = try container.decodeIfPresent(Payload.self, forKey: Key(stringValue: Service.envelopeData))
+    }
+}
+
+extension Service {
+    /// The payload of a refusal's body read as `type`: the envelope's `data`, or a
+    /// plain API's whole error body.
+    static func payload<Payload: Decodable>(_ type: Payload.Type, in body: Data) -> Payload? {
+        if usesEnvelope { return try? JSONDecoder().decode(Envelope<Payload>.self, from: body).data }
+        return try? JSONDecoder().decode(Payload.self, from: body)
+    }
+}
+
+/// The text members of a plain API's error body: what tells its entries of one status
+/// apart (``Service/errorCode(status:body:)``) and its message.
+struct ErrorMembers: Decodable {
+    /// Each member whose value is text.
+    var texts: [String: String] = [:]
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        for key in container.allKeys {
+            if let text = try? container.decode(String.self, forKey: key) { texts[key.stringValue] = text }
+        }
+    }
+
+    init(_ body: Data) {
+        self = (try? JSONDecoder().decode(ErrorMembers.self, from: body)) ?? ErrorMembers(texts: [:])
+    }
+
+    private init(texts: [String: String]) {
+        self.texts = texts
+    }
+
+    /// A problem document's `detail`, else its `title`.
+    static func message(in body: Data) -> String? {
+        let members = ErrorMembers(body)
+        return members.texts["detail"] ?? members.texts["title"]
     }
 }

@@ -113,7 +113,8 @@ public struct MockRoute: Sendable {
 /// previews, unit tests and UI tests that should not depend on a port.
 ///
 /// It checks what `accord serve` checks first (the route, `X-Sign` with the contract's
-/// development app secret, the bearer token) and keeps real token state: a login issues
+/// development app secret when it signs, the bearer token or API key) and keeps real
+/// token state: a login issues
 /// tokens, a refresh rotates them, and the flows a tester asks for are answered with the
 /// contract's codes (``expireTokens()`` → token expired, ``forceLogout()``, ``ban(_:)``,
 /// ``inject(_:code:)``). An endpoint answers as the server does (docs/mocks.md): the
@@ -230,6 +231,11 @@ public actor MockTransport: Transport {
         }
         let reply = try reply(route, request: received)
         calls.append(Call(endpoint: route.id, method: method, path: url.path, code: reply.code.rawValue))
+        guard Service.usesEnvelope else {
+            let failed = reply.code.rawValue != 0
+            return (Self.plainBody(reply), try Self.response(url, status: failed ? reply.code.rawValue : 200,
+                                                              type: failed ? Service.errorMediaType : "application/json"))
+        }
         return (Self.envelope(reply), try Self.response(url, status: 200, type: "application/json"))
     }
 
@@ -245,8 +251,9 @@ public actor MockTransport: Transport {
             self.message = message
         }
 
-        init(_ code: BusinessCode) {
+        init(_ code: BusinessCode, data: CanonicalJSON? = nil) {
             self.code = code
+            self.data = data
         }
     }
 
@@ -255,12 +262,18 @@ public actor MockTransport: Transport {
     private func reply(_ route: MockRoute, request: ReceivedRequest) throws -> Reply {
         guard Service.unsignedEndpoints.contains(route.id) || isSigned(request) else { return Reply(Service.signatureInvalidCode) }
         if route.requiresAuth {
-            let header = request.header(Service.authHeader) ?? ""
-            let token = String(header.dropFirst(Service.authScheme.count + 1))
-            if revoked.contains(token) { return Reply(Service.forceLogoutCode) }
-            guard accessTokens.contains(token) else { return Reply(Service.tokenInvalidCode) }
-            if expired.contains(token) { return Reply(Service.tokenExpiredCode) }
-            if let ban { return Reply(Service.bannedCode.rawValue, data: try Self.json(ban)) }
+            if Service.usesTokens {
+                let header = request.header(Service.authHeader) ?? ""
+                let token = String(header.dropFirst(Service.authScheme.count + 1))
+                if revoked.contains(token) { return Reply(Service.forceLogoutCode) }
+                guard accessTokens.contains(token) else { return Reply(Service.tokenInvalidCode) }
+                if expired.contains(token) { return Reply(Service.tokenExpiredCode) }
+            } else if Service.apiKeyHeader != nil || Service.apiKeyQuery != nil {
+                let key = Service.apiKeyHeader.flatMap { request.header($0) }
+                    ?? Service.apiKeyQuery.flatMap { name in request.query.first { $0.name == name }?.value }
+                guard let key, Service.apiKeys.contains(key) else { return Reply(Service.forceLogoutCode) }
+            }
+            if let ban { return Reply(Service.bannedCode, data: try Self.json(ban)) }
         }
         if var queue = injected[route.id], !queue.isEmpty {
             let code = queue.removeFirst()
@@ -318,6 +331,21 @@ public actor MockTransport: Transport {
         var members: [(key: String, value: CanonicalJSON)] = [(Service.envelopeCode, .integer(reply.code.rawValue)),
                                                               (Service.envelopeMessage, .string(message))]
         if let data = reply.data { members.append((Service.envelopeData, data)) }
+        return Data(CanonicalJSON.object(members).bytes)
+    }
+
+    /// A plain API's answer: the data of a success, else the error body given (a ban's
+    /// payload) or the problem document of the code (its discriminator, message, status).
+    private static func plainBody(_ reply: Reply) -> Data {
+        if let data = reply.data { return Data(data.bytes) }
+        let status = reply.code.rawValue
+        guard status != 0 else { return Data("{}".utf8) }
+        let discriminator = Service.discriminator(reply.code)
+        var members: [(key: String, value: CanonicalJSON)] = [
+            ("type", .string(discriminator?.member == "type" ? discriminator!.value : "about:blank")),
+            ("title", .string(reply.message ?? Service.message(reply.code))), ("status", .integer(status)),
+        ]
+        if let discriminator, discriminator.member != "type" { members.append((discriminator.member, .string(discriminator.value))) }
         return Data(CanonicalJSON.object(members).bytes)
     }
 
@@ -398,16 +426,6 @@ private struct ReceivedRequest {
         case .body: body?.value(at: matcher.key)?.parameterText
         }
         return matcher.holds(for: value)
-    }
-}
-
-extension ClientConfiguration {
-    /// For previews and tests over ``MockTransport``: the contract's first development
-    /// app key and secret, and a server that is never called.
-    public static var preview: ClientConfiguration {
-        let app = Service.apps.sorted { $0.key < $1.key }.first
-        return ClientConfiguration(serverURL: URL(fixture: "https://mock.invalid"), appKey: app?.key ?? "", appSecret: app?.value ?? "",
-                                   deviceID: "preview", appVersion: "1.0.0")
     }
 }
 

@@ -135,50 +135,68 @@ public enum BusinessCode: RawRepresentable, Hashable, Sendable {
 /// The service's settings and the flow each business code asks of a client.
 enum Service {
     static let basePath = "/api/v1"
+    /// Whether every answer is an envelope; without one, an error is an HTTP status.
+    static let usesEnvelope = true
     static let envelopeCode = "code"
     static let envelopeMessage = "msg"
     static let envelopeData = "data"
+    /// The media type of a plain API's error answers.
+    static let errorMediaType = "application/problem+json"
     static let appKeyHeader = "X-App-Key"
     static let timestampHeader = "X-Timestamp"
     static let nonceHeader = "X-Nonce"
     static let signatureHeader = "X-Sign"
+    /// Whether requests carry bearer tokens that the login endpoints issue.
+    static let usesTokens = true
     static let authHeader = "Authorization"
     static let authScheme = "Bearer"
+    /// Where the API key travels, if the contract has one, and the development keys it declares.
+    static let apiKeyHeader: String? = nil
+    static let apiKeyQuery: String? = nil
+    static let apiKeys: Set<String> = []
     /// What a refresh that fails without an answer ends the session with.
-    static let refreshFailedCode = BusinessCode(rawValue: 1007)
+    static let refreshFailedCode = BusinessCode.refreshInvalid
     /// The codes the in-process mock answers its flows with, by their role.
-    static let signatureInvalidCode = BusinessCode(rawValue: 1001)
-    static let tokenExpiredCode = BusinessCode(rawValue: 1002)
-    static let tokenInvalidCode = BusinessCode(rawValue: 1005)
-    static let forceLogoutCode = BusinessCode(rawValue: 1006)
-    static let bannedCode = BusinessCode(rawValue: 1008)
+    static let signatureInvalidCode = BusinessCode.signatureInvalid
+    static let tokenExpiredCode = BusinessCode.tokenExpired
+    static let tokenInvalidCode = BusinessCode.tokenInvalid
+    static let forceLogoutCode = BusinessCode.forceLogout
+    static let bannedCode = BusinessCode.banned
     /// The business-code messages of the table.
     static func message(_ code: BusinessCode) -> String {
-        switch code.rawValue {
-        case 1000: "请求参数错误"
-        case 1001: "签名错误"
-        case 1002: "登录已过期"
-        case 1003: "请求时间无效"
-        case 1004: "重复请求"
-        case 1005: "登录状态已失效"
-        case 1006: "账号已在其他设备登录"
-        case 1007: "登录已失效，请重新登录"
-        case 1008: "账号已被封禁"
-        case 2001: "验证码错误或已过期"
-        case 2002: "发送过于频繁，请稍后再试"
-        case 2003: "手机号或密码错误"
-        case 2004: "该手机号已绑定其他账号"
-        case 2005: "Apple 登录凭证无效或已过期"
-        case 2006: "账号注销申请处理中"
-        case 3001: "信号不存在或已过期"
-        case 3002: "内容未通过审核"
-        case 3008: "今日信号已达上限"
-        case 4001: "购买凭证无效"
-        case 4002: "商品不存在"
-        case 5001: "内容不存在"
-        case 5002: "AI 服务繁忙，请稍后再试"
-        default: ""
+        switch code {
+        case .invalidRequest: "请求参数错误"
+        case .signatureInvalid: "签名错误"
+        case .tokenExpired: "登录已过期"
+        case .timestampInvalid: "请求时间无效"
+        case .nonceReused: "重复请求"
+        case .tokenInvalid: "登录状态已失效"
+        case .forceLogout: "账号已在其他设备登录"
+        case .refreshInvalid: "登录已失效，请重新登录"
+        case .banned: "账号已被封禁"
+        case .smsCodeInvalid: "验证码错误或已过期"
+        case .smsTooFrequent: "发送过于频繁，请稍后再试"
+        case .credentialsInvalid: "手机号或密码错误"
+        case .phoneTaken: "该手机号已绑定其他账号"
+        case .appleTokenInvalid: "Apple 登录凭证无效或已过期"
+        case .deletionPending: "账号注销申请处理中"
+        case .signalNotFound: "信号不存在或已过期"
+        case .contentRejected: "内容未通过审核"
+        case .quota: "今日信号已达上限"
+        case .receiptInvalid: "购买凭证无效"
+        case .productNotFound: "商品不存在"
+        case .notFound: "内容不存在"
+        case .aiBusy: "AI 服务繁忙，请稍后再试"
+        case .unknown: ""
         }
+    }
+    /// An envelope carries its code in the body: no status is a code by itself.
+    static func errorCode(status: Int, body: Data) -> BusinessCode? {
+        nil
+    }
+    /// The member of the error body, and its value, that marks `code` (a plain API's entry with `when`).
+    static func discriminator(_ code: BusinessCode) -> (member: String, value: String)? {
+        nil
     }
     /// The contract's app keys and secrets (development ones: the mock checks signatures with them).
     static let apps: [String: String] = ["dev_app_key": "dev_app_secret"]
@@ -188,19 +206,19 @@ enum Service {
     static let refreshEndpoint = "auth.refresh"
 
     static func refreshesAndRetries(_ code: BusinessCode) -> Bool {
-        [1002, 1005].contains(code.rawValue)
+        [.tokenExpired, .tokenInvalid].contains(code)
     }
 
     static func endsSession(_ code: BusinessCode) -> Bool {
-        [1006, 1007].contains(code.rawValue)
+        [.forceLogout, .refreshInvalid].contains(code)
     }
 
     static func bans(_ code: BusinessCode) -> Bool {
-        [1008].contains(code.rawValue)
+        [.banned].contains(code)
     }
 
     static func alerts(_ code: BusinessCode) -> Bool {
-        [3008].contains(code.rawValue)
+        [.quota].contains(code)
     }
 
     /// The token refresh call.

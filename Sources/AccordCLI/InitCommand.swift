@@ -1,0 +1,50 @@
+import AccordFiles
+import Foundation
+
+/// `accord init [DIR] [--style plain|envelope]`: a small working project to start from.
+struct InitCommand: Subcommand {
+    let name = "init"
+    let abstract = "Write a small working project (contracts/ and mocks/) to start from."
+    let positionals: String? = "[DIR]"
+    let options = [
+        Arguments.Option(name: "style", valueName: "STYLE",
+                         help: "'plain' (bare JSON, problem+json errors, an API key) or 'envelope' ({code, msg, data}, signed, bearer tokens); default: plain."),
+    ]
+
+    func run(_ arguments: Arguments, console: Console) -> Int32 {
+        guard arguments.positionals.count <= 1 else {
+            console.printError("error: 'accord init' takes one directory, found \(arguments.positionals.count)\n\n\(help)")
+            return 2
+        }
+        let styleName = arguments["style"] ?? StarterProject.Style.plain.rawValue
+        guard let style = StarterProject.Style(rawValue: styleName) else {
+            let names = StarterProject.Style.allCases.map(\.rawValue)
+            console.printError("error: '--style' is \(names.map { "'\($0)'" }.joined(separator: " or ")), found '\(styleName)'"
+                               + (NameHint.hint(for: styleName, in: names).map { "; did you mean '\($0)'?" } ?? ""))
+            return 2
+        }
+        let directory = arguments.positionals.first ?? "."
+        let files = StarterProject(style: style).files
+        let taken = files.map { directory + "/" + $0.path }.filter { FileManager.default.fileExists(atPath: $0) }
+        guard taken.isEmpty else {
+            console.printError("error: accord init writes nothing over existing files; already there: \(taken.joined(separator: ", "))")
+            return 1
+        }
+        for file in files {
+            let path = directory + "/" + file.path
+            do {
+                try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try AtomicFile.write(Array(file.contents.utf8), to: path)
+            } catch {
+                console.printError("error: cannot write \(path): \(error)")
+                return 1
+            }
+        }
+        let prefix = directory == "." ? "" : "cd \(directory) && "
+        console.print("""
+            accord init: a \(style.rawValue) project in \(directory == "." ? "this directory" : directory): \(files.map(\.path).joined(separator: ", "))
+            next: \(prefix)accord lint, then accord serve, then accord generate --output Sources/API
+            """)
+        return 0
+    }
+}
