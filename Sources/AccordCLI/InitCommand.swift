@@ -42,7 +42,7 @@ struct InitCommand: Subcommand {
         }
         let prefix = directory == "." ? "" : "cd \(directory) && "
         console.print("""
-            accord init: a \(style.rawValue) project in \(directory == "." ? "this directory" : directory): \(files.map(\.path).joined(separator: ", "))
+            accord init: the \(style.rawValue) starter in \(directory == "." ? "this directory" : directory): \(files.map(\.path).joined(separator: ", "))
             next: \(prefix)accord lint, then accord serve, then accord generate --output Sources/API
             """)
         return 0

@@ -65,6 +65,36 @@ import Testing
         #expect(run(["diff", old, old]).output == "0 breaking, 0 compatible changes\n")
     }
 
+    /// A plain API's table is compared entry by entry (a status's entries by their `when`),
+    /// and so are its error media type and its kind of auth.
+    @Test func aPlainAPIsErrorsAndAuthAreCompared() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("accord-diff-plain-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: Repository.plainContracts), to: directory)
+        let service = directory.appendingPathComponent("service.yaml")
+        var text = try String(contentsOf: service, encoding: .utf8)
+        text = text.replacingOccurrences(of: "  media_type: application/problem+json\n", with: "  media_type: application/json\n")
+            .replacingOccurrences(of: "    - {name: refresh-invalid, msg: Session ended, when: {type: 'https://notes.example.com/problems/refresh-invalid'}, flow: logout}\n",
+                                  with: "")
+            .replacingOccurrences(of: "  404: {name: not-found, msg: Not found}", with: "  404: {name: not-found, msg: Not found, flow: alert}")
+        try text.write(to: service, atomically: true, encoding: .utf8)
+        let (old, new) = (Repository.plainContracts, directory.path)
+        let (status, output, _) = run(["diff", old, new])
+        #expect(status == 1)
+        #expect(output == """
+        \(new)/service.yaml:5:3: breaking (app, backend): errors are now application/json, were application/problem+json [old: \(old)/service.yaml:5:3]
+        \(old)/service.yaml:28:7: breaking (backend): business code 401 (refresh-invalid) removed from the table
+        \(new)/service.yaml:30:3: breaking (app): business code 404 flow changed from none to alert [old: \(old)/service.yaml:31:3]
+        3 breaking, 0 compatible changes
+
+        """)
+        let keyed = try Repository.plainContracts(auth: "  api_key: {header: X-API-Key, keys: [k]}",
+                                                  codes: "  401: {name: unauthorized}\n  403: {name: banned, data: BanProblem}\n  404: {name: not-found}\n  429: {name: quota}")
+        let auth = run(["diff", old, keyed]).output
+        #expect(auth.contains(": breaking (app, backend): auth changed from bearer tokens in Authorization to an API key in the header 'X-API-Key' [old: "))
+        #expect(auth.contains(": breaking (app): tokens are no longer refreshed ('session.refresh' is not the refresh endpoint) [old: "))
+    }
+
     @Test func readsTheOldVersionFromAGitRevision() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("accord-diff-git-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
