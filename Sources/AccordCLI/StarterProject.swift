@@ -1,3 +1,5 @@
+import Foundation
+
 /// The files `accord init` writes: a service file, one domain with a list, a detail
 /// and a create endpoint, their fixtures and one scenario, in either style. Each is
 /// checked by a test: `accord lint` is clean, `accord serve` answers and the generated
@@ -161,7 +163,10 @@ struct StarterProject {
 
     /// The books domain, with the code of a missing book and of a refused request.
     private static func books(codes missing: String, invalid: String) -> String {
-        """
+        booksTemplate.replacingOccurrences(of: "MISSING_CODE", with: missing).replacingOccurrences(of: "INVALID_CODE", with: invalid)
+    }
+
+    private static let booksTemplate = """
         domain: books
         description: The books on the shelf.
 
@@ -199,7 +204,7 @@ struct StarterProject {
             params:
               book_id: {type: string, pattern: 'b_[0-9a-z]+'}
             response: Book
-            codes: [\(missing)]
+            codes: [MISSING_CODE]
             examples:
               default:
                 params: {book_id: b_1}
@@ -213,14 +218,13 @@ struct StarterProject {
               author: string
               year: {type: int, min: 0, max: 3000, optional: true}
             response: Book
-            codes: [\(invalid)]
+            codes: [INVALID_CODE]
             examples:
               default:
                 body: {title: Emma, author: Jane Austen, year: 1815}
                 response: {id: b_2, title: Emma, author: Jane Austen, year: 1815}
 
         """
-    }
 
     private static let plainFixtures = """
         # Fixtures: the first whose `when` matches answers, else the `default: true` one,

@@ -84,21 +84,7 @@ struct ServiceEmitter {
             writer.line("static let envelopeData = \(envelope.data.swiftLiteral)")
             writer.line("/// The media type of a plain API's error answers.")
             writer.line("static let errorMediaType = \(service.errors.mediaType.swiftLiteral)")
-            if service.signing.isEnabled {
-                writer.line("static let appKeyHeader = \(service.signing.appKeyHeader.swiftLiteral)")
-                writer.line("static let timestampHeader = \(service.signing.timestampHeader.swiftLiteral)")
-                writer.line("static let nonceHeader = \(service.signing.nonceHeader.swiftLiteral)")
-                writer.line("static let signatureHeader = \(service.signing.signatureHeader.swiftLiteral)")
-            }
-            writer.line("/// Whether requests carry bearer tokens that the login endpoints issue.")
-            writer.line("static let usesTokens = \(service.auth.usesTokens)")
-            writer.line("static let authHeader = \(service.auth.header.swiftLiteral)")
-            writer.line("static let authScheme = \(service.auth.scheme.swiftLiteral)")
-            let key = service.auth.apiKey
-            writer.line("/// Where the API key travels, if the contract has one, and the development keys it declares.")
-            writer.line("static let apiKeyHeader: String? = \(key.flatMap { $0.location == .header ? $0.name.swiftLiteral : nil } ?? "nil")")
-            writer.line("static let apiKeyQuery: String? = \(key.flatMap { $0.location == .query ? $0.name.swiftLiteral : nil } ?? "nil")")
-            writer.line("static let apiKeys: Set<String> = [\((key?.keys ?? []).map(\.swiftLiteral).joined(separator: ", "))]")
+            writeCredentials(into: &writer)
             writer.line("/// What a refresh that fails without an answer ends the session with.")
             writer.line("static let refreshFailedCode = \(codeExpression(.refreshInvalid, flowCodes))")
             writer.line("/// The codes the in-process mock answers its flows with, by their role.")
@@ -134,6 +120,27 @@ struct ServiceEmitter {
             writer.line()
             writeRefresh(refreshTypes, into: &writer)
         }
+    }
+
+    /// The signing headers (when the contract signs), the bearer token's header and
+    /// scheme, and where the API key travels.
+    private func writeCredentials(into writer: inout SwiftWriter) {
+        let service = contract.service
+        if service.signing.isEnabled {
+            writer.line("static let appKeyHeader = \(service.signing.appKeyHeader.swiftLiteral)")
+            writer.line("static let timestampHeader = \(service.signing.timestampHeader.swiftLiteral)")
+            writer.line("static let nonceHeader = \(service.signing.nonceHeader.swiftLiteral)")
+            writer.line("static let signatureHeader = \(service.signing.signatureHeader.swiftLiteral)")
+        }
+        writer.line("/// Whether requests carry bearer tokens that the login endpoints issue.")
+        writer.line("static let usesTokens = \(service.auth.usesTokens)")
+        writer.line("static let authHeader = \(service.auth.header.swiftLiteral)")
+        writer.line("static let authScheme = \(service.auth.scheme.swiftLiteral)")
+        let key = service.auth.apiKey
+        writer.line("/// Where the API key travels, if the contract has one, and the development keys it declares.")
+        writer.line("static let apiKeyHeader: String? = \(key.flatMap { $0.location == .header ? $0.name.swiftLiteral : nil } ?? "nil")")
+        writer.line("static let apiKeyQuery: String? = \(key.flatMap { $0.location == .query ? $0.name.swiftLiteral : nil } ?? "nil")")
+        writer.line("static let apiKeys: Set<String> = [\((key?.keys ?? []).map(\.swiftLiteral).joined(separator: ", "))]")
     }
 
     /// The code of `role` in Swift: the table's case, or the role's number when it names none.

@@ -15,7 +15,7 @@ import AccordYAML
 /// - `default`: the envelope of a refusal (unknown route, body too large, a busy nonce store).
 public struct OpenAPIDocument: Sendable {
     public let contract: Contract
-    private let schemas: SchemaTranslator
+    let schemas: SchemaTranslator
     private let unsigned: Set<String>
     private let flows: FlowCodes
 
@@ -55,24 +55,6 @@ public struct OpenAPIDocument: Sendable {
     static let refusalName = "Refusal"
     static let bearerName = "bearerAuth"
     static let apiKeyName = "apiKey"
-
-    /// The security scheme of the service's credential, by name: a bearer token or an API key.
-    private var securityScheme: JSONValue.Member? {
-        let auth = contract.service.auth
-        switch auth.kind {
-        case .none: return nil
-        case .bearer:
-            return .init(Self.bearerName, .object([
-                .init("type", .string("http")), .init("scheme", .string(auth.scheme.lowercased())),
-                .init("description", .string("The access token from a login endpoint, in `\(auth.header)`.")),
-            ]))
-        case .apiKey(let key):
-            return .init(Self.apiKeyName, .object([
-                .init("type", .string("apiKey")), .init("in", .string(key.location.rawValue)), .init("name", .string(key.name)),
-                .init("description", .string("One of the keys the contract declares, in the \(key.location.rawValue) `\(key.name)`.")),
-            ]))
-        }
-    }
 
     private var infoDescription: String {
         let signing = contract.service.signing
@@ -139,29 +121,6 @@ public struct OpenAPIDocument: Sendable {
         return .object(members)
     }
 
-    /// A multipart body: each text part as its schema, each file part as binary with its
-    /// media types (`encoding`), the required ones listed.
-    private func multipart(_ parts: [MultipartPart]) -> JSONValue {
-        var properties: [JSONValue.Member] = []
-        var encoding: [JSONValue.Member] = []
-        for part in parts {
-            switch part.content {
-            case .text(let schema):
-                properties.append(.init(part.name, schemas.schema(schema)))
-            case .file(let rule):
-                var file: [JSONValue.Member] = [.init("type", .string("string")), .init("format", .string("binary")),
-                                                .init("maxLength", .int(rule.maxSize))]
-                if let description = part.description { file.append(.init("description", .string(description))) }
-                properties.append(.init(part.name, .object(file)))
-                encoding.append(.init(part.name, .object([.init("contentType", .string(rule.contentTypes.joined(separator: ", ")))])))
-            }
-        }
-        let required = parts.filter { !$0.isOptional }.map { JSONValue.string($0.name) }
-        var schema: [JSONValue.Member] = [.init("type", .string("object")), .init("properties", .object(properties))]
-        if !required.isEmpty { schema.append(.init("required", .array(required))) }
-        return .object([.init("schema", .object(schema)), .init("encoding", .object(encoding))])
-    }
-
     private func description(of endpoint: Endpoint) -> String {
         var text = endpoint.description ?? endpoint.summary ?? endpoint.id
         let codes = codes(of: endpoint)
@@ -177,7 +136,7 @@ public struct OpenAPIDocument: Sendable {
     }
 
     /// Every non-zero code the endpoint may answer: its own and the service's.
-    private func answerableCodes(of endpoint: Endpoint) -> [Int] {
+    func answerableCodes(of endpoint: Endpoint) -> [Int] {
         flows.serviceCodes.union(endpoint.codes).sorted()
     }
 
@@ -242,50 +201,6 @@ public struct OpenAPIDocument: Sendable {
         return .object(responses)
     }
 
-    /// A plain API's answers: `200` with the response type itself (or the binary types,
-    /// or the event stream), each error status the endpoint or a service flow answers with
-    /// its entries' body types, and `default`: the error body of any other refusal.
-    private func plainResponses(_ endpoint: Endpoint) -> JSONValue {
-        var content: [JSONValue.Member] = []
-        if let types = endpoint.binary {
-            content = types.map { .init($0, .object([.init("schema", .object([.init("type", .string("string")), .init("format", .string("binary"))]))])) }
-        } else if endpoint.stream == nil || endpoint.body != nil {
-            var ok: [JSONValue.Member] = [.init("schema", schemas.schema(endpoint.response))]
-            let examples = endpoint.examples.compactMap { example -> JSONValue.Member? in
-                guard example.code == 0, let response = example.response else { return nil }
-                return .init(example.name, .object([.init("value", response.value)]))
-            }
-            if !examples.isEmpty { ok.append(.init("examples", .object(examples))) }
-            content = [.init("application/json", .object(ok))]
-        }
-        if let stream = endpoint.stream {
-            content.append(.init("text/event-stream", .object([.init("schema", .object([
-                .init("type", .string("object")),
-                .init("description", .string("One server-sent event: `data` is \(schemas.describe(stream.event)) JSON.")),
-                .init("required", .array([.string("data")])),
-                .init("properties", .object([.init("data", .object([.init("type", .string("string"))]))])),
-            ]))])))
-        }
-        var responses: [JSONValue.Member] = [.init("200", .object([.init("description", .string("Success.")), .init("content", .object(content))]))]
-        let service = contract.service
-        for status in answerableCodes(of: endpoint) {
-            let entries = service.codes.filter { $0.code == status }
-            let types = Set(entries.compactMap { $0.data ?? service.errors.body }.map(schemas.schema))
-            let description = entries.isEmpty ? "HTTP \(status)" : entries.map { "\($0.name) (\($0.flow.rawValue))" }.joined(separator: "; ")
-            responses.append(.init(String(status), .object([
-                .init("description", .string(description)),
-                .init("content", .object([.init(service.errors.mediaType, .object([
-                    .init("schema", types.count == 1 ? types.first! : types.isEmpty ? refusalSchema : .object([.init("oneOf", .array(types.sorted { JSONWriter.string($0) < JSONWriter.string($1) }))])),
-                ]))])),
-            ])))
-        }
-        responses.append(.init("default", .object([
-            .init("description", .string("A refusal: unknown route or method, unsupported media type, body too large.")),
-            .init("content", .object([.init(service.errors.mediaType, .object([.init("schema", .object([.init("$ref", .string("#/components/schemas/\(Self.refusalName)"))]))]))])),
-        ])))
-        return .object(responses)
-    }
-
     private func businessEnvelope(codes: [Int]) -> JSONValue {
         .object([
             .init("type", .string("object")),
@@ -300,7 +215,7 @@ public struct OpenAPIDocument: Sendable {
 
     /// The body of a refusal: the envelope, or for a plain API the declared error body
     /// (an RFC 9457 problem when none is declared).
-    private var refusalSchema: JSONValue {
+    var refusalSchema: JSONValue {
         if contract.service.envelope == nil {
             if let body = contract.service.errors.body { return schemas.schema(body) }
             let text = JSONValue.object([.init("type", .string("string"))])

@@ -80,9 +80,9 @@ import Testing
         let (missing, _, missingError) = run(["lint", "--contracts"])
         #expect(missing == 2)
         #expect(missingError.hasPrefix("error: '--contracts' needs a value: --contracts DIR\n"))
-        let (unknown, _, unknownError) = run(["lnit"])
+        let (unknown, _, unknownError) = run(["litn"])
         #expect(unknown == 2)
-        #expect(unknownError.hasPrefix("error: unknown command 'lnit'; did you mean 'lint'?"))
+        #expect(unknownError.hasPrefix("error: unknown command 'litn'; did you mean 'lint'?"))
     }
 
     @Test func helpAndVersion() {

@@ -11,7 +11,8 @@ extension Service {
         }
         return .object([
             .init(envelope.code, .int(code)),
-            .init(envelope.message, .string(message ?? self.code(code)?.message ?? "ok")),
+            // Code 0 is never in the table (lint refuses it): no lookup for a success.
+            .init(envelope.message, .string(message ?? (code == 0 ? nil : self.code(code)?.message) ?? "ok")),
             // A code without details carries null.
             .init(envelope.data, data ?? .null),
         ])

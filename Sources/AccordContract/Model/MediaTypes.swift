@@ -11,18 +11,26 @@ public enum MediaTypes {
     /// `application/problem+json` (RFC 6839), with or without parameters such as
     /// `charset=utf-8`, in any case. Read byte by byte: every request body asks.
     public static func isJSON(_ type: String) -> Bool {
-        let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
-        let bare = type.utf8.prefix { $0 != UInt8(ascii: ";") }.drop(while: blank)
-        var end = bare.endIndex
-        while end > bare.startIndex, blank(bare[bare.index(before: end)]) { end = bare.index(before: end) }
-        let bytes = bare[..<end]
-        func lowered(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
-        func hasPrefix(_ text: String) -> Bool { bytes.count >= text.utf8.count && zip(bytes, text.utf8).allSatisfy { lowered($0) == $1 } }
-        func hasSuffix(_ text: String) -> Bool {
-            bytes.count >= text.utf8.count && zip(bytes.suffix(text.utf8.count), text.utf8).allSatisfy { lowered($0) == $1 }
+        var type = type
+        return type.withUTF8(isJSON)
+    }
+
+    private static func isJSON(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var start = 0, end = 0
+        while end < bytes.count, bytes[end] != UInt8(ascii: ";") { end += 1 }
+        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+        while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+        /// Whether the bytes from `offset` spell `text` in any case.
+        func spells(_ text: StaticString, at offset: Int) -> Bool {
+            guard offset >= start, offset + text.utf8CodeUnitCount <= end else { return false }
+            for index in 0..<text.utf8CodeUnitCount {
+                let byte = bytes[offset + index]
+                if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != text.utf8Start[index] { return false }
+            }
+            return true
         }
-        let application = "application/".utf8.count
-        return (bytes.count == "application/json".utf8.count && hasPrefix("application/json"))
-            || (bytes.count > application + "+json".utf8.count && hasPrefix("application/") && hasSuffix("+json"))
+        guard spells("application/", at: start) else { return false }
+        let subtype = start + 12
+        return (end - subtype == 4 && spells("json", at: subtype)) || (end - subtype > 5 && spells("+json", at: end - 5))
     }
 }
