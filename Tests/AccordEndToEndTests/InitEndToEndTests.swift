@@ -18,7 +18,12 @@ import Testing
         return directory
     }
 
-    @Test(arguments: ["plain", "envelope"]) func theStarterLintsServesAndGeneratesSwiftThatBuilds(_ style: String) throws {
+    /// Left out of the ThreadSanitizer run: its two `swift build`s of app packages hold both
+    /// cores for a minute while the other end-to-end tests' sanitized servers must answer in
+    /// time (one did not: "Empty reply from server"), and a compiler run has no race of ours to find.
+    @Test(.disabled(if: ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil, "swift build of app packages starves the sanitized servers"),
+          arguments: ["plain", "envelope"])
+    func theStarterLintsServesAndGeneratesSwiftThatBuilds(_ style: String) throws {
         let directory = try emptyDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let initialized = try ExternalCommand.run(Self.accord, ["init", directory, "--style", style])
