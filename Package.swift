@@ -77,6 +77,8 @@ let package = Package(
                                                            "AccordSync", "AccordValidation"]),
         // What changed between two versions of the contracts, and whom it breaks.
         .target(name: "AccordDiff", dependencies: ["AccordContract", "AccordDiagnostics", "AccordJSON"]),
+        // An OpenAPI 3.0/3.1 document (YAML or JSON, one file or many) as contracts and fixtures, every loss reported.
+        .target(name: "AccordImport", dependencies: ["AccordContract", "AccordDiagnostics", "AccordJSON", "AccordValidation", "AccordYAML"]),
         // The contracts as an OpenAPI 3.1 document.
         .target(name: "AccordOpenAPI", dependencies: ["AccordContract", "AccordJSON", "AccordYAML"]),
         // Swift code from contracts: models, typed endpoints, runtime support.
@@ -86,7 +88,7 @@ let package = Package(
         // Files embedded in a target as string literals: the generator's runtime, the console's assets.
         .plugin(name: "EmbedFiles", capability: .buildTool()),
         // The `accord` commands, as a library so tests run them in-process.
-        .target(name: "AccordCLI", dependencies: ["AccordCapture", "AccordContract", "AccordDiagnostics", "AccordDiff", "AccordFiles",
+        .target(name: "AccordCLI", dependencies: ["AccordCapture", "AccordContract", "AccordDiagnostics", "AccordDiff", "AccordFiles", "AccordImport",
                                                   "AccordGenerator", "AccordHosting", "AccordHTTP", "AccordJSON", "AccordMock", "AccordMocksFormat",
                                                   "AccordOpenAPI", "AccordProxy", "AccordReport", "AccordServer", "AccordSync", "AccordTLS",
                                                   "AccordValidation", "AccordVerification"]),
@@ -133,6 +135,10 @@ let package = Package(
         ),
         .testTarget(name: "AccordJSONTests", dependencies: ["AccordJSON"]),
         .testTarget(name: "AccordTLSTests", dependencies: ["AccordTLS"]),
+        .testTarget(name: "AccordImportTests", dependencies: ["AccordContract", "AccordHTTP", "AccordImport", "AccordJSON", "AccordMock",
+                                                              "AccordMocksFormat", "AccordOpenAPI", "AccordSigning", "AccordTesting", "AccordValidation",
+                                                              "AccordYAML"],
+                    exclude: ["Corpus"]),
         .testTarget(name: "AccordOpenAPITests", dependencies: ["AccordContract", "AccordJSON", "AccordOpenAPI", "AccordTesting", "AccordYAML"]),
         .testTarget(name: "AccordValidationTests", dependencies: ["AccordContract", "AccordDiagnostics", "AccordJSON", "AccordValidation"]),
         .testTarget(name: "AccordProxyTests", dependencies: ["AccordHTTP", "AccordJSON", "AccordMock", "AccordProxy"]),

@@ -15,8 +15,8 @@ public enum AccordCommand {
     /// The version printed by `accord --version`.
     public static let version = "0.1.0"
 
-    static let subcommands: [Subcommand] = [InitCommand(), LintCommand(), ServeCommand(), GenerateCommand(), CheckRequestsCommand(), OpenAPICommand(), DiffCommand(),
-                                           VerifyCommand(), ProxyCommand()]
+    static let subcommands: [Subcommand] = [InitCommand(), ImportCommand(), LintCommand(), ServeCommand(), GenerateCommand(), CheckRequestsCommand(),
+                                           OpenAPICommand(), DiffCommand(), VerifyCommand(), ProxyCommand()]
 
     /// Runs `arguments` (without the program name) and returns the exit status.
     public static func run(_ arguments: [String], console: Console = .standard) -> Int32 {

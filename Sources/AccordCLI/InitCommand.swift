@@ -1,4 +1,3 @@
-import AccordFiles
 import Foundation
 
 /// `accord init [DIR] [--style plain|envelope]`: a small working project to start from.
@@ -25,20 +24,15 @@ struct InitCommand: Subcommand {
         }
         let directory = arguments.positionals.first ?? "."
         let files = StarterProject(style: style).files
-        let taken = files.map { directory + "/" + $0.path }.filter { FileManager.default.fileExists(atPath: $0) }
+        let project = ProjectFiles(files: files.map { ($0.path, $0.contents) })
+        let taken = project.taken(in: directory)
         guard taken.isEmpty else {
             console.printError("error: accord init writes nothing over existing files; already there: \(taken.joined(separator: ", "))")
             return 1
         }
-        for file in files {
-            let path = directory + "/" + file.path
-            do {
-                try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-                try AtomicFile.write(Array(file.contents.utf8), to: path)
-            } catch {
-                console.printError("error: cannot write \(path): \(error)")
-                return 1
-            }
+        if let failure = project.write(into: directory) {
+            console.printError("error: \(failure)")
+            return 1
         }
         let prefix = directory == "." ? "" : "cd \(directory) && "
         console.print("""

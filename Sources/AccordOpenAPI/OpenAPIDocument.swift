@@ -49,7 +49,7 @@ public struct OpenAPIDocument: Sendable {
             })),
             .init("paths", paths),
             .init("components", .object(components)),
-        ])
+        ] + accordExtensions)
     }
 
     static let refusalName = "Refusal"

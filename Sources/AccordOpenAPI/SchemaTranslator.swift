@@ -71,7 +71,10 @@ struct SchemaTranslator: Sendable {
                             location: unionCase.location), at: 0)
         var shape = Schema(.object(fields), location: unionCase.location)
         shape.description = types[unionCase.typeName]?.schema.description
-        return schema(shape)
+        // The case type's name, so `accord import openapi` gives the shape back its component.
+        guard case .object(var members) = schema(shape) else { return schema(shape) }
+        members.insert(.init("title", .string(unionCase.typeName)), at: 0)
+        return .object(members)
     }
 
     /// A member's schema; one that may be absent or null also admits `null`.

@@ -142,7 +142,9 @@ public struct ContractRequest: Sendable {
                 headers.append(("Content-Type", "application/json"))
             }
             let queryText = query.isEmpty ? "" : "?" + query.map { PercentEncoding.component($0.name) + "=" + PercentEncoding.component($0.value) }.joined(separator: "&")
-            return ContractRequest(method: endpoint.method.rawValue, target: contract.service.basePath + path + queryText, headers: headers, body: bytes)
+            // The root route of a service without a base path is `/`, not the empty target.
+            let fullPath = contract.service.basePath + path
+            return ContractRequest(method: endpoint.method.rawValue, target: (fullPath.isEmpty ? "/" : fullPath) + queryText, headers: headers, body: bytes)
         }
     }
 }

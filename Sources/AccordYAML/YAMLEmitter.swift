@@ -10,8 +10,9 @@ public enum YAMLEmitter {
         public var description: String
     }
 
-    /// The document for `value`.
-    public static func document(_ value: JSONValue) throws(EmitError) -> String {
+    /// The document for `value`. With `integerKeys`, a mapping key written as a decimal integer (`"404"`) is
+    /// written plain (`404:`), so it reads back as the integer a contract's code table is keyed by.
+    public static func document(_ value: JSONValue, integerKeys: Bool = false) throws(EmitError) -> String {
         let output = Output()
         let emitter = UnsafeMutablePointer<yaml_emitter_t>.allocate(capacity: 1)
         defer {
@@ -27,7 +28,7 @@ public enum YAMLEmitter {
             Unmanaged<Output>.fromOpaque(data).takeUnretainedValue().bytes.append(contentsOf: UnsafeBufferPointer(start: buffer, count: size))
             return 1
         }, context)
-        let writer = Writer(emitter: emitter)
+        let writer = Writer(emitter: emitter, integerKeys: integerKeys)
         try writer.emit { yaml_stream_start_event_initialize(&$0, YAML_UTF8_ENCODING) }
         try writer.emit { yaml_document_start_event_initialize(&$0, nil, nil, nil, 1) }
         try writer.write(value)
@@ -50,6 +51,7 @@ public enum YAMLEmitter {
 
     private struct Writer {
         let emitter: UnsafeMutablePointer<yaml_emitter_t>
+        let integerKeys: Bool
 
         func emit(_ initialize: (inout yaml_event_t) -> Int32) throws(EmitError) {
             var event = yaml_event_t()
@@ -75,7 +77,11 @@ public enum YAMLEmitter {
             case .object(let members):
                 try emit { yaml_mapping_start_event_initialize(&$0, nil, nil, 1, YAML_BLOCK_MAPPING_STYLE) }
                 for member in members {
-                    try write(.string(member.key))
+                    if integerKeys, Int(member.key).map({ String($0) == member.key }) == true {
+                        try scalar(member.key, style: YAML_PLAIN_SCALAR_STYLE)
+                    } else {
+                        try write(.string(member.key))
+                    }
                     try write(member.value)
                 }
                 try emit { yaml_mapping_end_event_initialize(&$0) }

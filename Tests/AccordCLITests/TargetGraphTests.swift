@@ -92,6 +92,13 @@ import Testing
         }
     }
 
+    /// The importer reads a document and writes contracts: no engine, server, transport or OpenSSL (it can run anywhere the linter runs).
+    @Test func theImporterReachesNoEngineAndNoTransport() {
+        let reached = Self.graph.reach("AccordImport")
+        #expect(reached.isSuperset(of: ["AccordContract", "AccordValidation", "AccordYAML"]))
+        #expect(reached.isDisjoint(with: Self.openSSL.union(Self.transports).union(["AccordMock", "AccordServer", "AccordOpenAPI"])), "\(reached.sorted())")
+    }
+
     /// Every `import` of a package target in a target's sources names a dependency it declares.
     @Test func everyImportIsDeclared() throws {
         let graph = Self.graph

@@ -1,0 +1,45 @@
+import AccordContract
+import AccordJSON
+import AccordValidation
+
+extension Importer {
+    /// Holds every example to the schema it illustrates; one that does not fit is kept out and reported where it is written.
+    mutating func checkExamples(_ contract: Contract) {
+        let validator = SchemaValidator(contract: contract)
+        let byID = Dictionary(contract.endpoints.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        for index in endpoints.indices {
+            guard let endpoint = byID[endpoints[index].id] else { continue }
+            var kept: [ExampleDraft] = []
+            for example in endpoints[index].examples {
+                var violations = example.body.map { value in endpoint.body.map { validator.validate(value, against: $0) } ?? [] } ?? []
+                if let value = example.response { violations += validator.validate(value, against: endpoint.response) }
+                if keep(example, of: endpoint.id, violations) { kept.append(example) }
+            }
+            endpoints[index].examples = kept
+            var fixtures: [ExampleDraft] = []
+            var names = Set(kept.map(\.name))
+            for var fixture in endpoints[index].fixtures {
+                let code = contract.service.codes.first { $0.code == fixture.status }
+                let schema = code?.data ?? contract.service.errors.body
+                let violations = schema.map { validator.validate(fixture.response ?? .null, against: $0) } ?? []
+                guard keep(fixture, of: endpoint.id, violations) else { continue }
+                fixture.name = Names.unique(fixture.name == "default" ? String(fixture.status ?? 400) : fixture.name, in: &names, separator: "-")
+                fixtures.append(fixture)
+            }
+            endpoints[index].fixtures = fixtures
+        }
+    }
+
+    private mutating func keep(_ example: ExampleDraft, of id: String, _ violations: [Violation]) -> Bool {
+        guard let first = violations.first else {
+            summary.examplesKept += 1
+            return true
+        }
+        summary.examplesRefused += 1
+        let place = first.pointer.isEmpty ? "" : " at \(first.pointer)"
+        let more = violations.count > 1 ? " (and \(violations.count - 1) more)" : ""
+        log.warn("example-invalid", "example '\(example.name)' of '\(id)' does not fit its schema\(place): \(first.message)\(more); kept out of the "
+                 + "contract", at: example.spot)
+        return false
+    }
+}

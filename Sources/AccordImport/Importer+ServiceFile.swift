@@ -1,0 +1,91 @@
+import AccordJSON
+
+extension Importer {
+    /// The service file's opening comment: where it came from and the document's own description.
+    var serviceHeader: String {
+        var text = "# Imported by 'accord import openapi' from \(service.title ?? service.name) \(service.version).\n"
+        for line in (service.description ?? "").split(separator: "\n", omittingEmptySubsequences: false) where service.description != nil {
+            text += line.isEmpty ? "#\n" : "# \(line)\n"
+        }
+        return text
+    }
+
+    var serviceDocument: JSONValue {
+        var info: [JSONValue.Member] = [.init("name", .string(service.name))]
+        if let title = service.title { info.append(.init("title", .string(title))) }
+        info.append(.init("version", .string(service.version)))
+        if !service.basePath.isEmpty { info.append(.init("base_path", .string(service.basePath))) }
+        info.append(.init("envelope", .string("none")))
+        var members: [JSONValue.Member] = [.init("service", .object(info))]
+        let written = service.accordErrors
+        var errors: [JSONValue.Member] = [.init("media_type", written?["media_type"] ?? .string(errorMediaType))]
+        if written == nil || written?["body"] != nil { errors.append(.init("body", written?["body"] ?? .string(errorBody))) }
+        members.append(.init("errors", .object(errors)))
+        if let auth = service.auth { members.append(.init("auth", auth)) }
+        members.append(.init("validation", .object([.init("status", written?["validation_status"] ?? .int(validationStatus)),
+                                                    .init("unknown_members", written?["unknown_members"] ?? .string("ignore"))])))
+        members.append(.init("codes", .object(service.accordCodes.map(Self.accordTable) ?? codeTable)))
+        let types = declarations.filter { $0.domain == nil }.sorted { $0.name < $1.name }
+        if !types.isEmpty { members.append(.init("types", .object(types.map { .init($0.name, $0.body) }))) }
+        return .object(members)
+    }
+
+    /// The body most error answers have (`any` when the document gives none).
+    var errorBody: String {
+        service.errorBodyCounts.max { $0.value < $1.value || $0.value == $1.value && $0.key > $1.key }?.key ?? "any"
+    }
+
+    private var errorMediaType: String {
+        service.errorMediaTypes.max { $0.value < $1.value || $0.value == $1.value && $0.key > $1.key }?.key ?? "application/json"
+    }
+
+    /// 422 when the document answers it, else 400: the status of a request that breaks the contract.
+    private var validationStatus: Int { service.errorStatuses.contains(422) ? 422 : 400 }
+
+    /// One entry per error status met, a 401 carrying the logout flow when there is auth, and the validation status.
+    private var codeTable: [JSONValue.Member] {
+        var statuses = Set(service.errorStatuses)
+        statuses.insert(validationStatus)
+        if service.auth != nil { statuses.insert(401) }
+        return statuses.sorted().map { status in
+            var entry: [JSONValue.Member]
+            if status == 401, service.auth != nil {
+                entry = [.init("name", .string("force-logout")), .init("msg", .string("Unauthorized")), .init("flow", .string("logout"))]
+            } else {
+                let (name, message) = Self.statusNames[status] ?? ("status-\(status)", "Error \(status)")
+                entry = [.init("name", .string(name)), .init("msg", .string(message))]
+            }
+            if let body = service.errorBodies[status], body != errorBody { entry.append(.init("data", .string(body))) }
+            return .init(String(status), .object(entry))
+        }
+    }
+
+    /// The code table `accord openapi` recorded, by status (a status with several entries as a list).
+    private static func accordTable(_ entries: [JSONValue]) -> [JSONValue.Member] {
+        var order: [Int] = []
+        var byStatus: [Int: [JSONValue]] = [:]
+        for entry in entries {
+            guard case .int(let status)? = entry["code"] else { continue }
+            if byStatus[status] == nil { order.append(status) }
+            var members: [JSONValue.Member] = [.init("name", entry["name"] ?? .string("status-\(status)")), .init("msg", entry["message"] ?? .string(""))]
+            if let flow = entry["flow"], flow != .string("none") { members.append(.init("flow", flow)) }
+            for key in ["when", "data", "description"] { if let value = entry[key] { members.append(.init(key, value)) } }
+            byStatus[status, default: []].append(.object(members))
+        }
+        return order.sorted().map { status in
+            let entries = byStatus[status] ?? []
+            return .init(String(status), entries.count == 1 ? entries[0] : .array(entries))
+        }
+    }
+
+    static let statusNames: [Int: (String, String)] = [
+        400: ("bad-request", "Bad request"), 401: ("unauthorized", "Unauthorized"), 402: ("payment-required", "Payment required"),
+        403: ("forbidden", "Forbidden"), 404: ("not-found", "Not found"), 405: ("method-not-allowed", "Method not allowed"),
+        406: ("not-acceptable", "Not acceptable"), 408: ("request-timeout", "Request timeout"), 409: ("conflict", "Conflict"),
+        410: ("gone", "Gone"), 412: ("precondition-failed", "Precondition failed"), 413: ("content-too-large", "Content too large"),
+        415: ("unsupported-media-type", "Unsupported media type"), 422: ("unprocessable-content", "Unprocessable content"),
+        423: ("locked", "Locked"), 428: ("precondition-required", "Precondition required"), 429: ("too-many-requests", "Too many requests"),
+        500: ("internal-error", "Internal server error"), 501: ("not-implemented", "Not implemented"), 502: ("bad-gateway", "Bad gateway"),
+        503: ("service-unavailable", "Service unavailable"), 504: ("gateway-timeout", "Gateway timeout"),
+    ]
+}

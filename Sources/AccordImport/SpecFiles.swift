@@ -1,0 +1,88 @@
+import AccordDiagnostics
+import AccordJSON
+import AccordYAML
+import Foundation
+
+/// The files of one OpenAPI document: the root and each file its relative `$ref`s reach,
+/// read once each, with the limits that keep a hostile document from exhausting the machine.
+struct SpecFiles {
+    /// The largest file read (a larger one is refused with its size).
+    static let maxFileBytes = 32 << 20
+    /// The most files one document may join.
+    static let maxFiles = 1_000
+
+    /// The root file's path as the user gave it.
+    let rootPath: String
+    private var parsed: [String: Spot] = [:]
+    private var refused: Set<String> = []
+    /// Problems reading or parsing files, each reported once.
+    private(set) var diagnostics: [Diagnostic] = []
+
+    init(rootPath: String) {
+        self.rootPath = rootPath
+    }
+
+    /// The root of the document, or nil when it could not be read (the reason is in `diagnostics`).
+    mutating func root() -> Spot? {
+        file(rootPath, referencedAt: nil)
+    }
+
+    /// The root node of the file at `path` (relative to the working directory).
+    mutating func file(_ path: String, referencedAt reference: SourceLocation?) -> Spot? {
+        let key = Self.normalized(path)
+        if let spot = parsed[key] { return spot }
+        if refused.contains(key) { return nil }
+        let at = reference ?? SourceLocation(file: path)
+        guard parsed.count < Self.maxFiles else {
+            return refuse(key, .error("[too-many-files] the document joins more than \(Self.maxFiles) files; '\(path)' is not read", at: at))
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            return refuse(key, .error("[file-unreadable] cannot read '\(path)'", at: at))
+        }
+        defer { try? handle.close() }
+        let data = (try? handle.read(upToCount: Self.maxFileBytes + 1)) ?? Data()
+        guard data.count <= Self.maxFileBytes else {
+            return refuse(key, .error("[file-too-large] '\(path)' is larger than \(Self.maxFileBytes >> 20) MiB, the most the importer reads", at: at))
+        }
+        let bytes = [UInt8](data)
+        if Self.looksLikeJSON(path: path, bytes: bytes) {
+            do { _ = try JSONReader.read(bytes) } catch {
+                return refuse(key, .error("[not-json] \(error.message)", at: SourceLocation(file: path, line: error.line, column: error.column)))
+            }
+        }
+        let document = YAMLParser.parse(bytes, file: path)
+        if let failure = document.diagnostics.first(where: { $0.severity == .error }) {
+            return refuse(key, Diagnostic(.error, at: failure.location, "[not-yaml] " + failure.message))
+        }
+        guard let node = document.root else {
+            return refuse(key, .error("[empty-file] '\(path)' holds no document", at: at))
+        }
+        let spot = Spot(file: path, pointer: "", node: node)
+        parsed[key] = spot
+        return spot
+    }
+
+    private mutating func refuse(_ key: String, _ diagnostic: Diagnostic) -> Spot? {
+        refused.insert(key)
+        diagnostics.append(diagnostic)
+        return nil
+    }
+
+    /// A `.json` file, or any file whose first visible byte opens an object, is held to strict JSON first,
+    /// so a JSON document gets JSON's error messages rather than YAML's.
+    private static func looksLikeJSON(path: String, bytes: [UInt8]) -> Bool {
+        if path.hasSuffix(".json") { return true }
+        let first = bytes.first { ![UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t")].contains($0) }
+        return first == UInt8(ascii: "{")
+    }
+
+    /// `a/./b/../c.yaml` as `a/c.yaml`, so one file reached two ways is read once.
+    static func normalized(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == "..", let last = parts.last, last != ".." { parts.removeLast() } else { parts.append(part) }
+        }
+        return (path.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
+    }
+}
