@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "AccordMock", targets: ["AccordMock"]),
         .library(name: "AccordCapture", targets: ["AccordCapture"]),
         .library(name: "AccordProxy", targets: ["AccordProxy"]),
+        .library(name: "AccordImport", targets: ["AccordImport"]),
     ],
     targets: [
         // C libraries from Debian, reached through pkg-config.
@@ -135,7 +136,7 @@ let package = Package(
         ),
         .testTarget(name: "AccordJSONTests", dependencies: ["AccordJSON"]),
         .testTarget(name: "AccordTLSTests", dependencies: ["AccordTLS"]),
-        .testTarget(name: "AccordImportTests", dependencies: ["AccordContract", "AccordHTTP", "AccordImport", "AccordJSON", "AccordMock",
+        .testTarget(name: "AccordImportTests", dependencies: ["AccordContract", "AccordDiagnostics", "AccordHTTP", "AccordImport", "AccordJSON", "AccordMock",
                                                               "AccordMocksFormat", "AccordOpenAPI", "AccordSigning", "AccordTesting", "AccordValidation",
                                                               "AccordYAML"],
                     exclude: ["Corpus"]),

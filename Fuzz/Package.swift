@@ -27,6 +27,8 @@ let package = Package(
         // The proxy's upstream URL from any request target, and the headers it forwards either way.
         .executableTarget(name: "FuzzProxy", dependencies: [.product(name: "AccordHTTP", package: accord),
                                                                   .product(name: "AccordProxy", package: accord)]),
+        // OpenAPI documents through the importer: every problem a diagnostic, never a crash or a hang.
+        .executableTarget(name: "FuzzImport", dependencies: [.product(name: "AccordImport", package: accord)]),
         // Durations, injections, command-line and control-API rules.
         .executableTarget(name: "FuzzNumbers", dependencies: [.product(name: "AccordMock", package: accord),
                                                                  .product(name: "AccordMocksFormat", package: accord)]),

@@ -1,7 +1,8 @@
+import AccordContract
 import AccordDiagnostics
 import AccordImport
 
-/// `accord import openapi SPEC [--output DIR] [--domains tags|paths] [--strict]`: contracts and fixtures from an OpenAPI document.
+/// `accord import openapi SPEC [--output DIR] [--domains tags|paths] [--envelope CODE,MSG,DATA] [--strict] [--force]`: contracts and fixtures from an OpenAPI document.
 struct ImportCommand: Subcommand {
     let name = "import"
     let abstract = "Write contracts/ and mocks/ from an OpenAPI 3.0 or 3.1 document (YAML or JSON)."
@@ -9,6 +10,8 @@ struct ImportCommand: Subcommand {
     let options = [
         Arguments.Option(name: "output", valueName: "DIR", help: "Where contracts/ and mocks/ go (default: the current directory)."),
         Arguments.Option(name: "domains", valueName: "RULE", help: "'tags' (one domain per operation's first tag) or 'paths' (per first path segment); default: tags."),
+        Arguments.Option(name: "envelope", valueName: "CODE,MSG,DATA",
+                         help: "Every answer is an envelope with these members (code 0 is success): its data is the response type."),
         Arguments.Option(name: "strict", help: "Exit 1 when anything was not carried over (any warning)."),
         Arguments.Option(name: "force", help: "Write over contracts and fixtures already in DIR."),
     ]
@@ -23,8 +26,16 @@ struct ImportCommand: Subcommand {
             console.printError("error: '--domains' is 'tags' or 'paths', found '\(ruleName)'")
             return 2
         }
+        var envelope: Service.Envelope?
+        if let list = arguments["envelope"] {
+            guard let names = OpenAPIImport.envelope(list: list) else {
+                console.printError("error: '--envelope' is three different member names, as in 'code,msg,data'; found '\(list)'")
+                return 2
+            }
+            envelope = names
+        }
         let spec = arguments.positionals[1]
-        let result = OpenAPIImport(domains: rule).run(path: spec)
+        let result = OpenAPIImport(domains: rule, envelope: envelope).run(path: spec)
         var renderer = DiagnosticRenderer()
         for diagnostic in result.diagnostics { console.writeError(renderer.render(diagnostic)) }
         guard !result.files.isEmpty || !result.diagnostics.containsErrors else {
@@ -43,8 +54,11 @@ struct ImportCommand: Subcommand {
             return 1
         }
         let warnings = result.diagnostics.count { $0.severity == .warning }
-        console.printError("accord import: \(result.summary); \(warnings) warnings; \(result.files.count) files written to \(directory)")
-        if result.files.isEmpty { console.printError("accord import: the document has no operations to import") }
+        if result.files.isEmpty {
+            console.printError("accord import: the document has no operations to import")
+        } else {
+            console.printError("accord import: \(result.summary); \(warnings) warnings; \(result.files.count) files written to \(directory)")
+        }
         if result.diagnostics.containsErrors { return 1 }
         return arguments.has("strict") && warnings > 0 ? 1 : 0
     }

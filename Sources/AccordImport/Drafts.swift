@@ -1,3 +1,4 @@
+import AccordContract
 import AccordJSON
 
 /// The service file as the import fills it in.
@@ -22,9 +23,15 @@ struct ServiceDraft {
     /// How many error responses use each body type, to choose the shared `errors.body`.
     var errorBodyCounts: [String: Int] = [:]
     var errorMediaTypes: [String: Int] = [:]
-    /// `accord openapi`'s own record of the code table and error settings, read back as written.
-    var accordCodes: [JSONValue]?
-    var accordErrors: JSONValue?
+    /// `accord openapi`'s own record of the service file (`x-accord-service`), read back as written.
+    var recorded: JSONValue?
+    /// The envelope every answer is wrapped in (`--envelope`, or the record's), nil for a plain API.
+    var envelope: Service.Envelope?
+    /// The service-wide headers the record names, with the type each was imported as.
+    var headerNames: [String] = []
+    var headerTypes: [String: JSONValue] = [:]
+    /// Headers the signing section implies (`X-Sign`…): not imported as parameters.
+    var signingHeaders: Set<String> = []
 }
 
 /// One endpoint as the import fills it in, with the examples still to be checked.
@@ -39,11 +46,17 @@ struct EndpointDraft {
     var examples: [ExampleDraft] = []
     /// Error examples, fixtures answered with their status.
     var fixtures: [ExampleDraft] = []
+    /// The examples are the whole calls `accord openapi` recorded (`x-accord-examples`), written back as they were.
+    var examplesAreRecorded = false
 }
 
 /// An example from the document, kept only when it fits its schema.
 struct ExampleDraft {
     var name: String
+    /// A recorded example's path and query values and business code.
+    var parameters: JSONValue?
+    var query: JSONValue?
+    var code = 0
     var body: JSONValue?
     var response: JSONValue?
     /// The HTTP status of an error example.

@@ -71,12 +71,18 @@ extension Importer {
             }
             let declared = media["encoding"]?[name]?["contentType"]?.text ?? target["contentMediaType"]?.text
             let types = declared.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? ["*/*"]
-            log.warnOnce("part-size", subject: "", "file parts are imported with a 10MiB limit (OpenAPI has no size); edit 'max_size' to the real one",
-                         at: property)
-            parts.append(.init(name, .object([
-                .init("type", .string(required.contains(name) ? "file" : "file?")), .init("max_size", .string("10MiB")),
-                .init("content_types", .array(types.map(JSONValue.string))),
-            ])))
+            // A binary string's maxLength is its size in bytes (as `accord openapi` writes a file part's).
+            var size = JSONValue.string("10MiB")
+            if let bytes = target["maxLength"]?.int, bytes > 0 {
+                size = .int(bytes)
+            } else {
+                log.warnOnce("part-size", subject: "", "file parts without 'maxLength' are imported with a 10MiB limit; edit 'max_size' to the real one",
+                             at: property)
+            }
+            var part: [JSONValue.Member] = [.init("type", .string(required.contains(name) ? "file" : "file?")), .init("max_size", size),
+                                            .init("content_types", .array(types.map(JSONValue.string)))]
+            if let description = target["description"]?.text { part.append(.init("description", .string(description))) }
+            parts.append(.init(name, .object(part)))
         }
         return parts
     }

@@ -10,9 +10,15 @@ extension Importer {
         for index in endpoints.indices {
             guard let endpoint = byID[endpoints[index].id] else { continue }
             var kept: [ExampleDraft] = []
+            let answerable = FlowCodes(service: contract.service).serviceCodes.union(endpoint.codes)
             for example in endpoints[index].examples {
+                if example.code != 0, !answerable.contains(example.code) {
+                    refuse(example, "example '\(example.name)' of '\(endpoint.id)' answers code \(example.code), which the endpoint does not declare; kept out of the contract")
+                    continue
+                }
                 var violations = example.body.map { value in endpoint.body.map { validator.validate(value, against: $0) } ?? [] } ?? []
-                if let value = example.response { violations += validator.validate(value, against: endpoint.response) }
+                // An example of a business code is not held to the success's type (as lint holds it).
+                if let value = example.response, example.code == 0 { violations += validator.validate(value, against: endpoint.response) }
                 if keep(example, of: endpoint.id, violations) { kept.append(example) }
             }
             endpoints[index].examples = kept
@@ -28,6 +34,11 @@ extension Importer {
             }
             endpoints[index].fixtures = fixtures
         }
+    }
+
+    private mutating func refuse(_ example: ExampleDraft, _ message: String) {
+        summary.examplesRefused += 1
+        log.warn("example-invalid", message, at: example.spot)
     }
 
     private mutating func keep(_ example: ExampleDraft, of id: String, _ violations: [Violation]) -> Bool {

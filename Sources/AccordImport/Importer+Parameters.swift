@@ -18,6 +18,10 @@ extension Importer {
             guard let parameter = byKey[key], let name = parameter["name"]?.text, let place = parameter["in"]?.text else { continue }
             guard let use = parameterType(parameter, name: name, place: place, hint: hint + Names.typeName(name), domain: draft.domain) else { continue }
             let optional = parameter["required"]?.bool != true
+            if place == "header", service.headerNames.contains(name) {
+                if service.headerTypes[name] == nil { service.headerTypes[name] = use.field(optional: optional) }
+                continue
+            }
             switch place {
             case "path": params.append(.init(renames[name] ?? Names.parameter(name), use.field(optional: false)))
             case "query": query.append(.init(name, use.field(optional: optional)))
@@ -49,6 +53,8 @@ extension Importer {
             return nil  // the auth section carries it
         case "query" where name == service.apiKeyQuery:
             return nil
+        case "header" where service.signingHeaders.contains(name.lowercased()):
+            return nil  // the signing section implies it
         case "path", "query", "header": break
         default:
             log.warn("parameter-invalid", "'in' is path, query, header or cookie, found '\(place)'", at: parameter["in"] ?? parameter)

@@ -57,12 +57,29 @@ extension Importer {
         if operation["deprecated"]?.bool == true { draft.members.append(.init("deprecated", .bool(true))) }
         parameters(shared, operation["parameters"]?.items ?? [], renames: renames, hint: hint, into: &draft)
         requestBody(operation, method: method, hint: hint, into: &draft)
+        operationStream = recordedStream(operation)
         responses(operation, hint: hint, into: &draft)
+        operationStream = nil
+        if let recorded = operation["x-accord-examples"] {
+            draft.examples = recorded.members.map { name, example in
+                ExampleDraft(name: name, parameters: example["params"]?.json, query: example["query"]?.json, code: example["code"]?.int ?? 0,
+                             body: example["body"]?.json, response: example["response"]?.json, spot: example)
+            }
+            draft.examplesAreRecorded = true
+        }
         for key in ["callbacks", "links"] where operation[key] != nil {
             log.warn(key == "links" ? "links" : "callbacks", "\(key) of \(method.uppercased()) \(path) are not imported", at: operation[key] ?? operation)
         }
         endpoints.append(draft)
         summary.operationsImported += 1
+    }
+
+    /// Whether `text` is an endpoint id as the contract takes it: dotted parts of letters, digits, `-` and `_`.
+    static func isEndpointID(_ text: String) -> Bool {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count >= 2 && parts.allSatisfy { part in
+            !part.isEmpty && part.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }
+        }
     }
 
     /// The operation's description; what `accord openapi` added to it (the list of business codes) is left out.
@@ -122,8 +139,9 @@ extension Importer {
     private mutating func endpointID(_ operation: Spot, domain: String, method: String, template: String) -> String {
         let written = operation["operationId"]?.text
         var local: String
-        if let written, written.hasPrefix(domain + "."), written.count > domain.count + 1 {
-            local = String(written.dropFirst(domain.count + 1)).split(separator: ".").map { Names.identifier(String($0)) }.joined(separator: ".")
+        if let written, Self.isEndpointID(written) {
+            // Already an endpoint id (`accord openapi` writes them so; dotted ids are common): kept as written.
+            return Names.unique(written, in: &takenEndpointIDs, separator: "_")
         } else if let written, !written.isEmpty {
             local = Names.identifier(written)
         } else {

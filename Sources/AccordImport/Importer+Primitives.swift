@@ -53,16 +53,22 @@ extension Importer {
             if spot["pattern"] == nil {
                 use.attributes.append(.init("pattern", .string("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")))
             }
+        case "decimal"?:
+            use.expression = "decimal"
+        case nil where spot["pattern"]?.text == Self.decimalPattern:
+            // How `accord openapi` writes a decimal: a string of digits with an optional fraction.
+            use.expression = "decimal"
+            return use
         case "byte"?, "binary"?, "password"?, nil: break
         case let other?:
             if ["email", "hostname", "ipv4", "ipv6", "uri-reference", "iri", "time", "duration", "regex", "json-pointer", "idn-email", "uri-template",
-                "iri-reference", "idn-hostname", "relative-json-pointer", "decimal"].contains(other) {
+                "iri-reference", "idn-hostname", "relative-json-pointer"].contains(other) {
                 log.warnOnce("format-unchecked", subject: other, "format '\(other)' is not checked by the contract; imported as a string", at: spot["format"] ?? spot)
             } else {
                 unknownFormat(other, spot)
             }
         }
-        if ["date-time", "date"].contains(use.expression) {
+        if ["date-time", "date", "decimal"].contains(use.expression) {
             if spot["minLength"] != nil || spot["maxLength"] != nil || spot["pattern"] != nil {
                 log.warnOnce("format-constraints", subject: "", "lengths and patterns of a date are implied by its format; not imported", at: spot)
             }
@@ -78,6 +84,9 @@ extension Importer {
         }
         return use
     }
+
+    /// The pattern of a decimal carried as a string (`"9.99"`, `"-3"`).
+    static let decimalPattern = #"^-?[0-9]+(\.[0-9]+)?$"#
 
     private mutating func unknownFormat(_ format: String, _ spot: Spot) {
         log.warnOnce("format-unknown", subject: format, "format '\(format)' is not known; imported by its type alone", at: spot["format"] ?? spot)

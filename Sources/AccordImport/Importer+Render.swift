@@ -66,13 +66,18 @@ extension Importer {
     /// An endpoint's keys with its examples: a request example joined to the answer of the same name (or to the only answer).
     private func endpointBody(_ endpoint: EndpointDraft) -> JSONValue {
         var members = endpoint.members
+        if endpoint.examplesAreRecorded {
+            if !endpoint.examples.isEmpty { members.append(.init("examples", .object(endpoint.examples.map(Self.recorded)))) }
+            return .object(members)
+        }
         let bodies = endpoint.examples.filter { $0.body != nil }
-        let answers = endpoint.examples.filter { $0.response != nil }
+        let answers = endpoint.examples.filter { $0.response != nil || $0.code != 0 }
         var examples: [JSONValue.Member] = []
         for answer in answers {
             var example: [JSONValue.Member] = []
             let body = bodies.first { $0.name == answer.name } ?? (bodies.count == 1 && answers.count == 1 ? bodies.first : nil)
             if let value = body?.body { example.append(.init("body", value)) }
+            if answer.code != 0 { example.append(.init("code", .int(answer.code))) }
             if let value = answer.response { example.append(.init("response", value)) }
             examples.append(.init(answer.name, .object(example)))
         }
@@ -81,6 +86,17 @@ extension Importer {
         }
         if !examples.isEmpty { members.append(.init("examples", .object(examples))) }
         return .object(members)
+    }
+
+    /// A recorded example as the contract writes it.
+    private static func recorded(_ example: ExampleDraft) -> JSONValue.Member {
+        var members: [JSONValue.Member] = []
+        if let value = example.parameters { members.append(.init("params", value)) }
+        if let value = example.query { members.append(.init("query", value)) }
+        if let value = example.body { members.append(.init("body", value)) }
+        if example.code != 0 { members.append(.init("code", .int(example.code))) }
+        if let value = example.response { members.append(.init("response", value)) }
+        return .init(example.name, .object(members))
     }
 
     private func yaml(_ value: JSONValue) -> String {

@@ -45,16 +45,35 @@ extension Importer {
     private mutating func success(_ written: Spot, hint: String, into draft: inout EndpointDraft) {
         guard case .found(let response) = resolveReporting(written) else { return }
         let content = response["content"]?.members ?? []
-        if let (mediaType, media) = content.first(where: { Self.isJSON($0.key) }) {
+        // Bytes (`format: binary`) beside JSON that is no success (an envelope's business codes) are the answer.
+        let binary = content.filter { !Self.isJSON($0.key) && $0.value["schema"]?["format"]?.text == "binary" }.map(\.key)
+        let json = content.first { Self.isJSON($0.key) }
+        if !binary.isEmpty, json == nil || service.envelope.map({ envelope in json.flatMap { $0.value["schema"] }.flatMap { envelopeData($0, envelope) } == nil }) == true {
+            draft.members.append(.init("binary", .array(binary.map(JSONValue.string))))
+            return
+        }
+        if let (mediaType, media) = json {
+            var schema = media["schema"]
+            if let envelope = service.envelope, let written = schema {
+                schema = envelopeData(written, envelope)
+                if schema == nil {
+                    log.warnOnce("envelope-missing", subject: "", "a success answer is not an envelope with '\(envelope.data)'; the endpoint answers no data",
+                                 at: written)
+                }
+            }
             // An object with no members is what an endpoint answers when the contract says nothing (`accord openapi` writes it so).
-            if let schema = media["schema"], !isEmptyObject(schema) {
+            if let schema, !isEmptyObject(schema) {
                 let use = typeUse(schema, hint: Self.componentName(written) ?? hint + "Response", domain: draft.domain)
                 draft.members.append(.init("response", use.position))
             } else if media["schema"] == nil {
                 draft.members.append(.init("response", .string("any")))
             }
-            draft.examples += examples(of: media).map { ExampleDraft(name: $0.name, response: $0.value, spot: $0.spot) }
-            for (other, spot) in content where other != mediaType {
+            for example in examples(of: media) {
+                let (code, value) = service.envelope.map { unwrapped(example.value, $0) } ?? (0, example.value)
+                draft.examples.append(ExampleDraft(name: example.name, code: code, response: value, spot: example.spot))
+            }
+            if let stream = operationStream { draft.members.append(.init("stream", stream)) }
+            for (other, spot) in content where other != mediaType && !(operationStream != nil && other.hasPrefix("text/event-stream")) {
                 log.warnOnce("media-type-other", subject: other, "'\(other)' beside '\(mediaType)' is not imported", at: spot)
             }
         } else if content.contains(where: { $0.key.hasPrefix("text/event-stream") }) {
@@ -71,6 +90,11 @@ extension Importer {
 
     private mutating func errorResponse(_ status: Int, _ written: Spot, isDefault: Bool, hint: String, into draft: inout EndpointDraft) {
         guard case .found(let response) = resolveReporting(written) else { return }
+        // An envelope's error is its business code: the status is where it travels, the body the envelope.
+        if service.envelope != nil {
+            if !isDefault { service.noteError(status, body: nil, mediaType: nil) }
+            return
+        }
         let content = response["content"]?.members ?? []
         guard let (mediaType, media) = content.first(where: { Self.isJSON($0.key) }) else {
             if !isDefault { service.noteError(status, body: nil, mediaType: nil) }

@@ -15,16 +15,24 @@ extension Importer {
         if let title = service.title { info.append(.init("title", .string(title))) }
         info.append(.init("version", .string(service.version)))
         if !service.basePath.isEmpty { info.append(.init("base_path", .string(service.basePath))) }
-        info.append(.init("envelope", .string("none")))
+        if let envelope = service.envelope {
+            info.append(.init("envelope", .object([.init("code", .string(envelope.code)), .init("msg", .string(envelope.message)),
+                                                   .init("data", .string(envelope.data))])))
+        } else {
+            info.append(.init("envelope", .string("none")))
+        }
         var members: [JSONValue.Member] = [.init("service", .object(info))]
-        let written = service.accordErrors
-        var errors: [JSONValue.Member] = [.init("media_type", written?["media_type"] ?? .string(errorMediaType))]
-        if written == nil || written?["body"] != nil { errors.append(.init("body", written?["body"] ?? .string(errorBody))) }
-        members.append(.init("errors", .object(errors)))
-        if let auth = service.auth { members.append(.init("auth", auth)) }
-        members.append(.init("validation", .object([.init("status", written?["validation_status"] ?? .int(validationStatus)),
-                                                    .init("unknown_members", written?["unknown_members"] ?? .string("ignore"))])))
-        members.append(.init("codes", .object(service.accordCodes.map(Self.accordTable) ?? codeTable)))
+        if let recorded = recordedSections {
+            members += recorded
+        } else {
+            if service.envelope == nil {
+                members.append(.init("errors", .object([.init("media_type", .string(errorMediaType)), .init("body", .string(errorBody))])))
+            }
+            if let auth = service.auth { members.append(.init("auth", auth)) }
+            let rule: JSONValue.Member = service.envelope == nil ? .init("status", .int(validationStatus)) : .init("violation_code", .int(validationStatus))
+            members.append(.init("validation", .object([rule, .init("unknown_members", .string("ignore"))])))
+            members.append(.init("codes", .object(codeTable)))
+        }
         let types = declarations.filter { $0.domain == nil }.sorted { $0.name < $1.name }
         if !types.isEmpty { members.append(.init("types", .object(types.map { .init($0.name, $0.body) }))) }
         return .object(members)
@@ -55,26 +63,12 @@ extension Importer {
                 let (name, message) = Self.statusNames[status] ?? ("status-\(status)", "Error \(status)")
                 entry = [.init("name", .string(name)), .init("msg", .string(message))]
             }
-            if let body = service.errorBodies[status], body != errorBody { entry.append(.init("data", .string(body))) }
+            if service.envelope != nil {
+                entry.append(.init("http", .int(status)))
+            } else if let body = service.errorBodies[status], body != errorBody {
+                entry.append(.init("data", .string(body)))
+            }
             return .init(String(status), .object(entry))
-        }
-    }
-
-    /// The code table `accord openapi` recorded, by status (a status with several entries as a list).
-    private static func accordTable(_ entries: [JSONValue]) -> [JSONValue.Member] {
-        var order: [Int] = []
-        var byStatus: [Int: [JSONValue]] = [:]
-        for entry in entries {
-            guard case .int(let status)? = entry["code"] else { continue }
-            if byStatus[status] == nil { order.append(status) }
-            var members: [JSONValue.Member] = [.init("name", entry["name"] ?? .string("status-\(status)")), .init("msg", entry["message"] ?? .string(""))]
-            if let flow = entry["flow"], flow != .string("none") { members.append(.init("flow", flow)) }
-            for key in ["when", "data", "description"] { if let value = entry[key] { members.append(.init(key, value)) } }
-            byStatus[status, default: []].append(.object(members))
-        }
-        return order.sorted().map { status in
-            let entries = byStatus[status] ?? []
-            return .init(String(status), entries.count == 1 ? entries[0] : .array(entries))
         }
     }
 

@@ -1,3 +1,4 @@
+import AccordContract
 import AccordDiagnostics
 import AccordJSON
 
@@ -36,10 +37,13 @@ struct Importer {
     var endpoints: [EndpointDraft] = []
     var takenEndpointIDs: Set<String> = []
     var takenRoutes: Set<String> = []
+    /// The `stream:` of the operation being imported, from the `x-accord-stream` `accord openapi` writes.
+    var operationStream: JSONValue?
 
-    init(rootPath: String, domains: OpenAPIImport.Domains) {
-        references = References(files: SpecFiles(rootPath: rootPath))
+    init(files: SpecFiles, domains: OpenAPIImport.Domains, envelope: Service.Envelope?) {
+        references = References(files: files)
         domainRule = domains
+        service.envelope = envelope
     }
 
     mutating func run() -> OpenAPIImport.Result {
@@ -49,11 +53,11 @@ struct Importer {
         }
         isVersion30 = version.hasPrefix("3.0")
         readInfo(root)
-        service.accordCodes = root["x-accord-codes"]?.items.map(\.json)
-        service.accordErrors = root["x-accord-errors"]?.json
+        readRecord(root)
         readServers(root)
         readSecurity(root)
         readPaths(root)
+        declareRecordedTypes(root)
         reportUnusedComponents(root)
         reportUnimported(root)
         references.files.diagnostics.forEach { log.add($0) }
@@ -104,7 +108,8 @@ struct Importer {
         guard let schemas = root["components"]?["schemas"] else { return }
         let unused = schemas.members.filter { member in
             let key = SpecFiles.normalized(member.value.file) + "#" + member.value.pointer
-            return namesByTarget[key] == nil && !mergedTargets.contains(key)
+            // `Refusal` of an `accord openapi` document is the mock's own refusal, not part of the API.
+            return namesByTarget[key] == nil && !mergedTargets.contains(key) && !(service.recorded != nil && member.key == "Refusal")
         }.map(\.key)
         guard !unused.isEmpty else { return }
         let named = unused.prefix(5).joined(separator: ", ") + (unused.count > 5 ? ", …" : "")

@@ -1,4 +1,6 @@
+import AccordContract
 import AccordDiagnostics
+import Foundation
 
 /// `accord import openapi`: an OpenAPI 3.0 or 3.1 document (YAML or JSON, one file or many joined
 /// by relative `$ref`s) as Accord contracts and fixtures, with one diagnostic for every construct
@@ -50,15 +52,31 @@ public struct OpenAPIImport: Sendable {
         }
     }
 
-    public var domains: Domains
+    /// The member names `--envelope` gives as `CODE,MSG,DATA`; nil unless they are three different names.
+    public static func envelope(list: String) -> Service.Envelope? {
+        let names = list.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard names.count == 3, names.allSatisfy({ !$0.isEmpty }), Set(names).count == 3 else { return nil }
+        return Service.Envelope(code: names[0], message: names[1], data: names[2])
+    }
 
-    public init(domains: Domains = .tags) {
+    public var domains: Domains
+    /// The envelope to unwrap answers from; nil reads the document as a plain API (unless it records its own).
+    public var envelope: Service.Envelope?
+
+    public init(domains: Domains = .tags, envelope: Service.Envelope? = nil) {
         self.domains = domains
+        self.envelope = envelope
     }
 
     /// Imports the document whose root file is at `path`.
     public func run(path: String) -> Result {
-        var importer = Importer(rootPath: path, domains: domains)
+        var importer = Importer(files: SpecFiles(rootPath: path), domains: domains, envelope: envelope)
+        return importer.run()
+    }
+
+    /// Imports a document held in memory; `path` names it in diagnostics and anchors its relative `$ref`s.
+    public func run(document bytes: [UInt8], path: String) -> Result {
+        var importer = Importer(files: SpecFiles(rootPath: path, rootBytes: bytes), domains: domains, envelope: envelope)
         return importer.run()
     }
 }

@@ -18,8 +18,12 @@ struct SpecFiles {
     /// Problems reading or parsing files, each reported once.
     private(set) var diagnostics: [Diagnostic] = []
 
-    init(rootPath: String) {
+    /// The root file's bytes when the caller holds them (the rest is read from disk, relative to `rootPath`).
+    private let rootBytes: [UInt8]?
+
+    init(rootPath: String, rootBytes: [UInt8]? = nil) {
         self.rootPath = rootPath
+        self.rootBytes = rootBytes
     }
 
     /// The root of the document, or nil when it could not be read (the reason is in `diagnostics`).
@@ -32,19 +36,17 @@ struct SpecFiles {
         let key = Self.normalized(path)
         if let spot = parsed[key] { return spot }
         if refused.contains(key) { return nil }
-        let at = reference ?? SourceLocation(file: path)
+        let at = reference ?? SourceLocation(file: path, line: 1, column: 1)
         guard parsed.count < Self.maxFiles else {
             return refuse(key, .error("[too-many-files] the document joins more than \(Self.maxFiles) files; '\(path)' is not read", at: at))
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        let read = key == Self.normalized(rootPath) ? rootBytes ?? Self.read(path) : Self.read(path)
+        guard let bytes = read else {
             return refuse(key, .error("[file-unreadable] cannot read '\(path)'", at: at))
         }
-        defer { try? handle.close() }
-        let data = (try? handle.read(upToCount: Self.maxFileBytes + 1)) ?? Data()
-        guard data.count <= Self.maxFileBytes else {
+        guard bytes.count <= Self.maxFileBytes else {
             return refuse(key, .error("[file-too-large] '\(path)' is larger than \(Self.maxFileBytes >> 20) MiB, the most the importer reads", at: at))
         }
-        let bytes = [UInt8](data)
         if Self.looksLikeJSON(path: path, bytes: bytes) {
             do { _ = try JSONReader.read(bytes) } catch {
                 return refuse(key, .error("[not-json] \(error.message)", at: SourceLocation(file: path, line: error.line, column: error.column)))
@@ -60,6 +62,14 @@ struct SpecFiles {
         let spot = Spot(file: path, pointer: "", node: node)
         parsed[key] = spot
         return spot
+    }
+
+    /// The file's bytes, one more than the limit at most (enough to tell it is too large); nil when it cannot be read.
+    private static func read(_ path: String) -> [UInt8]? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let data = try? handle.read(upToCount: maxFileBytes + 1) else { return nil }
+        return [UInt8](data)
     }
 
     private mutating func refuse(_ key: String, _ diagnostic: Diagnostic) -> Spot? {

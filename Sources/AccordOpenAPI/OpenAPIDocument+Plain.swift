@@ -65,25 +65,4 @@ extension OpenAPIDocument {
         ])))
         return .object(responses)
     }
-
-    /// What `accord import openapi` reads back of a plain API so export → import loses nothing: the whole code table
-    /// (names, flows, `when`, bodies) and the error settings. An envelope API's table is in the info description.
-    var accordExtensions: [JSONValue.Member] {
-        let service = contract.service
-        guard service.envelope == nil else { return [] }
-        let table = service.codes.map { code -> JSONValue in
-            var entry: [JSONValue.Member] = [.init("code", .int(code.code)), .init("name", .string(code.name)), .init("message", .string(code.message)),
-                                             .init("flow", .string(code.flow.rawValue))]
-            if let discriminator = code.discriminator {
-                entry.append(.init("when", .object([.init(discriminator.member, .string(discriminator.value))])))
-            }
-            if let data = code.data { entry.append(.init("data", .string(schemas.describe(data)))) }
-            if let description = code.description { entry.append(.init("description", .string(description))) }
-            return .object(entry)
-        }
-        var errors: [JSONValue.Member] = [.init("media_type", .string(service.errors.mediaType)), .init("validation_status", .int(service.validation.status)),
-                                         .init("unknown_members", .string(service.validation.unknownMembers.rawValue))]
-        if let body = service.errors.body { errors.append(.init("body", .string(schemas.describe(body)))) }
-        return [.init("x-accord-codes", .array(table)), .init("x-accord-errors", .object(errors))]
-    }
 }

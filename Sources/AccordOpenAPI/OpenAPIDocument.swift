@@ -114,6 +114,10 @@ public struct OpenAPIDocument: Sendable {
         members.append(.init("responses", responses(endpoint)))
         let scheme = securityScheme.map(\.key)
         members.append(.init("security", .array(endpoint.requiresAuth ? scheme.map { [.object([.init($0, .array([]))])] } ?? [] : [])))
+        if !endpoint.examples.isEmpty { members.append(.init("x-accord-examples", accordExamples(endpoint))) }
+        if let stream = endpoint.stream {
+            members.append(.init("x-accord-stream", .object([.init("toggle", .string(stream.toggle)), .init("event", .string(schemas.describe(stream.event)))])))
+        }
         members.append(.init("x-accord-codes", .array(codes(of: endpoint).map { code in
             .object([.init("code", .int(code.code)), .init("name", .string(code.name)), .init("flow", .string(code.flow.rawValue)),
                      .init("http", .int(code.httpStatus)), .init("message", .string(code.message))])

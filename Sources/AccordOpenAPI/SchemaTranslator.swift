@@ -55,6 +55,8 @@ struct SchemaTranslator: Sendable {
                            case .int(let number): .int(number)
                            }
                        }))]
+            // An integer enum's Swift-facing names, as code generators (and `accord import openapi`) read them.
+            if cases.isIntegral { members.append(.init("x-enum-varnames", .array(cases.cases.map { .string($0.name) }))) }
         }
         members += self.constraints(constraints)
         if let description = schema.description { members.append(.init("description", .string(description))) }

@@ -7,7 +7,8 @@ import Testing
 /// Every directory under `Corpus/` is an OpenAPI document written for one feature (`openapi.yaml` or
 /// `openapi.json`, with the files it refers to), and `expected/` holds the exact files the import writes
 /// and `expected/diagnostics.txt` every diagnostic it reports, in order. `ACCORD_UPDATE_GOLDEN=1`
-/// rewrites `expected/` from what the import does now (review the diff before committing it).
+/// rewrites `expected/` from what the import does now (review the diff before committing it). A case with
+/// `envelope.txt` is imported with that `--envelope`.
 @Suite struct ImportCorpusTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Corpus")
 
@@ -57,7 +58,10 @@ import Testing
     static func importCase(_ directory: URL) throws -> OpenAPIImport.Result {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         let document = try #require(names.first { $0 == "openapi.yaml" || $0 == "openapi.json" })
-        return OpenAPIImport().run(path: directory.appendingPathComponent(document).path)
+        // `envelope.txt` holds what `--envelope` would be given (`code,msg,data`).
+        let envelope = try? String(contentsOf: directory.appendingPathComponent("envelope.txt"), encoding: .utf8)
+        let options = OpenAPIImport(envelope: envelope.flatMap { OpenAPIImport.envelope(list: $0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        return options.run(path: directory.appendingPathComponent(document).path)
     }
 
     /// The files an import writes and its diagnostics, paths relative to the case's directory.
