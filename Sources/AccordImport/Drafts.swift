@@ -59,8 +59,10 @@ struct ExampleDraft {
     var code = 0
     var body: JSONValue?
     var response: JSONValue?
-    /// The HTTP status of an error example.
+    /// The HTTP status of an error example (nil for a success answered as a fixture).
     var status: Int?
+    /// A success fixture the mock answers when nothing else matches.
+    var isDefault = false
     /// Where the example's value is written, for `[example-invalid]`.
     var spot: Spot
 }

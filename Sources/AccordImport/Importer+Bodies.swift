@@ -72,7 +72,7 @@ extension Importer {
             let declared = media["encoding"]?[name]?["contentType"]?.text ?? target["contentMediaType"]?.text
             let types = declared.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? ["*/*"]
             // A binary string's maxLength is its size in bytes (as `accord openapi` writes a file part's).
-            var size = JSONValue.string("10MiB")
+            var size = JSONValue.int(10 << 20)
             if let bytes = target["maxLength"]?.int, bytes > 0 {
                 size = .int(bytes)
             } else {

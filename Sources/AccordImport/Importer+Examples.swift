@@ -22,9 +22,16 @@ extension Importer {
                 if keep(example, of: endpoint.id, violations) { kept.append(example) }
             }
             endpoints[index].examples = kept
+            if endpoint.body != nil, !endpoints[index].examplesAreRecorded { moveUnpairedAnswers(index) }
             var fixtures: [ExampleDraft] = []
-            var names = Set(kept.map(\.name))
+            var names = Set(endpoints[index].examples.map(\.name))
             for var fixture in endpoints[index].fixtures {
+                guard fixture.status != nil else {
+                    // A success answer moved here from the examples: already held to the response type.
+                    fixture.name = Names.unique(fixture.name, in: &names, separator: "-")
+                    fixtures.append(fixture)
+                    continue
+                }
                 let code = contract.service.codes.first { $0.code == fixture.status }
                 let schema = code?.data ?? contract.service.errors.body
                 let violations = schema.map { validator.validate(fixture.response ?? .null, against: $0) } ?? []
@@ -33,6 +40,23 @@ extension Importer {
                 fixtures.append(fixture)
             }
             endpoints[index].fixtures = fixtures
+        }
+    }
+
+    /// A contract example of an endpoint with a body is a whole call: an answer without a request example to pair it
+    /// with becomes a fixture instead (the mock answers it by name, or by default when the endpoint has no other).
+    private mutating func moveUnpairedAnswers(_ index: Int) {
+        let examples = endpoints[index].examples
+        let bodies = examples.filter { $0.body != nil }
+        let answers = examples.filter { $0.body == nil && $0.response != nil }
+        let unpaired = answers.filter { answer in !bodies.contains { $0.name == answer.name } && !(bodies.count == 1 && answers.count == 1) }
+        guard !unpaired.isEmpty else { return }
+        let moved = Set(unpaired.map(\.name))
+        endpoints[index].examples.removeAll { $0.body == nil && moved.contains($0.name) }
+        let answered = endpoints[index].examples.contains { $0.response != nil }
+        for (offset, var answer) in unpaired.enumerated() {
+            answer.isDefault = !answered && offset == 0
+            endpoints[index].fixtures.insert(answer, at: offset)
         }
     }
 

@@ -47,20 +47,38 @@ extension Importer {
 
     private func fixtureFiles() -> [OpenAPIImport.File] {
         domainOrder.compactMap { domain in
-            let entries = endpoints.filter { $0.domain == domain && !$0.fixtures.isEmpty }.map { endpoint in
+            let entries = endpoints.filter { $0.domain == domain }.map(withCodeFixtures).filter { !$0.fixtures.isEmpty }.map { endpoint in
                 JSONValue.Member(endpoint.id, .array(endpoint.fixtures.map { fixture in
-                    .object([
-                        .init("name", .string(fixture.name)),
-                        .init("when", .object([.init("headers", .object([.init("Prefer", .string("example=" + fixture.name))]))])),
-                        .init("status", .int(fixture.status ?? 400)),
-                        .init("data", fixture.response ?? .null),
-                    ])
+                    var members: [JSONValue.Member] = [.init("name", .string(fixture.name))]
+                    if fixture.isDefault {
+                        members.append(.init("default", .bool(true)))
+                    } else {
+                        members.append(.init("when", .object([.init("headers", .object([.init("Prefer", .string("example=" + fixture.name))]))])))
+                    }
+                    if let status = fixture.status { members.append(.init(service.envelope != nil || fixture.response == nil ? "code" : "status", .int(status))) }
+                    if let data = fixture.response { members.append(.init("data", data)) }
+                    return .object(members)
                 }))
             }
             guard !entries.isEmpty else { return nil }
-            let header = "# Error answers from the document's examples: each is answered when a request asks for it by name (Prefer: example=NAME).\n"
+            let header = "# Answers from the document's examples that are not whole calls: each is answered when a request asks for it by name "
+                + "(Prefer: example=NAME), a default one when nothing else is.\n"
             return OpenAPIImport.File(path: "mocks/\(fileName(domain)).yaml", text: header + yaml(.object(entries)))
         }
+    }
+
+    /// The endpoint with a fixture for each code it declares that no example answers, named as the code table names it:
+    /// the mock answers every documented error when a request asks for it (`Prefer: example=not-found`).
+    private func withCodeFixtures(_ endpoint: EndpointDraft) -> EndpointDraft {
+        guard case .array(let codes)? = endpoint.members.first(where: { $0.key == "codes" })?.value else { return endpoint }
+        var endpoint = endpoint
+        var names = Set(endpoint.fixtures.map(\.name) + endpoint.examples.map(\.name))
+        let answered = Set(endpoint.fixtures.compactMap(\.status) + endpoint.examples.map(\.code))
+        for case .int(let code) in codes where !answered.contains(code) {
+            let name = Names.unique(codeName(code), in: &names, separator: "-")
+            endpoint.fixtures.append(ExampleDraft(name: name, status: code, spot: endpoint.spot))
+        }
+        return endpoint
     }
 
     /// An endpoint's keys with its examples: a request example joined to the answer of the same name (or to the only answer).

@@ -11,6 +11,13 @@ extension Importer {
     /// The contract type of the schema at `spot`. A `$ref` is the named type of its target; an inline
     /// object, enum or union is declared as a named type called `hint`, in `domain`'s file (nil: the service file).
     mutating func typeUse(_ spot: Spot, hint: String, domain: String?) -> TypeUse {
+        // Schemas nested through `$ref`s have no depth limit of their own: past this one a hostile chain is cut.
+        guard depth < Self.maxDepth else {
+            log.error("schema-too-deep", "schemas nest more than \(Self.maxDepth) deep here; imported as 'any'", at: spot)
+            return .any
+        }
+        depth += 1
+        defer { depth -= 1 }
         if let referenceSpot = spot["$ref"] { return referenced(spot, referenceSpot, domain: domain) }
         // An inline schema reached twice (through a shared response or parameter) is one type.
         let place = SpecFiles.normalized(spot.file) + "#" + spot.pointer
@@ -20,6 +27,8 @@ extension Importer {
         switch shape {
         case .use(let written): use = written
         case .declared(let body):
+            // Named by where it is written inside a component, whoever reaches it first, so a document names it one way.
+            let hint = Self.locationHint(spot) ?? hint
             if let pending = pendingDeclaration, pending.name == hint {
                 // A component that only wraps this schema (`allOf: [{…}]`, `oneOf: [{…}, null]`) is this type, not an alias of it.
                 pendingDeclaration = nil
@@ -50,7 +59,35 @@ extension Importer {
         use.isOneWay = spot["readOnly"]?.bool == true || spot["writeOnly"]?.bool == true || oneWayTypes.contains(use.expression)
         if let description = spot["description"]?.text { use.attributes.append(.init("description", .string(description))) }
         if spot["deprecated"]?.bool == true { use.attributes.append(.init("deprecated", .bool(true))) }
+        // 3.1 allows keywords beside `$ref`: a default at the place of use (the contract checks it against the type).
+        if let value = spot["default"] {
+            if value.json == .null {
+                log.warn("default-invalid", "the default null is not a value of '\(use.expression)'; not imported", at: value)
+            } else {
+                use.attributes.append(.init("default", value.json))
+            }
+        }
         return use
+    }
+
+    /// `PetOwnerAddress` for the schema at `#/components/schemas/Pet/properties/owner/properties/address`: the component's
+    /// name and the members on the way (`Item` for array items, `Value` for map values); nil outside the components.
+    static func locationHint(_ spot: Spot) -> String? {
+        guard spot.pointer.hasPrefix("/components/schemas/"), let tokens = References.tokens(of: spot.pointer), tokens.count > 3 else { return nil }
+        var name = Names.typeName(tokens[2])
+        var index = 3
+        while index < tokens.count {
+            switch tokens[index] {
+            case "properties" where index + 1 < tokens.count:
+                name += Names.typeName(tokens[index + 1])
+                index += 2
+            case "items": name += "Item"; index += 1
+            case "additionalProperties": name += "Value"; index += 1
+            case "allOf", "oneOf", "anyOf": index += 2
+            default: index += 1
+            }
+        }
+        return name
     }
 
     /// The name of the type declared for the schema `target` (declared on first use; a cycle meets the name already taken).
@@ -108,6 +145,9 @@ extension Importer {
         let base = Self.swiftNames.contains(name) ? name + "Model" : name
         return Names.unique(base, in: &takenTypeNames)
     }
+
+    /// How deep schemas may nest (members of members, through `$ref`s and files) before the import stops following them.
+    static let maxDepth = 100
 
     /// Type names the generated Swift cannot use for a model without shadowing what it needs.
     static let swiftNames: Set<String> = [

@@ -56,7 +56,7 @@ extension Importer {
     private mutating func carry(_ scheme: Spot) {
         guard let kind = Self.kind(of: scheme) else { return }
         guard kind != "bearer", let colon = kind.firstIndex(of: ":") else {
-            service.auth = .object([.init("header", .string("Authorization"))])
+            service.auth = .object([.init("header", .string("Authorization")), .init("scheme", .string("Bearer"))])
             return
         }
         let place = String(kind[..<colon])

@@ -30,7 +30,7 @@ extension Importer {
             }
             if let auth = service.auth { members.append(.init("auth", auth)) }
             let rule: JSONValue.Member = service.envelope == nil ? .init("status", .int(validationStatus)) : .init("violation_code", .int(validationStatus))
-            members.append(.init("validation", .object([rule, .init("unknown_members", .string("ignore"))])))
+            members.append(.init("validation", .object([.init("unknown_members", .string("ignore")), rule])))
             members.append(.init("codes", .object(codeTable)))
         }
         let types = declarations.filter { $0.domain == nil }.sorted { $0.name < $1.name }
@@ -70,6 +70,16 @@ extension Importer {
             }
             return .init(String(status), .object(entry))
         }
+    }
+
+    /// The name the code table gives `code`.
+    func codeName(_ code: Int) -> String {
+        if case .array(let entries)? = service.recorded?["codes"],
+           case .string(let name)? = entries.first(where: { $0["code"] == .int(code) })?["name"] {
+            return name
+        }
+        if code == 401, service.auth != nil { return "force-logout" }
+        return Self.statusNames[code]?.0 ?? "status-\(code)"
     }
 
     static let statusNames: [Int: (String, String)] = [

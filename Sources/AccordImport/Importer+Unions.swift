@@ -11,13 +11,55 @@ extension Importer {
             if case .found(let target) = references.resolve(branch), Self.isNull(target) { nullable = true } else { kept.append(branch) }
         }
         if kept.isEmpty { return (.use(.any), nullable) }
+        if kept.count > 1, let cases = constantBranches(kept) {
+            // `oneOf: [{const: user, title: USER}, …]`: an enum written branch by branch.
+            return (enumerationOfConstants(cases, spot), nullable)
+        }
         if kept.count == 1 { return (.use(annotated(typeUse(kept[0], hint: hint, domain: domain), spot)), nullable) }
+        // A union that turns out not to be one leaves nothing behind: the types declared on the way are taken back.
+        let before = self
         if let union = taggedUnion(spot, kept, hint: hint, domain: domain) { return (.declared(union), nullable) }
+        self = before
         let keyword = spot["oneOf"] != nil ? "oneOf" : "anyOf"
         log.warn("union-untyped", "'\(keyword)' of \(kept.count) schemas has no discriminator and no member with a distinct constant in each; "
                  + "imported as 'any' (never silently as its first branch)", at: branches)
         summary.schemasFreeForm += 1
         return (.use(annotated(.any, spot)), nullable)
+    }
+
+    /// The constant and title of each branch, when every branch is only a constant (`{const: x, title: X}` or a one-value `enum`).
+    private mutating func constantBranches(_ branches: [Spot]) -> [(value: JSONValue, title: String?)]? {
+        var cases: [(value: JSONValue, title: String?)] = []
+        for branch in branches {
+            guard branch["$ref"] == nil, case .found(let target) = references.resolve(branch) else { return nil }
+            let value = target["const"]?.json ?? (target["enum"]?.items.count == 1 ? target["enum"]?.items.first?.json : nil)
+            let others = target.members.filter { !["const", "enum", "title", "description", "type", "deprecated"].contains($0.key) && !$0.key.hasPrefix("x-") }
+            guard let value, others.isEmpty else { return nil }
+            cases.append((value, target["title"]?.text))
+        }
+        return cases
+    }
+
+    /// Constants as one enum: strings as a string enum, integers named by their branches' titles.
+    private mutating func enumerationOfConstants(_ cases: [(value: JSONValue, title: String?)], _ spot: Spot) -> SchemaShape {
+        var members: [JSONValue.Member] = []
+        if let description = spot["description"]?.text { members.append(.init("description", .string(description))) }
+        if cases.allSatisfy({ if case .string = $0.value { true } else { false } }) {
+            members.append(.init("enum", .array(cases.map(\.value))))
+            return .declared(.object(members))
+        }
+        guard cases.allSatisfy({ if case .int = $0.value { true } else { false } }) else {
+            log.warn("enum-mixed", "constants of mixed kinds have no contract type; imported as 'any'", at: spot)
+            summary.schemasFreeForm += 1
+            return .use(.any)
+        }
+        var taken: Set<String> = []
+        members.append(.init("enum", .object(cases.map { value, title in
+            guard case .int(let number) = value else { return .init("0", .null) }
+            let written = title.map { Names.parameter($0.lowercased()) } ?? (number < 0 ? "minus\(-number)" : "value\(number)")
+            return .init(String(number), .string(Names.unique(written, in: &taken, separator: "_")))
+        })))
+        return .declared(.object(members))
     }
 
     static func isNull(_ spot: Spot) -> Bool {

@@ -26,6 +26,8 @@ struct Importer {
     var nullableTypes: Set<String> = []
     /// Named types written `readOnly` or `writeOnly`.
     var oneWayTypes: Set<String> = []
+    /// How deep the schema being translated is nested.
+    var depth = 0
     /// Targets whose `allOf` is being merged, to tell a cycle through `allOf`.
     var merging: Set<String> = []
     /// Targets whose members were merged into another type by `allOf` (imported, though not by name).

@@ -32,7 +32,7 @@ public struct OpenAPIDocument: Sendable {
         var components: [JSONValue.Member] = [
             // Generic types appear through their instances (`Page<Match>` as `Page-Match`).
             .init("schemas", .object(contract.types.keys.sorted().compactMap { name in
-                contract.types[name].flatMap { $0.isGeneric ? nil : .init(SchemaTranslator.componentName(name), schemas.schema($0.schema)) }
+                contract.types[name].flatMap { $0.isGeneric ? nil : .init(SchemaTranslator.componentName(name), component($0.schema)) }
             } + [.init(Self.refusalName, refusalSchema)])),
             .init("parameters", .object(signingParameters.map { .init($0.key, $0.value) } + serviceParameters.map { .init($0.key, $0.value) })),
         ]
@@ -50,6 +50,14 @@ public struct OpenAPIDocument: Sendable {
             .init("paths", paths),
             .init("components", .object(components)),
         ] + accordExtensions)
+    }
+
+    /// A named type's schema; an alias of another named type is `allOf` that one, so the alias keeps its own
+    /// name (a component that is only a `$ref` is read as the type it names).
+    private func component(_ schema: Schema) -> JSONValue {
+        let written = schemas.schema(schema)
+        guard case .reference = schema.kind, case .object(let members) = written, let reference = written["$ref"] else { return written }
+        return .object([.init("allOf", .array([.object([.init("$ref", reference)])]))] + members.filter { $0.key != "$ref" })
     }
 
     static let refusalName = "Refusal"

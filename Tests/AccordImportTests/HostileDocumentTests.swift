@@ -48,6 +48,60 @@ import Testing
         #expect(result.diagnostics.map(\.description) == ["\(path):1:1: error: [file-too-large] '\(path)' is larger than 32 MiB, the most the importer reads"])
     }
 
+    /// A document that joins more than 1,000 files (here a schema with 1,001 members, each in a file of its own) stops reading at the limit.
+    @Test func aDocumentOfTooManyFilesStopsAtTheLimit() throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for index in 0..<1_001 {
+            try "type: string\n".write(to: directory.appendingPathComponent("f\(index).yaml"), atomically: true, encoding: .utf8)
+        }
+        let members = (0..<1_001).map { "          m\($0): {$ref: 'f\($0).yaml'}" }.joined(separator: "\n")
+        try document(schema: "        type: object\n        properties:\n" + members).write(to: directory.appendingPathComponent("openapi.yaml"),
+                                                                                         atomically: true, encoding: .utf8)
+        let result = OpenAPIImport().run(path: directory.appendingPathComponent("openapi.yaml").path)
+        let refused = result.diagnostics.filter { $0.message.hasPrefix("[too-many-files] the document joins more than 1000 files") }
+        #expect(refused.count == 2, "\(result.diagnostics.prefix(3))")
+    }
+
+    /// Schemas nested through a chain of 500 files end with a diagnostic at the depth limit, not a stack overflow.
+    @Test func schemasNestedTooDeepAreCut() throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for index in 0..<500 {
+            try "type: object\nproperties:\n  next: {$ref: 'f\(index + 1).yaml'}\n".write(to: directory.appendingPathComponent("f\(index).yaml"),
+                                                                                              atomically: true, encoding: .utf8)
+        }
+        try document(schema: "        $ref: 'f0.yaml'").write(to: directory.appendingPathComponent("openapi.yaml"), atomically: true, encoding: .utf8)
+        let result = OpenAPIImport().run(path: directory.appendingPathComponent("openapi.yaml").path)
+        #expect(result.diagnostics.map(\.message).filter { $0.hasPrefix("[schema-too-deep]") }
+                    == ["[schema-too-deep] schemas nest more than 100 deep here; imported as 'any' (#/properties/next)"])
+    }
+
+    private func scratch() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("accord-files-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    /// A document with one operation answering `schema` (indented under `schema:`).
+    private func document(schema: String) -> String {
+        """
+        openapi: 3.1.0
+        info: {title: t, version: '1'}
+        paths:
+          /a:
+            get:
+              operationId: a
+              responses:
+                '200':
+                  description: ok
+                  content:
+                    application/json:
+                      schema:
+        \(schema.split(separator: "\n").map { "          " + $0 }.joined(separator: "\n"))
+        """
+    }
+
     /// `$ref`s that point at each other, at themselves, or through a chain longer than any real one end with a diagnostic.
     @Test func referenceCyclesEnd() {
         let text = """

@@ -59,7 +59,7 @@ struct ImportedMock {
         for endpoint in project.contract.endpoints {
             var expectations = endpoint.examples.filter { $0.code == 0 }.compactMap { example in example.response.map { (example.name, 200, $0.value) } }
             expectations += (project.fixtures.byEndpoint[endpoint.id] ?? []).compactMap { fixture in
-                fixture.data.map { (fixture.name, fixture.status ?? 400, $0) }
+                fixture.data.map { (fixture.name, fixture.status ?? 200, $0) }
             }
             for (name, status, value) in expectations {
                 asked += 1
@@ -121,6 +121,7 @@ struct SampleValues {
             }
         case .array(let item): return .array([value(for: item)])
         case .reference(let name): return types[name].map { value(for: $0.schema) } ?? .null
+        case .object(let fields): return .object(fields.filter { !$0.isOptional }.map { .init($0.name, value(for: $0.schema)) })
         default: return .object([])
         }
     }
