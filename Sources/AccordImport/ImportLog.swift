@@ -6,6 +6,7 @@ struct ImportLog {
     private(set) var diagnostics: [Diagnostic] = []
     /// Once-only reports already made, by id and subject (an unknown format is named once, with its count).
     private var repeated: [String: (index: Int, count: Int)] = [:]
+    private var added: Set<Diagnostic> = []
 
     mutating func warn(_ id: String, _ message: String, at spot: Spot) {
         diagnostics.append(.warning("[\(id)] \(message) (\(spot.reference))", at: spot.location))
@@ -15,8 +16,10 @@ struct ImportLog {
         diagnostics.append(.error("[\(id)] \(message) (\(spot.reference))", at: spot.location))
     }
 
-    /// Adds a diagnostic made elsewhere (reading a file, resolving a reference).
+    /// Adds a diagnostic made elsewhere (reading a file, resolving a reference), once: a broken reference
+    /// followed from several places is one problem.
     mutating func add(_ diagnostic: Diagnostic) {
+        guard added.insert(diagnostic).inserted else { return }
         diagnostics.append(diagnostic)
     }
 
@@ -39,6 +42,4 @@ struct ImportLog {
         }
         return result
     }
-
-    var warningCount: Int { diagnostics.count { $0.severity == .warning } }
 }

@@ -96,8 +96,7 @@ extension Importer {
             if let index = declarationIndex[name], declarations[index].domain != domain { declarations[index].domain = nil }
             return name
         }
-        let base = target["title"]?.text.map(Names.typeName).flatMap { $0 == "Type" ? nil : $0 }
-            ?? Names.typeName(key.split(separator: "/").last.map(String.init) ?? key.split(separator: "#").first.map { String($0) } ?? "Schema")
+        let base = target["title"]?.text.map(Names.typeName).flatMap { $0 == "Type" ? nil : $0 } ?? Self.name(ofTarget: key)
         let name = uniqueTypeName(base)
         namesByTarget[key] = name
         let index = reserveDeclaration(name, domain: domain)
@@ -123,6 +122,16 @@ extension Importer {
             }
         }
         return name
+    }
+
+    /// A target's name: its pointer's last token (`#/components/schemas/Pet` → `Pet`), or for a whole file its name
+    /// without the extension (`shapes/tree.yaml` → `Tree`).
+    static func name(ofTarget key: String) -> String {
+        let hash = key.lastIndex(of: "#") ?? key.endIndex
+        let pointer = hash < key.endIndex ? key[key.index(after: hash)...] : ""
+        if let token = pointer.split(separator: "/").last { return Names.typeName(String(token)) }
+        let file = key[..<hash].split(separator: "/").last.map(String.init) ?? "Schema"
+        return Names.typeName(file.split(separator: ".").first.map(String.init) ?? file)
     }
 
     /// Declares `body` as a new named type `name` (made unique) and returns the name taken.

@@ -50,7 +50,7 @@ struct Importer {
 
     mutating func run() -> OpenAPIImport.Result {
         guard let root = references.files.root(), let version = documentVersion(root) else {
-            references.files.diagnostics.forEach { log.add($0) }
+            if let refusal = references.files.refusal(for: references.files.rootPath) { log.add(refusal) }
             return OpenAPIImport.Result(files: [], diagnostics: log.finished, summary: summary)
         }
         isVersion30 = version.hasPrefix("3.0")
@@ -62,7 +62,6 @@ struct Importer {
         declareRecordedTypes(root)
         reportUnusedComponents(root)
         reportUnimported(root)
-        references.files.diagnostics.forEach { log.add($0) }
         let files = render()
         return OpenAPIImport.Result(files: files, diagnostics: log.finished.sortedByLocation(), summary: summary)
     }

@@ -44,7 +44,7 @@ struct References {
         }
         let (file, pointer) = split(text, in: reference.file)
         guard let root = files.file(file, referencedAt: reference.location) else {
-            return .broken(.error("[ref-broken] '\(text)' names a file that cannot be read: '\(file)'", at: reference.location))
+            return .broken(files.refusal(for: file) ?? .error("[ref-broken] '\(text)' names a file that cannot be read: '\(file)'", at: reference.location))
         }
         guard let tokens = Self.tokens(of: pointer) else {
             return .broken(.error("[ref-invalid] '\(text)' has a fragment that is not a JSON pointer", at: reference.location))

@@ -14,9 +14,8 @@ struct SpecFiles {
     /// The root file's path as the user gave it.
     let rootPath: String
     private var parsed: [String: Spot] = [:]
-    private var refused: Set<String> = []
-    /// Problems reading or parsing files, each reported once.
-    private(set) var diagnostics: [Diagnostic] = []
+    /// Why each file that could not be read was refused, by normalized path.
+    private var refusals: [String: Diagnostic] = [:]
 
     /// The root file's bytes when the caller holds them (the rest is read from disk, relative to `rootPath`).
     private let rootBytes: [UInt8]?
@@ -26,7 +25,7 @@ struct SpecFiles {
         self.rootBytes = rootBytes
     }
 
-    /// The root of the document, or nil when it could not be read (the reason is in `diagnostics`).
+    /// The root of the document, or nil when it could not be read (the reason is `refusal(for: rootPath)`).
     mutating func root() -> Spot? {
         file(rootPath, referencedAt: nil)
     }
@@ -35,7 +34,7 @@ struct SpecFiles {
     mutating func file(_ path: String, referencedAt reference: SourceLocation?) -> Spot? {
         let key = Self.normalized(path)
         if let spot = parsed[key] { return spot }
-        if refused.contains(key) { return nil }
+        if refusals[key] != nil { return nil }
         let at = reference ?? SourceLocation(file: path, line: 1, column: 1)
         guard parsed.count < Self.maxFiles else {
             return refuse(key, .error("[too-many-files] the document joins more than \(Self.maxFiles) files; '\(path)' is not read", at: at))
@@ -73,9 +72,13 @@ struct SpecFiles {
     }
 
     private mutating func refuse(_ key: String, _ diagnostic: Diagnostic) -> Spot? {
-        refused.insert(key)
-        diagnostics.append(diagnostic)
+        refusals[key] = diagnostic
         return nil
+    }
+
+    /// Why the file at `path` could not be read, once `file(_:referencedAt:)` gave nil for it.
+    func refusal(for path: String) -> Diagnostic? {
+        refusals[Self.normalized(path)]
     }
 
     /// A `.json` file, or any file whose first visible byte opens an object, is held to strict JSON first,
