@@ -89,6 +89,11 @@ struct FixtureEmitter {
         writer.block("extension API") { writer in
             writer.line("/// Every typed fixture: its endpoint's id, its name, and its value.")
             writer.block("\(access)static var fixtureCatalog: [(endpoint: String, name: String, value: any Codable & Hashable & Sendable)]") { writer in
+                guard contract.endpoints.contains(where: { !(typed[$0.id] ?? []).isEmpty }) else {
+                    // No typed fixture (fixtures that only answer codes): nothing to collect, and no `var` left unmutated.
+                    writer.line("[]")
+                    return
+                }
                 // One statement per entry: a single literal of thousands of existential
                 // values is more than the type checker handles in reasonable time.
                 writer.line("var catalog: [(endpoint: String, name: String, value: any Codable & Hashable & Sendable)] = []")

@@ -85,11 +85,14 @@ struct ModelEmitter {
                 writer.line()
                 writeLenientDecoder(structure, into: &writer)
             }
-            writer.line()
-            writer.block("enum CodingKeys: String, CodingKey") { writer in
-                for property in structure.properties {
-                    let name = property.swiftName
-                    writer.line(Naming.bare(name) == property.wireName ? "case \(name)" : "case \(name) = \(property.wireName.swiftLiteral)")
+            // An object with no members (`fields: {}`) has no keys: Codable needs none, and an empty `CodingKeys` is not Swift.
+            if !structure.properties.isEmpty {
+                writer.line()
+                writer.block("enum CodingKeys: String, CodingKey") { writer in
+                    for property in structure.properties {
+                        let name = property.swiftName
+                        writer.line(Naming.bare(name) == property.wireName ? "case \(name)" : "case \(name) = \(property.wireName.swiftLiteral)")
+                    }
                 }
             }
             for nested in structure.nested {

@@ -8,10 +8,11 @@ enum Naming {
         "ttl", "ui", "uri", "url", "uuid", "vip",
     ]
 
-    /// `expires_at` → `expiresAt`; `signal_id` → `signalID`; `ai_score` → `aiScore`; `2fa` → `_2fa`.
+    /// `expires_at` → `expiresAt`; `signal_id` → `signalID`; `ai_score` → `aiScore`; `2fa` → `_2fa`; a name with no
+    /// letter or digit at all (`" "`, `"-"`, as enums in OpenAPI documents have) → `empty`.
     static func property(_ wire: String) -> String {
         let words = words(wire)
-        guard let first = words.first else { return "_" }
+        guard let first = words.first else { return "empty" }
         // An acronym or a word in capitals (`PUT`) starts the name in lower case whole.
         let shouted = first.allSatisfy { $0.isUppercase || $0.isNumber }
         let head = acronyms.contains(first.lowercased()) || shouted ? first.lowercased() : first.prefix(1).lowercased() + first.dropFirst()

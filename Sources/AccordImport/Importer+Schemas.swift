@@ -151,19 +151,12 @@ extension Importer {
 
     /// `name`, unless a type or a Swift name an app cannot shadow has it (`Error` → `ErrorModel`), then numbered.
     mutating func uniqueTypeName(_ name: String) -> String {
-        let base = Self.swiftNames.contains(name) ? name + "Model" : name
+        let base = OpenAPIImport.reservedTypeNames.contains(name) ? name + "Model" : name
         return Names.unique(base, in: &takenTypeNames)
     }
 
     /// How deep schemas may nest (members of members, through `$ref`s and files) before the import stops following them.
     static let maxDepth = 100
-
-    /// Type names the generated Swift cannot use for a model without shadowing what it needs.
-    static let swiftNames: Set<String> = [
-        "Any", "Array", "Bool", "Character", "Codable", "Data", "Date", "Decimal", "Decoder", "Dictionary", "Double", "Encoder", "Error",
-        "Float", "Hashable", "Int", "Int64", "Never", "Optional", "Protocol", "Result", "Self", "Sendable", "Set", "String", "Type", "URL",
-        "UUID", "Void", "Page",
-    ]
 
     /// The schema's shape and whether it admits `null`, in every spelling: 3.0's `nullable`, a 3.1 type list with
     /// `"null"`, a `null` in `enum`, a `{type: 'null'}` branch of `oneOf` or `anyOf`.

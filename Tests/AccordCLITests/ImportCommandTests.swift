@@ -1,3 +1,4 @@
+import AccordImport
 import AccordTesting
 import Foundation
 import Testing
@@ -43,6 +44,27 @@ import Testing
         #expect(run.error.contains("warning: [webhooks] 1 webhooks not imported"))
         #expect(run.error.hasSuffix("accord import: the document has no operations to import\n"), "\(run.error)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
+    }
+
+    /// A schema never takes a name the generated client declares itself: every type of the Swift generated for the
+    /// repository's contracts and the plain project, but the models, is one the import renames (`Envelope` → `EnvelopeModel`).
+    @Test func theImportReservesEveryNameTheGeneratedClientDeclares() throws {
+        var declared: Set<String> = []
+        for (contracts, mocks) in [(Repository.contracts, Repository.mocks), (Repository.plainContracts, Repository.plainMocks)] {
+            let directory = try scratch()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let run = CommandRun(["generate", "--contracts", contracts, "--mocks", mocks, "--output", directory])
+            #expect(run.status == 0, "\(run.error)")
+            let support = directory + "/Support"
+            for file in try FileManager.default.contentsOfDirectory(atPath: support) {
+                let text = try String(contentsOfFile: support + "/" + file, encoding: .utf8)
+                for match in text.matches(of: /(?m)^(?:public |package |internal )?(?:final )?(?:struct|enum|class|protocol|typealias|actor) ([A-Za-z0-9_]+)/) {
+                    declared.insert(String(match.1))
+                }
+            }
+        }
+        #expect(declared.count > 20)
+        #expect(declared.subtracting(OpenAPIImport.reservedTypeNames).sorted() == [])
     }
 
     @Test func mistakesInTheCallAreUsageErrors() {
