@@ -50,6 +50,13 @@ struct EndpointDraft {
     var examplesAreRecorded = false
 }
 
+extension EndpointDraft {
+    /// The request example an answer goes with: the one of its name, or the only one when there is one answer.
+    static func request(for answer: ExampleDraft, among bodies: [ExampleDraft], answers: Int) -> ExampleDraft? {
+        bodies.first { $0.name == answer.name } ?? (bodies.count == 1 && answers == 1 ? bodies.first : nil)
+    }
+}
+
 /// An example from the document, kept only when it fits its schema.
 struct ExampleDraft {
     var name: String

@@ -49,7 +49,7 @@ extension Importer {
         let examples = endpoints[index].examples
         let bodies = examples.filter { $0.body != nil }
         let answers = examples.filter { $0.body == nil && $0.response != nil }
-        let unpaired = answers.filter { answer in !bodies.contains { $0.name == answer.name } && !(bodies.count == 1 && answers.count == 1) }
+        let unpaired = answers.filter { EndpointDraft.request(for: $0, among: bodies, answers: answers.count) == nil }
         guard !unpaired.isEmpty else { return }
         let moved = Set(unpaired.map(\.name))
         endpoints[index].examples.removeAll { $0.body == nil && moved.contains($0.name) }

@@ -93,7 +93,7 @@ extension Importer {
         var examples: [JSONValue.Member] = []
         for answer in answers {
             var example: [JSONValue.Member] = []
-            let body = bodies.first { $0.name == answer.name } ?? (bodies.count == 1 && answers.count == 1 ? bodies.first : nil)
+            let body = EndpointDraft.request(for: answer, among: bodies, answers: answers.count)
             if let value = body?.body { example.append(.init("body", value)) }
             if answer.code != 0 { example.append(.init("code", .int(answer.code))) }
             if let value = answer.response { example.append(.init("response", value)) }

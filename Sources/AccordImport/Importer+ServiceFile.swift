@@ -56,13 +56,10 @@ extension Importer {
         statuses.insert(validationStatus)
         if service.auth != nil { statuses.insert(401) }
         return statuses.sorted().map { status in
-            var entry: [JSONValue.Member]
-            if status == 401, service.auth != nil {
-                entry = [.init("name", .string("force-logout")), .init("msg", .string("Unauthorized")), .init("flow", .string("logout"))]
-            } else {
-                let (name, message) = Self.statusNames[status] ?? ("status-\(status)", "Error \(status)")
-                entry = [.init("name", .string(name)), .init("msg", .string(message))]
-            }
+            var entry: [JSONValue.Member] = [.init("name", .string(codeName(status))),
+                                             .init("msg", .string(Self.statusNames[status]?.1 ?? "Error \(status)"))]
+            // A 401 with auth ends the session: the flow the mock answers a missing credential with.
+            if status == 401, service.auth != nil { entry.append(.init("flow", .string("logout"))) }
             if service.envelope != nil {
                 entry.append(.init("http", .int(status)))
             } else if let body = service.errorBodies[status], body != errorBody {

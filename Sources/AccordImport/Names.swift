@@ -17,13 +17,9 @@ enum Names {
         return result
     }
 
-    /// An endpoint id's last part or a domain name: letters, digits, `_` and `-`; anything else becomes `_`.
+    /// An endpoint id's last part: letters, digits, `_` and `-`; anything else becomes `_`.
     static func identifier(_ text: String) -> String {
-        let cleaned = String(text.unicodeScalars.map { scalar -> Character in
-            let allowed = ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "-"
-            return allowed ? Character(scalar) : "_"
-        })
-        return cleaned.isEmpty ? "_" : cleaned
+        cleaned(text, keeping: ["_", "-"])
     }
 
     /// A domain name: lower case letters, digits and `-` (`Pet Store` → `pet-store`).
@@ -49,10 +45,16 @@ enum Names {
 
     /// A path parameter name: letters, digits and `_` (`pet-id` → `pet_id`).
     static func parameter(_ text: String) -> String {
-        let cleaned = String(text.unicodeScalars.map { scalar -> Character in
-            ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "_" ? Character(scalar) : "_"
+        cleaned(text, keeping: ["_"])
+    }
+
+    /// `text` with every scalar but ASCII letters, digits and `keeping` replaced by `_` (`_` when empty).
+    private static func cleaned(_ text: String, keeping: Set<Unicode.Scalar>) -> String {
+        let result = String(text.unicodeScalars.map { scalar -> Character in
+            let allowed = ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || keeping.contains(scalar)
+            return allowed ? Character(scalar) : "_"
         })
-        return cleaned.isEmpty ? "_" : cleaned
+        return result.isEmpty ? "_" : result
     }
 
     /// `name`, or `name2`, `name3`… whichever `taken` does not hold yet; the result is added to `taken`.

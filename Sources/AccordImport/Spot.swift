@@ -66,21 +66,3 @@ struct Spot: Sendable {
     /// `#/components/schemas/Pet`, as a diagnostic's suffix names the node.
     var reference: String { "#" + pointer }
 }
-
-extension Node {
-    /// The node as JSON under YAML 1.2's core schema (mapping keys that are not scalars are left out).
-    var json: JSONValue {
-        switch content {
-        case .scalar(let scalar):
-            switch scalar.resolved {
-            case .null: .null
-            case .bool(let value): .bool(value)
-            case .int(let value): .int(value)
-            case .double(let value): .double(value)
-            case .string(let value): .string(value)
-            }
-        case .sequence(let items): .array(items.map(\.json))
-        case .mapping(let pairs): .object(pairs.compactMap { pair in pair.key.scalar.map { .init($0.value, pair.value.json) } })
-        }
-    }
-}

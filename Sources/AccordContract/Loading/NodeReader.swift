@@ -131,13 +131,7 @@ public struct NodeReader {
         locations[pointer] = location(node)
         switch node.content {
         case .scalar(let scalar):
-            switch scalar.resolved {
-            case .null: return .null
-            case .bool(let value): return .bool(value)
-            case .int(let value): return .int(value)
-            case .double(let value): return .double(value)
-            case .string(let value): return .string(value)
-            }
+            return scalar.json
         case .sequence(let items):
             return .array(items.enumerated().map { index, item in
                 json(item, pointer: "\(pointer)/\(index)", locations: &locations)
