@@ -78,8 +78,12 @@ public enum TemplateExpression: Sendable, Hashable {
         if text == "upload_policy" { self = .uploadPolicy(JSONPointer(tokens: [])); return }
         if let path = suffix(after: "upload_policy.") { self = .uploadPolicy(Self.memberPath(path)); return }
         if let path = suffix(after: "upload.") {
-            let names = path.split(separator: ".", maxSplits: 1).map(String.init)
-            self = .upload(part: names[0], names.count > 1 ? Self.memberPath(names[1]) : JSONPointer(tokens: []))
+            let names = path.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            // `upload..` or `upload.` names no part: refused rather than read past the end (FuzzTemplate found it).
+            guard let part = names.first, !part.isEmpty else {
+                throw SyntaxError(message: "expected 'upload.PART' or 'upload.PART.url', found '\(text)'")
+            }
+            self = .upload(part: part, names.count > 1 ? Self.memberPath(names[1]) : JSONPointer(tokens: []))
             return
         }
         switch words.first {
