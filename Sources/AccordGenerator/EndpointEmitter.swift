@@ -47,7 +47,7 @@ struct EndpointEmitter {
         var summary = endpoint.summary ?? ""
         if let description = endpoint.description { summary += summary.isEmpty ? description : "\n\n" + description }
         writer.documentation(summary.isEmpty ? nil : summary,
-                             remark: "HTTP `\(endpoint.method.rawValue) \(endpoint.path)`, `\(endpoint.id)` in \(file):\(endpoint.location.line)")
+                             remark: "HTTP `\(endpoint.method.rawValue) \(endpoint.path)`, `\(endpoint.id)` in \(file)")
         if endpoint.isDeprecated { writer.line("@available(*, deprecated)") }
 
         var parameters: [String] = []

@@ -48,9 +48,16 @@ struct FixtureEmitter {
         self.diagnostics = diagnostics
     }
 
+    /// The answers of `endpoint` a test can name: every refusal, and every success that is typed.
+    private func selectable(_ endpoint: Endpoint) -> [FixtureSample] {
+        let typedNames = Set((typed[endpoint.id] ?? []).map(\.sample.name))
+        return (samples[endpoint.id] ?? []).filter { $0.code != 0 || typedNames.contains($0.name) }
+    }
+
     /// `Fixtures/API+<Domain>Fixtures.swift`: the domain's fixtures, or nil when it has none.
-    func source(domain: Domain) -> String? {
-        let endpoints = contract.endpoints.filter { $0.domain == domain.name && typed[$0.id] != nil }
+    /// `responseTypes` are the endpoints' response types by id, which their fixture names carry.
+    func source(domain: Domain, responseTypes: [String: String]) -> String? {
+        let endpoints = contract.endpoints.filter { $0.domain == domain.name && !selectable($0).isEmpty }
         guard !endpoints.isEmpty else { return nil }
         let domainType = Naming.type(domain.name)
         var writer = SwiftWriter()
@@ -72,15 +79,42 @@ struct FixtureEmitter {
                 writer.line()
                 writer.block("\(access)struct \(holder): Sendable") { writer in
                     for fixture in typed[endpoint.id] ?? [] {
-                        writer.line("/// `\(fixture.sample.name)`, \(TypeTranslator.fileName(fixture.sample.location.file)):\(fixture.sample.location.line)")
+                        writer.line("/// `\(fixture.sample.name)` (\(origin(of: fixture.sample)))")
                         writer.block("\(access)var \(fixture.property): \(fixture.type)") { writer in
                             writer.line(fixture.value)
                         }
                     }
+                    writeNames(of: endpoint, response: responseTypes[endpoint.id] ?? "AccordEmpty", into: &writer)
                 }
             }
         }
         return writer.text
+    }
+
+    /// `names`: one ``FixtureName`` per answer a test can pick, so the compiler checks the
+    /// name: `mock.prefer(API.signal.fixtures.inbox.names.lastPage)`.
+    private func writeNames(of endpoint: Endpoint, response: String, into writer: inout SwiftWriter) {
+        let answers = selectable(endpoint)
+        let taken = (typed[endpoint.id] ?? []).contains { Naming.bare($0.property) == "names" }
+        let property = taken ? "answerNames" : "names"
+        if !(typed[endpoint.id] ?? []).isEmpty { writer.line() }
+        writer.line("/// The name of each answer of `\(endpoint.id)`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.")
+        writer.line("\(access)var \(property): Names { Names() }")
+        writer.line()
+        writer.block("\(access)struct Names: Sendable") { writer in
+            for (sample, name) in zip(answers, Naming.caseNames(answers.map(\.name))) {
+                let what = sample.code == 0 ? "" : ": code \(sample.code)"
+                writer.line("/// `\(sample.name)` (\(origin(of: sample))\(what))")
+                writer.line("\(access)var \(name.name): FixtureName<\(response)> { FixtureName(endpoint: \(endpoint.id.swiftLiteral), "
+                            + "name: \(sample.name.swiftLiteral)) }")
+            }
+        }
+    }
+
+    /// Where an answer is written, by file and never by line, so editing a file moves no generated text.
+    private func origin(of sample: FixtureSample) -> String {
+        let kind = contract.domains.contains { $0.file == sample.location.file } ? "example" : "fixture"
+        return "\(kind) in \(TypeTranslator.fileName(sample.location.file))"
     }
 
     /// `API.fixtureCatalog`: every fixture by endpoint and name, for generic tooling and tests.

@@ -63,7 +63,12 @@ struct ModelEmitter {
         writer.documentation(structure.documentation.summary, remark: structure.documentation.remark)
         let generics = structure.genericParameters.isEmpty ? ""
             : "<" + structure.genericParameters.map { "\($0): Codable & Hashable & Sendable" }.joined(separator: ", ") + ">"
-        writer.block("\(access)struct \(structure.name)\(generics): Codable, Hashable, Sendable") { writer in
+        // A model with an `id` is `Identifiable` (`ForEach(signals)`), unless the id may be
+        // missing, is deprecated, or a nested type would be taken for `ID`.
+        let identifiable = structure.properties.contains { $0.swiftName == "id" && !$0.isOptional && !$0.isDeprecated }
+            && !structure.nested.contains { $0.name == "ID" }
+        let conformances = "Codable, Hashable, " + (identifiable ? "Identifiable, " : "") + "Sendable"
+        writer.block("\(access)struct \(structure.name)\(generics): \(conformances)") { writer in
             for property in structure.properties {
                 writer.documentation(property.documentation, remark: nil)
                 if property.isDeprecated { writer.line("@available(*, deprecated)") }

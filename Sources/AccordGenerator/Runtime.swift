@@ -7,6 +7,12 @@
 /// contract does not use is left out: its file (`AccordSigning.swift` for signing) and
 /// the lines between `// accord:if FEATURE` and `// accord:else` (or `// accord:end`);
 /// the lines after `// accord:else` are kept instead.
+///
+/// Every top-level type, extension and function is `nonisolated`, so an app target's
+/// default isolation (`MainActor`) does not reach it; the exceptions are the actors, the
+/// protocols actors adopt (`APISending`, `Transport`, `TokenStorage`) and extensions of
+/// actors, where Swift 6.2/6.3 refuse or mis-infer `nonisolated`. An actor's static
+/// members are `nonisolated` one by one. `LanguageModeTests` builds every setting.
 enum Runtime {
     /// A part of the runtime that only some contracts need.
     enum Feature: String, CaseIterable {

@@ -89,7 +89,7 @@ public struct SwiftGenerator: Sendable {
                           + serviceEmitter.source(refreshTypes: refreshTypes)))
 
         files.append(catalogFile(messageTypes: messageTypes, access: accessKeyword))
-        if !samples.isEmpty { files += fixtureFiles() }
+        if !samples.isEmpty { files += fixtureFiles(responseTypes: messageTypes.mapValues(\.response)) }
         return files.sorted { $0.path < $1.path }
     }
 
@@ -113,10 +113,10 @@ public struct SwiftGenerator: Sendable {
     }
 
     /// `Fixtures/`: each domain's typed fixtures and their catalog.
-    private func fixtureFiles() -> [File] {
+    private func fixtureFiles(responseTypes: [String: String]) -> [File] {
         var files: [File] = []
         for domain in contract.domains {
-            guard let source = fixtures.source(domain: domain) else { continue }
+            guard let source = fixtures.source(domain: domain, responseTypes: responseTypes) else { continue }
             files.append(File(path: "Fixtures/API+\(Naming.type(domain.name))Fixtures.swift",
                               contents: header("mocks/ and \(TypeTranslator.fileName(domain.file))") + "import Foundation\n\n" + source))
         }

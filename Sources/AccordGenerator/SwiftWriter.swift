@@ -1,4 +1,9 @@
 /// Builds Swift source text with indentation.
+///
+/// Every block written at the top level (a type, an extension, a function) is
+/// `nonisolated`: generated code never takes the default actor isolation of the app
+/// target it is compiled in (`.defaultIsolation(MainActor.self)`), so its models decode
+/// and its endpoints are built off the main actor.
 struct SwiftWriter {
     private(set) var text = ""
     private var depth = 0
@@ -27,7 +32,7 @@ struct SwiftWriter {
 
     /// Writes `header {`, the body one level deeper, then `}`.
     mutating func block(_ header: String, _ body: (inout SwiftWriter) -> Void) {
-        line(header + " {")
+        line((depth == 0 ? "nonisolated " : "") + header + " {")
         depth += 1
         body(&self)
         depth -= 1

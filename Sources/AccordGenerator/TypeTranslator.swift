@@ -48,7 +48,7 @@ struct TypeTranslator {
     func declaration(for declaration: TypeDeclaration) -> Declaration {
         let file = Self.fileName(declaration.location.file)
         let docs = Declaration.Documentation(summary: declaration.schema.description,
-                                             remark: "`\(declaration.name)` in \(file):\(declaration.location.line)")
+                                             remark: "`\(declaration.name)` in \(file)")
         switch declaration.schema.kind {
         case .object(let fields):
             var structure = structure(named: declaration.name, fields: fields, documentation: docs, file: file)
@@ -94,7 +94,7 @@ struct TypeTranslator {
     }
 
     private func documentation(for schema: Schema, file: String) -> Declaration.Documentation {
-        Declaration.Documentation(summary: schema.description, remark: "inline in \(file):\(schema.location.line)")
+        Declaration.Documentation(summary: schema.description, remark: "inline in \(file)")
     }
 
     static func swiftName(_ primitive: Primitive) -> String {

@@ -66,9 +66,9 @@ public struct OpenAPIImport: Sendable {
         "Encodable", "Encoder", "Equatable", "Error", "Float", "Hashable", "Identifiable", "Int", "Int64", "Never", "Optional", "Protocol",
         "Result", "Self", "Sendable", "Set", "String", "Type", "URL", "UUID", "Void", "Page",
         "API", "APIClient", "APIError", "APISending", "AccordBinary", "AccordDate", "AccordDateTime", "AccordDecimal", "AccordEmpty", "AccordJSON",
-        "BanPayload", "BusinessCode", "CancellableWait", "ClientConfiguration", "ClientEvent", "Endpoint", "Envelope", "ErrorMembers",
-        "EventBroadcast", "FilePart", "HTTPMethod", "InMemoryTokenStorage", "KeychainTokenStorage", "MockAPIClient", "MockRoute", "MockTransport",
-        "MultipartBody", "PortableMD5", "QueryItem", "RequestSigner", "ServerSentEvent", "ServerSentEventParser", "Service", "StreamEndpoint",
+        "BanPayload", "BusinessCode", "CancellableWait", "CanonicalJSON", "ClientConfiguration", "ClientEvent", "Endpoint", "Envelope", "ErrorMembers",
+        "EventBroadcast", "FilePart", "FixtureName", "HTTPMethod", "InMemoryTokenStorage", "KeychainTokenStorage", "MockAPIClient", "MockRoute", "MockTransport",
+        "MultipartBody", "PortableMD5", "QueryItem", "ReceivedRequest", "RequestSigner", "ServerSentEvent", "ServerSentEventParser", "Service", "StreamEndpoint",
         "StreamingTask", "StringCodable", "TokenIssuing", "TokenStorage", "Tokens", "Transport", "URLSessionTransport",
     ]
 

@@ -58,7 +58,7 @@ import Testing
             let support = directory + "/Support"
             for file in try FileManager.default.contentsOfDirectory(atPath: support) {
                 let text = try String(contentsOfFile: support + "/" + file, encoding: .utf8)
-                for match in text.matches(of: /(?m)^(?:public |package |internal )?(?:final )?(?:struct|enum|class|protocol|typealias|actor) ([A-Za-z0-9_]+)/) {
+                for match in text.matches(of: /(?m)^(?:nonisolated )?(?:public |package |internal |private )?(?:nonisolated )?(?:final |indirect )?(?:struct|enum|class|protocol|typealias|actor) ([A-Za-z0-9_]+)/) {
                     declared.insert(String(match.1))
                 }
             }

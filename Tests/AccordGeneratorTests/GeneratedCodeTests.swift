@@ -69,8 +69,8 @@ import TongbanAPI
 
         /// A thing to buy.
         ///
-        /// - Remark: `Item` in shop.yaml:3
-        struct Item: Codable, Hashable, Sendable {
+        /// - Remark: `Item` in shop.yaml
+        nonisolated struct Item: Codable, Hashable, Sendable {
             var itemID: String
             var `default`: Bool
             var price: AccordDecimal?
@@ -98,7 +98,7 @@ import TongbanAPI
                 case kind
             }
 
-            /// - Remark: inline in shop.yaml:9. Values this version does not know decode as `unknown` and encode back unchanged.
+            /// - Remark: inline in shop.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
             enum Kind: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
                 case new
                 case used

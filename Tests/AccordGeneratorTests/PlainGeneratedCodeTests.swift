@@ -61,8 +61,11 @@ import Testing
         #expect(configuration.contains("public init(serverURL: URL, timeout: TimeInterval = 30)"))
     }
 
-    /// The package type-checks as Swift 6, and as Swift 5 with complete concurrency checking.
-    @Test(arguments: [["-swift-version", "6"], ["-swift-version", "5", "-strict-concurrency=complete", "-warnings-as-errors"]])
+    /// The package type-checks warning-free as Swift 6, as Swift 5 with complete concurrency
+    /// checking, and with default `MainActor` isolation (LanguageModeTests builds and runs the
+    /// envelope package in each of these as SwiftPM targets).
+    @Test(arguments: [["-swift-version", "6", "-warnings-as-errors"], ["-swift-version", "5", "-strict-concurrency=complete", "-warnings-as-errors"],
+                      ["-swift-version", "6", "-default-isolation", "MainActor", "-warnings-as-errors"]])
     func thePackageCompilesInEveryLanguageMode(_ mode: [String]) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("accord-notes-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -88,11 +88,19 @@ import TongbanAPI
         let file = try #require(generator.files().first { $0.path == "Fixtures/API+ShopFixtures.swift" })
         #expect(file.contents.contains("""
             struct ItemFixtures: Sendable {
-                /// `default`, shop.yaml:3
+                /// `default` (fixture in shop.yaml)
                 var `default`: ShopItemResponse {
                     ShopItemResponse(id: "i\\"1", kind: ShopItemResponse.Kind.unknown("refurbished"), seller: ShopItemResponse.Seller(name: "阿澈"), \
         listedAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), price: AccordDecimal(fixture: "9.90"), stock: ["S": 2], \
         extra: AccordJSON.object(["n": AccordJSON.integer(9007199254740993), "x": AccordJSON.array([AccordJSON.bool(true), AccordJSON.null])]))
+                }
+
+                /// The name of each answer of `shop.item`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+                var names: Names { Names() }
+
+                struct Names: Sendable {
+                    /// `default` (fixture in shop.yaml)
+                    var `default`: FixtureName<ShopItemResponse> { FixtureName(endpoint: "shop.item", name: "default") }
                 }
             }
         """), "\(file.contents)")

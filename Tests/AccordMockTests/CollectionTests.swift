@@ -85,7 +85,7 @@ import Testing
         #expect(a == b)
         #expect(storage(a) == storage(b), "one array of records for both sessions")
         // A write copies the session's own array; the other keeps the seeds.
-        try state.collections.modify(signals, session: "a", state: state) { $0.removeFirst() }
+        _ = try state.collections.modify(signals, session: "a", state: state) { $0.removeFirst() }
         #expect(try state.collections.records(of: signals, session: "a", state: state).map { $0["id"] } == [.string("sg_2")])
         #expect(try state.collections.records(of: signals, session: "b", state: state) == b)
         // A second later, a new session is seeded at its own time.

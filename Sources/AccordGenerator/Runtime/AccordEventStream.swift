@@ -1,5 +1,5 @@
 /// One server-sent event.
-public struct ServerSentEvent: Sendable, Hashable {
+public nonisolated struct ServerSentEvent: Sendable, Hashable {
     /// `event:`; `message` when the server names none.
     public var type: String
     /// The `data:` lines joined by line feeds.
@@ -22,7 +22,7 @@ public struct ServerSentEvent: Sendable, Hashable {
 /// may span several lines; `:` starts a comment; one space after the colon is dropped;
 /// `event`, `id` and `retry` are kept; an event is dispatched at a blank line, and one
 /// left unfinished when the stream ends is dropped.
-public struct ServerSentEventParser: Sendable {
+public nonisolated struct ServerSentEventParser: Sendable {
     /// A line or an event larger than the limit.
     public struct Oversized: Error, CustomStringConvertible {
         public var limit: Int

@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 
 /// One endpoint as the in-process mock routes and answers it.
-public struct MockRoute: Sendable {
+public nonisolated struct MockRoute: Sendable {
     /// When an answer is given, besides a ``MockTransport/prefer(_:_:)`` naming it.
     public enum Role: Sendable {
         /// Tried in order when its matchers all hold (none: always).
@@ -122,7 +122,7 @@ public struct MockRoute: Sendable {
 /// ```swift
 /// let mock = MockTransport()
 /// let client = APIClient(configuration: .preview, transport: mock)
-/// await mock.prefer(API.signal.inbox(), "last-page")
+/// await mock.prefer(API.signal.fixtures.inbox.names.lastPage)
 /// ```
 public actor MockTransport: Transport {
     /// A request the transport answered, and how.
@@ -160,9 +160,21 @@ public actor MockTransport: Transport {
 
     // MARK: What a test asks for
 
-    /// Answers the endpoint `sample` names with its fixture `name` from now on.
+    /// Answers the endpoint `fixture` belongs to with that fixture or example from now on
+    /// (a refusal's code as well as a value): `prefer(API.signal.fixtures.inbox.names.lastPage)`.
+    public func prefer<Response>(_ fixture: FixtureName<Response>) {
+        prefer(fixture.name, of: fixture.endpoint)
+    }
+
+    /// Answers the endpoint `sample` names with its fixture or example `name` from now on.
+    /// A name the endpoint does not have stops the test, listing the names it has.
     public func prefer<Response>(_ sample: Endpoint<Response>, _ name: String) {
-        preferred[sample.id] = name
+        prefer(name, of: sample.id)
+    }
+
+    private func prefer(_ name: String, of endpoint: String) {
+        _ = routes.answer(name, of: endpoint, asker: "MockTransport.prefer")
+        preferred[endpoint] = name
     }
 
     /// Answers the next call of the endpoint `sample` names with `code` (its message from the table).
@@ -324,11 +336,11 @@ public actor MockTransport: Transport {
     // accord:end
 
     /// A value as the JSON the server would send.
-    private static func json(_ value: any Encodable) throws -> CanonicalJSON {
+    private nonisolated static func json(_ value: any Encodable) throws -> CanonicalJSON {
         try CanonicalJSON(parsing: Array(JSONEncoder().encode(value)))
     }
 
-    private static func envelope(_ reply: Reply) -> Data {
+    private nonisolated static func envelope(_ reply: Reply) -> Data {
         let message = reply.message ?? (reply.code.rawValue == 0 ? "ok" : Service.message(reply.code))
         var members: [(key: String, value: CanonicalJSON)] = [(Service.envelopeCode, .integer(reply.code.rawValue)),
                                                               (Service.envelopeMessage, .string(message))]
@@ -338,7 +350,7 @@ public actor MockTransport: Transport {
 
     /// A plain API's answer: the data of a success, else the error body given (a ban's
     /// payload) or the problem document of the code (its discriminator, message, status).
-    private static func plainBody(_ reply: Reply) -> Data {
+    private nonisolated static func plainBody(_ reply: Reply) -> Data {
         if let data = reply.data { return Data(data.bytes) }
         let status = reply.code.rawValue
         guard status != 0 else { return Data("{}".utf8) }
@@ -351,7 +363,7 @@ public actor MockTransport: Transport {
         return Data(CanonicalJSON.object(members).bytes)
     }
 
-    private static func response(_ url: URL, status: Int, type: String) throws -> HTTPURLResponse {
+    private nonisolated static func response(_ url: URL, status: Int, type: String) throws -> HTTPURLResponse {
         guard let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: ["Content-Type": type]) else {
             throw URLError(.badServerResponse)
         }
@@ -361,7 +373,7 @@ public actor MockTransport: Transport {
 
 /// A request as the transport reads it, parsed once: the path below the base path, the
 /// decoded query, headers, and the JSON body.
-private struct ReceivedRequest {
+private nonisolated struct ReceivedRequest {
     let request: URLRequest
     let url: URL
     let method: String

@@ -4,7 +4,7 @@ import CryptoKit
 #endif
 
 /// Signs requests: `X-Sign = md5(app_key + timestamp + nonce + sorted_params + app_secret)`.
-public struct RequestSigner: Sendable {
+public nonisolated struct RequestSigner: Sendable {
     public let appKey: String
     public let appSecret: String
 
@@ -52,7 +52,7 @@ public struct RequestSigner: Sendable {
 
 #if !canImport(CryptoKit)
 /// MD5 (RFC 1321) for platforms without CryptoKit.
-enum PortableMD5 {
+nonisolated enum PortableMD5 {
     private static let shifts: [UInt32] = [7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22,
                                            5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20,
                                            4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23,

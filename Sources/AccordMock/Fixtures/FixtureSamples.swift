@@ -25,7 +25,8 @@ public struct FixtureSamples: Sendable {
 
     /// Samples by endpoint id, in the order the server tries them (docs/mocks.md): the
     /// fixtures that are not the default, highest `priority` first, then the default
-    /// fixture, then the contract's success examples whose names no fixture took.
+    /// fixture, then the contract's success examples whose names no fixture took, then its
+    /// error examples whose names no fixture took (answered only when named).
     /// Streamed fixtures are left out.
     public let byEndpoint: [String: [FixtureSample]]
 
@@ -47,13 +48,16 @@ public struct FixtureSamples: Sendable {
                     continue
                 }
                 if !fixture.effects.isEmpty {
+                    // Left out when the sample's request is refused on a fresh session's seeds
+                    // (deleting a record that is not there): its answer depends on the server's state.
                     if let data = Self.effectData(fixture, endpoint: endpoint, request: request, contract: contract, collections: collections) {
                         list.append(FixtureSample(name: fixture.name, data: data, location: fixture.location, role: role, matchers: fixture.matchers))
                     }
                     continue
                 }
-                guard let data = fixture.data, let compiled = try? CompiledJSON(issuesTokens ? AnswerCompiler.tokenHoles(in: data) : data),
-                      let rendered = try? JSONReader.read(compiled.render(Self.context(request))) else { continue }
+                // A fixture without `data` answers a value generated from the response type, as on the server.
+                let data = fixture.data ?? ResponseGenerator(types: contract.types).value(for: endpoint.response)
+                guard let rendered = Self.rendered(data, issuesTokens: issuesTokens, request: request) else { continue }
                 list.append(FixtureSample(name: fixture.name, data: rendered, location: fixture.location, role: role, matchers: fixture.matchers))
             }
             var fallbackTaken = written.contains(where: \.isDefault)
@@ -62,6 +66,10 @@ public struct FixtureSamples: Sendable {
                 list.append(FixtureSample(name: example.name, data: response.value, location: example.location,
                                    role: fallbackTaken ? .named : .fallback, matchers: []))
                 fallbackTaken = true
+            }
+            // The contract's refusals answer only when named (`Prefer: example=NAME`), as on the server.
+            for example in endpoint.examples where example.code != 0 && !list.contains(where: { $0.name == example.name }) {
+                list.append(FixtureSample(name: example.name, data: .null, location: example.location, role: .named, code: example.code))
             }
             if !list.isEmpty { samples[endpoint.id] = list }
         }
@@ -134,6 +142,12 @@ public struct FixtureSamples: Sendable {
         let runner = EffectRunner(contract: contract, collections: collections, state: context.state, envelopes: Envelopes(service: contract.service))
         let data = fixture.data.flatMap { try? TemplatedJSON($0) }
         return try? runner.run(fixture.effects, data: data, endpoint: endpoint, session: "preview", context: &context).value
+    }
+
+    /// `data` with its templates rendered for `request`; nil when they do not render.
+    private static func rendered(_ data: JSONValue, issuesTokens: Bool, request: Request) -> JSONValue? {
+        guard let compiled = try? CompiledJSON(issuesTokens ? AnswerCompiler.tokenHoles(in: data) : data) else { return nil }
+        return try? JSONReader.read(compiled.render(context(request)))
     }
 
     private static func context(_ request: Request) -> TemplateContext {

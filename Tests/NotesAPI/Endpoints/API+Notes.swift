@@ -2,7 +2,7 @@
 
 import Foundation
 
-extension API {
+nonisolated extension API {
     /// A user's notes.
     ///
     /// - Remark: The `notes` domain, notes.yaml
@@ -10,12 +10,12 @@ extension API {
 }
 
 /// The endpoints of the `notes` domain.
-public struct NotesEndpoints: Sendable {
+nonisolated public struct NotesEndpoints: Sendable {
     public init() {}
 
     /// The user's notes, newest first
     ///
-    /// - Remark: HTTP `GET /notes`, `notes.list` in notes.yaml:18
+    /// - Remark: HTTP `GET /notes`, `notes.list` in notes.yaml
     public func list(limit: Int? = nil) -> Endpoint<NoteList> {
         var query: [QueryItem] = []
         if let limitValue = limit { query.append(QueryItem(name: "limit", value: String(limitValue))) }
@@ -29,7 +29,7 @@ public struct NotesEndpoints: Sendable {
 
     /// One note
     ///
-    /// - Remark: HTTP `GET /notes/{note_id}`, `notes.get` in notes.yaml:30
+    /// - Remark: HTTP `GET /notes/{note_id}`, `notes.get` in notes.yaml
     public func get(noteID: String) -> Endpoint<Note> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -42,7 +42,7 @@ public struct NotesEndpoints: Sendable {
 
     /// Write a note
     ///
-    /// - Remark: HTTP `POST /notes`, `notes.create` in notes.yaml:38
+    /// - Remark: HTTP `POST /notes`, `notes.create` in notes.yaml
     public func create(_ body: NotesCreateRequest) -> Endpoint<Note> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -55,7 +55,7 @@ public struct NotesEndpoints: Sendable {
 
     /// Whether the service is up (public)
     ///
-    /// - Remark: HTTP `GET /status`, `notes.status` in notes.yaml:51
+    /// - Remark: HTTP `GET /status`, `notes.status` in notes.yaml
     public func status() -> Endpoint<NotesStatusResponse> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []

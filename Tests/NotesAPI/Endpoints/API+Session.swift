@@ -2,7 +2,7 @@
 
 import Foundation
 
-extension API {
+nonisolated extension API {
     /// Signing in, rotating tokens, signing out.
     ///
     /// - Remark: The `session` domain, session.yaml
@@ -10,12 +10,12 @@ extension API {
 }
 
 /// The endpoints of the `session` domain.
-public struct SessionEndpoints: Sendable {
+nonisolated public struct SessionEndpoints: Sendable {
     public init() {}
 
     /// Sign in with email and password
     ///
-    /// - Remark: HTTP `POST /sessions`, `session.create` in session.yaml:26
+    /// - Remark: HTTP `POST /sessions`, `session.create` in session.yaml
     public func create(_ body: SessionCreateRequest) -> Endpoint<Session> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -28,7 +28,7 @@ public struct SessionEndpoints: Sendable {
 
     /// Rotate the token pair
     ///
-    /// - Remark: HTTP `POST /sessions/refresh`, `session.refresh` in session.yaml:45
+    /// - Remark: HTTP `POST /sessions/refresh`, `session.refresh` in session.yaml
     public func refresh(_ body: SessionRefreshRequest) -> Endpoint<TokenPair> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -41,7 +41,7 @@ public struct SessionEndpoints: Sendable {
 
     /// Sign out
     ///
-    /// - Remark: HTTP `DELETE /sessions`, `session.delete` in session.yaml:58
+    /// - Remark: HTTP `DELETE /sessions`, `session.delete` in session.yaml
     public func delete() -> Endpoint<AccordEmpty> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []

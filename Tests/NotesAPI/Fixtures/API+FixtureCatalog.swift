@@ -2,7 +2,7 @@
 
 import Foundation
 
-extension API {
+nonisolated extension API {
     /// Every typed fixture: its endpoint's id, its name, and its value.
     public static var fixtureCatalog: [(endpoint: String, name: String, value: any Codable & Hashable & Sendable)] {
         var catalog: [(endpoint: String, name: String, value: any Codable & Hashable & Sendable)] = []

@@ -2,7 +2,7 @@
 
 import Foundation
 
-extension NotesEndpoints {
+nonisolated extension NotesEndpoints {
     /// Typed values of this domain's fixtures and examples, for previews and tests.
     public var fixtures: NotesFixtures { NotesFixtures() }
 }
@@ -10,16 +10,24 @@ extension NotesEndpoints {
 /// The `notes` domain's fixtures (`mocks/`) and success examples (the contract) as typed values.
 ///
 /// - Remark: rendered as `accord serve` answers at 2026-11-30T08:00:00Z with seed 0
-public struct NotesFixtures: Sendable {
+nonisolated public struct NotesFixtures: Sendable {
     public init() {}
 
     /// `notes.list`
     public var list: ListFixtures { ListFixtures() }
 
     public struct ListFixtures: Sendable {
-        /// `default`, notes.yaml:25
+        /// `default` (example in notes.yaml)
         public var `default`: NoteList {
             NoteList(items: [Note(id: "n_1", title: "Groceries", body: "milk, eggs", createdAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"))])
+        }
+
+        /// The name of each answer of `notes.list`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `default` (example in notes.yaml)
+            public var `default`: FixtureName<NoteList> { FixtureName(endpoint: "notes.list", name: "default") }
         }
     }
 
@@ -27,9 +35,19 @@ public struct NotesFixtures: Sendable {
     public var get: GetFixtures { GetFixtures() }
 
     public struct GetFixtures: Sendable {
-        /// `groceries`, notes.yaml:8
+        /// `groceries` (fixture in notes.yaml)
         public var groceries: Note {
             Note(id: "note_id", title: "Groceries", body: "milk, eggs", createdAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"))
+        }
+
+        /// The name of each answer of `notes.get`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `missing` (fixture in notes.yaml: code 404)
+            public var missing: FixtureName<Note> { FixtureName(endpoint: "notes.get", name: "missing") }
+            /// `groceries` (fixture in notes.yaml)
+            public var groceries: FixtureName<Note> { FixtureName(endpoint: "notes.get", name: "groceries") }
         }
     }
 
@@ -37,9 +55,19 @@ public struct NotesFixtures: Sendable {
     public var create: CreateFixtures { CreateFixtures() }
 
     public struct CreateFixtures: Sendable {
-        /// `default`, notes.yaml:47
+        /// `default` (example in notes.yaml)
         public var `default`: Note {
             Note(id: "n_2", title: "Groceries", body: "milk, eggs", createdAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"))
+        }
+
+        /// The name of each answer of `notes.create`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `quota` (fixture in notes.yaml: code 429)
+            public var quota: FixtureName<Note> { FixtureName(endpoint: "notes.create", name: "quota") }
+            /// `default` (example in notes.yaml)
+            public var `default`: FixtureName<Note> { FixtureName(endpoint: "notes.create", name: "default") }
         }
     }
 
@@ -47,9 +75,17 @@ public struct NotesFixtures: Sendable {
     public var status: StatusFixtures { StatusFixtures() }
 
     public struct StatusFixtures: Sendable {
-        /// `default`, notes.yaml:58
+        /// `default` (example in notes.yaml)
         public var `default`: NotesStatusResponse {
             NotesStatusResponse(ok: true)
+        }
+
+        /// The name of each answer of `notes.status`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `default` (example in notes.yaml)
+            public var `default`: FixtureName<NotesStatusResponse> { FixtureName(endpoint: "notes.status", name: "default") }
         }
     }
 }

@@ -2,7 +2,7 @@
 
 import Foundation
 
-extension SessionEndpoints {
+nonisolated extension SessionEndpoints {
     /// Typed values of this domain's fixtures and examples, for previews and tests.
     public var fixtures: SessionFixtures { SessionFixtures() }
 }
@@ -10,20 +10,32 @@ extension SessionEndpoints {
 /// The `session` domain's fixtures (`mocks/`) and success examples (the contract) as typed values.
 ///
 /// - Remark: rendered as `accord serve` answers at 2026-11-30T08:00:00Z with seed 0
-public struct SessionFixtures: Sendable {
+nonisolated public struct SessionFixtures: Sendable {
     public init() {}
 
     /// `session.create`
     public var create: CreateFixtures { CreateFixtures() }
 
     public struct CreateFixtures: Sendable {
-        /// `signed-in`, session.yaml:6
+        /// `signed-in` (fixture in session.yaml)
         public var signedIn: Session {
             Session(accessToken: "preview-access-token", refreshToken: "preview-refresh-token", accessExpiresIn: 7200, refreshExpiresIn: 2592000, user: User(uid: 7, name: "Ada"))
         }
-        /// `default`, session.yaml:36
+        /// `default` (example in session.yaml)
         public var `default`: Session {
             Session(accessToken: "at_1", refreshToken: "rt_1", accessExpiresIn: 3600, refreshExpiresIn: 604800, user: User(uid: 7, name: "Ada"))
+        }
+
+        /// The name of each answer of `session.create`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `banned` (fixture in session.yaml: code 403)
+            public var banned: FixtureName<Session> { FixtureName(endpoint: "session.create", name: "banned") }
+            /// `signed-in` (fixture in session.yaml)
+            public var signedIn: FixtureName<Session> { FixtureName(endpoint: "session.create", name: "signed-in") }
+            /// `default` (example in session.yaml)
+            public var `default`: FixtureName<Session> { FixtureName(endpoint: "session.create", name: "default") }
         }
     }
 
@@ -31,9 +43,17 @@ public struct SessionFixtures: Sendable {
     public var refresh: RefreshFixtures { RefreshFixtures() }
 
     public struct RefreshFixtures: Sendable {
-        /// `default`, session.yaml:54
+        /// `default` (example in session.yaml)
         public var `default`: TokenPair {
             TokenPair(accessToken: "at_2", refreshToken: "rt_2", accessExpiresIn: 3600, refreshExpiresIn: 604800)
+        }
+
+        /// The name of each answer of `session.refresh`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `default` (example in session.yaml)
+            public var `default`: FixtureName<TokenPair> { FixtureName(endpoint: "session.refresh", name: "default") }
         }
     }
 }

@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: `BanInfo` in service.yaml:63
-public struct BanInfo: Codable, Hashable, Sendable {
+/// - Remark: `BanInfo` in service.yaml
+nonisolated public struct BanInfo: Codable, Hashable, Sendable {
     public var reason: String
     public var until: AccordDateTime?
 

@@ -4,8 +4,8 @@ import Foundation
 
 /// The problem document of a ban.
 ///
-/// - Remark: `BanProblem` in service.yaml:54
-public struct BanProblem: Codable, Hashable, Sendable {
+/// - Remark: `BanProblem` in service.yaml
+nonisolated public struct BanProblem: Codable, Hashable, Sendable {
     public var type: String
     public var title: String
     public var status: Int

@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: `Note` in notes.yaml:5
-public struct Note: Codable, Hashable, Sendable {
+/// - Remark: `Note` in notes.yaml
+nonisolated public struct Note: Codable, Hashable, Identifiable, Sendable {
     public var id: String
     public var title: String
     public var body: String

@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: `NoteList` in notes.yaml:12
-public struct NoteList: Codable, Hashable, Sendable {
+/// - Remark: `NoteList` in notes.yaml
+nonisolated public struct NoteList: Codable, Hashable, Sendable {
     public var items: [Note]
     public var nextCursor: String?
 

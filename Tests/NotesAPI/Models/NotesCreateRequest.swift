@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: inline in notes.yaml:42
-public struct NotesCreateRequest: Codable, Hashable, Sendable {
+/// - Remark: inline in notes.yaml
+nonisolated public struct NotesCreateRequest: Codable, Hashable, Sendable {
     public var title: String
     public var body: String
 

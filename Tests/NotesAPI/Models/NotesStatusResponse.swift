@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: inline in notes.yaml:56
-public struct NotesStatusResponse: Codable, Hashable, Sendable {
+/// - Remark: inline in notes.yaml
+nonisolated public struct NotesStatusResponse: Codable, Hashable, Sendable {
     public var ok: Bool
 
     public init(ok: Bool) {

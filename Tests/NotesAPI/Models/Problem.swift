@@ -4,8 +4,8 @@ import Foundation
 
 /// An RFC 9457 problem document.
 ///
-/// - Remark: `Problem` in service.yaml:36
-public struct Problem: Codable, Hashable, Sendable {
+/// - Remark: `Problem` in service.yaml
+nonisolated public struct Problem: Codable, Hashable, Sendable {
     public var type: String
     public var title: String
     public var status: Int

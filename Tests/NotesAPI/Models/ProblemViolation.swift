@@ -4,8 +4,8 @@ import Foundation
 
 /// One way a request broke the contract.
 ///
-/// - Remark: `ProblemViolation` in service.yaml:46
-public struct ProblemViolation: Codable, Hashable, Sendable {
+/// - Remark: `ProblemViolation` in service.yaml
+nonisolated public struct ProblemViolation: Codable, Hashable, Sendable {
     public var pointer: String
     public var expected: String
     public var actual: String

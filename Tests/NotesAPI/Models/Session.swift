@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: `Session` in session.yaml:5
-public struct Session: Codable, Hashable, Sendable {
+/// - Remark: `Session` in session.yaml
+nonisolated public struct Session: Codable, Hashable, Sendable {
     public var accessToken: String
     public var refreshToken: String
     public var accessExpiresIn: Int

@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: inline in session.yaml:31
-public struct SessionCreateRequest: Codable, Hashable, Sendable {
+/// - Remark: inline in session.yaml
+nonisolated public struct SessionCreateRequest: Codable, Hashable, Sendable {
     public var email: String
     public var password: String
 

@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: inline in session.yaml:50
-public struct SessionRefreshRequest: Codable, Hashable, Sendable {
+/// - Remark: inline in session.yaml
+nonisolated public struct SessionRefreshRequest: Codable, Hashable, Sendable {
     public var refreshToken: String
 
     public init(refreshToken: String) {

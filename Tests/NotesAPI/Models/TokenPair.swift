@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: `TokenPair` in session.yaml:13
-public struct TokenPair: Codable, Hashable, Sendable {
+/// - Remark: `TokenPair` in session.yaml
+nonisolated public struct TokenPair: Codable, Hashable, Sendable {
     public var accessToken: String
     public var refreshToken: String
     public var accessExpiresIn: Int

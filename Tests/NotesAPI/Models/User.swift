@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: `User` in session.yaml:20
-public struct User: Codable, Hashable, Sendable {
+/// - Remark: `User` in session.yaml
+nonisolated public struct User: Codable, Hashable, Sendable {
     public var uid: Int
     public var name: String
 

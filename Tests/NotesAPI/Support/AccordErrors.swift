@@ -3,7 +3,7 @@
 import Foundation
 
 /// Why a call failed, told apart so the app can react to each.
-public enum APIError: Error, Equatable, Sendable, CustomStringConvertible {
+public nonisolated enum APIError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A business code of the contract (`code != 0`), with its message and the whole envelope.
     case business(BusinessCode, message: String, envelope: Data?)
     /// 1008: the account is banned, with the `data` the contract declares for the ban
@@ -43,7 +43,7 @@ public enum APIError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 /// What the app should be told, outside any one call.
-public enum ClientEvent: Sendable, Equatable {
+public nonisolated enum ClientEvent: Sendable, Equatable {
     /// The tokens were cleared (1006, 1007, a failed refresh): go to login.
     case loggedOut(BusinessCode)
     case banned(BanPayload)
@@ -51,7 +51,7 @@ public enum ClientEvent: Sendable, Equatable {
     case alert(BusinessCode, String)
 }
 
-extension APIError {
+nonisolated extension APIError {
     /// The envelope's `data` (a plain API's whole error body) of a business error read as
     /// `type`: the payload the code table declares for the code (the generated `…Data`
     /// properties call this).

@@ -36,7 +36,12 @@ public actor MockAPIClient: APISending {
 
     public nonisolated var events: AsyncStream<ClientEvent> { broadcast.stream() }
 
-    public init() {}
+    private let routes: [MockRoute]
+
+    /// - Parameter routes: where ``respond(with:)`` finds fixtures; the generated ones by default.
+    public init(routes: [MockRoute] = API.mockRoutes) {
+        self.routes = routes
+    }
 
     /// Answers every later call of the endpoint `sample` names (by its id, whatever its
     /// parameters) with what `handler` returns for that call, or the error it throws (an
@@ -49,6 +54,26 @@ public actor MockAPIClient: APISending {
                 throw APIError.undecodable("MockAPIClient: \(id) was answered as \(Response.self)")
             }
             return try await handler(endpoint)
+        }
+    }
+
+    /// Answers every later call of the endpoint `fixture` belongs to with that fixture or
+    /// example: its typed value, or for a refusal `APIError.business` with its code and the
+    /// message of the fixture or the code table. A name these routes lack stops the test.
+    public func respond<Response: Sendable>(with fixture: FixtureName<Response>) {
+        let answer = routes.answer(fixture.name, of: fixture.endpoint, asker: "MockAPIClient.respond(with:)")
+        let id = fixture.endpoint
+        guard let value = answer.value else {
+            let code = BusinessCode(rawValue: answer.code)
+            let error = APIError.business(code, message: answer.message ?? Service.message(code), envelope: nil)
+            handlers[id] = { _ in throw error }
+            return
+        }
+        handlers[id] = { _ in
+            guard let response = value() as? Response else {
+                throw APIError.undecodable("MockAPIClient: the fixture '\(fixture.name)' of \(id) is not a \(Response.self)")
+            }
+            return response
         }
     }
 

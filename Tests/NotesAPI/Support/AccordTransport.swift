@@ -25,7 +25,7 @@ public protocol Transport: Sendable {
     func upload(_ request: URLRequest, fromFile file: URL) async throws -> (Data, HTTPURLResponse)
 }
 
-extension Transport {
+nonisolated extension Transport {
     public func sendRefresh(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         try await send(request)
     }
@@ -54,7 +54,7 @@ extension Transport {
 ///
 /// Refreshes go through a second, ephemeral session of their own, so they never wait on
 /// or reuse the connections of ordinary calls.
-public struct URLSessionTransport: Transport {
+public nonisolated struct URLSessionTransport: Transport {
     public let session: URLSession
     private let refreshSession: URLSession
 
@@ -119,7 +119,7 @@ public struct URLSessionTransport: Transport {
 #if canImport(FoundationNetworking)
 /// One streamed exchange on Linux, where `URLSession.bytes(for:)` is missing: a data
 /// delegate hands on the head and each chunk as the session receives them.
-final class StreamingTask: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+nonisolated final class StreamingTask: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let lock = NSLock()
     /// Waits for the head; nil once it has been answered.
     private var head: CheckedContinuation<HTTPURLResponse, any Error>?

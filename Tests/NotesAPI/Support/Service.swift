@@ -3,7 +3,7 @@
 import Foundation
 
 /// The error codes of the contract: HTTP statuses, told apart by a member of the error body where one has several.
-public enum BusinessCode: RawRepresentable, Hashable, Sendable {
+nonisolated public enum BusinessCode: RawRepresentable, Hashable, Sendable {
     /// Token expired (401)
     case tokenExpired
     /// Session ended (401)
@@ -70,7 +70,7 @@ public enum BusinessCode: RawRepresentable, Hashable, Sendable {
 }
 
 /// The service's settings and the flow each business code asks of a client.
-enum Service {
+nonisolated enum Service {
     static let basePath = "/v1"
     /// Whether every answer is an envelope; without one, an error is an HTTP status.
     static let usesEnvelope = false
@@ -158,10 +158,10 @@ enum Service {
 /// The `data` of a ban answer, as the code table declares it for 403 (banned).
 public typealias BanPayload = BanProblem
 
-extension Session: TokenIssuing {
+nonisolated extension Session: TokenIssuing {
     public var issuedTokens: Tokens { Tokens(accessToken: accessToken, refreshToken: refreshToken) }
 }
 
-extension TokenPair: TokenIssuing {
+nonisolated extension TokenPair: TokenIssuing {
     public var issuedTokens: Tokens { Tokens(accessToken: accessToken, refreshToken: refreshToken) }
 }

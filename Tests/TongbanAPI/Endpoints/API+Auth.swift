@@ -2,7 +2,7 @@
 
 import Foundation
 
-extension API {
+nonisolated extension API {
     /// 登录、令牌、用户资料与启动配置。
     ///
     /// - Remark: The `auth` domain, auth.yaml
@@ -10,12 +10,12 @@ extension API {
 }
 
 /// The endpoints of the `auth` domain.
-public struct AuthEndpoints: Sendable {
+nonisolated public struct AuthEndpoints: Sendable {
     public init() {}
 
     /// 发送短信验证码
     ///
-    /// - Remark: HTTP `POST /auth/sms/send`, `auth.sms-send` in auth.yaml:95
+    /// - Remark: HTTP `POST /auth/sms/send`, `auth.sms-send` in auth.yaml
     public func smsSend(_ body: AuthSMSSendRequest) -> Endpoint<AuthSMSSendResponse> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -28,7 +28,7 @@ public struct AuthEndpoints: Sendable {
 
     /// 手机号登录（验证码或密码，二选一）
     ///
-    /// - Remark: HTTP `POST /auth/login/phone`, `auth.login-phone` in auth.yaml:114
+    /// - Remark: HTTP `POST /auth/login/phone`, `auth.login-phone` in auth.yaml
     public func loginPhone(_ body: AuthLoginPhoneRequest) -> Endpoint<LoginResponse> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -41,7 +41,7 @@ public struct AuthEndpoints: Sendable {
 
     /// Apple 登录
     ///
-    /// - Remark: HTTP `POST /auth/login/apple`, `auth.login-apple` in auth.yaml:162
+    /// - Remark: HTTP `POST /auth/login/apple`, `auth.login-apple` in auth.yaml
     public func loginApple(_ body: AuthLoginAppleRequest) -> Endpoint<LoginResponse> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -56,7 +56,7 @@ public struct AuthEndpoints: Sendable {
     ///
     /// 轮换两枚令牌；旧 refresh token 立即失效。失败（1007）时客户端应退出登录。
     ///
-    /// - Remark: HTTP `POST /auth/token/refresh`, `auth.refresh` in auth.yaml:184
+    /// - Remark: HTTP `POST /auth/token/refresh`, `auth.refresh` in auth.yaml
     public func refresh(_ body: AuthRefreshRequest) -> Endpoint<TokenPair> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -69,7 +69,7 @@ public struct AuthEndpoints: Sendable {
 
     /// 退出登录
     ///
-    /// - Remark: HTTP `POST /auth/logout`, `auth.logout` in auth.yaml:202
+    /// - Remark: HTTP `POST /auth/logout`, `auth.logout` in auth.yaml
     public func logout(_ body: AuthLogoutRequest) -> Endpoint<AccordEmpty> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -82,7 +82,7 @@ public struct AuthEndpoints: Sendable {
 
     /// 获取 IM 令牌
     ///
-    /// - Remark: HTTP `GET /auth/im/token`, `auth.im-token` in auth.yaml:213
+    /// - Remark: HTTP `GET /auth/im/token`, `auth.im-token` in auth.yaml
     public func imToken() -> Endpoint<AuthIMTokenResponse> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -95,7 +95,7 @@ public struct AuthEndpoints: Sendable {
 
     /// 当前用户资料
     ///
-    /// - Remark: HTTP `GET /users/me`, `user.me` in auth.yaml:222
+    /// - Remark: HTTP `GET /users/me`, `user.me` in auth.yaml
     public func userMe() -> Endpoint<LoginUser> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -108,7 +108,7 @@ public struct AuthEndpoints: Sendable {
 
     /// 更新资料（部分字段）
     ///
-    /// - Remark: HTTP `PUT /users/me/profile`, `user.update-profile` in auth.yaml:230
+    /// - Remark: HTTP `PUT /users/me/profile`, `user.update-profile` in auth.yaml
     public func userUpdateProfile(_ body: UserUpdateProfileRequest) -> Endpoint<LoginUser> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -121,7 +121,7 @@ public struct AuthEndpoints: Sendable {
 
     /// 启动配置（版本更新与功能开关）
     ///
-    /// - Remark: HTTP `GET /app/start-config`, `app.start-config` in auth.yaml:258
+    /// - Remark: HTTP `GET /app/start-config`, `app.start-config` in auth.yaml
     public func appStartConfig() -> Endpoint<AppStartConfigResponse> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -134,7 +134,7 @@ public struct AuthEndpoints: Sendable {
 
     /// 绑定手机号（先以 scene bind 发送验证码）
     ///
-    /// - Remark: HTTP `POST /users/me/phone`, `user.bind-phone` in auth.yaml:276
+    /// - Remark: HTTP `POST /users/me/phone`, `user.bind-phone` in auth.yaml
     public func userBindPhone(_ body: UserBindPhoneRequest) -> Endpoint<LoginUser> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -147,7 +147,7 @@ public struct AuthEndpoints: Sendable {
 
     /// 申请注销账号（进入冷静期）
     ///
-    /// - Remark: HTTP `POST /users/me/deletion`, `user.request-deletion` in auth.yaml:292
+    /// - Remark: HTTP `POST /users/me/deletion`, `user.request-deletion` in auth.yaml
     public func userRequestDeletion(_ body: UserRequestDeletionRequest) -> Endpoint<AccountDeletion> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -160,7 +160,7 @@ public struct AuthEndpoints: Sendable {
 
     /// 撤销注销申请
     ///
-    /// - Remark: HTTP `DELETE /users/me/deletion`, `user.cancel-deletion` in auth.yaml:304
+    /// - Remark: HTTP `DELETE /users/me/deletion`, `user.cancel-deletion` in auth.yaml
     public func userCancelDeletion() -> Endpoint<AccordEmpty> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []

@@ -2,7 +2,7 @@
 
 import Foundation
 
-extension API {
+nonisolated extension API {
     /// The response type of every endpoint that answers JSON, by id, for generic tooling and tests.
     public static var responseTypes: [String: any Codable.Type] {
         [

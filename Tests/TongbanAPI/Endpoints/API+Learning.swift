@@ -2,7 +2,7 @@
 
 import Foundation
 
-extension API {
+nonisolated extension API {
     /// AI 学习：知识库、学习路径、课程、学习会话、AI 分析与对话、复习任务。
     ///
     /// - Remark: The `learning` domain, learning.yaml
@@ -10,12 +10,12 @@ extension API {
 }
 
 /// The endpoints of the `learning` domain.
-public struct LearningEndpoints: Sendable {
+nonisolated public struct LearningEndpoints: Sendable {
     public init() {}
 
     /// 知识库列表（游标分页）
     ///
-    /// - Remark: HTTP `GET /knowledge-bases`, `learning.knowledge-bases` in learning.yaml:124
+    /// - Remark: HTTP `GET /knowledge-bases`, `learning.knowledge-bases` in learning.yaml
     public func knowledgeBases(cursor: String? = nil, limit: Int? = nil) -> Endpoint<LearningKnowledgeBasesResponse> {
         var query: [QueryItem] = []
         if let cursorValue = cursor { query.append(QueryItem(name: "cursor", value: cursorValue)) }
@@ -30,7 +30,7 @@ public struct LearningEndpoints: Sendable {
 
     /// 知识库的学习路径
     ///
-    /// - Remark: HTTP `GET /knowledge-bases/{kb_id}/paths`, `learning.paths` in learning.yaml:140
+    /// - Remark: HTTP `GET /knowledge-bases/{kb_id}/paths`, `learning.paths` in learning.yaml
     public func paths(kbID: String) -> Endpoint<LearningPathsResponse> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -43,7 +43,7 @@ public struct LearningEndpoints: Sendable {
 
     /// 路径下的课程
     ///
-    /// - Remark: HTTP `GET /paths/{path_id}/lessons`, `learning.lessons` in learning.yaml:155
+    /// - Remark: HTTP `GET /paths/{path_id}/lessons`, `learning.lessons` in learning.yaml
     public func lessons(pathID: String) -> Endpoint<LearningLessonsResponse> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -56,7 +56,7 @@ public struct LearningEndpoints: Sendable {
 
     /// 课程详情
     ///
-    /// - Remark: HTTP `GET /lessons/{lesson_id}`, `learning.lesson` in learning.yaml:172
+    /// - Remark: HTTP `GET /lessons/{lesson_id}`, `learning.lesson` in learning.yaml
     public func lesson(lessonID: String) -> Endpoint<Lesson> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -69,7 +69,7 @@ public struct LearningEndpoints: Sendable {
 
     /// 开始学习会话
     ///
-    /// - Remark: HTTP `POST /learning/sessions`, `learning.start-session` in learning.yaml:184
+    /// - Remark: HTTP `POST /learning/sessions`, `learning.start-session` in learning.yaml
     public func startSession(_ body: LearningStartSessionRequest) -> Endpoint<LearningSession> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -82,7 +82,7 @@ public struct LearningEndpoints: Sendable {
 
     /// 提交输入或结束会话
     ///
-    /// - Remark: HTTP `PATCH /learning/sessions/{session_id}`, `learning.update-session` in learning.yaml:196
+    /// - Remark: HTTP `PATCH /learning/sessions/{session_id}`, `learning.update-session` in learning.yaml
     public func updateSession(sessionID: String, body: LearningUpdateSessionRequest) -> Endpoint<LearningSession> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -95,7 +95,7 @@ public struct LearningEndpoints: Sendable {
 
     /// AI 分析学习输入
     ///
-    /// - Remark: HTTP `POST /ai/analyze-learning-input`, `ai.analyze` in learning.yaml:222
+    /// - Remark: HTTP `POST /ai/analyze-learning-input`, `ai.analyze` in learning.yaml
     public func aiAnalyze(_ body: AIAnalyzeRequest) -> Endpoint<AIAnalysis> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -110,7 +110,7 @@ public struct LearningEndpoints: Sendable {
     ///
     /// stream: true 时回复为 text/event-stream：每个事件 data 为 {"delta": …}，以 [DONE] 结束。
     ///
-    /// - Remark: HTTP `POST /ai/chat`, `ai.chat` in learning.yaml:247
+    /// - Remark: HTTP `POST /ai/chat`, `ai.chat` in learning.yaml
     public func aiChat(_ body: AIChatRequest) -> Endpoint<AIChatResponse> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -135,7 +135,7 @@ public struct LearningEndpoints: Sendable {
 
     /// 复习任务
     ///
-    /// - Remark: HTTP `GET /review/tasks`, `review.tasks` in learning.yaml:264
+    /// - Remark: HTTP `GET /review/tasks`, `review.tasks` in learning.yaml
     public func reviewTasks(range: ReviewTasksRange? = nil) -> Endpoint<ReviewTasksResponse> {
         var query: [QueryItem] = []
         if let rangeValue = range { query.append(QueryItem(name: "range", value: rangeValue.rawValue)) }
@@ -149,7 +149,7 @@ public struct LearningEndpoints: Sendable {
 
     /// 完成复习任务
     ///
-    /// - Remark: HTTP `POST /review/tasks/{task_id}/complete`, `review.complete` in learning.yaml:279
+    /// - Remark: HTTP `POST /review/tasks/{task_id}/complete`, `review.complete` in learning.yaml
     public func reviewComplete(taskID: String) -> Endpoint<ReviewTask> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -162,7 +162,7 @@ public struct LearningEndpoints: Sendable {
 
     /// 学习画像
     ///
-    /// - Remark: HTTP `GET /learning/profile`, `learning.profile` in learning.yaml:291
+    /// - Remark: HTTP `GET /learning/profile`, `learning.profile` in learning.yaml
     public func profile() -> Endpoint<UserLearningProfile> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -175,7 +175,7 @@ public struct LearningEndpoints: Sendable {
 
     /// 提交反馈
     ///
-    /// - Remark: HTTP `POST /feedback`, `feedback.submit` in learning.yaml:300
+    /// - Remark: HTTP `POST /feedback`, `feedback.submit` in learning.yaml
     public func feedbackSubmit(_ body: FeedbackSubmitRequest) -> Endpoint<FeedbackSubmitResponse> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -188,7 +188,7 @@ public struct LearningEndpoints: Sendable {
 
     /// 导入知识库（粘贴文本或给出链接）
     ///
-    /// - Remark: HTTP `POST /knowledge-bases/import`, `learning.import-kb` in learning.yaml:314
+    /// - Remark: HTTP `POST /knowledge-bases/import`, `learning.import-kb` in learning.yaml
     public func importKb(_ body: LearningImportKbRequest) -> Endpoint<KnowledgeBase> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -201,7 +201,7 @@ public struct LearningEndpoints: Sendable {
 
     /// 搜索知识库
     ///
-    /// - Remark: HTTP `GET /knowledge-bases/search`, `learning.search-kb` in learning.yaml:329
+    /// - Remark: HTTP `GET /knowledge-bases/search`, `learning.search-kb` in learning.yaml
     public func searchKb(q: String, limit: Int? = nil) -> Endpoint<LearningSearchKbResponse> {
         var query: [QueryItem] = []
         do { let qValue = q; query.append(QueryItem(name: "q", value: qValue)) }
@@ -216,7 +216,7 @@ public struct LearningEndpoints: Sendable {
 
     /// 学习记录（新的在前）
     ///
-    /// - Remark: HTTP `GET /learning/sessions`, `learning.sessions` in learning.yaml:342
+    /// - Remark: HTTP `GET /learning/sessions`, `learning.sessions` in learning.yaml
     public func sessions(cursor: String? = nil, limit: Int? = nil) -> Endpoint<Page<LearningSession>> {
         var query: [QueryItem] = []
         if let cursorValue = cursor { query.append(QueryItem(name: "cursor", value: cursorValue)) }
@@ -231,7 +231,7 @@ public struct LearningEndpoints: Sendable {
 
     /// 跳过复习任务
     ///
-    /// - Remark: HTTP `POST /review/tasks/{task_id}/skip`, `review.skip` in learning.yaml:353
+    /// - Remark: HTTP `POST /review/tasks/{task_id}/skip`, `review.skip` in learning.yaml
     public func reviewSkip(taskID: String) -> Endpoint<ReviewTask> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -244,7 +244,7 @@ public struct LearningEndpoints: Sendable {
 
     /// 学习目标
     ///
-    /// - Remark: HTTP `GET /learning/goals`, `learning.goals` in learning.yaml:365
+    /// - Remark: HTTP `GET /learning/goals`, `learning.goals` in learning.yaml
     public func goals() -> Endpoint<LearningGoals> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -257,7 +257,7 @@ public struct LearningEndpoints: Sendable {
 
     /// 设置学习目标
     ///
-    /// - Remark: HTTP `PUT /learning/goals`, `learning.update-goals` in learning.yaml:373
+    /// - Remark: HTTP `PUT /learning/goals`, `learning.update-goals` in learning.yaml
     public func updateGoals(_ body: LearningGoals) -> Endpoint<LearningGoals> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -270,7 +270,7 @@ public struct LearningEndpoints: Sendable {
 
     /// 学习提醒
     ///
-    /// - Remark: HTTP `GET /learning/reminders`, `learning.reminders` in learning.yaml:383
+    /// - Remark: HTTP `GET /learning/reminders`, `learning.reminders` in learning.yaml
     public func reminders() -> Endpoint<LearningRemindersResponse> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -283,7 +283,7 @@ public struct LearningEndpoints: Sendable {
 
     /// 设置一个提醒
     ///
-    /// - Remark: HTTP `PUT /learning/reminders/{reminder_id}`, `learning.set-reminder` in learning.yaml:393
+    /// - Remark: HTTP `PUT /learning/reminders/{reminder_id}`, `learning.set-reminder` in learning.yaml
     public func setReminder(reminderID: String, body: LearningSetReminderRequest) -> Endpoint<Reminder> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -296,7 +296,7 @@ public struct LearningEndpoints: Sendable {
 
     /// 成就
     ///
-    /// - Remark: HTTP `GET /learning/achievements`, `learning.achievements` in learning.yaml:409
+    /// - Remark: HTTP `GET /learning/achievements`, `learning.achievements` in learning.yaml
     public func achievements() -> Endpoint<LearningAchievementsResponse> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -307,7 +307,7 @@ public struct LearningEndpoints: Sendable {
         )
     }
 
-    /// - Remark: inline in learning.yaml:268. Values this version does not know decode as `unknown` and encode back unchanged.
+    /// - Remark: inline in learning.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
     public enum ReviewTasksRange: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
         case today
         case tomorrow

@@ -2,7 +2,7 @@
 
 import Foundation
 
-extension API {
+nonisolated extension API {
     /// 发现与匹配：候选卡片流，喜欢、超级喜欢、跳过，双方互相喜欢即匹配；取消匹配、举报、拉黑（种子 002 的卡片滑动）。
     ///
     /// - Remark: The `matching` domain, matching.yaml
@@ -10,14 +10,14 @@ extension API {
 }
 
 /// The endpoints of the `matching` domain.
-public struct MatchingEndpoints: Sendable {
+nonisolated public struct MatchingEndpoints: Sendable {
     public init() {}
 
     /// 发现页候选卡片（游标分页）
     ///
     /// 照片按 photo_width × photo_height 裁切（种子 002 的图片尺寸参数）。
     ///
-    /// - Remark: HTTP `GET /discover/feed`, `matching.feed` in matching.yaml:66
+    /// - Remark: HTTP `GET /discover/feed`, `matching.feed` in matching.yaml
     public func feed(cursor: String? = nil, limit: Int? = nil, photoWidth: Int? = nil, photoHeight: Int? = nil) -> Endpoint<Page<FeedCard>> {
         var query: [QueryItem] = []
         if let cursorValue = cursor { query.append(QueryItem(name: "cursor", value: cursorValue)) }
@@ -34,7 +34,7 @@ public struct MatchingEndpoints: Sendable {
 
     /// 喜欢一个用户（幂等：重复喜欢不算第二次）
     ///
-    /// - Remark: HTTP `POST /users/{uid}/like`, `matching.like` in matching.yaml:98
+    /// - Remark: HTTP `POST /users/{uid}/like`, `matching.like` in matching.yaml
     public func like(uid: Int) -> Endpoint<LikeResult> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -47,7 +47,7 @@ public struct MatchingEndpoints: Sendable {
 
     /// 超级喜欢一个用户（对方会收到提醒；幂等）
     ///
-    /// - Remark: HTTP `POST /users/{uid}/super-like`, `matching.super-like` in matching.yaml:115
+    /// - Remark: HTTP `POST /users/{uid}/super-like`, `matching.super-like` in matching.yaml
     public func superLike(uid: Int) -> Endpoint<LikeResult> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -60,7 +60,7 @@ public struct MatchingEndpoints: Sendable {
 
     /// 跳过一个用户
     ///
-    /// - Remark: HTTP `POST /users/{uid}/pass`, `matching.pass` in matching.yaml:129
+    /// - Remark: HTTP `POST /users/{uid}/pass`, `matching.pass` in matching.yaml
     public func pass(uid: Int) -> Endpoint<AccordEmpty> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -73,7 +73,7 @@ public struct MatchingEndpoints: Sendable {
 
     /// 匹配列表（游标分页，新的在前）
     ///
-    /// - Remark: HTTP `GET /matches`, `matching.matches` in matching.yaml:140
+    /// - Remark: HTTP `GET /matches`, `matching.matches` in matching.yaml
     public func matches(cursor: String? = nil, limit: Int? = nil) -> Endpoint<Page<Match>> {
         var query: [QueryItem] = []
         if let cursorValue = cursor { query.append(QueryItem(name: "cursor", value: cursorValue)) }
@@ -88,7 +88,7 @@ public struct MatchingEndpoints: Sendable {
 
     /// 取消匹配
     ///
-    /// - Remark: HTTP `DELETE /matches/{match_id}`, `matching.unmatch` in matching.yaml:151
+    /// - Remark: HTTP `DELETE /matches/{match_id}`, `matching.unmatch` in matching.yaml
     public func unmatch(matchID: String) -> Endpoint<AccordEmpty> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -101,7 +101,7 @@ public struct MatchingEndpoints: Sendable {
 
     /// 举报一个用户（原因、说明、证据图片）
     ///
-    /// - Remark: HTTP `POST /users/{uid}/report`, `matching.report` in matching.yaml:163
+    /// - Remark: HTTP `POST /users/{uid}/report`, `matching.report` in matching.yaml
     public func report(uid: Int, body: MatchingReportRequest) -> Endpoint<MatchingReportResponse> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -114,7 +114,7 @@ public struct MatchingEndpoints: Sendable {
 
     /// 拉黑一个用户（幂等）
     ///
-    /// - Remark: HTTP `POST /users/{uid}/block`, `matching.block` in matching.yaml:180
+    /// - Remark: HTTP `POST /users/{uid}/block`, `matching.block` in matching.yaml
     public func block(uid: Int) -> Endpoint<BlockedUser> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -127,7 +127,7 @@ public struct MatchingEndpoints: Sendable {
 
     /// 取消拉黑
     ///
-    /// - Remark: HTTP `DELETE /users/{uid}/block`, `matching.unblock` in matching.yaml:191
+    /// - Remark: HTTP `DELETE /users/{uid}/block`, `matching.unblock` in matching.yaml
     public func unblock(uid: Int) -> Endpoint<AccordEmpty> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -140,7 +140,7 @@ public struct MatchingEndpoints: Sendable {
 
     /// 黑名单（游标分页，新的在前）
     ///
-    /// - Remark: HTTP `GET /blocks`, `matching.blocks` in matching.yaml:203
+    /// - Remark: HTTP `GET /blocks`, `matching.blocks` in matching.yaml
     public func blocks(cursor: String? = nil, limit: Int? = nil) -> Endpoint<Page<BlockedUser>> {
         var query: [QueryItem] = []
         if let cursorValue = cursor { query.append(QueryItem(name: "cursor", value: cursorValue)) }

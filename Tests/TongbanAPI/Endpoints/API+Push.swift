@@ -2,7 +2,7 @@
 
 import Foundation
 
-extension API {
+nonisolated extension API {
     /// 推送：APNs 设备令牌的注册与注销、通知设置，以及各类推送的载荷（种子 003 APNs、种子 002 通知）。
     ///
     /// - Remark: The `push` domain, push.yaml
@@ -10,12 +10,12 @@ extension API {
 }
 
 /// The endpoints of the `push` domain.
-public struct PushEndpoints: Sendable {
+nonisolated public struct PushEndpoints: Sendable {
     public init() {}
 
     /// 注册 APNs 设备令牌（幂等：同一令牌再次注册只更新环境）
     ///
-    /// - Remark: HTTP `POST /push/devices`, `push.register` in push.yaml:63
+    /// - Remark: HTTP `POST /push/devices`, `push.register` in push.yaml
     public func register(_ body: PushRegisterRequest) -> Endpoint<PushDevice> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -28,7 +28,7 @@ public struct PushEndpoints: Sendable {
 
     /// 注销设备令牌（退出登录或关闭通知时）
     ///
-    /// - Remark: HTTP `DELETE /push/devices/{device_token}`, `push.unregister` in push.yaml:75
+    /// - Remark: HTTP `DELETE /push/devices/{device_token}`, `push.unregister` in push.yaml
     public func unregister(deviceToken: String) -> Endpoint<AccordEmpty> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -41,7 +41,7 @@ public struct PushEndpoints: Sendable {
 
     /// 通知设置
     ///
-    /// - Remark: HTTP `GET /push/settings`, `push.settings` in push.yaml:87
+    /// - Remark: HTTP `GET /push/settings`, `push.settings` in push.yaml
     public func settings() -> Endpoint<NotificationSettings> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -54,7 +54,7 @@ public struct PushEndpoints: Sendable {
 
     /// 更新通知设置（部分字段）
     ///
-    /// - Remark: HTTP `PUT /push/settings`, `push.update-settings` in push.yaml:95
+    /// - Remark: HTTP `PUT /push/settings`, `push.update-settings` in push.yaml
     public func updateSettings(_ body: PushUpdateSettingsRequest) -> Endpoint<NotificationSettings> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -67,7 +67,7 @@ public struct PushEndpoints: Sendable {
 
     /// 发送一条测试推送，回答将要发送的载荷
     ///
-    /// - Remark: HTTP `POST /push/test`, `push.test` in push.yaml:110
+    /// - Remark: HTTP `POST /push/test`, `push.test` in push.yaml
     public func test(_ body: PushTestRequest) -> Endpoint<PushTestResponse> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []

@@ -2,7 +2,7 @@
 
 import Foundation
 
-extension API {
+nonisolated extension API {
     /// 信号：极简社交的核心对象。发出、收取、回复、闪信与每日配额。
     ///
     /// - Remark: The `signal` domain, signal.yaml
@@ -10,12 +10,12 @@ extension API {
 }
 
 /// The endpoints of the `signal` domain.
-public struct SignalEndpoints: Sendable {
+nonisolated public struct SignalEndpoints: Sendable {
     public init() {}
 
     /// 收件箱（游标分页）
     ///
-    /// - Remark: HTTP `GET /signals/inbox`, `signal.inbox` in signal.yaml:68
+    /// - Remark: HTTP `GET /signals/inbox`, `signal.inbox` in signal.yaml
     public func inbox(cursor: String? = nil, limit: Int? = nil, filter: InboxFilter? = nil) -> Endpoint<SignalInbox> {
         var query: [QueryItem] = []
         if let cursorValue = cursor { query.append(QueryItem(name: "cursor", value: cursorValue)) }
@@ -33,7 +33,7 @@ public struct SignalEndpoints: Sendable {
     ///
     /// 每日有配额；达到上限回 3008，客户端弹出全局提示。
     ///
-    /// - Remark: HTTP `POST /signals`, `signal.publish` in signal.yaml:106
+    /// - Remark: HTTP `POST /signals`, `signal.publish` in signal.yaml
     public func publish(_ body: SignalPublishRequest) -> Endpoint<Signal> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -46,7 +46,7 @@ public struct SignalEndpoints: Sendable {
 
     /// 我发出的信号（游标分页）
     ///
-    /// - Remark: HTTP `GET /signals/mine`, `signal.mine` in signal.yaml:130
+    /// - Remark: HTTP `GET /signals/mine`, `signal.mine` in signal.yaml
     public func mine(cursor: String? = nil, limit: Int? = nil, status: MineStatus? = nil) -> Endpoint<Page<Signal>> {
         var query: [QueryItem] = []
         if let cursorValue = cursor { query.append(QueryItem(name: "cursor", value: cursorValue)) }
@@ -62,7 +62,7 @@ public struct SignalEndpoints: Sendable {
 
     /// 信号详情
     ///
-    /// - Remark: HTTP `GET /signals/{signal_id}`, `signal.detail` in signal.yaml:145
+    /// - Remark: HTTP `GET /signals/{signal_id}`, `signal.detail` in signal.yaml
     public func detail(signalID: String) -> Endpoint<SignalDetail> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -75,7 +75,7 @@ public struct SignalEndpoints: Sendable {
 
     /// 回复信号，开启会话
     ///
-    /// - Remark: HTTP `POST /signals/{signal_id}/reply`, `signal.reply` in signal.yaml:160
+    /// - Remark: HTTP `POST /signals/{signal_id}/reply`, `signal.reply` in signal.yaml
     public func reply(signalID: String, body: SignalReplyRequest) -> Endpoint<SignalReplyResponse> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -88,7 +88,7 @@ public struct SignalEndpoints: Sendable {
 
     /// 标记闪信已查看（之后不可再看）
     ///
-    /// - Remark: HTTP `POST /signals/{signal_id}/flash-viewed`, `signal.flash-viewed` in signal.yaml:176
+    /// - Remark: HTTP `POST /signals/{signal_id}/flash-viewed`, `signal.flash-viewed` in signal.yaml
     public func flashViewed(signalID: String) -> Endpoint<AccordEmpty> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -101,7 +101,7 @@ public struct SignalEndpoints: Sendable {
 
     /// 删除自己发出的信号
     ///
-    /// - Remark: HTTP `DELETE /signals/{signal_id}`, `signal.delete` in signal.yaml:188
+    /// - Remark: HTTP `DELETE /signals/{signal_id}`, `signal.delete` in signal.yaml
     public func delete(signalID: String) -> Endpoint<AccordEmpty> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -116,7 +116,7 @@ public struct SignalEndpoints: Sendable {
     ///
     /// 收到的信号进入收件箱（已读）；信号池暂时为空时回 3001。
     ///
-    /// - Remark: HTTP `POST /signals/draw`, `signal.draw` in signal.yaml:200
+    /// - Remark: HTTP `POST /signals/draw`, `signal.draw` in signal.yaml
     public func draw() -> Endpoint<Signal> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -129,7 +129,7 @@ public struct SignalEndpoints: Sendable {
 
     /// 今日信号配额
     ///
-    /// - Remark: HTTP `GET /signals/quota`, `signal.quota` in signal.yaml:219
+    /// - Remark: HTTP `GET /signals/quota`, `signal.quota` in signal.yaml
     public func quota() -> Endpoint<SignalQuota> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -140,7 +140,7 @@ public struct SignalEndpoints: Sendable {
         )
     }
 
-    /// - Remark: inline in signal.yaml:74. Values this version does not know decode as `unknown` and encode back unchanged.
+    /// - Remark: inline in signal.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
     public enum InboxFilter: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
         case all
         case unread
@@ -179,7 +179,7 @@ public struct SignalEndpoints: Sendable {
         }
     }
 
-    /// - Remark: inline in signal.yaml:136. Values this version does not know decode as `unknown` and encode back unchanged.
+    /// - Remark: inline in signal.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
     public enum MineStatus: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
         case active
         case expired

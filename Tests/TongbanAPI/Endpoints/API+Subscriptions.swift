@@ -2,7 +2,7 @@
 
 import Foundation
 
-extension API {
+nonisolated extension API {
     /// 订阅付费墙（RevenueCat 式）：权益绑定账号，跨平台共享；微信支付与支付宝下单（种子 000）。
     ///
     /// - Remark: The `subscriptions` domain, subscriptions.yaml
@@ -10,12 +10,12 @@ extension API {
 }
 
 /// The endpoints of the `subscriptions` domain.
-public struct SubscriptionsEndpoints: Sendable {
+nonisolated public struct SubscriptionsEndpoints: Sendable {
     public init() {}
 
     /// 商品列表
     ///
-    /// - Remark: HTTP `GET /subscriptions/products`, `subscriptions.products` in subscriptions.yaml:54
+    /// - Remark: HTTP `GET /subscriptions/products`, `subscriptions.products` in subscriptions.yaml
     public func products() -> Endpoint<SubscriptionsProductsResponse> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -28,7 +28,7 @@ public struct SubscriptionsEndpoints: Sendable {
 
     /// 当前权益
     ///
-    /// - Remark: HTTP `GET /subscriptions/me`, `subscriptions.me` in subscriptions.yaml:67
+    /// - Remark: HTTP `GET /subscriptions/me`, `subscriptions.me` in subscriptions.yaml
     public func me() -> Endpoint<Entitlement> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -41,7 +41,7 @@ public struct SubscriptionsEndpoints: Sendable {
 
     /// 校验 App Store 交易并发放权益
     ///
-    /// - Remark: HTTP `POST /subscriptions/verify`, `subscriptions.verify` in subscriptions.yaml:77
+    /// - Remark: HTTP `POST /subscriptions/verify`, `subscriptions.verify` in subscriptions.yaml
     public func verify(_ body: SubscriptionsVerifyRequest) -> Endpoint<Entitlement> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -54,7 +54,7 @@ public struct SubscriptionsEndpoints: Sendable {
 
     /// 恢复购买
     ///
-    /// - Remark: HTTP `POST /subscriptions/restore`, `subscriptions.restore` in subscriptions.yaml:95
+    /// - Remark: HTTP `POST /subscriptions/restore`, `subscriptions.restore` in subscriptions.yaml
     public func restore() -> Endpoint<Entitlement> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -67,7 +67,7 @@ public struct SubscriptionsEndpoints: Sendable {
 
     /// 创建微信支付或支付宝订单
     ///
-    /// - Remark: HTTP `POST /payments/orders`, `payments.create-order` in subscriptions.yaml:103
+    /// - Remark: HTTP `POST /payments/orders`, `payments.create-order` in subscriptions.yaml
     public func paymentsCreateOrder(_ body: PaymentsCreateOrderRequest) -> Endpoint<PaymentOrder> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -80,7 +80,7 @@ public struct SubscriptionsEndpoints: Sendable {
 
     /// 查询订单状态（支付 SDK 回调后轮询）
     ///
-    /// - Remark: HTTP `GET /payments/orders/{order_no}`, `payments.order` in subscriptions.yaml:126
+    /// - Remark: HTTP `GET /payments/orders/{order_no}`, `payments.order` in subscriptions.yaml
     public func paymentsOrder(orderNo: Int64) -> Endpoint<PaymentOrder> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []

@@ -2,7 +2,7 @@
 
 import Foundation
 
-extension API {
+nonisolated extension API {
     /// 上传：直传对象存储（先取签名策略，再 PUT 文件），或以 multipart/form-data 上传到 API；两种方式都返回可展示的地址（种子 000 资料第 0 步“上传 OSS”、种子 003 存储）。
     ///
     /// - Remark: The `upload` domain, upload.yaml
@@ -10,14 +10,14 @@ extension API {
 }
 
 /// The endpoints of the `upload` domain.
-public struct UploadEndpoints: Sendable {
+nonisolated public struct UploadEndpoints: Sendable {
     public init() {}
 
     /// 获取直传策略（签名的上传地址）
     ///
     /// 按要上传的文件的类型与大小签发；文件不超过 4MiB。
     ///
-    /// - Remark: HTTP `POST /uploads/policy`, `upload.policy` in upload.yaml:34
+    /// - Remark: HTTP `POST /uploads/policy`, `upload.policy` in upload.yaml
     public func policy(_ body: UploadPolicyRequest) -> Endpoint<UploadPolicy> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -32,7 +32,7 @@ public struct UploadEndpoints: Sendable {
     ///
     /// 文件不超过 4MiB，且须为 PNG、JPEG、HEIC 或 WebP；按文件内容判断类型，扩展名与 Content-Type 不作数。
     ///
-    /// - Remark: HTTP `POST /uploads/images`, `upload.image` in upload.yaml:55
+    /// - Remark: HTTP `POST /uploads/images`, `upload.image` in upload.yaml
     public func image(file: FilePart, purpose: UploadPurpose) -> Endpoint<UploadedImage> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
@@ -49,7 +49,7 @@ public struct UploadEndpoints: Sendable {
 
     /// 取回一张已上传的图片（需登录；举报证据等不公开的图片走这里）
     ///
-    /// - Remark: HTTP `GET /uploads/files/{file_id}`, `upload.file` in upload.yaml:68
+    /// - Remark: HTTP `GET /uploads/files/{file_id}`, `upload.file` in upload.yaml
     public func file(fileID: String) -> Endpoint<AccordBinary> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []

@@ -2,7 +2,7 @@
 
 import Foundation
 
-extension AuthEndpoints {
+nonisolated extension AuthEndpoints {
     /// Typed values of this domain's fixtures and examples, for previews and tests.
     public var fixtures: AuthFixtures { AuthFixtures() }
 }
@@ -10,20 +10,32 @@ extension AuthEndpoints {
 /// The `auth` domain's fixtures (`mocks/`) and success examples (the contract) as typed values.
 ///
 /// - Remark: rendered as `accord serve` answers at 2026-11-30T08:00:00Z with seed 0
-public struct AuthFixtures: Sendable {
+nonisolated public struct AuthFixtures: Sendable {
     public init() {}
 
     /// `auth.sms-send`
     public var smsSend: SmsSendFixtures { SmsSendFixtures() }
 
     public struct SmsSendFixtures: Sendable {
-        /// `sent`, auth.yaml:11
+        /// `sent` (fixture in auth.yaml)
         public var sent: AuthSMSSendResponse {
             AuthSMSSendResponse(expireSeconds: 300, retryAfterSeconds: 60)
         }
-        /// `default`, auth.yaml:107
+        /// `default` (example in auth.yaml)
         public var `default`: AuthSMSSendResponse {
             AuthSMSSendResponse(expireSeconds: 300, retryAfterSeconds: 60)
+        }
+
+        /// The name of each answer of `auth.sms-send`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `too-frequent` (fixture in auth.yaml: code 2002)
+            public var tooFrequent: FixtureName<AuthSMSSendResponse> { FixtureName(endpoint: "auth.sms-send", name: "too-frequent") }
+            /// `sent` (fixture in auth.yaml)
+            public var sent: FixtureName<AuthSMSSendResponse> { FixtureName(endpoint: "auth.sms-send", name: "sent") }
+            /// `default` (example in auth.yaml)
+            public var `default`: FixtureName<AuthSMSSendResponse> { FixtureName(endpoint: "auth.sms-send", name: "default") }
         }
     }
 
@@ -31,17 +43,35 @@ public struct AuthFixtures: Sendable {
     public var loginPhone: LoginPhoneFixtures { LoginPhoneFixtures() }
 
     public struct LoginPhoneFixtures: Sendable {
-        /// `new-user`, auth.yaml:29
+        /// `new-user` (fixture in auth.yaml)
         public var newUser: LoginResponse {
             LoginResponse(isNewUser: true, accessToken: "preview-access-token", refreshToken: "preview-refresh-token", accessExpiresIn: 7200, refreshExpiresIn: 2592000, imToken: "im_1", user: LoginUser(uid: 894979, nickname: "新朋友", avatar: URL(fixture: "https://cdn.example.com/avatars/default.png"), gender: Gender.unset, isVerified: false, isVIP: false, bio: "", mbti: "", orientation: 0, attribute: 0, isPersonalized: false, isProfileHidden: false, onboardingCompleted: false))
         }
-        /// `returning-user`, auth.yaml:53
+        /// `returning-user` (fixture in auth.yaml)
         public var returningUser: LoginResponse {
             LoginResponse(isNewUser: false, accessToken: "preview-access-token", refreshToken: "preview-refresh-token", accessExpiresIn: 7200, refreshExpiresIn: 2592000, imToken: "im_1", user: LoginUser(uid: 10086, nickname: "林间小鹿", avatar: URL(fixture: "https://cdn.example.com/avatars/10086.jpg"), gender: Gender.female, isVerified: true, isVIP: true, bio: "喜欢徒步和胶片摄影，周末常去山里。", birthDate: AccordDate(fixture: "1998-05-20"), mbti: "INFP", residence: Residence(countryName: "中国", provinceName: "浙江省", cityName: "杭州市", cityCode: "330100"), orientation: 1, attribute: 2, isPersonalized: true, isProfileHidden: false, onboardingCompleted: true, preferredLanguage: Language.zhHans))
         }
-        /// `default`, auth.yaml:126
+        /// `default` (example in auth.yaml)
         public var `default`: LoginResponse {
             LoginResponse(isNewUser: false, accessToken: "at_3f9c2e7a51d04b8e", refreshToken: "rt_8a1d44c09e6f4f21", accessExpiresIn: 7200, refreshExpiresIn: 2592000, imToken: "im_b7e2c1", user: LoginUser(uid: 10086, nickname: "林间小鹿", avatar: URL(fixture: "https://cdn.example.com/avatars/10086.jpg"), gender: Gender.female, isVerified: true, isVIP: false, bio: "喜欢徒步和胶片摄影，周末常去山里。", birthDate: AccordDate(fixture: "1998-05-20"), mbti: "INFP", residence: Residence(countryName: "中国", provinceName: "浙江省", cityName: "杭州市", cityCode: "330100"), orientation: 1, attribute: 2, isPersonalized: true, isProfileHidden: false, onboardingCompleted: true, preferredLanguage: Language.zhHans))
+        }
+
+        /// The name of each answer of `auth.login-phone`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `wrong-code` (fixture in auth.yaml: code 2001)
+            public var wrongCode: FixtureName<LoginResponse> { FixtureName(endpoint: "auth.login-phone", name: "wrong-code") }
+            /// `wrong-password` (fixture in auth.yaml: code 2003)
+            public var wrongPassword: FixtureName<LoginResponse> { FixtureName(endpoint: "auth.login-phone", name: "wrong-password") }
+            /// `banned` (fixture in auth.yaml: code 1008)
+            public var banned: FixtureName<LoginResponse> { FixtureName(endpoint: "auth.login-phone", name: "banned") }
+            /// `new-user` (fixture in auth.yaml)
+            public var newUser: FixtureName<LoginResponse> { FixtureName(endpoint: "auth.login-phone", name: "new-user") }
+            /// `returning-user` (fixture in auth.yaml)
+            public var returningUser: FixtureName<LoginResponse> { FixtureName(endpoint: "auth.login-phone", name: "returning-user") }
+            /// `default` (example in auth.yaml)
+            public var `default`: FixtureName<LoginResponse> { FixtureName(endpoint: "auth.login-phone", name: "default") }
         }
     }
 
@@ -49,17 +79,31 @@ public struct AuthFixtures: Sendable {
     public var loginApple: LoginAppleFixtures { LoginAppleFixtures() }
 
     public struct LoginAppleFixtures: Sendable {
-        /// `named`, auth.yaml:83
+        /// `named` (fixture in auth.yaml)
         public var named: LoginResponse {
             LoginResponse(isNewUser: true, accessToken: "preview-access-token", refreshToken: "preview-refresh-token", accessExpiresIn: 7200, refreshExpiresIn: 2592000, imToken: "im_1", user: LoginUser(uid: 10087, nickname: "小鹿", avatar: URL(fixture: "https://cdn.example.com/avatars/default.png"), gender: Gender.unset, isVerified: false, isVIP: false, bio: "", mbti: "", orientation: 0, attribute: 0, isPersonalized: false, isProfileHidden: false, onboardingCompleted: false))
         }
-        /// `signed-in`, auth.yaml:101
+        /// `signed-in` (fixture in auth.yaml)
         public var signedIn: LoginResponse {
             LoginResponse(isNewUser: true, accessToken: "preview-access-token", refreshToken: "preview-refresh-token", accessExpiresIn: 7200, refreshExpiresIn: 2592000, imToken: "im_1", user: LoginUser(uid: 10087, nickname: "Apple 用户", avatar: URL(fixture: "https://cdn.example.com/avatars/default.png"), gender: Gender.unset, isVerified: false, isVIP: false, bio: "", mbti: "", orientation: 0, attribute: 0, isPersonalized: false, isProfileHidden: false, onboardingCompleted: false))
         }
-        /// `default`, auth.yaml:177
+        /// `default` (example in auth.yaml)
         public var `default`: LoginResponse {
             LoginResponse(isNewUser: false, accessToken: "at_3f9c2e7a51d04b8e", refreshToken: "rt_8a1d44c09e6f4f21", accessExpiresIn: 7200, refreshExpiresIn: 2592000, imToken: "im_b7e2c1", user: LoginUser(uid: 10086, nickname: "林间小鹿", avatar: URL(fixture: "https://cdn.example.com/avatars/10086.jpg"), gender: Gender.female, isVerified: true, isVIP: false, bio: "喜欢徒步和胶片摄影，周末常去山里。", birthDate: AccordDate(fixture: "1998-05-20"), mbti: "INFP", residence: Residence(countryName: "中国", provinceName: "浙江省", cityName: "杭州市", cityCode: "330100"), orientation: 1, attribute: 2, isPersonalized: true, isProfileHidden: false, onboardingCompleted: true, preferredLanguage: Language.zhHans))
+        }
+
+        /// The name of each answer of `auth.login-apple`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `invalid-token` (fixture in auth.yaml: code 2005)
+            public var invalidToken: FixtureName<LoginResponse> { FixtureName(endpoint: "auth.login-apple", name: "invalid-token") }
+            /// `named` (fixture in auth.yaml)
+            public var named: FixtureName<LoginResponse> { FixtureName(endpoint: "auth.login-apple", name: "named") }
+            /// `signed-in` (fixture in auth.yaml)
+            public var signedIn: FixtureName<LoginResponse> { FixtureName(endpoint: "auth.login-apple", name: "signed-in") }
+            /// `default` (example in auth.yaml)
+            public var `default`: FixtureName<LoginResponse> { FixtureName(endpoint: "auth.login-apple", name: "default") }
         }
     }
 
@@ -67,13 +111,25 @@ public struct AuthFixtures: Sendable {
     public var refresh: RefreshFixtures { RefreshFixtures() }
 
     public struct RefreshFixtures: Sendable {
-        /// `rotated`, auth.yaml:125
+        /// `rotated` (fixture in auth.yaml)
         public var rotated: TokenPair {
             TokenPair(accessToken: "preview-access-token", refreshToken: "preview-refresh-token", accessExpiresIn: 7200, refreshExpiresIn: 2592000)
         }
-        /// `default`, auth.yaml:194
+        /// `default` (example in auth.yaml)
         public var `default`: TokenPair {
             TokenPair(accessToken: "at_51c0d2e9aa7b4c10", refreshToken: "rt_0f2b9e61c3d84a77", accessExpiresIn: 7200, refreshExpiresIn: 2592000)
+        }
+
+        /// The name of each answer of `auth.refresh`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `expired` (fixture in auth.yaml: code 1007)
+            public var expired: FixtureName<TokenPair> { FixtureName(endpoint: "auth.refresh", name: "expired") }
+            /// `rotated` (fixture in auth.yaml)
+            public var rotated: FixtureName<TokenPair> { FixtureName(endpoint: "auth.refresh", name: "rotated") }
+            /// `default` (example in auth.yaml)
+            public var `default`: FixtureName<TokenPair> { FixtureName(endpoint: "auth.refresh", name: "default") }
         }
     }
 
@@ -81,13 +137,23 @@ public struct AuthFixtures: Sendable {
     public var logout: LogoutFixtures { LogoutFixtures() }
 
     public struct LogoutFixtures: Sendable {
-        /// `done`, auth.yaml:134
+        /// `done` (fixture in auth.yaml)
         public var done: AccordEmpty {
             AccordEmpty()
         }
-        /// `default`, auth.yaml:209
+        /// `default` (example in auth.yaml)
         public var `default`: AccordEmpty {
             AccordEmpty()
+        }
+
+        /// The name of each answer of `auth.logout`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `done` (fixture in auth.yaml)
+            public var done: FixtureName<AccordEmpty> { FixtureName(endpoint: "auth.logout", name: "done") }
+            /// `default` (example in auth.yaml)
+            public var `default`: FixtureName<AccordEmpty> { FixtureName(endpoint: "auth.logout", name: "default") }
         }
     }
 
@@ -95,13 +161,23 @@ public struct AuthFixtures: Sendable {
     public var imToken: ImTokenFixtures { ImTokenFixtures() }
 
     public struct ImTokenFixtures: Sendable {
-        /// `issued`, auth.yaml:139
+        /// `issued` (fixture in auth.yaml)
         public var issued: AuthIMTokenResponse {
             AuthIMTokenResponse(imToken: "im_e220a839-7b1d-4daf-ae78-9e6aa1b965f4")
         }
-        /// `default`, auth.yaml:219
+        /// `default` (example in auth.yaml)
         public var `default`: AuthIMTokenResponse {
             AuthIMTokenResponse(imToken: "im_b7e2c1")
+        }
+
+        /// The name of each answer of `auth.im-token`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `issued` (fixture in auth.yaml)
+            public var issued: FixtureName<AuthIMTokenResponse> { FixtureName(endpoint: "auth.im-token", name: "issued") }
+            /// `default` (example in auth.yaml)
+            public var `default`: FixtureName<AuthIMTokenResponse> { FixtureName(endpoint: "auth.im-token", name: "default") }
         }
     }
 
@@ -109,13 +185,23 @@ public struct AuthFixtures: Sendable {
     public var userMe: UserMeFixtures { UserMeFixtures() }
 
     public struct UserMeFixtures: Sendable {
-        /// `vip`, auth.yaml:144
+        /// `vip` (fixture in auth.yaml)
         public var vip: LoginUser {
             LoginUser(uid: 10086, nickname: "林间小鹿", avatar: URL(fixture: "https://cdn.example.com/avatars/10086.jpg"), gender: Gender.female, isVerified: true, isVIP: true, bio: "喜欢徒步和胶片摄影，周末常去山里。", birthDate: AccordDate(fixture: "1998-05-20"), mbti: "INFP", residence: Residence(countryName: "中国", provinceName: "浙江省", cityName: "杭州市", cityCode: "330100"), orientation: 1, attribute: 2, isPersonalized: true, isProfileHidden: false, onboardingCompleted: true, preferredLanguage: Language.zhHans)
         }
-        /// `default`, auth.yaml:227
+        /// `default` (example in auth.yaml)
         public var `default`: LoginUser {
             LoginUser(uid: 10086, nickname: "林间小鹿", avatar: URL(fixture: "https://cdn.example.com/avatars/10086.jpg"), gender: Gender.female, isVerified: true, isVIP: false, bio: "喜欢徒步和胶片摄影，周末常去山里。", birthDate: AccordDate(fixture: "1998-05-20"), mbti: "INFP", residence: Residence(countryName: "中国", provinceName: "浙江省", cityName: "杭州市", cityCode: "330100"), orientation: 1, attribute: 2, isPersonalized: true, isProfileHidden: false, onboardingCompleted: true, preferredLanguage: Language.zhHans)
+        }
+
+        /// The name of each answer of `user.me`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `vip` (fixture in auth.yaml)
+            public var vip: FixtureName<LoginUser> { FixtureName(endpoint: "user.me", name: "vip") }
+            /// `default` (example in auth.yaml)
+            public var `default`: FixtureName<LoginUser> { FixtureName(endpoint: "user.me", name: "default") }
         }
     }
 
@@ -123,13 +209,25 @@ public struct AuthFixtures: Sendable {
     public var userUpdateProfile: UserUpdateProfileFixtures { UserUpdateProfileFixtures() }
 
     public struct UserUpdateProfileFixtures: Sendable {
-        /// `saved`, auth.yaml:169
+        /// `saved` (fixture in auth.yaml)
         public var saved: LoginUser {
             LoginUser(uid: 10086, nickname: "林间小鹿", avatar: URL(fixture: "https://cdn.example.com/avatars/10086.jpg"), gender: Gender.female, isVerified: true, isVIP: true, bio: "喜欢徒步和胶片摄影，周末常去山里。", birthDate: AccordDate(fixture: "1998-05-20"), mbti: "INFP", residence: Residence(countryName: "中国", provinceName: "浙江省", cityName: "杭州市", cityCode: "330100"), orientation: 1, attribute: 2, isPersonalized: true, isProfileHidden: false, onboardingCompleted: true, preferredLanguage: Language.zhHans)
         }
-        /// `default`, auth.yaml:251
+        /// `default` (example in auth.yaml)
         public var `default`: LoginUser {
             LoginUser(uid: 10086, nickname: "山野来信", avatar: URL(fixture: "https://cdn.example.com/avatars/10086.jpg"), gender: Gender.female, isVerified: true, isVIP: false, bio: "在路上。", birthDate: AccordDate(fixture: "1998-05-20"), mbti: "INFP", residence: Residence(countryName: "中国", provinceName: "浙江省", cityName: "杭州市", cityCode: "330100"), orientation: 1, attribute: 2, isPersonalized: true, isProfileHidden: false, onboardingCompleted: true, preferredLanguage: Language.zhHans)
+        }
+
+        /// The name of each answer of `user.update-profile`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `rejected-bio` (fixture in auth.yaml: code 3002)
+            public var rejectedBio: FixtureName<LoginUser> { FixtureName(endpoint: "user.update-profile", name: "rejected-bio") }
+            /// `saved` (fixture in auth.yaml)
+            public var saved: FixtureName<LoginUser> { FixtureName(endpoint: "user.update-profile", name: "saved") }
+            /// `default` (example in auth.yaml)
+            public var `default`: FixtureName<LoginUser> { FixtureName(endpoint: "user.update-profile", name: "default") }
         }
     }
 
@@ -137,17 +235,29 @@ public struct AuthFixtures: Sendable {
     public var appStartConfig: AppStartConfigFixtures { AppStartConfigFixtures() }
 
     public struct AppStartConfigFixtures: Sendable {
-        /// `force-update`, auth.yaml:174
+        /// `force-update` (fixture in auth.yaml)
         public var forceUpdate: AppStartConfigResponse {
             AppStartConfigResponse(update: AppStartConfigResponse.Update(hasUpdate: true, forceUpdate: true, latestVersion: "1.3.0", downloadURL: URL(fixture: "https://apps.apple.com/app/id000000"), notes: "当前版本过旧，请更新。"), features: ["flash_signal": false, "ai_chat": false])
         }
-        /// `current`, auth.yaml:180
+        /// `current` (fixture in auth.yaml)
         public var current: AppStartConfigResponse {
             AppStartConfigResponse(update: AppStartConfigResponse.Update(hasUpdate: false, forceUpdate: false, latestVersion: "1.3.0"), features: ["flash_signal": true, "ai_chat": true, "review_reminder": true])
         }
-        /// `default`, auth.yaml:271
+        /// `default` (example in auth.yaml)
         public var `default`: AppStartConfigResponse {
             AppStartConfigResponse(update: AppStartConfigResponse.Update(hasUpdate: true, forceUpdate: false, latestVersion: "1.3.0", notes: "新增闪信与学习路径。"), features: ["flash_signal": true, "ai_chat": true, "review_reminder": false])
+        }
+
+        /// The name of each answer of `app.start-config`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `force-update` (fixture in auth.yaml)
+            public var forceUpdate: FixtureName<AppStartConfigResponse> { FixtureName(endpoint: "app.start-config", name: "force-update") }
+            /// `current` (fixture in auth.yaml)
+            public var current: FixtureName<AppStartConfigResponse> { FixtureName(endpoint: "app.start-config", name: "current") }
+            /// `default` (example in auth.yaml)
+            public var `default`: FixtureName<AppStartConfigResponse> { FixtureName(endpoint: "app.start-config", name: "default") }
         }
     }
 
@@ -155,13 +265,27 @@ public struct AuthFixtures: Sendable {
     public var userBindPhone: UserBindPhoneFixtures { UserBindPhoneFixtures() }
 
     public struct UserBindPhoneFixtures: Sendable {
-        /// `bound`, auth.yaml:194
+        /// `bound` (fixture in auth.yaml)
         public var bound: LoginUser {
             LoginUser(uid: 10086, nickname: "林间小鹿", avatar: URL(fixture: "https://cdn.example.com/avatars/10086.jpg"), gender: Gender.female, isVerified: true, isVIP: true, bio: "喜欢徒步和胶片摄影，周末常去山里。", birthDate: AccordDate(fixture: "1998-05-20"), mbti: "INFP", residence: Residence(countryName: "中国", provinceName: "浙江省", cityName: "杭州市", cityCode: "330100"), orientation: 1, attribute: 2, isPersonalized: true, isProfileHidden: false, onboardingCompleted: true, preferredLanguage: Language.zhHans)
         }
-        /// `default`, auth.yaml:285
+        /// `default` (example in auth.yaml)
         public var `default`: LoginUser {
             LoginUser(uid: 10086, nickname: "林间小鹿", avatar: URL(fixture: "https://cdn.example.com/avatars/10086.jpg"), gender: Gender.female, isVerified: true, isVIP: false, bio: "喜欢徒步和胶片摄影，周末常去山里。", birthDate: AccordDate(fixture: "1998-05-20"), mbti: "INFP", residence: Residence(countryName: "中国", provinceName: "浙江省", cityName: "杭州市", cityCode: "330100"), orientation: 1, attribute: 2, isPersonalized: true, isProfileHidden: false, onboardingCompleted: true, preferredLanguage: Language.zhHans)
+        }
+
+        /// The name of each answer of `user.bind-phone`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `taken` (fixture in auth.yaml: code 2004)
+            public var taken: FixtureName<LoginUser> { FixtureName(endpoint: "user.bind-phone", name: "taken") }
+            /// `wrong-code` (fixture in auth.yaml: code 2001)
+            public var wrongCode: FixtureName<LoginUser> { FixtureName(endpoint: "user.bind-phone", name: "wrong-code") }
+            /// `bound` (fixture in auth.yaml)
+            public var bound: FixtureName<LoginUser> { FixtureName(endpoint: "user.bind-phone", name: "bound") }
+            /// `default` (example in auth.yaml)
+            public var `default`: FixtureName<LoginUser> { FixtureName(endpoint: "user.bind-phone", name: "default") }
         }
     }
 
@@ -169,13 +293,25 @@ public struct AuthFixtures: Sendable {
     public var userRequestDeletion: UserRequestDeletionFixtures { UserRequestDeletionFixtures() }
 
     public struct UserRequestDeletionFixtures: Sendable {
-        /// `requested`, auth.yaml:203
+        /// `requested` (fixture in auth.yaml)
         public var requested: AccountDeletion {
             AccountDeletion(requestedAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), effectiveAt: AccordDateTime(fixture: "2026-12-15T08:00:00Z"), coolOffDays: 15, canCancel: true)
         }
-        /// `default`, auth.yaml:300
+        /// `default` (example in auth.yaml)
         public var `default`: AccountDeletion {
             AccountDeletion(requestedAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), effectiveAt: AccordDateTime(fixture: "2026-12-15T08:00:00Z"), coolOffDays: 15, canCancel: true)
+        }
+
+        /// The name of each answer of `user.request-deletion`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `pending` (fixture in auth.yaml: code 2006)
+            public var pending: FixtureName<AccountDeletion> { FixtureName(endpoint: "user.request-deletion", name: "pending") }
+            /// `requested` (fixture in auth.yaml)
+            public var requested: FixtureName<AccountDeletion> { FixtureName(endpoint: "user.request-deletion", name: "requested") }
+            /// `default` (example in auth.yaml)
+            public var `default`: FixtureName<AccountDeletion> { FixtureName(endpoint: "user.request-deletion", name: "default") }
         }
     }
 
@@ -183,13 +319,25 @@ public struct AuthFixtures: Sendable {
     public var userCancelDeletion: UserCancelDeletionFixtures { UserCancelDeletionFixtures() }
 
     public struct UserCancelDeletionFixtures: Sendable {
-        /// `cancelled`, auth.yaml:213
+        /// `cancelled` (fixture in auth.yaml)
         public var cancelled: AccordEmpty {
             AccordEmpty()
         }
-        /// `default`, auth.yaml:310
+        /// `default` (example in auth.yaml)
         public var `default`: AccordEmpty {
             AccordEmpty()
+        }
+
+        /// The name of each answer of `user.cancel-deletion`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `none` (fixture in auth.yaml: code 5001)
+            public var none: FixtureName<AccordEmpty> { FixtureName(endpoint: "user.cancel-deletion", name: "none") }
+            /// `cancelled` (fixture in auth.yaml)
+            public var cancelled: FixtureName<AccordEmpty> { FixtureName(endpoint: "user.cancel-deletion", name: "cancelled") }
+            /// `default` (example in auth.yaml)
+            public var `default`: FixtureName<AccordEmpty> { FixtureName(endpoint: "user.cancel-deletion", name: "default") }
         }
     }
 }

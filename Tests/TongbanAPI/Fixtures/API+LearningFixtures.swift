@@ -2,7 +2,7 @@
 
 import Foundation
 
-extension LearningEndpoints {
+nonisolated extension LearningEndpoints {
     /// Typed values of this domain's fixtures and examples, for previews and tests.
     public var fixtures: LearningFixtures { LearningFixtures() }
 }
@@ -10,20 +10,30 @@ extension LearningEndpoints {
 /// The `learning` domain's fixtures (`mocks/`) and success examples (the contract) as typed values.
 ///
 /// - Remark: rendered as `accord serve` answers at 2026-11-30T08:00:00Z with seed 0
-public struct LearningFixtures: Sendable {
+nonisolated public struct LearningFixtures: Sendable {
     public init() {}
 
     /// `learning.knowledge-bases`
     public var knowledgeBases: KnowledgeBasesFixtures { KnowledgeBasesFixtures() }
 
     public struct KnowledgeBasesFixtures: Sendable {
-        /// `first-page`, learning.yaml:2
+        /// `first-page` (fixture in learning.yaml)
         public var firstPage: LearningKnowledgeBasesResponse {
             LearningKnowledgeBasesResponse(items: [KnowledgeBase(id: "kb_swift", title: "Swift 并发", description: "从 async/await 到 actor 与 Sendable。", language: "zh-Hans", targetUser: "有一年经验的 iOS 开发者", createdAt: AccordDateTime(fixture: "2026-09-01T10:00:00Z"), updatedAt: AccordDateTime(fixture: "2026-11-20T09:30:00Z")), KnowledgeBase(id: "kb_design", title: "产品设计基础", description: "从用户访谈到可用性测试。", language: "zh-Hans", targetUser: "转岗产品经理", createdAt: AccordDateTime(fixture: "2026-08-12T02:00:00Z"), updatedAt: AccordDateTime(fixture: "2026-11-01T12:00:00Z"))])
         }
-        /// `default`, learning.yaml:134
+        /// `default` (example in learning.yaml)
         public var `default`: LearningKnowledgeBasesResponse {
             LearningKnowledgeBasesResponse(items: [KnowledgeBase(id: "kb_swift", title: "Swift 并发", description: "从 async/await 到 actor 与 Sendable。", language: "zh-Hans", targetUser: "有一年经验的 iOS 开发者", createdAt: AccordDateTime(fixture: "2026-09-01T10:00:00Z"), updatedAt: AccordDateTime(fixture: "2026-11-20T09:30:00Z"))])
+        }
+
+        /// The name of each answer of `learning.knowledge-bases`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `first-page` (fixture in learning.yaml)
+            public var firstPage: FixtureName<LearningKnowledgeBasesResponse> { FixtureName(endpoint: "learning.knowledge-bases", name: "first-page") }
+            /// `default` (example in learning.yaml)
+            public var `default`: FixtureName<LearningKnowledgeBasesResponse> { FixtureName(endpoint: "learning.knowledge-bases", name: "default") }
         }
     }
 
@@ -31,13 +41,25 @@ public struct LearningFixtures: Sendable {
     public var paths: PathsFixtures { PathsFixtures() }
 
     public struct PathsFixtures: Sendable {
-        /// `paths`, learning.yaml:15
+        /// `paths` (fixture in learning.yaml)
         public var paths: LearningPathsResponse {
             LearningPathsResponse(items: [LearningPath(id: "lp_basics", knowledgeBaseID: "kb_swift", title: "入门：结构化并发", description: "任务、任务组与取消。", estimatedDays: 7, order: 0), LearningPath(id: "lp_actors", knowledgeBaseID: "kb_swift", title: "进阶：actor 与隔离", description: "数据竞争从何而来。", estimatedDays: 10, order: 1)])
         }
-        /// `default`, learning.yaml:149
+        /// `default` (example in learning.yaml)
         public var `default`: LearningPathsResponse {
             LearningPathsResponse(items: [LearningPath(id: "lp_basics", knowledgeBaseID: "kb_swift", title: "入门：结构化并发", description: "任务、任务组与取消。", estimatedDays: 7, order: 0)])
+        }
+
+        /// The name of each answer of `learning.paths`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `missing` (fixture in learning.yaml: code 5001)
+            public var missing: FixtureName<LearningPathsResponse> { FixtureName(endpoint: "learning.paths", name: "missing") }
+            /// `paths` (fixture in learning.yaml)
+            public var paths: FixtureName<LearningPathsResponse> { FixtureName(endpoint: "learning.paths", name: "paths") }
+            /// `default` (example in learning.yaml)
+            public var `default`: FixtureName<LearningPathsResponse> { FixtureName(endpoint: "learning.paths", name: "default") }
         }
     }
 
@@ -45,13 +67,25 @@ public struct LearningFixtures: Sendable {
     public var lessons: LessonsFixtures { LessonsFixtures() }
 
     public struct LessonsFixtures: Sendable {
-        /// `lessons`, learning.yaml:27
+        /// `lessons` (fixture in learning.yaml)
         public var lessons: LearningLessonsResponse {
             LearningLessonsResponse(items: [Lesson(id: "ls_actor", pathID: "lp_basics", title: "Actor 与数据竞争", content: "# Actor\n\nactor 串行化对其状态的访问。", objectives: ["理解 actor 隔离"], keyPoints: ["actor 内部状态只能在其隔离域中访问", "跨 actor 调用需要 await"], recallQuestions: ["为什么跨 actor 调用需要 await？"], practicePrompt: "用自己的话解释 actor 重入。", order: 0, estimatedMinutes: 15)])
         }
-        /// `default`, learning.yaml:164
+        /// `default` (example in learning.yaml)
         public var `default`: LearningLessonsResponse {
             LearningLessonsResponse(items: [Lesson(id: "ls_actor", pathID: "lp_basics", title: "Actor 与数据竞争", content: "# Actor\n\nactor 串行化对其状态的访问。", objectives: ["理解 actor 隔离"], keyPoints: ["actor 内部状态只能在其隔离域中访问", "跨 actor 调用需要 await"], recallQuestions: ["为什么跨 actor 调用需要 await？"], practicePrompt: "用自己的话解释 actor 重入。", order: 0, estimatedMinutes: 15)])
+        }
+
+        /// The name of each answer of `learning.lessons`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `unknown-path` (fixture in learning.yaml: code 5001)
+            public var unknownPath: FixtureName<LearningLessonsResponse> { FixtureName(endpoint: "learning.lessons", name: "unknown-path") }
+            /// `lessons` (fixture in learning.yaml)
+            public var lessons: FixtureName<LearningLessonsResponse> { FixtureName(endpoint: "learning.lessons", name: "lessons") }
+            /// `default` (example in learning.yaml)
+            public var `default`: FixtureName<LearningLessonsResponse> { FixtureName(endpoint: "learning.lessons", name: "default") }
         }
     }
 
@@ -59,13 +93,25 @@ public struct LearningFixtures: Sendable {
     public var lesson: LessonFixtures { LessonFixtures() }
 
     public struct LessonFixtures: Sendable {
-        /// `lesson`, learning.yaml:47
+        /// `lesson` (fixture in learning.yaml)
         public var lesson: Lesson {
             Lesson(id: "ls_actor", pathID: "lp_actors", title: "Actor 与数据竞争", content: "# Actor\n\nactor 串行化对其状态的访问。", objectives: ["理解 actor 隔离"], keyPoints: ["actor 内部状态只能在其隔离域中访问", "跨 actor 调用需要 await"], recallQuestions: ["为什么跨 actor 调用需要 await？"], practicePrompt: "用自己的话解释 actor 重入。", order: 0, estimatedMinutes: 15)
         }
-        /// `default`, learning.yaml:180
+        /// `default` (example in learning.yaml)
         public var `default`: Lesson {
             Lesson(id: "ls_actor", pathID: "lp_basics", title: "Actor 与数据竞争", content: "# Actor\n\nactor 串行化对其状态的访问。", objectives: ["理解 actor 隔离"], keyPoints: ["actor 内部状态只能在其隔离域中访问", "跨 actor 调用需要 await"], recallQuestions: ["为什么跨 actor 调用需要 await？"], practicePrompt: "用自己的话解释 actor 重入。", order: 0, estimatedMinutes: 15)
+        }
+
+        /// The name of each answer of `learning.lesson`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `missing` (fixture in learning.yaml: code 5001)
+            public var missing: FixtureName<Lesson> { FixtureName(endpoint: "learning.lesson", name: "missing") }
+            /// `lesson` (fixture in learning.yaml)
+            public var lesson: FixtureName<Lesson> { FixtureName(endpoint: "learning.lesson", name: "lesson") }
+            /// `default` (example in learning.yaml)
+            public var `default`: FixtureName<Lesson> { FixtureName(endpoint: "learning.lesson", name: "default") }
         }
     }
 
@@ -73,13 +119,25 @@ public struct LearningFixtures: Sendable {
     public var startSession: StartSessionFixtures { StartSessionFixtures() }
 
     public struct StartSessionFixtures: Sendable {
-        /// `started`, learning.yaml:59
+        /// `started` (fixture in learning.yaml)
         public var started: LearningSession {
             LearningSession(id: "ss_1", userID: 10086, lessonID: "ls_actor", startedAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), weakPoints: [])
         }
-        /// `default`, learning.yaml:192
+        /// `default` (example in learning.yaml)
         public var `default`: LearningSession {
             LearningSession(id: "ss_01", userID: 10086, lessonID: "ls_actor", startedAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), weakPoints: [])
+        }
+
+        /// The name of each answer of `learning.start-session`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `unknown-lesson` (fixture in learning.yaml: code 5001)
+            public var unknownLesson: FixtureName<LearningSession> { FixtureName(endpoint: "learning.start-session", name: "unknown-lesson") }
+            /// `started` (fixture in learning.yaml)
+            public var started: FixtureName<LearningSession> { FixtureName(endpoint: "learning.start-session", name: "started") }
+            /// `default` (example in learning.yaml)
+            public var `default`: FixtureName<LearningSession> { FixtureName(endpoint: "learning.start-session", name: "default") }
         }
     }
 
@@ -87,17 +145,29 @@ public struct LearningFixtures: Sendable {
     public var updateSession: UpdateSessionFixtures { UpdateSessionFixtures() }
 
     public struct UpdateSessionFixtures: Sendable {
-        /// `ended`, learning.yaml:66
+        /// `ended` (fixture in learning.yaml)
         public var ended: LearningSession {
             LearningSession(id: "ss_01", userID: 10086, lessonID: "ls_actor", startedAt: AccordDateTime(fixture: "2026-11-30T07:50:00Z"), endedAt: AccordDateTime(fixture: "2026-11-30T08:15:00Z"), userInput: "actor 会把对状态的访问排成队。", masteryScore: 72, weakPoints: ["actor 重入"], nextSuggestion: "复习“重入”一节，再做一次费曼讲解。", reviewAt: AccordDateTime(fixture: "2026-12-01T08:00:00Z"))
         }
-        /// `updated`, learning.yaml:76
+        /// `updated` (fixture in learning.yaml)
         public var updated: LearningSession {
             LearningSession(id: "ss_01", userID: 10086, lessonID: "ls_actor", startedAt: AccordDateTime(fixture: "2026-11-30T07:50:00Z"), endedAt: AccordDateTime(fixture: "2026-11-30T08:15:00Z"), userInput: "actor 会把对状态的访问排成队。", weakPoints: [])
         }
-        /// `default`, learning.yaml:207
+        /// `default` (example in learning.yaml)
         public var `default`: LearningSession {
             LearningSession(id: "ss_01", userID: 10086, lessonID: "ls_actor", startedAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), endedAt: AccordDateTime(fixture: "2026-11-30T08:15:00Z"), userInput: "actor 会把对状态的访问排成队。", masteryScore: 72, weakPoints: ["actor 重入"], nextSuggestion: "复习“重入”一节，再做一次费曼讲解。", reviewAt: AccordDateTime(fixture: "2026-12-01T08:00:00Z"))
+        }
+
+        /// The name of each answer of `learning.update-session`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `ended` (fixture in learning.yaml)
+            public var ended: FixtureName<LearningSession> { FixtureName(endpoint: "learning.update-session", name: "ended") }
+            /// `updated` (fixture in learning.yaml)
+            public var updated: FixtureName<LearningSession> { FixtureName(endpoint: "learning.update-session", name: "updated") }
+            /// `default` (example in learning.yaml)
+            public var `default`: FixtureName<LearningSession> { FixtureName(endpoint: "learning.update-session", name: "default") }
         }
     }
 
@@ -105,13 +175,27 @@ public struct LearningFixtures: Sendable {
     public var aiAnalyze: AiAnalyzeFixtures { AiAnalyzeFixtures() }
 
     public struct AiAnalyzeFixtures: Sendable {
-        /// `analysis`, learning.yaml:89
+        /// `analysis` (fixture in learning.yaml)
         public var analysis: AIAnalysis {
             AIAnalysis(id: "an_1", sessionID: "ss_01", masteryScore: 91, weakPoints: ["可重入性"], suggestions: ["举一个 await 之后状态已变化的例子"], strengths: ["说清了 actor 的隔离"], weaknesses: ["没有提到 await 处的挂起与重入"], inputText: "actor 保证同一时间只有一个任务访问它的可变状态。", outputJSON: AccordJSON.object(["score": AccordJSON.integer(80), "gaps": AccordJSON.array([AccordJSON.string("reentrancy")])]), costEstimate: AccordDecimal(fixture: "0.012"), modelName: "tutor-large-2026-10", createdAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"))
         }
-        /// `default`, learning.yaml:231
+        /// `default` (example in learning.yaml)
         public var `default`: AIAnalysis {
             AIAnalysis(id: "an_01", sessionID: "ss_01", masteryScore: 80, weakPoints: ["可重入性"], suggestions: ["举一个 await 之后状态已变化的例子"], strengths: ["说清了 actor 的隔离"], weaknesses: ["没有提到 await 处的挂起与重入"], inputText: "actor 保证同一时间只有一个任务访问它的可变状态。", outputJSON: AccordJSON.object(["score": AccordJSON.integer(80), "gaps": AccordJSON.array([AccordJSON.string("reentrancy")])]), costEstimate: AccordDecimal(fixture: "0.012"), modelName: "tutor-large-2026-10", createdAt: AccordDateTime(fixture: "2026-11-30T08:16:03.512Z"))
+        }
+
+        /// The name of each answer of `ai.analyze`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `unknown-session` (fixture in learning.yaml: code 5001)
+            public var unknownSession: FixtureName<AIAnalysis> { FixtureName(endpoint: "ai.analyze", name: "unknown-session") }
+            /// `busy` (fixture in learning.yaml: code 5002)
+            public var busy: FixtureName<AIAnalysis> { FixtureName(endpoint: "ai.analyze", name: "busy") }
+            /// `analysis` (fixture in learning.yaml)
+            public var analysis: FixtureName<AIAnalysis> { FixtureName(endpoint: "ai.analyze", name: "analysis") }
+            /// `default` (example in learning.yaml)
+            public var `default`: FixtureName<AIAnalysis> { FixtureName(endpoint: "ai.analyze", name: "default") }
         }
     }
 
@@ -119,13 +203,25 @@ public struct LearningFixtures: Sendable {
     public var aiChat: AiChatFixtures { AiChatFixtures() }
 
     public struct AiChatFixtures: Sendable {
-        /// `reply`, learning.yaml:117
+        /// `reply` (fixture in learning.yaml)
         public var reply: AIChatResponse {
             AIChatResponse(reply: "actor 的方法在 await 处可能被挂起，此时其他任务可以进入同一个 actor。")
         }
-        /// `default`, learning.yaml:260
+        /// `default` (example in learning.yaml)
         public var `default`: AIChatResponse {
             AIChatResponse(reply: "actor 的方法在 await 处可能被挂起，此时其他任务可以进入同一个 actor。")
+        }
+
+        /// The name of each answer of `ai.chat`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `busy` (fixture in learning.yaml: code 5002)
+            public var busy: FixtureName<AIChatResponse> { FixtureName(endpoint: "ai.chat", name: "busy") }
+            /// `reply` (fixture in learning.yaml)
+            public var reply: FixtureName<AIChatResponse> { FixtureName(endpoint: "ai.chat", name: "reply") }
+            /// `default` (example in learning.yaml)
+            public var `default`: FixtureName<AIChatResponse> { FixtureName(endpoint: "ai.chat", name: "default") }
         }
     }
 
@@ -133,21 +229,35 @@ public struct LearningFixtures: Sendable {
     public var reviewTasks: ReviewTasksFixtures { ReviewTasksFixtures() }
 
     public struct ReviewTasksFixtures: Sendable {
-        /// `week`, learning.yaml:123
+        /// `week` (fixture in learning.yaml)
         public var week: ReviewTasksResponse {
             ReviewTasksResponse(items: [ReviewTask(id: "rv_00", lessonID: "ls_actor", sourceSessionID: "ss_00", reviewType: ReviewTask.ReviewType.recall, scheduledAt: AccordDateTime(fixture: "2026-11-30T07:00:00Z"), status: ReviewTask.Status.pending), ReviewTask(id: "rv_01", lessonID: "ls_actor", sourceSessionID: "ss_01", reviewType: ReviewTask.ReviewType.spaced, scheduledAt: AccordDateTime(fixture: "2026-12-01T08:00:00Z"), status: ReviewTask.Status.pending), ReviewTask(id: "rv_02", lessonID: "ls_actor", sourceSessionID: "ss_01", reviewType: ReviewTask.ReviewType.feynman, scheduledAt: AccordDateTime(fixture: "2026-12-03T08:00:00Z"), status: ReviewTask.Status.pending)])
         }
-        /// `tomorrow`, learning.yaml:129
+        /// `tomorrow` (fixture in learning.yaml)
         public var tomorrow: ReviewTasksResponse {
             ReviewTasksResponse(items: [ReviewTask(id: "rv_00", lessonID: "ls_actor", sourceSessionID: "ss_00", reviewType: ReviewTask.ReviewType.recall, scheduledAt: AccordDateTime(fixture: "2026-11-30T07:00:00Z"), status: ReviewTask.Status.pending), ReviewTask(id: "rv_01", lessonID: "ls_actor", sourceSessionID: "ss_01", reviewType: ReviewTask.ReviewType.spaced, scheduledAt: AccordDateTime(fixture: "2026-12-01T08:00:00Z"), status: ReviewTask.Status.pending)])
         }
-        /// `today`, learning.yaml:134
+        /// `today` (fixture in learning.yaml)
         public var today: ReviewTasksResponse {
             ReviewTasksResponse(items: [ReviewTask(id: "rv_00", lessonID: "ls_actor", sourceSessionID: "ss_00", reviewType: ReviewTask.ReviewType.recall, scheduledAt: AccordDateTime(fixture: "2026-11-30T07:00:00Z"), status: ReviewTask.Status.pending), ReviewTask(id: "rv_01", lessonID: "ls_actor", sourceSessionID: "ss_01", reviewType: ReviewTask.ReviewType.spaced, scheduledAt: AccordDateTime(fixture: "2026-12-01T08:00:00Z"), status: ReviewTask.Status.pending)])
         }
-        /// `default`, learning.yaml:272
+        /// `default` (example in learning.yaml)
         public var `default`: ReviewTasksResponse {
             ReviewTasksResponse(items: [ReviewTask(id: "rv_01", lessonID: "ls_actor", sourceSessionID: "ss_01", reviewType: ReviewTask.ReviewType.spaced, scheduledAt: AccordDateTime(fixture: "2026-12-01T08:00:00Z"), status: ReviewTask.Status.pending)])
+        }
+
+        /// The name of each answer of `review.tasks`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `week` (fixture in learning.yaml)
+            public var week: FixtureName<ReviewTasksResponse> { FixtureName(endpoint: "review.tasks", name: "week") }
+            /// `tomorrow` (fixture in learning.yaml)
+            public var tomorrow: FixtureName<ReviewTasksResponse> { FixtureName(endpoint: "review.tasks", name: "tomorrow") }
+            /// `today` (fixture in learning.yaml)
+            public var today: FixtureName<ReviewTasksResponse> { FixtureName(endpoint: "review.tasks", name: "today") }
+            /// `default` (example in learning.yaml)
+            public var `default`: FixtureName<ReviewTasksResponse> { FixtureName(endpoint: "review.tasks", name: "default") }
         }
     }
 
@@ -155,13 +265,23 @@ public struct LearningFixtures: Sendable {
     public var reviewComplete: ReviewCompleteFixtures { ReviewCompleteFixtures() }
 
     public struct ReviewCompleteFixtures: Sendable {
-        /// `done`, learning.yaml:142
+        /// `done` (fixture in learning.yaml)
         public var done: ReviewTask {
             ReviewTask(id: "rv_01", lessonID: "ls_actor", sourceSessionID: "ss_01", reviewType: ReviewTask.ReviewType.spaced, scheduledAt: AccordDateTime(fixture: "2026-12-01T08:00:00Z"), completedAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), status: ReviewTask.Status.done)
         }
-        /// `default`, learning.yaml:287
+        /// `default` (example in learning.yaml)
         public var `default`: ReviewTask {
             ReviewTask(id: "rv_01", lessonID: "ls_actor", sourceSessionID: "ss_01", reviewType: ReviewTask.ReviewType.spaced, scheduledAt: AccordDateTime(fixture: "2026-12-01T08:00:00Z"), completedAt: AccordDateTime(fixture: "2026-12-01T08:20:00Z"), status: ReviewTask.Status.done)
+        }
+
+        /// The name of each answer of `review.complete`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `done` (fixture in learning.yaml)
+            public var done: FixtureName<ReviewTask> { FixtureName(endpoint: "review.complete", name: "done") }
+            /// `default` (example in learning.yaml)
+            public var `default`: FixtureName<ReviewTask> { FixtureName(endpoint: "review.complete", name: "default") }
         }
     }
 
@@ -169,13 +289,23 @@ public struct LearningFixtures: Sendable {
     public var profile: ProfileFixtures { ProfileFixtures() }
 
     public struct ProfileFixtures: Sendable {
-        /// `profile`, learning.yaml:151
+        /// `profile` (fixture in learning.yaml)
         public var profile: UserLearningProfile {
             UserLearningProfile(userID: 10086, streakDays: 12, totalMinutes: 640, masteryByPath: ["lp_basics": 72, "lp_actors": 40], weeklyMinutes: [30, 45, 0, 60, 25, 40, 35])
         }
-        /// `default`, learning.yaml:296
+        /// `default` (example in learning.yaml)
         public var `default`: UserLearningProfile {
             UserLearningProfile(userID: 10086, streakDays: 12, totalMinutes: 640, masteryByPath: ["lp_basics": 72], weeklyMinutes: [30, 45, 0, 60, 25, 40, 35])
+        }
+
+        /// The name of each answer of `learning.profile`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `profile` (fixture in learning.yaml)
+            public var profile: FixtureName<UserLearningProfile> { FixtureName(endpoint: "learning.profile", name: "profile") }
+            /// `default` (example in learning.yaml)
+            public var `default`: FixtureName<UserLearningProfile> { FixtureName(endpoint: "learning.profile", name: "default") }
         }
     }
 
@@ -183,13 +313,23 @@ public struct LearningFixtures: Sendable {
     public var feedbackSubmit: FeedbackSubmitFixtures { FeedbackSubmitFixtures() }
 
     public struct FeedbackSubmitFixtures: Sendable {
-        /// `received`, learning.yaml:157
+        /// `received` (fixture in learning.yaml)
         public var received: FeedbackSubmitResponse {
             FeedbackSubmitResponse(id: "fb_1")
         }
-        /// `default`, learning.yaml:310
+        /// `default` (example in learning.yaml)
         public var `default`: FeedbackSubmitResponse {
             FeedbackSubmitResponse(id: "fb_01")
+        }
+
+        /// The name of each answer of `feedback.submit`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `received` (fixture in learning.yaml)
+            public var received: FixtureName<FeedbackSubmitResponse> { FixtureName(endpoint: "feedback.submit", name: "received") }
+            /// `default` (example in learning.yaml)
+            public var `default`: FixtureName<FeedbackSubmitResponse> { FixtureName(endpoint: "feedback.submit", name: "default") }
         }
     }
 
@@ -197,9 +337,17 @@ public struct LearningFixtures: Sendable {
     public var importKb: ImportKbFixtures { ImportKbFixtures() }
 
     public struct ImportKbFixtures: Sendable {
-        /// `default`, learning.yaml:324
+        /// `default` (example in learning.yaml)
         public var `default`: KnowledgeBase {
             KnowledgeBase(id: "kb_import_1", title: "Swift 并发笔记", description: "导入的知识库", language: "zh", targetUser: "自学者", createdAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), updatedAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"))
+        }
+
+        /// The name of each answer of `learning.import-kb`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `default` (example in learning.yaml)
+            public var `default`: FixtureName<KnowledgeBase> { FixtureName(endpoint: "learning.import-kb", name: "default") }
         }
     }
 
@@ -207,9 +355,17 @@ public struct LearningFixtures: Sendable {
     public var searchKb: SearchKbFixtures { SearchKbFixtures() }
 
     public struct SearchKbFixtures: Sendable {
-        /// `default`, learning.yaml:338
+        /// `default` (example in learning.yaml)
         public var `default`: LearningSearchKbResponse {
             LearningSearchKbResponse(items: [])
+        }
+
+        /// The name of each answer of `learning.search-kb`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `default` (example in learning.yaml)
+            public var `default`: FixtureName<LearningSearchKbResponse> { FixtureName(endpoint: "learning.search-kb", name: "default") }
         }
     }
 
@@ -217,13 +373,23 @@ public struct LearningFixtures: Sendable {
     public var sessions: SessionsFixtures { SessionsFixtures() }
 
     public struct SessionsFixtures: Sendable {
-        /// `history`, learning.yaml:162
+        /// `history` (fixture in learning.yaml)
         public var history: Page<LearningSession> {
             Page<LearningSession>(items: [LearningSession(id: "ss_01", userID: 10086, lessonID: "ls_actor", startedAt: AccordDateTime(fixture: "2026-11-30T07:50:00Z"), weakPoints: [])], hasMore: false)
         }
-        /// `default`, learning.yaml:350
+        /// `default` (example in learning.yaml)
         public var `default`: Page<LearningSession> {
             Page<LearningSession>(items: [], hasMore: false)
+        }
+
+        /// The name of each answer of `learning.sessions`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `history` (fixture in learning.yaml)
+            public var history: FixtureName<Page<LearningSession>> { FixtureName(endpoint: "learning.sessions", name: "history") }
+            /// `default` (example in learning.yaml)
+            public var `default`: FixtureName<Page<LearningSession>> { FixtureName(endpoint: "learning.sessions", name: "default") }
         }
     }
 
@@ -231,13 +397,23 @@ public struct LearningFixtures: Sendable {
     public var reviewSkip: ReviewSkipFixtures { ReviewSkipFixtures() }
 
     public struct ReviewSkipFixtures: Sendable {
-        /// `skipped`, learning.yaml:168
+        /// `skipped` (fixture in learning.yaml)
         public var skipped: ReviewTask {
             ReviewTask(id: "rv_02", lessonID: "ls_actor", sourceSessionID: "ss_01", reviewType: ReviewTask.ReviewType.feynman, scheduledAt: AccordDateTime(fixture: "2026-12-03T08:00:00Z"), status: ReviewTask.Status.skipped)
         }
-        /// `default`, learning.yaml:361
+        /// `default` (example in learning.yaml)
         public var `default`: ReviewTask {
             ReviewTask(id: "rv_02", lessonID: "ls_actor", sourceSessionID: "ss_01", reviewType: ReviewTask.ReviewType.feynman, scheduledAt: AccordDateTime(fixture: "2026-12-03T08:00:00Z"), status: ReviewTask.Status.skipped)
+        }
+
+        /// The name of each answer of `review.skip`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `skipped` (fixture in learning.yaml)
+            public var skipped: FixtureName<ReviewTask> { FixtureName(endpoint: "review.skip", name: "skipped") }
+            /// `default` (example in learning.yaml)
+            public var `default`: FixtureName<ReviewTask> { FixtureName(endpoint: "review.skip", name: "default") }
         }
     }
 
@@ -245,9 +421,17 @@ public struct LearningFixtures: Sendable {
     public var goals: GoalsFixtures { GoalsFixtures() }
 
     public struct GoalsFixtures: Sendable {
-        /// `default`, learning.yaml:370
+        /// `default` (example in learning.yaml)
         public var `default`: LearningGoals {
             LearningGoals(dailyMinutes: 30, weeklySessions: 5)
+        }
+
+        /// The name of each answer of `learning.goals`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `default` (example in learning.yaml)
+            public var `default`: FixtureName<LearningGoals> { FixtureName(endpoint: "learning.goals", name: "default") }
         }
     }
 
@@ -255,13 +439,23 @@ public struct LearningFixtures: Sendable {
     public var updateGoals: UpdateGoalsFixtures { UpdateGoalsFixtures() }
 
     public struct UpdateGoalsFixtures: Sendable {
-        /// `saved`, learning.yaml:186
+        /// `saved` (fixture in learning.yaml)
         public var saved: LearningGoals {
             LearningGoals(dailyMinutes: 45, weeklySessions: 6)
         }
-        /// `default`, learning.yaml:379
+        /// `default` (example in learning.yaml)
         public var `default`: LearningGoals {
             LearningGoals(dailyMinutes: 45, weeklySessions: 6)
+        }
+
+        /// The name of each answer of `learning.update-goals`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `saved` (fixture in learning.yaml)
+            public var saved: FixtureName<LearningGoals> { FixtureName(endpoint: "learning.update-goals", name: "saved") }
+            /// `default` (example in learning.yaml)
+            public var `default`: FixtureName<LearningGoals> { FixtureName(endpoint: "learning.update-goals", name: "default") }
         }
     }
 
@@ -269,9 +463,17 @@ public struct LearningFixtures: Sendable {
     public var reminders: RemindersFixtures { RemindersFixtures() }
 
     public struct RemindersFixtures: Sendable {
-        /// `default`, learning.yaml:389
+        /// `default` (example in learning.yaml)
         public var `default`: LearningRemindersResponse {
             LearningRemindersResponse(items: [Reminder(id: "rm_morning", time: "07:30", weekdays: [1, 2, 3, 4, 5], enabled: true)])
+        }
+
+        /// The name of each answer of `learning.reminders`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `default` (example in learning.yaml)
+            public var `default`: FixtureName<LearningRemindersResponse> { FixtureName(endpoint: "learning.reminders", name: "default") }
         }
     }
 
@@ -279,13 +481,23 @@ public struct LearningFixtures: Sendable {
     public var setReminder: SetReminderFixtures { SetReminderFixtures() }
 
     public struct SetReminderFixtures: Sendable {
-        /// `saved`, learning.yaml:177
+        /// `saved` (fixture in learning.yaml)
         public var saved: Reminder {
             Reminder(id: "rm_morning", time: "08:00", weekdays: [6, 7], enabled: true)
         }
-        /// `default`, learning.yaml:404
+        /// `default` (example in learning.yaml)
         public var `default`: Reminder {
             Reminder(id: "rm_morning", time: "08:00", weekdays: [6, 7], enabled: true)
+        }
+
+        /// The name of each answer of `learning.set-reminder`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `saved` (fixture in learning.yaml)
+            public var saved: FixtureName<Reminder> { FixtureName(endpoint: "learning.set-reminder", name: "saved") }
+            /// `default` (example in learning.yaml)
+            public var `default`: FixtureName<Reminder> { FixtureName(endpoint: "learning.set-reminder", name: "default") }
         }
     }
 
@@ -293,9 +505,17 @@ public struct LearningFixtures: Sendable {
     public var achievements: AchievementsFixtures { AchievementsFixtures() }
 
     public struct AchievementsFixtures: Sendable {
-        /// `default`, learning.yaml:415
+        /// `default` (example in learning.yaml)
         public var `default`: LearningAchievementsResponse {
             LearningAchievementsResponse(items: [Achievement(id: "ach_streak_7", title: "连续 7 天", description: "连续学习 7 天", progress: 1, unlockedAt: AccordDateTime(fixture: "2026-11-28T21:00:00Z")), Achievement(id: "ach_hundred", title: "百题斩", description: "完成 100 个复习任务", progress: 0.37)])
+        }
+
+        /// The name of each answer of `learning.achievements`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `default` (example in learning.yaml)
+            public var `default`: FixtureName<LearningAchievementsResponse> { FixtureName(endpoint: "learning.achievements", name: "default") }
         }
     }
 }

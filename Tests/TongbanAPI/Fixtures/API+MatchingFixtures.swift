@@ -2,7 +2,7 @@
 
 import Foundation
 
-extension MatchingEndpoints {
+nonisolated extension MatchingEndpoints {
     /// Typed values of this domain's fixtures and examples, for previews and tests.
     public var fixtures: MatchingFixtures { MatchingFixtures() }
 }
@@ -10,24 +10,36 @@ extension MatchingEndpoints {
 /// The `matching` domain's fixtures (`mocks/`) and success examples (the contract) as typed values.
 ///
 /// - Remark: rendered as `accord serve` answers at 2026-11-30T08:00:00Z with seed 0
-public struct MatchingFixtures: Sendable {
+nonisolated public struct MatchingFixtures: Sendable {
     public init() {}
 
     /// `matching.feed`
     public var feed: FeedFixtures { FeedFixtures() }
 
     public struct FeedFixtures: Sendable {
-        /// `last-page`, matching.yaml:35
+        /// `last-page` (fixture in matching.yaml)
         public var lastPage: Page<FeedCard> {
             Page<FeedCard>(items: [FeedCard.system(SystemCard(title: "今日推荐已看完", message: "明天再来看看新的同路人吧。", actionURL: URL(fixture: "https://tongban.example.com/vip")))], hasMore: false)
         }
-        /// `first-page`, matching.yaml:44
+        /// `first-page` (fixture in matching.yaml)
         public var firstPage: Page<FeedCard> {
             Page<FeedCard>(items: [FeedCard.user(CandidateCard(user: UserBrief(uid: 20041, nickname: "晚风", avatar: URL(fixture: "https://cdn.example.com/avatars/20041.jpg"), gender: Gender.female), age: 26, bio: "周末去山里拍星空。", photos: [Photo(url: URL(fixture: "https://cdn.example.com/p/20041/1.jpg?w=750&h=1000"), width: 750, height: 1000), Photo(url: URL(fixture: "https://cdn.example.com/p/20041/2.jpg?w=750&h=1000"), width: 750, height: 1000)], distanceKm: 3.2, tags: ["摄影", "徒步"])), FeedCard.ad(AdCard(adID: "ad_7", title: "同伴会员：无限喜欢", image: Photo(url: URL(fixture: "https://cdn.example.com/ads/7.jpg?w=750&h=1000"), width: 750, height: 1000), link: URL(fixture: "https://tongban.example.com/vip"))), FeedCard.user(CandidateCard(user: UserBrief(uid: 20031, nickname: "海边的风", avatar: URL(fixture: "https://cdn.example.com/avatars/20031.jpg"), gender: Gender.male), photos: [Photo(url: URL(fixture: "https://cdn.example.com/p/20031/1.jpg?w=750&h=1000"), width: 750, height: 1000)], tags: ["旅行"]))], nextCursor: "f_2", hasMore: true)
         }
-        /// `default`, matching.yaml:77
+        /// `default` (example in matching.yaml)
         public var `default`: Page<FeedCard> {
             Page<FeedCard>(items: [FeedCard.user(CandidateCard(user: UserBrief(uid: 20041, nickname: "晚风", avatar: URL(fixture: "https://cdn.example.com/avatars/20041.jpg"), gender: Gender.female), age: 26, bio: "周末去山里拍星空。", photos: [Photo(url: URL(fixture: "https://cdn.example.com/p/20041/1.jpg?w=750&h=1000"), width: 750, height: 1000)], distanceKm: 3.2, tags: ["摄影", "徒步"])), FeedCard.ad(AdCard(adID: "ad_7", title: "同伴会员：无限喜欢", image: Photo(url: URL(fixture: "https://cdn.example.com/ads/7.jpg?w=750&h=1000"), width: 750, height: 1000), link: URL(fixture: "https://tongban.example.com/vip"))), FeedCard.system(SystemCard(title: "今日推荐已看完", message: "明天再来看看新的同路人吧。"))], hasMore: false)
+        }
+
+        /// The name of each answer of `matching.feed`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `last-page` (fixture in matching.yaml)
+            public var lastPage: FixtureName<Page<FeedCard>> { FixtureName(endpoint: "matching.feed", name: "last-page") }
+            /// `first-page` (fixture in matching.yaml)
+            public var firstPage: FixtureName<Page<FeedCard>> { FixtureName(endpoint: "matching.feed", name: "first-page") }
+            /// `default` (example in matching.yaml)
+            public var `default`: FixtureName<Page<FeedCard>> { FixtureName(endpoint: "matching.feed", name: "default") }
         }
     }
 
@@ -35,21 +47,35 @@ public struct MatchingFixtures: Sendable {
     public var like: LikeFixtures { LikeFixtures() }
 
     public struct LikeFixtures: Sendable {
-        /// `already-matched`, matching.yaml:5
+        /// `already-matched` (fixture in matching.yaml)
         public var alreadyMatched: LikeResult {
             LikeResult(matched: true)
         }
-        /// `liked`, matching.yaml:16
+        /// `liked` (fixture in matching.yaml)
         public var liked: LikeResult {
             LikeResult(matched: false)
         }
-        /// `default`, matching.yaml:105
+        /// `default` (example in matching.yaml)
         public var `default`: LikeResult {
             LikeResult(matched: true, match: Match(id: "mt_20031", user: UserBrief(uid: 20031, nickname: "海边的风", avatar: URL(fixture: "https://cdn.example.com/avatars/20031.jpg"), gender: Gender.male), matchedAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z")))
         }
-        /// `no-match`, matching.yaml:111
+        /// `no-match` (example in matching.yaml)
         public var noMatch: LikeResult {
             LikeResult(matched: false)
+        }
+
+        /// The name of each answer of `matching.like`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `already-matched` (fixture in matching.yaml)
+            public var alreadyMatched: FixtureName<LikeResult> { FixtureName(endpoint: "matching.like", name: "already-matched") }
+            /// `liked` (fixture in matching.yaml)
+            public var liked: FixtureName<LikeResult> { FixtureName(endpoint: "matching.like", name: "liked") }
+            /// `default` (example in matching.yaml)
+            public var `default`: FixtureName<LikeResult> { FixtureName(endpoint: "matching.like", name: "default") }
+            /// `no-match` (example in matching.yaml)
+            public var noMatch: FixtureName<LikeResult> { FixtureName(endpoint: "matching.like", name: "no-match") }
         }
     }
 
@@ -57,17 +83,29 @@ public struct MatchingFixtures: Sendable {
     public var superLike: SuperLikeFixtures { SuperLikeFixtures() }
 
     public struct SuperLikeFixtures: Sendable {
-        /// `already-matched`, matching.yaml:71
+        /// `already-matched` (fixture in matching.yaml)
         public var alreadyMatched: LikeResult {
             LikeResult(matched: true)
         }
-        /// `super-liked`, matching.yaml:80
+        /// `super-liked` (fixture in matching.yaml)
         public var superLiked: LikeResult {
             LikeResult(matched: false)
         }
-        /// `default`, matching.yaml:122
+        /// `default` (example in matching.yaml)
         public var `default`: LikeResult {
             LikeResult(matched: true, match: Match(id: "mt_20032", user: UserBrief(uid: 20032, nickname: "一颗柚子", avatar: URL(fixture: "https://cdn.example.com/avatars/20032.jpg"), gender: Gender.female), matchedAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z")))
+        }
+
+        /// The name of each answer of `matching.super-like`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `already-matched` (fixture in matching.yaml)
+            public var alreadyMatched: FixtureName<LikeResult> { FixtureName(endpoint: "matching.super-like", name: "already-matched") }
+            /// `super-liked` (fixture in matching.yaml)
+            public var superLiked: FixtureName<LikeResult> { FixtureName(endpoint: "matching.super-like", name: "super-liked") }
+            /// `default` (example in matching.yaml)
+            public var `default`: FixtureName<LikeResult> { FixtureName(endpoint: "matching.super-like", name: "default") }
         }
     }
 
@@ -75,17 +113,29 @@ public struct MatchingFixtures: Sendable {
     public var pass: PassFixtures { PassFixtures() }
 
     public struct PassFixtures: Sendable {
-        /// `passed-admirer`, matching.yaml:21
+        /// `passed-admirer` (fixture in matching.yaml)
         public var passedAdmirer: AccordEmpty {
             AccordEmpty()
         }
-        /// `passed`, matching.yaml:25
+        /// `passed` (fixture in matching.yaml)
         public var passed: AccordEmpty {
             AccordEmpty()
         }
-        /// `default`, matching.yaml:136
+        /// `default` (example in matching.yaml)
         public var `default`: AccordEmpty {
             AccordEmpty()
+        }
+
+        /// The name of each answer of `matching.pass`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `passed-admirer` (fixture in matching.yaml)
+            public var passedAdmirer: FixtureName<AccordEmpty> { FixtureName(endpoint: "matching.pass", name: "passed-admirer") }
+            /// `passed` (fixture in matching.yaml)
+            public var passed: FixtureName<AccordEmpty> { FixtureName(endpoint: "matching.pass", name: "passed") }
+            /// `default` (example in matching.yaml)
+            public var `default`: FixtureName<AccordEmpty> { FixtureName(endpoint: "matching.pass", name: "default") }
         }
     }
 
@@ -93,13 +143,23 @@ public struct MatchingFixtures: Sendable {
     public var matches: MatchesFixtures { MatchesFixtures() }
 
     public struct MatchesFixtures: Sendable {
-        /// `matches`, matching.yaml:30
+        /// `matches` (fixture in matching.yaml)
         public var matches: Page<Match> {
             Page<Match>(items: [], hasMore: false)
         }
-        /// `default`, matching.yaml:148
+        /// `default` (example in matching.yaml)
         public var `default`: Page<Match> {
             Page<Match>(items: [], hasMore: false)
+        }
+
+        /// The name of each answer of `matching.matches`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `matches` (fixture in matching.yaml)
+            public var matches: FixtureName<Page<Match>> { FixtureName(endpoint: "matching.matches", name: "matches") }
+            /// `default` (example in matching.yaml)
+            public var `default`: FixtureName<Page<Match>> { FixtureName(endpoint: "matching.matches", name: "default") }
         }
     }
 
@@ -107,9 +167,17 @@ public struct MatchingFixtures: Sendable {
     public var unmatch: UnmatchFixtures { UnmatchFixtures() }
 
     public struct UnmatchFixtures: Sendable {
-        /// `default`, matching.yaml:159
+        /// `default` (example in matching.yaml)
         public var `default`: AccordEmpty {
             AccordEmpty()
+        }
+
+        /// The name of each answer of `matching.unmatch`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `default` (example in matching.yaml)
+            public var `default`: FixtureName<AccordEmpty> { FixtureName(endpoint: "matching.unmatch", name: "default") }
         }
     }
 
@@ -117,13 +185,23 @@ public struct MatchingFixtures: Sendable {
     public var report: ReportFixtures { ReportFixtures() }
 
     public struct ReportFixtures: Sendable {
-        /// `received`, matching.yaml:92
+        /// `received` (fixture in matching.yaml)
         public var received: MatchingReportResponse {
             MatchingReportResponse(reportID: "rp_1")
         }
-        /// `default`, matching.yaml:175
+        /// `default` (example in matching.yaml)
         public var `default`: MatchingReportResponse {
             MatchingReportResponse(reportID: "rp_1")
+        }
+
+        /// The name of each answer of `matching.report`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `received` (fixture in matching.yaml)
+            public var received: FixtureName<MatchingReportResponse> { FixtureName(endpoint: "matching.report", name: "received") }
+            /// `default` (example in matching.yaml)
+            public var `default`: FixtureName<MatchingReportResponse> { FixtureName(endpoint: "matching.report", name: "default") }
         }
     }
 
@@ -131,9 +209,17 @@ public struct MatchingFixtures: Sendable {
     public var block: BlockFixtures { BlockFixtures() }
 
     public struct BlockFixtures: Sendable {
-        /// `default`, matching.yaml:187
+        /// `default` (example in matching.yaml)
         public var `default`: BlockedUser {
             BlockedUser(uid: 20033, blockedAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"))
+        }
+
+        /// The name of each answer of `matching.block`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `default` (example in matching.yaml)
+            public var `default`: FixtureName<BlockedUser> { FixtureName(endpoint: "matching.block", name: "default") }
         }
     }
 
@@ -141,9 +227,17 @@ public struct MatchingFixtures: Sendable {
     public var unblock: UnblockFixtures { UnblockFixtures() }
 
     public struct UnblockFixtures: Sendable {
-        /// `default`, matching.yaml:199
+        /// `default` (example in matching.yaml)
         public var `default`: AccordEmpty {
             AccordEmpty()
+        }
+
+        /// The name of each answer of `matching.unblock`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `default` (example in matching.yaml)
+            public var `default`: FixtureName<AccordEmpty> { FixtureName(endpoint: "matching.unblock", name: "default") }
         }
     }
 
@@ -151,13 +245,23 @@ public struct MatchingFixtures: Sendable {
     public var blocks: BlocksFixtures { BlocksFixtures() }
 
     public struct BlocksFixtures: Sendable {
-        /// `blocks`, matching.yaml:111
+        /// `blocks` (fixture in matching.yaml)
         public var blocks: Page<BlockedUser> {
             Page<BlockedUser>(items: [], hasMore: false)
         }
-        /// `default`, matching.yaml:211
+        /// `default` (example in matching.yaml)
         public var `default`: Page<BlockedUser> {
             Page<BlockedUser>(items: [], hasMore: false)
+        }
+
+        /// The name of each answer of `matching.blocks`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `blocks` (fixture in matching.yaml)
+            public var blocks: FixtureName<Page<BlockedUser>> { FixtureName(endpoint: "matching.blocks", name: "blocks") }
+            /// `default` (example in matching.yaml)
+            public var `default`: FixtureName<Page<BlockedUser>> { FixtureName(endpoint: "matching.blocks", name: "default") }
         }
     }
 }

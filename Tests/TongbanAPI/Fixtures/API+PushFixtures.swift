@@ -2,7 +2,7 @@
 
 import Foundation
 
-extension PushEndpoints {
+nonisolated extension PushEndpoints {
     /// Typed values of this domain's fixtures and examples, for previews and tests.
     public var fixtures: PushFixtures { PushFixtures() }
 }
@@ -10,20 +10,30 @@ extension PushEndpoints {
 /// The `push` domain's fixtures (`mocks/`) and success examples (the contract) as typed values.
 ///
 /// - Remark: rendered as `accord serve` answers at 2026-11-30T08:00:00Z with seed 0
-public struct PushFixtures: Sendable {
+nonisolated public struct PushFixtures: Sendable {
     public init() {}
 
     /// `push.register`
     public var register: RegisterFixtures { RegisterFixtures() }
 
     public struct RegisterFixtures: Sendable {
-        /// `registered`, push.yaml:4
+        /// `registered` (fixture in push.yaml)
         public var registered: PushDevice {
             PushDevice(deviceToken: "5f1a9c0e2b7d4e8fa3c6b1d0e9f8a7b65f1a9c0e2b7d4e8fa3c6b1d0e9f8a7b6", environment: PushEnvironment.sandbox, registeredAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"))
         }
-        /// `default`, push.yaml:71
+        /// `default` (example in push.yaml)
         public var `default`: PushDevice {
             PushDevice(deviceToken: "5f1a9c0e2b7d4e8fa3c6b1d0e9f8a7b65f1a9c0e2b7d4e8fa3c6b1d0e9f8a7b6", environment: PushEnvironment.sandbox, registeredAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"))
+        }
+
+        /// The name of each answer of `push.register`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `registered` (fixture in push.yaml)
+            public var registered: FixtureName<PushDevice> { FixtureName(endpoint: "push.register", name: "registered") }
+            /// `default` (example in push.yaml)
+            public var `default`: FixtureName<PushDevice> { FixtureName(endpoint: "push.register", name: "default") }
         }
     }
 
@@ -31,9 +41,17 @@ public struct PushFixtures: Sendable {
     public var unregister: UnregisterFixtures { UnregisterFixtures() }
 
     public struct UnregisterFixtures: Sendable {
-        /// `default`, push.yaml:83
+        /// `default` (example in push.yaml)
         public var `default`: AccordEmpty {
             AccordEmpty()
+        }
+
+        /// The name of each answer of `push.unregister`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `default` (example in push.yaml)
+            public var `default`: FixtureName<AccordEmpty> { FixtureName(endpoint: "push.unregister", name: "default") }
         }
     }
 
@@ -41,13 +59,23 @@ public struct PushFixtures: Sendable {
     public var settings: SettingsFixtures { SettingsFixtures() }
 
     public struct SettingsFixtures: Sendable {
-        /// `defaults`, push.yaml:18
+        /// `defaults` (fixture in push.yaml)
         public var defaults: NotificationSettings {
             NotificationSettings(newSignal: true, reply: true, match: true, system: false)
         }
-        /// `default`, push.yaml:92
+        /// `default` (example in push.yaml)
         public var `default`: NotificationSettings {
             NotificationSettings(newSignal: true, reply: true, match: true, system: false, quietHours: QuietHours(start: "23:00", end: "08:00"))
+        }
+
+        /// The name of each answer of `push.settings`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `defaults` (fixture in push.yaml)
+            public var defaults: FixtureName<NotificationSettings> { FixtureName(endpoint: "push.settings", name: "defaults") }
+            /// `default` (example in push.yaml)
+            public var `default`: FixtureName<NotificationSettings> { FixtureName(endpoint: "push.settings", name: "default") }
         }
     }
 
@@ -55,13 +83,23 @@ public struct PushFixtures: Sendable {
     public var updateSettings: UpdateSettingsFixtures { UpdateSettingsFixtures() }
 
     public struct UpdateSettingsFixtures: Sendable {
-        /// `saved`, push.yaml:23
+        /// `saved` (fixture in push.yaml)
         public var saved: NotificationSettings {
             NotificationSettings(newSignal: true, reply: true, match: true, system: true, quietHours: QuietHours(start: "23:00", end: "08:00"))
         }
-        /// `default`, push.yaml:106
+        /// `default` (example in push.yaml)
         public var `default`: NotificationSettings {
             NotificationSettings(newSignal: true, reply: true, match: true, system: true, quietHours: QuietHours(start: "23:00", end: "08:00"))
+        }
+
+        /// The name of each answer of `push.update-settings`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `saved` (fixture in push.yaml)
+            public var saved: FixtureName<NotificationSettings> { FixtureName(endpoint: "push.update-settings", name: "saved") }
+            /// `default` (example in push.yaml)
+            public var `default`: FixtureName<NotificationSettings> { FixtureName(endpoint: "push.update-settings", name: "default") }
         }
     }
 
@@ -69,25 +107,41 @@ public struct PushFixtures: Sendable {
     public var test: TestFixtures { TestFixtures() }
 
     public struct TestFixtures: Sendable {
-        /// `new-signal`, push.yaml:28
+        /// `new-signal` (fixture in push.yaml)
         public var newSignal: PushTestResponse {
             PushTestResponse(payload: PushPayload.newSignal(NewSignalPush(signalID: "sg_7f3a", sender: UserBrief(uid: 20031, nickname: "海边的风", avatar: URL(fixture: "https://cdn.example.com/avatars/20031.jpg"), gender: Gender.male), preview: "你好，同路人 👋")))
         }
-        /// `reply`, push.yaml:36
+        /// `reply` (fixture in push.yaml)
         public var reply: PushTestResponse {
             PushTestResponse(payload: PushPayload.reply(ReplyPush(signalID: "sg_8c01", conversationID: "cv_sg_8c01_1", from: UserBrief(uid: 20032, nickname: "一颗柚子", avatar: URL(fixture: "https://cdn.example.com/avatars/20032.jpg"), gender: Gender.female))))
         }
-        /// `match`, push.yaml:44
+        /// `match` (fixture in push.yaml)
         public var match: PushTestResponse {
             PushTestResponse(payload: PushPayload.match(MatchPush(match: Match(id: "mt_20031", user: UserBrief(uid: 20031, nickname: "海边的风", avatar: URL(fixture: "https://cdn.example.com/avatars/20031.jpg"), gender: Gender.male), matchedAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z")))))
         }
-        /// `system`, push.yaml:53
+        /// `system` (fixture in push.yaml)
         public var system: PushTestResponse {
             PushTestResponse(payload: PushPayload.system(SystemPush(title: "测试通知", body: "推送已接通。", url: URL(fixture: "https://tongban.example.com/notice/1"))))
         }
-        /// `default`, push.yaml:118
+        /// `default` (example in push.yaml)
         public var `default`: PushTestResponse {
             PushTestResponse(payload: PushPayload.system(SystemPush(title: "测试通知", body: "推送已接通。")))
+        }
+
+        /// The name of each answer of `push.test`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `new-signal` (fixture in push.yaml)
+            public var newSignal: FixtureName<PushTestResponse> { FixtureName(endpoint: "push.test", name: "new-signal") }
+            /// `reply` (fixture in push.yaml)
+            public var reply: FixtureName<PushTestResponse> { FixtureName(endpoint: "push.test", name: "reply") }
+            /// `match` (fixture in push.yaml)
+            public var match: FixtureName<PushTestResponse> { FixtureName(endpoint: "push.test", name: "match") }
+            /// `system` (fixture in push.yaml)
+            public var system: FixtureName<PushTestResponse> { FixtureName(endpoint: "push.test", name: "system") }
+            /// `default` (example in push.yaml)
+            public var `default`: FixtureName<PushTestResponse> { FixtureName(endpoint: "push.test", name: "default") }
         }
     }
 }

@@ -2,7 +2,7 @@
 
 import Foundation
 
-extension SignalEndpoints {
+nonisolated extension SignalEndpoints {
     /// Typed values of this domain's fixtures and examples, for previews and tests.
     public var fixtures: SignalFixtures { SignalFixtures() }
 }
@@ -10,32 +10,48 @@ extension SignalEndpoints {
 /// The `signal` domain's fixtures (`mocks/`) and success examples (the contract) as typed values.
 ///
 /// - Remark: rendered as `accord serve` answers at 2026-11-30T08:00:00Z with seed 0
-public struct SignalFixtures: Sendable {
+nonisolated public struct SignalFixtures: Sendable {
     public init() {}
 
     /// `signal.inbox`
     public var inbox: InboxFixtures { InboxFixtures() }
 
     public struct InboxFixtures: Sendable {
-        /// `last-page`, signal.yaml:6
+        /// `last-page` (fixture in signal.yaml)
         public var lastPage: SignalInbox {
             SignalInbox(items: [], unreadCount: 0)
         }
-        /// `flash-only`, signal.yaml:10
+        /// `flash-only` (fixture in signal.yaml)
         public var flashOnly: SignalInbox {
             SignalInbox(items: [Signal(id: "sg_flash_1", sender: UserBrief(uid: 20032, nickname: "一颗柚子", avatar: URL(fixture: "https://cdn.example.com/avatars/20032.jpg"), gender: Gender.female), content: "这是一条闪信，看完就消失。", media: [], tags: [], isFlash: true, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T07:55:00Z"), expiresAt: AccordDateTime(fixture: "2026-12-01T08:00:00Z"), isRead: false)], unreadCount: 2)
         }
-        /// `unread`, signal.yaml:18
+        /// `unread` (fixture in signal.yaml)
         public var unread: SignalInbox {
             SignalInbox(items: [Signal(id: "sg_flash_1", sender: UserBrief(uid: 20032, nickname: "一颗柚子", avatar: URL(fixture: "https://cdn.example.com/avatars/20032.jpg"), gender: Gender.female), content: "这是一条闪信，看完就消失。", media: [], tags: [], isFlash: true, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T07:55:00Z"), expiresAt: AccordDateTime(fixture: "2026-12-01T08:00:00Z"), isRead: false), Signal(id: "sg_7f3b", sender: UserBrief(uid: 20033, nickname: "山野来信", avatar: URL(fixture: "https://cdn.example.com/avatars/20033.jpg"), gender: Gender.female), content: "有人一起夜跑吗？每周三晚上八点，滨江。", media: [Media(type: Media.MediaType.audio, url: URL(fixture: "https://cdn.example.com/m/sg_7f3b/voice.m4a"), durationMs: 8200)], tags: ["运动"], isFlash: false, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T05:00:00Z"), isRead: false)], unreadCount: 2)
         }
-        /// `first-page`, signal.yaml:23
+        /// `first-page` (fixture in signal.yaml)
         public var firstPage: SignalInbox {
             SignalInbox(items: [Signal(id: "sg_flash_1", sender: UserBrief(uid: 20032, nickname: "一颗柚子", avatar: URL(fixture: "https://cdn.example.com/avatars/20032.jpg"), gender: Gender.female), content: "这是一条闪信，看完就消失。", media: [], tags: [], isFlash: true, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T07:55:00Z"), expiresAt: AccordDateTime(fixture: "2026-12-01T08:00:00Z"), isRead: false), Signal(id: "sg_7f3a", sender: UserBrief(uid: 20031, nickname: "海边的风", avatar: URL(fixture: "https://cdn.example.com/avatars/20031.jpg"), gender: Gender.male), content: "你好，同路人 👋 周六一起去西湖边拍日落吗？", media: [Media(type: Media.MediaType.image, url: URL(fixture: "https://cdn.example.com/m/sg_7f3a/1.jpg"), width: 1080, height: 1440)], tags: ["旅行", "摄影"], isFlash: false, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T06:00:00Z"), expiresAt: AccordDateTime(fixture: "2026-12-01T06:00:00Z"), isRead: true), Signal(id: "sg_7f3b", sender: UserBrief(uid: 20033, nickname: "山野来信", avatar: URL(fixture: "https://cdn.example.com/avatars/20033.jpg"), gender: Gender.female), content: "有人一起夜跑吗？每周三晚上八点，滨江。", media: [Media(type: Media.MediaType.audio, url: URL(fixture: "https://cdn.example.com/m/sg_7f3b/voice.m4a"), durationMs: 8200)], tags: ["运动"], isFlash: false, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T05:00:00Z"), isRead: false)], unreadCount: 2)
         }
-        /// `default`, signal.yaml:77
+        /// `default` (example in signal.yaml)
         public var `default`: SignalInbox {
             SignalInbox(items: [Signal(id: "sg_7f3a", sender: UserBrief(uid: 20031, nickname: "海边的风", avatar: URL(fixture: "https://cdn.example.com/avatars/20031.jpg"), gender: Gender.male), content: "你好，同路人 👋 周六一起去西湖边拍日落吗？", media: [Media(type: Media.MediaType.image, url: URL(fixture: "https://cdn.example.com/m/sg_7f3a/1.jpg"), width: 1080, height: 1440)], tags: ["旅行", "摄影"], isFlash: false, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), expiresAt: AccordDateTime(fixture: "2026-12-01T08:00:00.250Z")), Signal(id: "sg_flash_1", sender: UserBrief(uid: 20032, nickname: "一颗柚子", avatar: URL(fixture: "https://cdn.example.com/avatars/20032.jpg"), gender: Gender.female), content: "这是一条闪信，看完就消失。", media: [], tags: [], isFlash: true, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T07:45:12+08:00"))], nextCursor: "c_2", unreadCount: 2)
+        }
+
+        /// The name of each answer of `signal.inbox`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `last-page` (fixture in signal.yaml)
+            public var lastPage: FixtureName<SignalInbox> { FixtureName(endpoint: "signal.inbox", name: "last-page") }
+            /// `flash-only` (fixture in signal.yaml)
+            public var flashOnly: FixtureName<SignalInbox> { FixtureName(endpoint: "signal.inbox", name: "flash-only") }
+            /// `unread` (fixture in signal.yaml)
+            public var unread: FixtureName<SignalInbox> { FixtureName(endpoint: "signal.inbox", name: "unread") }
+            /// `first-page` (fixture in signal.yaml)
+            public var firstPage: FixtureName<SignalInbox> { FixtureName(endpoint: "signal.inbox", name: "first-page") }
+            /// `default` (example in signal.yaml)
+            public var `default`: FixtureName<SignalInbox> { FixtureName(endpoint: "signal.inbox", name: "default") }
         }
     }
 
@@ -43,13 +59,29 @@ public struct SignalFixtures: Sendable {
     public var publish: PublishFixtures { PublishFixtures() }
 
     public struct PublishFixtures: Sendable {
-        /// `published`, signal.yaml:41
+        /// `published` (fixture in signal.yaml)
         public var published: Signal {
             Signal(id: "sg_1", sender: UserBrief(uid: 10086, nickname: "林间小鹿", avatar: URL(fixture: "https://cdn.example.com/avatars/10086.jpg"), gender: Gender.female), content: "你好，同路人 👋", media: [], tags: ["旅行", "摄影"], isFlash: true, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), expiresAt: AccordDateTime(fixture: "2026-12-01T08:00:00Z"))
         }
-        /// `default`, signal.yaml:118
+        /// `default` (example in signal.yaml)
         public var `default`: Signal {
             Signal(id: "sg_8c01", sender: UserBrief(uid: 20031, nickname: "海边的风", avatar: URL(fixture: "https://cdn.example.com/avatars/20031.jpg"), gender: Gender.male), content: "你好，同路人 👋", media: [], tags: ["旅行", "摄影"], isFlash: true, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), expiresAt: AccordDateTime(fixture: "2026-12-01T08:00:00.250Z"))
+        }
+
+        /// The name of each answer of `signal.publish`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `quota` (fixture in signal.yaml: code 3008)
+            public var quota: FixtureName<Signal> { FixtureName(endpoint: "signal.publish", name: "quota") }
+            /// `rejected` (fixture in signal.yaml: code 3002)
+            public var rejected: FixtureName<Signal> { FixtureName(endpoint: "signal.publish", name: "rejected") }
+            /// `over-quota` (fixture in signal.yaml: code 3008)
+            public var overQuota: FixtureName<Signal> { FixtureName(endpoint: "signal.publish", name: "over-quota") }
+            /// `published` (fixture in signal.yaml)
+            public var published: FixtureName<Signal> { FixtureName(endpoint: "signal.publish", name: "published") }
+            /// `default` (example in signal.yaml)
+            public var `default`: FixtureName<Signal> { FixtureName(endpoint: "signal.publish", name: "default") }
         }
     }
 
@@ -57,13 +89,23 @@ public struct SignalFixtures: Sendable {
     public var mine: MineFixtures { MineFixtures() }
 
     public struct MineFixtures: Sendable {
-        /// `mine`, signal.yaml:56
+        /// `mine` (fixture in signal.yaml)
         public var mine: Page<Signal> {
             Page<Signal>(items: [Signal(id: "sg_8c01", sender: UserBrief(uid: 10086, nickname: "林间小鹿", avatar: URL(fixture: "https://cdn.example.com/avatars/10086.jpg"), gender: Gender.female), content: "你好，同路人 👋", media: [], tags: ["旅行"], isFlash: false, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-29T08:00:00Z"), expiresAt: AccordDateTime(fixture: "2026-11-30T09:00:00Z"))], hasMore: false)
         }
-        /// `default`, signal.yaml:139
+        /// `default` (example in signal.yaml)
         public var `default`: Page<Signal> {
             Page<Signal>(items: [Signal(id: "sg_8c01", sender: UserBrief(uid: 10086, nickname: "林间小鹿", avatar: URL(fixture: "https://cdn.example.com/avatars/10086.jpg"), gender: Gender.female), content: "你好，同路人 👋 周六一起去西湖边拍日落吗？", media: [Media(type: Media.MediaType.image, url: URL(fixture: "https://cdn.example.com/m/sg_7f3a/1.jpg"), width: 1080, height: 1440)], tags: ["旅行", "摄影"], isFlash: false, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), expiresAt: AccordDateTime(fixture: "2026-12-01T08:00:00.250Z"))], hasMore: false)
+        }
+
+        /// The name of each answer of `signal.mine`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `mine` (fixture in signal.yaml)
+            public var mine: FixtureName<Page<Signal>> { FixtureName(endpoint: "signal.mine", name: "mine") }
+            /// `default` (example in signal.yaml)
+            public var `default`: FixtureName<Page<Signal>> { FixtureName(endpoint: "signal.mine", name: "default") }
         }
     }
 
@@ -71,13 +113,23 @@ public struct SignalFixtures: Sendable {
     public var detail: DetailFixtures { DetailFixtures() }
 
     public struct DetailFixtures: Sendable {
-        /// `found`, signal.yaml:66
+        /// `found` (fixture in signal.yaml)
         public var found: SignalDetail {
             SignalDetail(id: "sg_7f3a", sender: UserBrief(uid: 20031, nickname: "海边的风", avatar: URL(fixture: "https://cdn.example.com/avatars/20031.jpg"), gender: Gender.male), content: "你好，同路人 👋 周六一起去西湖边拍日落吗？", media: [Media(type: Media.MediaType.image, url: URL(fixture: "https://cdn.example.com/m/sg_7f3a/1.jpg"), width: 1080, height: 1440)], tags: ["旅行", "摄影"], isFlash: false, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T06:00:00Z"), expiresAt: AccordDateTime(fixture: "2026-12-01T06:00:00Z"), isRead: true, repliesCount: 3, viewerState: ViewerState(hasReplied: false, hasViewed: true, isMine: false))
         }
-        /// `default`, signal.yaml:153
+        /// `default` (example in signal.yaml)
         public var `default`: SignalDetail {
             SignalDetail(id: "sg_7f3a", sender: UserBrief(uid: 20031, nickname: "海边的风", avatar: URL(fixture: "https://cdn.example.com/avatars/20031.jpg"), gender: Gender.male), content: "你好，同路人 👋 周六一起去西湖边拍日落吗？", media: [Media(type: Media.MediaType.image, url: URL(fixture: "https://cdn.example.com/m/sg_7f3a/1.jpg"), width: 1080, height: 1440)], tags: ["旅行", "摄影"], isFlash: false, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), expiresAt: AccordDateTime(fixture: "2026-12-01T08:00:00.250Z"), repliesCount: 3, viewerState: ViewerState(hasReplied: false, hasViewed: true, isMine: false))
+        }
+
+        /// The name of each answer of `signal.detail`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `found` (fixture in signal.yaml)
+            public var found: FixtureName<SignalDetail> { FixtureName(endpoint: "signal.detail", name: "found") }
+            /// `default` (example in signal.yaml)
+            public var `default`: FixtureName<SignalDetail> { FixtureName(endpoint: "signal.detail", name: "default") }
         }
     }
 
@@ -85,13 +137,25 @@ public struct SignalFixtures: Sendable {
     public var reply: ReplyFixtures { ReplyFixtures() }
 
     public struct ReplyFixtures: Sendable {
-        /// `conversation`, signal.yaml:79
+        /// `conversation` (fixture in signal.yaml)
         public var conversation: SignalReplyResponse {
             SignalReplyResponse(conversationID: "cv_sg_7f3a_1")
         }
-        /// `default`, signal.yaml:171
+        /// `default` (example in signal.yaml)
         public var `default`: SignalReplyResponse {
             SignalReplyResponse(conversationID: "cv_1d2e")
+        }
+
+        /// The name of each answer of `signal.reply`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `rejected` (fixture in signal.yaml: code 3002)
+            public var rejected: FixtureName<SignalReplyResponse> { FixtureName(endpoint: "signal.reply", name: "rejected") }
+            /// `conversation` (fixture in signal.yaml)
+            public var conversation: FixtureName<SignalReplyResponse> { FixtureName(endpoint: "signal.reply", name: "conversation") }
+            /// `default` (example in signal.yaml)
+            public var `default`: FixtureName<SignalReplyResponse> { FixtureName(endpoint: "signal.reply", name: "default") }
         }
     }
 
@@ -99,13 +163,23 @@ public struct SignalFixtures: Sendable {
     public var flashViewed: FlashViewedFixtures { FlashViewedFixtures() }
 
     public struct FlashViewedFixtures: Sendable {
-        /// `viewed`, signal.yaml:89
+        /// `viewed` (fixture in signal.yaml)
         public var viewed: AccordEmpty {
             AccordEmpty()
         }
-        /// `default`, signal.yaml:184
+        /// `default` (example in signal.yaml)
         public var `default`: AccordEmpty {
             AccordEmpty()
+        }
+
+        /// The name of each answer of `signal.flash-viewed`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `viewed` (fixture in signal.yaml)
+            public var viewed: FixtureName<AccordEmpty> { FixtureName(endpoint: "signal.flash-viewed", name: "viewed") }
+            /// `default` (example in signal.yaml)
+            public var `default`: FixtureName<AccordEmpty> { FixtureName(endpoint: "signal.flash-viewed", name: "default") }
         }
     }
 
@@ -113,13 +187,23 @@ public struct SignalFixtures: Sendable {
     public var delete: DeleteFixtures { DeleteFixtures() }
 
     public struct DeleteFixtures: Sendable {
-        /// `deleted`, signal.yaml:96
+        /// `deleted` (fixture in signal.yaml)
         public var deleted: AccordEmpty {
             AccordEmpty()
         }
-        /// `default`, signal.yaml:196
+        /// `default` (example in signal.yaml)
         public var `default`: AccordEmpty {
             AccordEmpty()
+        }
+
+        /// The name of each answer of `signal.delete`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `deleted` (fixture in signal.yaml)
+            public var deleted: FixtureName<AccordEmpty> { FixtureName(endpoint: "signal.delete", name: "deleted") }
+            /// `default` (example in signal.yaml)
+            public var `default`: FixtureName<AccordEmpty> { FixtureName(endpoint: "signal.delete", name: "default") }
         }
     }
 
@@ -127,13 +211,25 @@ public struct SignalFixtures: Sendable {
     public var draw: DrawFixtures { DrawFixtures() }
 
     public struct DrawFixtures: Sendable {
-        /// `drawn`, signal.yaml:121
+        /// `drawn` (fixture in signal.yaml)
         public var drawn: Signal {
             Signal(id: "sg_draw_1", sender: UserBrief(uid: 20051, nickname: "远方的灯", avatar: URL(fixture: "https://cdn.example.com/avatars/20051.jpg"), gender: Gender.male), content: "今晚的月亮很圆，你那边能看到吗？", media: [], tags: ["夜晚"], isFlash: false, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), isRead: true)
         }
-        /// `default`, signal.yaml:207
+        /// `default` (example in signal.yaml)
         public var `default`: Signal {
             Signal(id: "sg_draw_1", sender: UserBrief(uid: 20051, nickname: "远方的灯", avatar: URL(fixture: "https://cdn.example.com/avatars/20051.jpg"), gender: Gender.male), content: "今晚的月亮很圆，你那边能看到吗？", media: [], tags: ["夜晚"], isFlash: false, status: SignalStatus.active, createdAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), isRead: true)
+        }
+
+        /// The name of each answer of `signal.draw`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `pool-empty` (fixture in signal.yaml: code 3001)
+            public var poolEmpty: FixtureName<Signal> { FixtureName(endpoint: "signal.draw", name: "pool-empty") }
+            /// `drawn` (fixture in signal.yaml)
+            public var drawn: FixtureName<Signal> { FixtureName(endpoint: "signal.draw", name: "drawn") }
+            /// `default` (example in signal.yaml)
+            public var `default`: FixtureName<Signal> { FixtureName(endpoint: "signal.draw", name: "default") }
         }
     }
 
@@ -141,17 +237,29 @@ public struct SignalFixtures: Sendable {
     public var quota: QuotaFixtures { QuotaFixtures() }
 
     public struct QuotaFixtures: Sendable {
-        /// `exhausted`, signal.yaml:106
+        /// `exhausted` (fixture in signal.yaml)
         public var exhausted: SignalQuota {
             SignalQuota(dailyLimit: 20, used: 20, resetsAt: AccordDateTime(fixture: "2026-11-30T14:00:00Z"))
         }
-        /// `plenty`, signal.yaml:110
+        /// `plenty` (fixture in signal.yaml)
         public var plenty: SignalQuota {
             SignalQuota(dailyLimit: 20, used: 1, resetsAt: AccordDateTime(fixture: "2026-11-30T14:00:00Z"))
         }
-        /// `default`, signal.yaml:224
+        /// `default` (example in signal.yaml)
         public var `default`: SignalQuota {
             SignalQuota(dailyLimit: 20, used: 3, resetsAt: AccordDateTime(fixture: "2026-12-01T00:00:00+08:00"))
+        }
+
+        /// The name of each answer of `signal.quota`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `exhausted` (fixture in signal.yaml)
+            public var exhausted: FixtureName<SignalQuota> { FixtureName(endpoint: "signal.quota", name: "exhausted") }
+            /// `plenty` (fixture in signal.yaml)
+            public var plenty: FixtureName<SignalQuota> { FixtureName(endpoint: "signal.quota", name: "plenty") }
+            /// `default` (example in signal.yaml)
+            public var `default`: FixtureName<SignalQuota> { FixtureName(endpoint: "signal.quota", name: "default") }
         }
     }
 }

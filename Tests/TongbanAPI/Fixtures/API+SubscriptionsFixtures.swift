@@ -2,7 +2,7 @@
 
 import Foundation
 
-extension SubscriptionsEndpoints {
+nonisolated extension SubscriptionsEndpoints {
     /// Typed values of this domain's fixtures and examples, for previews and tests.
     public var fixtures: SubscriptionsFixtures { SubscriptionsFixtures() }
 }
@@ -10,20 +10,30 @@ extension SubscriptionsEndpoints {
 /// The `subscriptions` domain's fixtures (`mocks/`) and success examples (the contract) as typed values.
 ///
 /// - Remark: rendered as `accord serve` answers at 2026-11-30T08:00:00Z with seed 0
-public struct SubscriptionsFixtures: Sendable {
+nonisolated public struct SubscriptionsFixtures: Sendable {
     public init() {}
 
     /// `subscriptions.products`
     public var products: ProductsFixtures { ProductsFixtures() }
 
     public struct ProductsFixtures: Sendable {
-        /// `catalogue`, subscriptions.yaml:2
+        /// `catalogue` (fixture in subscriptions.yaml)
         public var catalogue: SubscriptionsProductsResponse {
             SubscriptionsProductsResponse(products: [Product(id: "tongban.vip.monthly", period: Period.monthly, price: AccordDecimal(fixture: "18.00"), currency: "CNY", title: "同伴会员 · 月度", trialDays: 7), Product(id: "tongban.vip.yearly", period: Period.yearly, price: AccordDecimal(fixture: "168.00"), currency: "CNY", title: "同伴会员 · 年度"), Product(id: "tongban.vip.lifetime", period: Period.lifetime, price: AccordDecimal(fixture: "398.00"), currency: "CNY", title: "同伴会员 · 永久")])
         }
-        /// `default`, subscriptions.yaml:60
+        /// `default` (example in subscriptions.yaml)
         public var `default`: SubscriptionsProductsResponse {
             SubscriptionsProductsResponse(products: [Product(id: "tongban.vip.monthly", period: Period.monthly, price: AccordDecimal(fixture: "18.00"), currency: "CNY", title: "同伴会员 · 月度", trialDays: 7), Product(id: "tongban.vip.yearly", period: Period.yearly, price: AccordDecimal(fixture: "168.00"), currency: "CNY", title: "同伴会员 · 年度"), Product(id: "tongban.vip.lifetime", period: Period.lifetime, price: AccordDecimal(fixture: "398.00"), currency: "CNY", title: "同伴会员 · 永久")])
+        }
+
+        /// The name of each answer of `subscriptions.products`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `catalogue` (fixture in subscriptions.yaml)
+            public var catalogue: FixtureName<SubscriptionsProductsResponse> { FixtureName(endpoint: "subscriptions.products", name: "catalogue") }
+            /// `default` (example in subscriptions.yaml)
+            public var `default`: FixtureName<SubscriptionsProductsResponse> { FixtureName(endpoint: "subscriptions.products", name: "default") }
         }
     }
 
@@ -31,37 +41,59 @@ public struct SubscriptionsFixtures: Sendable {
     public var me: MeFixtures { MeFixtures() }
 
     public struct MeFixtures: Sendable {
-        /// `grace-period`, subscriptions.yaml:12
+        /// `grace-period` (fixture in subscriptions.yaml)
         public var gracePeriod: Entitlement {
             Entitlement(isActive: true, state: EntitlementState.gracePeriod, productID: "tongban.vip.monthly", period: Period.monthly, expiresAt: AccordDateTime(fixture: "2026-11-29T08:00:00Z"), gracePeriodExpiresAt: AccordDateTime(fixture: "2026-12-06T08:00:00Z"), willRenew: true, platform: Entitlement.Platform.ios)
         }
-        /// `billing-retry`, subscriptions.yaml:17
+        /// `billing-retry` (fixture in subscriptions.yaml)
         public var billingRetry: Entitlement {
             Entitlement(isActive: false, state: EntitlementState.billingRetry, productID: "tongban.vip.monthly", period: Period.monthly, expiresAt: AccordDateTime(fixture: "2026-11-23T08:00:00Z"), willRenew: true, platform: Entitlement.Platform.ios)
         }
-        /// `expired`, subscriptions.yaml:22
+        /// `expired` (fixture in subscriptions.yaml)
         public var expired: Entitlement {
             Entitlement(isActive: false, state: EntitlementState.expired, productID: "tongban.vip.yearly", period: Period.yearly, expiresAt: AccordDateTime(fixture: "2026-10-31T08:00:00Z"), willRenew: false, platform: Entitlement.Platform.ios)
         }
-        /// `refunded`, subscriptions.yaml:25
+        /// `refunded` (fixture in subscriptions.yaml)
         public var refunded: Entitlement {
             Entitlement(isActive: false, state: EntitlementState.refunded, productID: "tongban.vip.yearly", period: Period.yearly, willRenew: false, platform: Entitlement.Platform.ios)
         }
-        /// `lifetime`, subscriptions.yaml:28
+        /// `lifetime` (fixture in subscriptions.yaml)
         public var lifetime: Entitlement {
             Entitlement(isActive: true, state: EntitlementState.lifetime, productID: "tongban.vip.lifetime", period: Period.lifetime, willRenew: false, platform: Entitlement.Platform.android)
         }
-        /// `free`, subscriptions.yaml:31
+        /// `free` (fixture in subscriptions.yaml)
         public var free: Entitlement {
             Entitlement(isActive: false, state: EntitlementState.none, willRenew: false, platform: Entitlement.Platform.ios)
         }
-        /// `current`, subscriptions.yaml:35
+        /// `current` (fixture in subscriptions.yaml)
         public var current: Entitlement {
             Entitlement(isActive: false, state: EntitlementState.none, willRenew: false, platform: Entitlement.Platform.ios)
         }
-        /// `default`, subscriptions.yaml:72
+        /// `default` (example in subscriptions.yaml)
         public var `default`: Entitlement {
             Entitlement(isActive: true, state: EntitlementState.active, productID: "tongban.vip.yearly", period: Period.yearly, expiresAt: AccordDateTime(fixture: "2027-11-30T08:00:00Z"), willRenew: true, platform: Entitlement.Platform.ios)
+        }
+
+        /// The name of each answer of `subscriptions.me`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `grace-period` (fixture in subscriptions.yaml)
+            public var gracePeriod: FixtureName<Entitlement> { FixtureName(endpoint: "subscriptions.me", name: "grace-period") }
+            /// `billing-retry` (fixture in subscriptions.yaml)
+            public var billingRetry: FixtureName<Entitlement> { FixtureName(endpoint: "subscriptions.me", name: "billing-retry") }
+            /// `expired` (fixture in subscriptions.yaml)
+            public var expired: FixtureName<Entitlement> { FixtureName(endpoint: "subscriptions.me", name: "expired") }
+            /// `refunded` (fixture in subscriptions.yaml)
+            public var refunded: FixtureName<Entitlement> { FixtureName(endpoint: "subscriptions.me", name: "refunded") }
+            /// `lifetime` (fixture in subscriptions.yaml)
+            public var lifetime: FixtureName<Entitlement> { FixtureName(endpoint: "subscriptions.me", name: "lifetime") }
+            /// `free` (fixture in subscriptions.yaml)
+            public var free: FixtureName<Entitlement> { FixtureName(endpoint: "subscriptions.me", name: "free") }
+            /// `current` (fixture in subscriptions.yaml)
+            public var current: FixtureName<Entitlement> { FixtureName(endpoint: "subscriptions.me", name: "current") }
+            /// `default` (example in subscriptions.yaml)
+            public var `default`: FixtureName<Entitlement> { FixtureName(endpoint: "subscriptions.me", name: "default") }
         }
     }
 
@@ -69,21 +101,39 @@ public struct SubscriptionsFixtures: Sendable {
     public var verify: VerifyFixtures { VerifyFixtures() }
 
     public struct VerifyFixtures: Sendable {
-        /// `granted-monthly`, subscriptions.yaml:48
+        /// `granted-monthly` (fixture in subscriptions.yaml)
         public var grantedMonthly: Entitlement {
             Entitlement(isActive: true, state: EntitlementState.active, productID: "tongban.vip.monthly", period: Period.monthly, expiresAt: AccordDateTime(fixture: "2026-12-30T08:00:00Z"), willRenew: true, platform: Entitlement.Platform.ios)
         }
-        /// `granted-lifetime`, subscriptions.yaml:53
+        /// `granted-lifetime` (fixture in subscriptions.yaml)
         public var grantedLifetime: Entitlement {
             Entitlement(isActive: true, state: EntitlementState.lifetime, productID: "tongban.vip.lifetime", period: Period.lifetime, willRenew: false, platform: Entitlement.Platform.ios)
         }
-        /// `granted`, subscriptions.yaml:59
+        /// `granted` (fixture in subscriptions.yaml)
         public var granted: Entitlement {
             Entitlement(isActive: true, state: EntitlementState.active, productID: "tongban.vip.yearly", period: Period.yearly, expiresAt: AccordDateTime(fixture: "2027-11-30T08:00:00Z"), willRenew: true, platform: Entitlement.Platform.ios)
         }
-        /// `default`, subscriptions.yaml:88
+        /// `default` (example in subscriptions.yaml)
         public var `default`: Entitlement {
             Entitlement(isActive: true, state: EntitlementState.active, productID: "tongban.vip.yearly", period: Period.yearly, expiresAt: AccordDateTime(fixture: "2027-11-30T08:00:00Z"), willRenew: true, platform: Entitlement.Platform.ios)
+        }
+
+        /// The name of each answer of `subscriptions.verify`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `bad-receipt` (fixture in subscriptions.yaml: code 4001)
+            public var badReceipt: FixtureName<Entitlement> { FixtureName(endpoint: "subscriptions.verify", name: "bad-receipt") }
+            /// `unknown-product` (fixture in subscriptions.yaml: code 4002)
+            public var unknownProduct: FixtureName<Entitlement> { FixtureName(endpoint: "subscriptions.verify", name: "unknown-product") }
+            /// `granted-monthly` (fixture in subscriptions.yaml)
+            public var grantedMonthly: FixtureName<Entitlement> { FixtureName(endpoint: "subscriptions.verify", name: "granted-monthly") }
+            /// `granted-lifetime` (fixture in subscriptions.yaml)
+            public var grantedLifetime: FixtureName<Entitlement> { FixtureName(endpoint: "subscriptions.verify", name: "granted-lifetime") }
+            /// `granted` (fixture in subscriptions.yaml)
+            public var granted: FixtureName<Entitlement> { FixtureName(endpoint: "subscriptions.verify", name: "granted") }
+            /// `default` (example in subscriptions.yaml)
+            public var `default`: FixtureName<Entitlement> { FixtureName(endpoint: "subscriptions.verify", name: "default") }
         }
     }
 
@@ -91,13 +141,23 @@ public struct SubscriptionsFixtures: Sendable {
     public var restore: RestoreFixtures { RestoreFixtures() }
 
     public struct RestoreFixtures: Sendable {
-        /// `restored`, subscriptions.yaml:67
+        /// `restored` (fixture in subscriptions.yaml)
         public var restored: Entitlement {
             Entitlement(isActive: false, state: EntitlementState.none, willRenew: false, platform: Entitlement.Platform.ios)
         }
-        /// `default`, subscriptions.yaml:100
+        /// `default` (example in subscriptions.yaml)
         public var `default`: Entitlement {
             Entitlement(isActive: true, state: EntitlementState.active, productID: "tongban.vip.yearly", period: Period.yearly, expiresAt: AccordDateTime(fixture: "2027-11-30T08:00:00Z"), willRenew: true, platform: Entitlement.Platform.ios)
+        }
+
+        /// The name of each answer of `subscriptions.restore`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `restored` (fixture in subscriptions.yaml)
+            public var restored: FixtureName<Entitlement> { FixtureName(endpoint: "subscriptions.restore", name: "restored") }
+            /// `default` (example in subscriptions.yaml)
+            public var `default`: FixtureName<Entitlement> { FixtureName(endpoint: "subscriptions.restore", name: "default") }
         }
     }
 
@@ -105,17 +165,31 @@ public struct SubscriptionsFixtures: Sendable {
     public var paymentsCreateOrder: PaymentsCreateOrderFixtures { PaymentsCreateOrderFixtures() }
 
     public struct PaymentsCreateOrderFixtures: Sendable {
-        /// `alipay`, subscriptions.yaml:76
+        /// `alipay` (fixture in subscriptions.yaml)
         public var alipay: PaymentOrder {
             PaymentOrder(orderNo: 7883310808213642685, productID: "tongban.vip.yearly", channel: PaymentChannel.wechat, amount: AccordDecimal(fixture: "168.00"), currency: "CNY", status: PaymentOrder.Status.pending, payParams: ["order_string": "app_id=2021000000000000&biz_content=%7B%22out_trade_no%22%3A%221%22%7D&sign_type=RSA2&sign=mock"], createdAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), expiresAt: AccordDateTime(fixture: "2026-11-30T08:30:00Z"))
         }
-        /// `wechat`, subscriptions.yaml:88
+        /// `wechat` (fixture in subscriptions.yaml)
         public var wechat: PaymentOrder {
             PaymentOrder(orderNo: 7883310808213642685, productID: "tongban.vip.yearly", channel: PaymentChannel.wechat, amount: AccordDecimal(fixture: "168.00"), currency: "CNY", status: PaymentOrder.Status.pending, payParams: ["appid": "wx0000000000000000", "partnerid": "1900000109", "prepayid": "wx17960256001", "package": "Sign=WXPay", "noncestr": "6e789e6a-a1b9-45f4-86c4-5d188009454f", "timestamp": "1796025600", "sign": "mock-signature"], createdAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), expiresAt: AccordDateTime(fixture: "2026-11-30T08:30:00Z"))
         }
-        /// `default`, subscriptions.yaml:112
+        /// `default` (example in subscriptions.yaml)
         public var `default`: PaymentOrder {
             PaymentOrder(orderNo: 7254098912304971776, productID: "tongban.vip.yearly", channel: PaymentChannel.wechat, amount: AccordDecimal(fixture: "168.00"), currency: "CNY", status: PaymentOrder.Status.pending, payParams: ["appid": "wx0000000000000000", "partnerid": "1900000109", "prepayid": "wx2026113008000000000000", "package": "Sign=WXPay", "noncestr": "5K8264ILTKCH16CQ2502SI8ZNMTM67VS", "timestamp": "1796025600", "sign": "C380BEC2BFD727A4B6845133519F3AD6"], createdAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), expiresAt: AccordDateTime(fixture: "2026-11-30T08:30:00Z"))
+        }
+
+        /// The name of each answer of `payments.create-order`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `unknown-product` (fixture in subscriptions.yaml: code 4002)
+            public var unknownProduct: FixtureName<PaymentOrder> { FixtureName(endpoint: "payments.create-order", name: "unknown-product") }
+            /// `alipay` (fixture in subscriptions.yaml)
+            public var alipay: FixtureName<PaymentOrder> { FixtureName(endpoint: "payments.create-order", name: "alipay") }
+            /// `wechat` (fixture in subscriptions.yaml)
+            public var wechat: FixtureName<PaymentOrder> { FixtureName(endpoint: "payments.create-order", name: "wechat") }
+            /// `default` (example in subscriptions.yaml)
+            public var `default`: FixtureName<PaymentOrder> { FixtureName(endpoint: "payments.create-order", name: "default") }
         }
     }
 
@@ -123,17 +197,29 @@ public struct SubscriptionsFixtures: Sendable {
     public var paymentsOrder: PaymentsOrderFixtures { PaymentsOrderFixtures() }
 
     public struct PaymentsOrderFixtures: Sendable {
-        /// `paid`, subscriptions.yaml:103
+        /// `paid` (fixture in subscriptions.yaml)
         public var paid: PaymentOrder {
             PaymentOrder(orderNo: 7254098912304971776, productID: "tongban.vip.yearly", channel: PaymentChannel.wechat, amount: AccordDecimal(fixture: "168.00"), currency: "CNY", status: PaymentOrder.Status.paid, payParams: ["appid": "wx0000000000000000", "partnerid": "1900000109", "prepayid": "wx2026113008000000000000", "package": "Sign=WXPay", "noncestr": "5K8264ILTKCH16CQ2502SI8ZNMTM67VS", "timestamp": "1796025600", "sign": "C380BEC2BFD727A4B6845133519F3AD6"], createdAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), expiresAt: AccordDateTime(fixture: "2026-11-30T08:30:00Z"), paidAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"))
         }
-        /// `current`, subscriptions.yaml:109
+        /// `current` (fixture in subscriptions.yaml)
         public var current: PaymentOrder {
             PaymentOrder(orderNo: 7254098912304971776, productID: "tongban.vip.yearly", channel: PaymentChannel.wechat, amount: AccordDecimal(fixture: "168.00"), currency: "CNY", status: PaymentOrder.Status.pending, payParams: ["appid": "wx0000000000000000", "partnerid": "1900000109", "prepayid": "wx2026113008000000000000", "package": "Sign=WXPay", "noncestr": "5K8264ILTKCH16CQ2502SI8ZNMTM67VS", "timestamp": "1796025600", "sign": "C380BEC2BFD727A4B6845133519F3AD6"], createdAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), expiresAt: AccordDateTime(fixture: "2026-11-30T08:30:00Z"))
         }
-        /// `default`, subscriptions.yaml:134
+        /// `default` (example in subscriptions.yaml)
         public var `default`: PaymentOrder {
             PaymentOrder(orderNo: 7254098912304971776, productID: "tongban.vip.yearly", channel: PaymentChannel.wechat, amount: AccordDecimal(fixture: "168.00"), currency: "CNY", status: PaymentOrder.Status.pending, payParams: ["appid": "wx0000000000000000", "partnerid": "1900000109", "prepayid": "wx2026113008000000000000", "package": "Sign=WXPay", "noncestr": "5K8264ILTKCH16CQ2502SI8ZNMTM67VS", "timestamp": "1796025600", "sign": "C380BEC2BFD727A4B6845133519F3AD6"], createdAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), expiresAt: AccordDateTime(fixture: "2026-11-30T08:30:00Z"))
+        }
+
+        /// The name of each answer of `payments.order`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `paid` (fixture in subscriptions.yaml)
+            public var paid: FixtureName<PaymentOrder> { FixtureName(endpoint: "payments.order", name: "paid") }
+            /// `current` (fixture in subscriptions.yaml)
+            public var current: FixtureName<PaymentOrder> { FixtureName(endpoint: "payments.order", name: "current") }
+            /// `default` (example in subscriptions.yaml)
+            public var `default`: FixtureName<PaymentOrder> { FixtureName(endpoint: "payments.order", name: "default") }
         }
     }
 }

@@ -2,7 +2,7 @@
 
 import Foundation
 
-extension UploadEndpoints {
+nonisolated extension UploadEndpoints {
     /// Typed values of this domain's fixtures and examples, for previews and tests.
     public var fixtures: UploadFixtures { UploadFixtures() }
 }
@@ -10,20 +10,30 @@ extension UploadEndpoints {
 /// The `upload` domain's fixtures (`mocks/`) and success examples (the contract) as typed values.
 ///
 /// - Remark: rendered as `accord serve` answers at 2026-11-30T08:00:00Z with seed 0
-public struct UploadFixtures: Sendable {
+nonisolated public struct UploadFixtures: Sendable {
     public init() {}
 
     /// `upload.policy`
     public var policy: PolicyFixtures { PolicyFixtures() }
 
     public struct PolicyFixtures: Sendable {
-        /// `signed`, upload.yaml:15
+        /// `signed` (fixture in upload.yaml)
         public var signed: UploadPolicy {
             UploadPolicy(uploadURL: URL(fixture: "http://localhost/__storage/00000000000000000000000000000000?expires=1796026500&type=image%2Fjpeg&max=48213&sig=a0ff91cc985d645f5c4bddd4c55be113"), method: UploadPolicy.Method.put, headers: ["Content-Type": "image/jpeg"], maxSize: 48213, contentTypes: ["image/jpeg"], publicURL: URL(fixture: "http://localhost/__storage/00000000000000000000000000000000"), expiresAt: AccordDateTime(fixture: "2026-11-30T08:15:00Z"))
         }
-        /// `default`, upload.yaml:44
+        /// `default` (example in upload.yaml)
         public var `default`: UploadPolicy {
             UploadPolicy(uploadURL: URL(fixture: "http://127.0.0.1:8080/__storage/5f1a9c0e2b7d4e8fa3c6b1d0e9f8a7b6?expires=1796026500&type=image%2Fjpeg&max=48213&sig=2c0d1e1f7c5b4a3f9e8d7c6b5a493827"), method: UploadPolicy.Method.put, headers: ["Content-Type": "image/jpeg"], maxSize: 48213, contentTypes: ["image/jpeg"], publicURL: URL(fixture: "http://127.0.0.1:8080/__storage/5f1a9c0e2b7d4e8fa3c6b1d0e9f8a7b6"), expiresAt: AccordDateTime(fixture: "2026-11-30T08:15:00Z"))
+        }
+
+        /// The name of each answer of `upload.policy`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `signed` (fixture in upload.yaml)
+            public var signed: FixtureName<UploadPolicy> { FixtureName(endpoint: "upload.policy", name: "signed") }
+            /// `default` (example in upload.yaml)
+            public var `default`: FixtureName<UploadPolicy> { FixtureName(endpoint: "upload.policy", name: "default") }
         }
     }
 
@@ -31,13 +41,23 @@ public struct UploadFixtures: Sendable {
     public var image: ImageFixtures { ImageFixtures() }
 
     public struct ImageFixtures: Sendable {
-        /// `stored`, upload.yaml:5
+        /// `stored` (fixture in upload.yaml)
         public var stored: UploadedImage {
             UploadedImage(id: "00000000000000000000000000000000", url: URL(fixture: "http://localhost/__storage/00000000000000000000000000000000"), size: 1, contentType: "image/png", purpose: UploadPurpose.avatar)
         }
-        /// `default`, upload.yaml:64
+        /// `default` (example in upload.yaml)
         public var `default`: UploadedImage {
             UploadedImage(id: "5f1a9c0e2b7d4e8fa3c6b1d0e9f8a7b6", url: URL(fixture: "http://127.0.0.1:8080/__storage/5f1a9c0e2b7d4e8fa3c6b1d0e9f8a7b6"), size: 48213, contentType: "image/jpeg", purpose: UploadPurpose.avatar)
+        }
+
+        /// The name of each answer of `upload.image`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
+        public var names: Names { Names() }
+
+        public struct Names: Sendable {
+            /// `stored` (fixture in upload.yaml)
+            public var stored: FixtureName<UploadedImage> { FixtureName(endpoint: "upload.image", name: "stored") }
+            /// `default` (example in upload.yaml)
+            public var `default`: FixtureName<UploadedImage> { FixtureName(endpoint: "upload.image", name: "default") }
         }
     }
 }

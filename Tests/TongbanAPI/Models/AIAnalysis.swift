@@ -4,8 +4,8 @@ import Foundation
 
 /// AI 对学习输入的分析。
 ///
-/// - Remark: `AIAnalysis` in learning.yaml:54
-public struct AIAnalysis: Codable, Hashable, Sendable {
+/// - Remark: `AIAnalysis` in learning.yaml
+nonisolated public struct AIAnalysis: Codable, Hashable, Identifiable, Sendable {
     public var id: String
     public var sessionID: String
     public var masteryScore: Int

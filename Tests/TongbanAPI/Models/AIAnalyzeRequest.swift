@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: inline in learning.yaml:226
-public struct AIAnalyzeRequest: Codable, Hashable, Sendable {
+/// - Remark: inline in learning.yaml
+nonisolated public struct AIAnalyzeRequest: Codable, Hashable, Sendable {
     public var sessionID: String
     public var inputText: String
 

@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: inline in learning.yaml:252
-public struct AIChatRequest: Codable, Hashable, Sendable {
+/// - Remark: inline in learning.yaml
+nonisolated public struct AIChatRequest: Codable, Hashable, Sendable {
     public var sessionID: String?
     public var messages: [ChatMessage]
     public var stream: Bool

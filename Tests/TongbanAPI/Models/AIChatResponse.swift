@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: inline in learning.yaml:256
-public struct AIChatResponse: Codable, Hashable, Sendable {
+/// - Remark: inline in learning.yaml
+nonisolated public struct AIChatResponse: Codable, Hashable, Sendable {
     public var reply: String
 
     public init(reply: String) {

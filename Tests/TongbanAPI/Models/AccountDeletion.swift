@@ -4,8 +4,8 @@ import Foundation
 
 /// 注销申请：冷静期内可撤销（App Store 审核要求 App 内可发起注销）。
 ///
-/// - Remark: `AccountDeletion` in auth.yaml:86
-public struct AccountDeletion: Codable, Hashable, Sendable {
+/// - Remark: `AccountDeletion` in auth.yaml
+nonisolated public struct AccountDeletion: Codable, Hashable, Sendable {
     public var requestedAt: AccordDateTime
     /// 冷静期结束、数据删除的时间
     public var effectiveAt: AccordDateTime

@@ -4,8 +4,8 @@ import Foundation
 
 /// 一项成就；unlocked_at 缺省表示尚未解锁。
 ///
-/// - Remark: `Achievement` in learning.yaml:84
-public struct Achievement: Codable, Hashable, Sendable {
+/// - Remark: `Achievement` in learning.yaml
+nonisolated public struct Achievement: Codable, Hashable, Identifiable, Sendable {
     public var id: String
     public var title: String
     public var description: String

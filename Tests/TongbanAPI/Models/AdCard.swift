@@ -4,8 +4,8 @@ import Foundation
 
 /// 一张推广卡片（kind ad）。
 ///
-/// - Remark: `AdCard` in matching.yaml:22
-public struct AdCard: Codable, Hashable, Sendable {
+/// - Remark: `AdCard` in matching.yaml
+nonisolated public struct AdCard: Codable, Hashable, Sendable {
     public var adID: String
     public var title: String
     public var image: Photo

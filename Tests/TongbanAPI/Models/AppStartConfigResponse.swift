@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: inline in auth.yaml:263
-public struct AppStartConfigResponse: Codable, Hashable, Sendable {
+/// - Remark: inline in auth.yaml
+nonisolated public struct AppStartConfigResponse: Codable, Hashable, Sendable {
     public var update: Update
     public var features: [String: Bool]
 
@@ -17,7 +17,7 @@ public struct AppStartConfigResponse: Codable, Hashable, Sendable {
         case features
     }
 
-    /// - Remark: inline in auth.yaml:264
+    /// - Remark: inline in auth.yaml
     public struct Update: Codable, Hashable, Sendable {
         public var hasUpdate: Bool
         public var forceUpdate: Bool

@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: inline in auth.yaml:217
-public struct AuthIMTokenResponse: Codable, Hashable, Sendable {
+/// - Remark: inline in auth.yaml
+nonisolated public struct AuthIMTokenResponse: Codable, Hashable, Sendable {
     public var imToken: String
 
     public init(imToken: String) {

@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: inline in auth.yaml:167
-public struct AuthLoginAppleRequest: Codable, Hashable, Sendable {
+/// - Remark: inline in auth.yaml
+nonisolated public struct AuthLoginAppleRequest: Codable, Hashable, Sendable {
     public var identityToken: String
     public var authorizationCode: String?
     public var userIdentifier: String
@@ -35,7 +35,7 @@ public struct AuthLoginAppleRequest: Codable, Hashable, Sendable {
         case email
     }
 
-    /// - Remark: inline in auth.yaml:171
+    /// - Remark: inline in auth.yaml
     public struct FullName: Codable, Hashable, Sendable {
         public var givenName: String?
         public var familyName: String?

@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: inline in auth.yaml:119
-public struct AuthLoginPhoneRequest: Codable, Hashable, Sendable {
+/// - Remark: inline in auth.yaml
+nonisolated public struct AuthLoginPhoneRequest: Codable, Hashable, Sendable {
     public var phone: Phone
     public var code: SmsCode?
     public var password: String?

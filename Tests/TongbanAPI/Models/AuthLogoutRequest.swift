@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: inline in auth.yaml:206
-public struct AuthLogoutRequest: Codable, Hashable, Sendable {
+/// - Remark: inline in auth.yaml
+nonisolated public struct AuthLogoutRequest: Codable, Hashable, Sendable {
     public var deviceID: String
 
     public init(deviceID: String) {

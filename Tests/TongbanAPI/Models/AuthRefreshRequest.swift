@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: inline in auth.yaml:190
-public struct AuthRefreshRequest: Codable, Hashable, Sendable {
+/// - Remark: inline in auth.yaml
+nonisolated public struct AuthRefreshRequest: Codable, Hashable, Sendable {
     public var refreshToken: String
 
     public init(refreshToken: String) {

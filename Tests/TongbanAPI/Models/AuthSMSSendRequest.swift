@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: inline in auth.yaml:100
-public struct AuthSMSSendRequest: Codable, Hashable, Sendable {
+/// - Remark: inline in auth.yaml
+nonisolated public struct AuthSMSSendRequest: Codable, Hashable, Sendable {
     public var phone: Phone
     public var scene: Scene
 
@@ -17,7 +17,7 @@ public struct AuthSMSSendRequest: Codable, Hashable, Sendable {
         case scene
     }
 
-    /// - Remark: inline in auth.yaml:101. Values this version does not know decode as `unknown` and encode back unchanged.
+    /// - Remark: inline in auth.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
     public enum Scene: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
         case login
         case bind

@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: inline in auth.yaml:103
-public struct AuthSMSSendResponse: Codable, Hashable, Sendable {
+/// - Remark: inline in auth.yaml
+nonisolated public struct AuthSMSSendResponse: Codable, Hashable, Sendable {
     public var expireSeconds: Int
     public var retryAfterSeconds: Int
 

@@ -4,8 +4,8 @@ import Foundation
 
 /// 封禁信息，显示在封禁页。
 ///
-/// - Remark: `BanInfo` in service.yaml:83
-public struct BanInfo: Codable, Hashable, Sendable {
+/// - Remark: `BanInfo` in service.yaml
+nonisolated public struct BanInfo: Codable, Hashable, Sendable {
     public var reason: String
     /// 解封时间；缺省为永久封禁
     public var until: AccordDateTime?

@@ -4,8 +4,8 @@ import Foundation
 
 /// The data of a ban (1008).
 ///
-/// - Remark: `BanNotice` in service.yaml:78
-public struct BanNotice: Codable, Hashable, Sendable {
+/// - Remark: `BanNotice` in service.yaml
+nonisolated public struct BanNotice: Codable, Hashable, Sendable {
     public var banInfo: BanInfo
 
     public init(banInfo: BanInfo) {

@@ -4,8 +4,8 @@ import Foundation
 
 /// 一个被拉黑的用户。
 ///
-/// - Remark: `BlockedUser` in matching.yaml:46
-public struct BlockedUser: Codable, Hashable, Sendable {
+/// - Remark: `BlockedUser` in matching.yaml
+nonisolated public struct BlockedUser: Codable, Hashable, Sendable {
     public var uid: Int
     public var blockedAt: AccordDateTime
 

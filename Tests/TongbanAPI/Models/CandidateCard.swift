@@ -4,8 +4,8 @@ import Foundation
 
 /// 一位候选用户（kind user）。
 ///
-/// - Remark: `CandidateCard` in matching.yaml:12
-public struct CandidateCard: Codable, Hashable, Sendable {
+/// - Remark: `CandidateCard` in matching.yaml
+nonisolated public struct CandidateCard: Codable, Hashable, Sendable {
     public var user: UserBrief
     public var age: Int?
     public var bio: String?

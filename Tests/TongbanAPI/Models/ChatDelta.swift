@@ -4,8 +4,8 @@ import Foundation
 
 /// 流式回复的一个片段。
 ///
-/// - Remark: `ChatDelta` in learning.yaml:98
-public struct ChatDelta: Codable, Hashable, Sendable {
+/// - Remark: `ChatDelta` in learning.yaml
+nonisolated public struct ChatDelta: Codable, Hashable, Sendable {
     public var delta: String
 
     public init(delta: String) {

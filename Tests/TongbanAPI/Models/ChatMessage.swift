@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: `ChatMessage` in learning.yaml:93
-public struct ChatMessage: Codable, Hashable, Sendable {
+/// - Remark: `ChatMessage` in learning.yaml
+nonisolated public struct ChatMessage: Codable, Hashable, Sendable {
     public var role: Role
     public var content: String
 
@@ -17,7 +17,7 @@ public struct ChatMessage: Codable, Hashable, Sendable {
         case content
     }
 
-    /// - Remark: inline in learning.yaml:95. Values this version does not know decode as `unknown` and encode back unchanged.
+    /// - Remark: inline in learning.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
     public enum Role: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
         case user
         case assistant

@@ -4,8 +4,8 @@ import Foundation
 
 /// 登录设备信息。
 ///
-/// - Remark: `DeviceInfo` in auth.yaml:67
-public struct DeviceInfo: Codable, Hashable, Sendable {
+/// - Remark: `DeviceInfo` in auth.yaml
+nonisolated public struct DeviceInfo: Codable, Hashable, Sendable {
     public var deviceID: String
     public var os: OS
     public var osVersion: String
@@ -28,7 +28,7 @@ public struct DeviceInfo: Codable, Hashable, Sendable {
         case appVersion = "app_version"
     }
 
-    /// - Remark: inline in auth.yaml:71. Values this version does not know decode as `unknown` and encode back unchanged.
+    /// - Remark: inline in auth.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
     public enum OS: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
         case ios
         case android

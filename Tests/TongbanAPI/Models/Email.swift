@@ -4,5 +4,5 @@ import Foundation
 
 /// 电子邮箱地址。
 ///
-/// - Remark: `Email` in auth.yaml:49
+/// - Remark: `Email` in auth.yaml
 public typealias Email = String

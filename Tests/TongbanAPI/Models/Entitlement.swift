@@ -4,8 +4,8 @@ import Foundation
 
 /// 账号的订阅权益。
 ///
-/// - Remark: `Entitlement` in subscriptions.yaml:19
-public struct Entitlement: Codable, Hashable, Sendable {
+/// - Remark: `Entitlement` in subscriptions.yaml
+nonisolated public struct Entitlement: Codable, Hashable, Sendable {
     public var isActive: Bool
     /// 付费墙据此选择文案
     public var state: EntitlementState
@@ -51,7 +51,7 @@ public struct Entitlement: Codable, Hashable, Sendable {
         case platform
     }
 
-    /// - Remark: inline in subscriptions.yaml:29. Values this version does not know decode as `unknown` and encode back unchanged.
+    /// - Remark: inline in subscriptions.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
     public enum Platform: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
         case ios
         case android

@@ -4,8 +4,8 @@ import Foundation
 
 /// 权益状态：付费墙要区分的每一种。
 ///
-/// - Remark: `EntitlementState` in subscriptions.yaml:31. Values this version does not know decode as `unknown` and encode back unchanged.
-public enum EntitlementState: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
+/// - Remark: `EntitlementState` in subscriptions.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
+nonisolated public enum EntitlementState: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
     case none
     case active
     case gracePeriod

@@ -4,8 +4,8 @@ import Foundation
 
 /// 发现页的一张卡片，由 kind 区分：用户、推广或系统提示。
 ///
-/// - Remark: `FeedCard` in matching.yaml:37. Told apart by `kind`; a value this version does not know decodes as `unknown` and encodes back unchanged.
-public enum FeedCard: Codable, Hashable, Sendable {
+/// - Remark: `FeedCard` in matching.yaml. Told apart by `kind`; a value this version does not know decodes as `unknown` and encodes back unchanged.
+nonisolated public enum FeedCard: Codable, Hashable, Sendable {
     case user(CandidateCard)
     case ad(AdCard)
     case system(SystemCard)

@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: inline in learning.yaml:304
-public struct FeedbackSubmitRequest: Codable, Hashable, Sendable {
+/// - Remark: inline in learning.yaml
+nonisolated public struct FeedbackSubmitRequest: Codable, Hashable, Sendable {
     public var category: Category
     public var content: String
     public var contact: String?
@@ -27,7 +27,7 @@ public struct FeedbackSubmitRequest: Codable, Hashable, Sendable {
         case contact
     }
 
-    /// - Remark: inline in learning.yaml:304. Values this version does not know decode as `unknown` and encode back unchanged.
+    /// - Remark: inline in learning.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
     public enum Category: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
         case bug
         case feature

@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: inline in learning.yaml:308
-public struct FeedbackSubmitResponse: Codable, Hashable, Sendable {
+/// - Remark: inline in learning.yaml
+nonisolated public struct FeedbackSubmitResponse: Codable, Hashable, Identifiable, Sendable {
     public var id: String
 
     public init(id: String) {

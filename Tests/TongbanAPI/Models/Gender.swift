@@ -4,8 +4,8 @@ import Foundation
 
 /// 性别。
 ///
-/// - Remark: `Gender` in auth.yaml:55. Values this version does not know decode as `unknown` and encode back unchanged.
-public enum Gender: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
+/// - Remark: `Gender` in auth.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
+nonisolated public enum Gender: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
     case unset
     case male
     case female

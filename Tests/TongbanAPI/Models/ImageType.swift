@@ -4,8 +4,8 @@ import Foundation
 
 /// 可上传的图片类型。
 ///
-/// - Remark: `ImageType` in upload.yaml:9. Values this version does not know decode as `unknown` and encode back unchanged.
-public enum ImageType: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
+/// - Remark: `ImageType` in upload.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
+nonisolated public enum ImageType: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
     case imagePNG
     case imageJPEG
     case imageHEIC

@@ -4,8 +4,8 @@ import Foundation
 
 /// 一个知识库。
 ///
-/// - Remark: `KnowledgeBase` in learning.yaml:5
-public struct KnowledgeBase: Codable, Hashable, Sendable {
+/// - Remark: `KnowledgeBase` in learning.yaml
+nonisolated public struct KnowledgeBase: Codable, Hashable, Identifiable, Sendable {
     public var id: String
     public var title: String
     public var description: String

@@ -4,8 +4,8 @@ import Foundation
 
 /// 界面与内容语言（BCP 47）。
 ///
-/// - Remark: `Language` in auth.yaml:45. Values this version does not know decode as `unknown` and encode back unchanged.
-public enum Language: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
+/// - Remark: `Language` in auth.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
+nonisolated public enum Language: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
     case zhHans
     case zhHant
     case en

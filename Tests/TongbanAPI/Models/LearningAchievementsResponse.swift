@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: inline in learning.yaml:413
-public struct LearningAchievementsResponse: Codable, Hashable, Sendable {
+/// - Remark: inline in learning.yaml
+nonisolated public struct LearningAchievementsResponse: Codable, Hashable, Sendable {
     public var items: [Achievement]
 
     public init(items: [Achievement]) {

@@ -4,8 +4,8 @@ import Foundation
 
 /// 学习目标。
 ///
-/// - Remark: `LearningGoals` in learning.yaml:70
-public struct LearningGoals: Codable, Hashable, Sendable {
+/// - Remark: `LearningGoals` in learning.yaml
+nonisolated public struct LearningGoals: Codable, Hashable, Sendable {
     public var dailyMinutes: Int
     public var weeklySessions: Int
 

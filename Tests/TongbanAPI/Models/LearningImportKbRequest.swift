@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: inline in learning.yaml:318
-public struct LearningImportKbRequest: Codable, Hashable, Sendable {
+/// - Remark: inline in learning.yaml
+nonisolated public struct LearningImportKbRequest: Codable, Hashable, Sendable {
     public var title: String
     public var language: String
     public var sourceURL: URL?

@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: inline in learning.yaml:131
-public struct LearningKnowledgeBasesResponse: Codable, Hashable, Sendable {
+/// - Remark: inline in learning.yaml
+nonisolated public struct LearningKnowledgeBasesResponse: Codable, Hashable, Sendable {
     public var items: [KnowledgeBase]
     public var nextCursor: String?
 

@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: inline in learning.yaml:161
-public struct LearningLessonsResponse: Codable, Hashable, Sendable {
+/// - Remark: inline in learning.yaml
+nonisolated public struct LearningLessonsResponse: Codable, Hashable, Sendable {
     public var items: [Lesson]
 
     public init(items: [Lesson]) {

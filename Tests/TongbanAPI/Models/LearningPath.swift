@@ -4,8 +4,8 @@ import Foundation
 
 /// 知识库中的一条学习路径。
 ///
-/// - Remark: `LearningPath` in learning.yaml:16
-public struct LearningPath: Codable, Hashable, Sendable {
+/// - Remark: `LearningPath` in learning.yaml
+nonisolated public struct LearningPath: Codable, Hashable, Identifiable, Sendable {
     public var id: String
     public var knowledgeBaseID: String
     public var title: String

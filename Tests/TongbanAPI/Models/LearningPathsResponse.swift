@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: inline in learning.yaml:146
-public struct LearningPathsResponse: Codable, Hashable, Sendable {
+/// - Remark: inline in learning.yaml
+nonisolated public struct LearningPathsResponse: Codable, Hashable, Sendable {
     public var items: [LearningPath]
 
     public init(items: [LearningPath]) {

@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: inline in learning.yaml:387
-public struct LearningRemindersResponse: Codable, Hashable, Sendable {
+/// - Remark: inline in learning.yaml
+nonisolated public struct LearningRemindersResponse: Codable, Hashable, Sendable {
     public var items: [Reminder]
 
     public init(items: [Reminder]) {

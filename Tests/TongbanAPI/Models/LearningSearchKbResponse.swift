@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: inline in learning.yaml:336
-public struct LearningSearchKbResponse: Codable, Hashable, Sendable {
+/// - Remark: inline in learning.yaml
+nonisolated public struct LearningSearchKbResponse: Codable, Hashable, Sendable {
     public var items: [KnowledgeBase]
 
     public init(items: [KnowledgeBase]) {

@@ -4,8 +4,8 @@ import Foundation
 
 /// 一次学习会话。
 ///
-/// - Remark: `LearningSession` in learning.yaml:40
-public struct LearningSession: Codable, Hashable, Sendable {
+/// - Remark: `LearningSession` in learning.yaml
+nonisolated public struct LearningSession: Codable, Hashable, Identifiable, Sendable {
     public var id: String
     public var userID: Int
     public var lessonID: String

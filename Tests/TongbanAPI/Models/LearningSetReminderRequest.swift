@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: inline in learning.yaml:399
-public struct LearningSetReminderRequest: Codable, Hashable, Sendable {
+/// - Remark: inline in learning.yaml
+nonisolated public struct LearningSetReminderRequest: Codable, Hashable, Sendable {
     public var time: String
     public var weekdays: [Int]
     public var enabled: Bool

@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: inline in learning.yaml:188
-public struct LearningStartSessionRequest: Codable, Hashable, Sendable {
+/// - Remark: inline in learning.yaml
+nonisolated public struct LearningStartSessionRequest: Codable, Hashable, Sendable {
     public var lessonID: String
 
     public init(lessonID: String) {

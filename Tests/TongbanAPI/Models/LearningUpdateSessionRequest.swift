@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: inline in learning.yaml:202
-public struct LearningUpdateSessionRequest: Codable, Hashable, Sendable {
+/// - Remark: inline in learning.yaml
+nonisolated public struct LearningUpdateSessionRequest: Codable, Hashable, Sendable {
     public var userInput: String?
     public var endedAt: AccordDateTime?
 

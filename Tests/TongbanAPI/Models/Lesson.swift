@@ -4,8 +4,8 @@ import Foundation
 
 /// 一节课。
 ///
-/// - Remark: `Lesson` in learning.yaml:26
-public struct Lesson: Codable, Hashable, Sendable {
+/// - Remark: `Lesson` in learning.yaml
+nonisolated public struct Lesson: Codable, Hashable, Identifiable, Sendable {
     public var id: String
     public var pathID: String
     public var title: String

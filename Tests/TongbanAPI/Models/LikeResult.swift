@@ -4,8 +4,8 @@ import Foundation
 
 /// 喜欢的结果：对方也喜欢过你时即为匹配。
 ///
-/// - Remark: `LikeResult` in matching.yaml:59
-public struct LikeResult: Codable, Hashable, Sendable {
+/// - Remark: `LikeResult` in matching.yaml
+nonisolated public struct LikeResult: Codable, Hashable, Sendable {
     public var matched: Bool
     /// 匹配时给出
     public var match: Match?

@@ -4,8 +4,8 @@ import Foundation
 
 /// 登录成功后下发的令牌与用户信息。
 ///
-/// - Remark: `LoginResponse` in auth.yaml:5
-public struct LoginResponse: Codable, Hashable, Sendable {
+/// - Remark: `LoginResponse` in auth.yaml
+nonisolated public struct LoginResponse: Codable, Hashable, Sendable {
     public var isNewUser: Bool
     public var accessToken: String
     public var refreshToken: String

@@ -4,8 +4,8 @@ import Foundation
 
 /// 当前登录用户的完整资料。
 ///
-/// - Remark: `LoginUser` in auth.yaml:24
-public struct LoginUser: Codable, Hashable, Sendable {
+/// - Remark: `LoginUser` in auth.yaml
+nonisolated public struct LoginUser: Codable, Hashable, Sendable {
     public var uid: Int
     public var nickname: String
     public var avatar: URL

@@ -4,8 +4,8 @@ import Foundation
 
 /// 一次匹配：双方互相喜欢。
 ///
-/// - Remark: `Match` in matching.yaml:52
-public struct Match: Codable, Hashable, Sendable {
+/// - Remark: `Match` in matching.yaml
+nonisolated public struct Match: Codable, Hashable, Identifiable, Sendable {
     public var id: String
     public var user: UserBrief
     public var matchedAt: AccordDateTime

@@ -4,8 +4,8 @@ import Foundation
 
 /// 新的匹配（type match）。
 ///
-/// - Remark: `MatchPush` in push.yaml:45
-public struct MatchPush: Codable, Hashable, Sendable {
+/// - Remark: `MatchPush` in push.yaml
+nonisolated public struct MatchPush: Codable, Hashable, Sendable {
     public var match: Match
 
     public init(match: Match) {

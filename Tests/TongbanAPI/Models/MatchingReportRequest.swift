@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: inline in matching.yaml:169
-public struct MatchingReportRequest: Codable, Hashable, Sendable {
+/// - Remark: inline in matching.yaml
+nonisolated public struct MatchingReportRequest: Codable, Hashable, Sendable {
     public var reason: ReportReason
     public var detail: String?
     public var evidenceImageIds: [String]?

@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: inline in matching.yaml:173
-public struct MatchingReportResponse: Codable, Hashable, Sendable {
+/// - Remark: inline in matching.yaml
+nonisolated public struct MatchingReportResponse: Codable, Hashable, Sendable {
     public var reportID: String
 
     public init(reportID: String) {

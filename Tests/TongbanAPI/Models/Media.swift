@@ -4,8 +4,8 @@ import Foundation
 
 /// 图片、视频或语音附件。
 ///
-/// - Remark: `Media` in signal.yaml:44
-public struct Media: Codable, Hashable, Sendable {
+/// - Remark: `Media` in signal.yaml
+nonisolated public struct Media: Codable, Hashable, Sendable {
     public var type: MediaType
     public var url: URL
     public var width: Int?
@@ -37,7 +37,7 @@ public struct Media: Codable, Hashable, Sendable {
         case durationMs = "duration_ms"
     }
 
-    /// - Remark: inline in signal.yaml:47. Values this version does not know decode as `unknown` and encode back unchanged.
+    /// - Remark: inline in signal.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
     public enum MediaType: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
         case image
         case video

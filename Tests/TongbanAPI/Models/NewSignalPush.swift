@@ -4,8 +4,8 @@ import Foundation
 
 /// 收到新信号（type new_signal）。
 ///
-/// - Remark: `NewSignalPush` in push.yaml:31
-public struct NewSignalPush: Codable, Hashable, Sendable {
+/// - Remark: `NewSignalPush` in push.yaml
+nonisolated public struct NewSignalPush: Codable, Hashable, Sendable {
     public var signalID: String
     public var sender: UserBrief
     public var preview: String

@@ -4,8 +4,8 @@ import Foundation
 
 /// 通知设置：各类推送的开关与免打扰时段。
 ///
-/// - Remark: `NotificationSettings` in push.yaml:16
-public struct NotificationSettings: Codable, Hashable, Sendable {
+/// - Remark: `NotificationSettings` in push.yaml
+nonisolated public struct NotificationSettings: Codable, Hashable, Sendable {
     public var newSignal: Bool
     public var reply: Bool
     public var match: Bool

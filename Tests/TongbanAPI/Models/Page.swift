@@ -4,8 +4,8 @@ import Foundation
 
 /// 游标分页的一页：next_cursor 在最后一页时缺省。
 ///
-/// - Remark: `Page` in service.yaml:70
-public struct Page<T: Codable & Hashable & Sendable>: Codable, Hashable, Sendable {
+/// - Remark: `Page` in service.yaml
+nonisolated public struct Page<T: Codable & Hashable & Sendable>: Codable, Hashable, Sendable {
     public var items: [T]
     /// 下一页的游标；最后一页时缺省
     public var nextCursor: String?

@@ -4,8 +4,8 @@ import Foundation
 
 /// 支付渠道。
 ///
-/// - Remark: `PaymentChannel` in subscriptions.yaml:35. Values this version does not know decode as `unknown` and encode back unchanged.
-public enum PaymentChannel: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
+/// - Remark: `PaymentChannel` in subscriptions.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
+nonisolated public enum PaymentChannel: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
     case wechat
     case alipay
     /// A value this version of the contract does not know.

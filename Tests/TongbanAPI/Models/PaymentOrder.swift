@@ -4,8 +4,8 @@ import Foundation
 
 /// 一笔微信支付或支付宝订单；pay_params 交给对应 SDK 调起支付。
 ///
-/// - Remark: `PaymentOrder` in subscriptions.yaml:39
-public struct PaymentOrder: Codable, Hashable, Sendable {
+/// - Remark: `PaymentOrder` in subscriptions.yaml
+nonisolated public struct PaymentOrder: Codable, Hashable, Sendable {
     /// 订单号（雪花 ID，超出 2^53）
     public var orderNo: Int64
     public var productID: String
@@ -59,7 +59,7 @@ public struct PaymentOrder: Codable, Hashable, Sendable {
         case paidAt = "paid_at"
     }
 
-    /// - Remark: inline in subscriptions.yaml:47. Values this version does not know decode as `unknown` and encode back unchanged.
+    /// - Remark: inline in subscriptions.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
     public enum Status: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
         case pending
         case paid

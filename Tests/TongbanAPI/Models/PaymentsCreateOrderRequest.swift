@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: inline in subscriptions.yaml:107
-public struct PaymentsCreateOrderRequest: Codable, Hashable, Sendable {
+/// - Remark: inline in subscriptions.yaml
+nonisolated public struct PaymentsCreateOrderRequest: Codable, Hashable, Sendable {
     public var productID: String
     public var channel: PaymentChannel
 

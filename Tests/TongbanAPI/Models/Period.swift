@@ -4,8 +4,8 @@ import Foundation
 
 /// 订阅周期。
 ///
-/// - Remark: `Period` in subscriptions.yaml:5. Values this version does not know decode as `unknown` and encode back unchanged.
-public enum Period: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
+/// - Remark: `Period` in subscriptions.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
+nonisolated public enum Period: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
     case monthly
     case yearly
     case lifetime

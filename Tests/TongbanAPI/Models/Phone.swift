@@ -4,5 +4,5 @@ import Foundation
 
 /// 中国大陆 11 位手机号。
 ///
-/// - Remark: `Phone` in auth.yaml:76
+/// - Remark: `Phone` in auth.yaml
 public typealias Phone = String

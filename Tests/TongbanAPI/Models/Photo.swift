@@ -4,8 +4,8 @@ import Foundation
 
 /// 一张资料照片，按请求的尺寸裁切。
 ///
-/// - Remark: `Photo` in matching.yaml:5
-public struct Photo: Codable, Hashable, Sendable {
+/// - Remark: `Photo` in matching.yaml
+nonisolated public struct Photo: Codable, Hashable, Sendable {
     public var url: URL
     public var width: Int
     public var height: Int

@@ -4,8 +4,8 @@ import Foundation
 
 /// 可购买的订阅商品。
 ///
-/// - Remark: `Product` in subscriptions.yaml:9
-public struct Product: Codable, Hashable, Sendable {
+/// - Remark: `Product` in subscriptions.yaml
+nonisolated public struct Product: Codable, Hashable, Identifiable, Sendable {
     public var id: String
     public var period: Period
     /// 价格，十进制字符串，如 "68.00"

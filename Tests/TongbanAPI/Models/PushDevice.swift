@@ -4,8 +4,8 @@ import Foundation
 
 /// 一台已注册推送的设备。
 ///
-/// - Remark: `PushDevice` in push.yaml:9
-public struct PushDevice: Codable, Hashable, Sendable {
+/// - Remark: `PushDevice` in push.yaml
+nonisolated public struct PushDevice: Codable, Hashable, Sendable {
     /// APNs 设备令牌，64 位小写十六进制
     public var deviceToken: String
     public var environment: PushEnvironment

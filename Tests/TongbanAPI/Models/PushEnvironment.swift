@@ -4,8 +4,8 @@ import Foundation
 
 /// APNs 环境：开发包走 sandbox，TestFlight 与 App Store 走 production。
 ///
-/// - Remark: `PushEnvironment` in push.yaml:5. Values this version does not know decode as `unknown` and encode back unchanged.
-public enum PushEnvironment: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
+/// - Remark: `PushEnvironment` in push.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
+nonisolated public enum PushEnvironment: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
     case sandbox
     case production
     /// A value this version of the contract does not know.

@@ -4,8 +4,8 @@ import Foundation
 
 /// 推送载荷（APNs userInfo 中的 payload），由 type 区分。
 ///
-/// - Remark: `PushPayload` in push.yaml:57. Told apart by `type`; a value this version does not know decodes as `unknown` and encodes back unchanged.
-public enum PushPayload: Codable, Hashable, Sendable {
+/// - Remark: `PushPayload` in push.yaml. Told apart by `type`; a value this version does not know decodes as `unknown` and encodes back unchanged.
+nonisolated public enum PushPayload: Codable, Hashable, Sendable {
     case newSignal(NewSignalPush)
     case reply(ReplyPush)
     case match(MatchPush)

@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: inline in push.yaml:67
-public struct PushRegisterRequest: Codable, Hashable, Sendable {
+/// - Remark: inline in push.yaml
+nonisolated public struct PushRegisterRequest: Codable, Hashable, Sendable {
     public var deviceToken: String
     public var environment: PushEnvironment
 

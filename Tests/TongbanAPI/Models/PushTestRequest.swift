@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: inline in push.yaml:114
-public struct PushTestRequest: Codable, Hashable, Sendable {
+/// - Remark: inline in push.yaml
+nonisolated public struct PushTestRequest: Codable, Hashable, Sendable {
     /// 要测试的推送类型
     public var kind: Kind
 
@@ -17,7 +17,7 @@ public struct PushTestRequest: Codable, Hashable, Sendable {
 
     /// 要测试的推送类型
     ///
-    /// - Remark: inline in push.yaml:114. Values this version does not know decode as `unknown` and encode back unchanged.
+    /// - Remark: inline in push.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
     public enum Kind: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
         case newSignal
         case reply

@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: inline in push.yaml:116
-public struct PushTestResponse: Codable, Hashable, Sendable {
+/// - Remark: inline in push.yaml
+nonisolated public struct PushTestResponse: Codable, Hashable, Sendable {
     public var payload: PushPayload
 
     public init(payload: PushPayload) {

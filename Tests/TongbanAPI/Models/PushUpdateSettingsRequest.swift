@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: inline in push.yaml:99
-public struct PushUpdateSettingsRequest: Codable, Hashable, Sendable {
+/// - Remark: inline in push.yaml
+nonisolated public struct PushUpdateSettingsRequest: Codable, Hashable, Sendable {
     public var newSignal: Bool?
     public var reply: Bool?
     public var match: Bool?

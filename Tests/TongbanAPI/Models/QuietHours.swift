@@ -4,8 +4,8 @@ import Foundation
 
 /// 免打扰时段（本地时间，可跨午夜）。
 ///
-/// - Remark: `QuietHours` in push.yaml:25
-public struct QuietHours: Codable, Hashable, Sendable {
+/// - Remark: `QuietHours` in push.yaml
+nonisolated public struct QuietHours: Codable, Hashable, Sendable {
     /// HH:mm
     public var start: String
     /// HH:mm

@@ -4,8 +4,8 @@ import Foundation
 
 /// 一个学习提醒（本地时间）。
 ///
-/// - Remark: `Reminder` in learning.yaml:76
-public struct Reminder: Codable, Hashable, Sendable {
+/// - Remark: `Reminder` in learning.yaml
+nonisolated public struct Reminder: Codable, Hashable, Identifiable, Sendable {
     public var id: String
     /// HH:mm
     public var time: String

@@ -4,8 +4,8 @@ import Foundation
 
 /// 信号收到回复（type reply）。
 ///
-/// - Remark: `ReplyPush` in push.yaml:38
-public struct ReplyPush: Codable, Hashable, Sendable {
+/// - Remark: `ReplyPush` in push.yaml
+nonisolated public struct ReplyPush: Codable, Hashable, Sendable {
     public var signalID: String
     public var conversationID: String
     public var from: UserBrief

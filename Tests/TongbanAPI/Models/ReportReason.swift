@@ -4,8 +4,8 @@ import Foundation
 
 /// 举报原因。
 ///
-/// - Remark: `ReportReason` in matching.yaml:42. Values this version does not know decode as `unknown` and encode back unchanged.
-public enum ReportReason: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
+/// - Remark: `ReportReason` in matching.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
+nonisolated public enum ReportReason: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
     case spam
     case harassment
     case fakeProfile

@@ -4,8 +4,8 @@ import Foundation
 
 /// 常住地。
 ///
-/// - Remark: `Residence` in auth.yaml:59
-public struct Residence: Codable, Hashable, Sendable {
+/// - Remark: `Residence` in auth.yaml
+nonisolated public struct Residence: Codable, Hashable, Sendable {
     public var countryName: String
     public var provinceName: String
     public var cityName: String

@@ -4,8 +4,8 @@ import Foundation
 
 /// 何时可以重试。
 ///
-/// - Remark: `RetryAfter` in service.yaml:90
-public struct RetryAfter: Codable, Hashable, Sendable {
+/// - Remark: `RetryAfter` in service.yaml
+nonisolated public struct RetryAfter: Codable, Hashable, Sendable {
     public var retryAfterSeconds: Int
 
     public init(retryAfterSeconds: Int) {

@@ -4,8 +4,8 @@ import Foundation
 
 /// 一次复习任务。
 ///
-/// - Remark: `ReviewTask` in learning.yaml:103
-public struct ReviewTask: Codable, Hashable, Sendable {
+/// - Remark: `ReviewTask` in learning.yaml
+nonisolated public struct ReviewTask: Codable, Hashable, Identifiable, Sendable {
     public var id: String
     public var lessonID: String
     public var sourceSessionID: String
@@ -45,7 +45,7 @@ public struct ReviewTask: Codable, Hashable, Sendable {
         case status
     }
 
-    /// - Remark: inline in learning.yaml:109. Values this version does not know decode as `unknown` and encode back unchanged.
+    /// - Remark: inline in learning.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
     public enum ReviewType: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
         case spaced
         case feynman
@@ -87,7 +87,7 @@ public struct ReviewTask: Codable, Hashable, Sendable {
         }
     }
 
-    /// - Remark: inline in learning.yaml:112. Values this version does not know decode as `unknown` and encode back unchanged.
+    /// - Remark: inline in learning.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
     public enum Status: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
         case pending
         case done

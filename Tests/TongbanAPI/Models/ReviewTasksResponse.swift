@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: inline in learning.yaml:270
-public struct ReviewTasksResponse: Codable, Hashable, Sendable {
+/// - Remark: inline in learning.yaml
+nonisolated public struct ReviewTasksResponse: Codable, Hashable, Sendable {
     public var items: [ReviewTask]
 
     public init(items: [ReviewTask]) {

@@ -4,8 +4,8 @@ import Foundation
 
 /// 一条信号。
 ///
-/// - Remark: `Signal` in signal.yaml:5
-public struct Signal: Codable, Hashable, Sendable {
+/// - Remark: `Signal` in signal.yaml
+nonisolated public struct Signal: Codable, Hashable, Identifiable, Sendable {
     public var id: String
     public var sender: UserBrief
     public var content: String

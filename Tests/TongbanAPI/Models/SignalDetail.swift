@@ -4,8 +4,8 @@ import Foundation
 
 /// 信号详情：信号本身，加上回复数与当前用户的状态。
 ///
-/// - Remark: `SignalDetail` in signal.yaml:19
-public struct SignalDetail: Codable, Hashable, Sendable {
+/// - Remark: `SignalDetail` in signal.yaml
+nonisolated public struct SignalDetail: Codable, Hashable, Identifiable, Sendable {
     public var id: String
     public var sender: UserBrief
     public var content: String

@@ -4,8 +4,8 @@ import Foundation
 
 /// 收件箱的一页。
 ///
-/// - Remark: `SignalInbox` in signal.yaml:53
-public struct SignalInbox: Codable, Hashable, Sendable {
+/// - Remark: `SignalInbox` in signal.yaml
+nonisolated public struct SignalInbox: Codable, Hashable, Sendable {
     public var items: [Signal]
     /// 最后一页时缺省
     public var nextCursor: String?

@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: inline in signal.yaml:111
-public struct SignalPublishRequest: Codable, Hashable, Sendable {
+/// - Remark: inline in signal.yaml
+nonisolated public struct SignalPublishRequest: Codable, Hashable, Sendable {
     public var content: String
     public var media: [Media]?
     public var tags: [String]?

@@ -4,8 +4,8 @@ import Foundation
 
 /// 今日配额。
 ///
-/// - Remark: `SignalQuota` in signal.yaml:60
-public struct SignalQuota: Codable, Hashable, Sendable {
+/// - Remark: `SignalQuota` in signal.yaml
+nonisolated public struct SignalQuota: Codable, Hashable, Sendable {
     public var dailyLimit: Int
     public var used: Int
     public var resetsAt: AccordDateTime

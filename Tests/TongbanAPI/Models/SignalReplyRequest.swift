@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: inline in signal.yaml:166
-public struct SignalReplyRequest: Codable, Hashable, Sendable {
+/// - Remark: inline in signal.yaml
+nonisolated public struct SignalReplyRequest: Codable, Hashable, Sendable {
     public var content: String
 
     public init(content: String) {

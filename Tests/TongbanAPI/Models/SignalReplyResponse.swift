@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: inline in signal.yaml:168
-public struct SignalReplyResponse: Codable, Hashable, Sendable {
+/// - Remark: inline in signal.yaml
+nonisolated public struct SignalReplyResponse: Codable, Hashable, Sendable {
     public var conversationID: String
 
     public init(conversationID: String) {

@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: `SignalStatus` in signal.yaml:33. Values this version does not know decode as `unknown` and encode back unchanged.
-public enum SignalStatus: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
+/// - Remark: `SignalStatus` in signal.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
+nonisolated public enum SignalStatus: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
     case active
     case expired
     case deleted

@@ -4,5 +4,5 @@ import Foundation
 
 /// 6 位短信验证码。
 ///
-/// - Remark: `SmsCode` in auth.yaml:81
+/// - Remark: `SmsCode` in auth.yaml
 public typealias SmsCode = String

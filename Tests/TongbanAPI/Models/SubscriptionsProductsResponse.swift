@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: inline in subscriptions.yaml:58
-public struct SubscriptionsProductsResponse: Codable, Hashable, Sendable {
+/// - Remark: inline in subscriptions.yaml
+nonisolated public struct SubscriptionsProductsResponse: Codable, Hashable, Sendable {
     public var products: [Product]
 
     public init(products: [Product]) {

@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: inline in subscriptions.yaml:81
-public struct SubscriptionsVerifyRequest: Codable, Hashable, Sendable {
+/// - Remark: inline in subscriptions.yaml
+nonisolated public struct SubscriptionsVerifyRequest: Codable, Hashable, Sendable {
     public var productID: String
     public var transactionID: String
     public var originalTransactionID: String?
@@ -31,7 +31,7 @@ public struct SubscriptionsVerifyRequest: Codable, Hashable, Sendable {
         case environment
     }
 
-    /// - Remark: inline in subscriptions.yaml:84. Values this version does not know decode as `unknown` and encode back unchanged.
+    /// - Remark: inline in subscriptions.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
     public enum Environment: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
         case sandbox
         case production

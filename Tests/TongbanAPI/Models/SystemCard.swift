@@ -4,8 +4,8 @@ import Foundation
 
 /// 一张系统提示卡片（kind system），如“今日推荐已看完”。
 ///
-/// - Remark: `SystemCard` in matching.yaml:30
-public struct SystemCard: Codable, Hashable, Sendable {
+/// - Remark: `SystemCard` in matching.yaml
+nonisolated public struct SystemCard: Codable, Hashable, Sendable {
     public var title: String
     public var message: String
     public var actionURL: URL?

@@ -4,8 +4,8 @@ import Foundation
 
 /// 系统通知（type system）。
 ///
-/// - Remark: `SystemPush` in push.yaml:50
-public struct SystemPush: Codable, Hashable, Sendable {
+/// - Remark: `SystemPush` in push.yaml
+nonisolated public struct SystemPush: Codable, Hashable, Sendable {
     public var title: String
     public var body: String
     public var url: URL?

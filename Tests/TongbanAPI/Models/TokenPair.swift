@@ -4,8 +4,8 @@ import Foundation
 
 /// 刷新后的一对新令牌；旧的 refresh token 随即失效。
 ///
-/// - Remark: `TokenPair` in auth.yaml:16
-public struct TokenPair: Codable, Hashable, Sendable {
+/// - Remark: `TokenPair` in auth.yaml
+nonisolated public struct TokenPair: Codable, Hashable, Sendable {
     public var accessToken: String
     public var refreshToken: String
     public var accessExpiresIn: Int

@@ -4,8 +4,8 @@ import Foundation
 
 /// 直传策略：在 expires_at 前，以 method 与 headers 把文件发到 upload_url；之后文件在 public_url。
 ///
-/// - Remark: `UploadPolicy` in upload.yaml:13
-public struct UploadPolicy: Codable, Hashable, Sendable {
+/// - Remark: `UploadPolicy` in upload.yaml
+nonisolated public struct UploadPolicy: Codable, Hashable, Sendable {
     public var uploadURL: URL
     /// 上传用的 HTTP 方法
     public var method: Method
@@ -37,7 +37,7 @@ public struct UploadPolicy: Codable, Hashable, Sendable {
 
     /// 上传用的 HTTP 方法
     ///
-    /// - Remark: inline in upload.yaml:17. Values this version does not know decode as `unknown` and encode back unchanged.
+    /// - Remark: inline in upload.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
     public enum Method: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
         case put
         case post

@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: inline in upload.yaml:39
-public struct UploadPolicyRequest: Codable, Hashable, Sendable {
+/// - Remark: inline in upload.yaml
+nonisolated public struct UploadPolicyRequest: Codable, Hashable, Sendable {
     public var contentType: ImageType
     public var size: Int
     public var purpose: UploadPurpose

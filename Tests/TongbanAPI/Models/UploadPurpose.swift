@@ -4,8 +4,8 @@ import Foundation
 
 /// 图片的用途。
 ///
-/// - Remark: `UploadPurpose` in upload.yaml:5. Values this version does not know decode as `unknown` and encode back unchanged.
-public enum UploadPurpose: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
+/// - Remark: `UploadPurpose` in upload.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
+nonisolated public enum UploadPurpose: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
     case avatar
     case signal
     case evidence

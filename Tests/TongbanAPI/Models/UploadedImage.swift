@@ -4,8 +4,8 @@ import Foundation
 
 /// 一张已上传的图片：url 即资料的 avatar 或 Media.url。
 ///
-/// - Remark: `UploadedImage` in upload.yaml:24
-public struct UploadedImage: Codable, Hashable, Sendable {
+/// - Remark: `UploadedImage` in upload.yaml
+nonisolated public struct UploadedImage: Codable, Hashable, Identifiable, Sendable {
     public var id: String
     public var url: URL
     public var size: Int

@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: inline in auth.yaml:280
-public struct UserBindPhoneRequest: Codable, Hashable, Sendable {
+/// - Remark: inline in auth.yaml
+nonisolated public struct UserBindPhoneRequest: Codable, Hashable, Sendable {
     public var phone: Phone
     public var code: SmsCode
 

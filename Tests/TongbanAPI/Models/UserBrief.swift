@@ -4,8 +4,8 @@ import Foundation
 
 /// 用户摘要，出现在信号与会话中。
 ///
-/// - Remark: `UserBrief` in signal.yaml:36
-public struct UserBrief: Codable, Hashable, Sendable {
+/// - Remark: `UserBrief` in signal.yaml
+nonisolated public struct UserBrief: Codable, Hashable, Sendable {
     public var uid: Int
     public var nickname: String
     public var avatar: URL

@@ -4,8 +4,8 @@ import Foundation
 
 /// 用户的学习画像。
 ///
-/// - Remark: `UserLearningProfile` in learning.yaml:114
-public struct UserLearningProfile: Codable, Hashable, Sendable {
+/// - Remark: `UserLearningProfile` in learning.yaml
+nonisolated public struct UserLearningProfile: Codable, Hashable, Sendable {
     public var userID: Int
     public var streakDays: Int
     public var totalMinutes: Int

@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: inline in auth.yaml:296
-public struct UserRequestDeletionRequest: Codable, Hashable, Sendable {
+/// - Remark: inline in auth.yaml
+nonisolated public struct UserRequestDeletionRequest: Codable, Hashable, Sendable {
     public var reason: String?
 
     public init(reason: String? = nil) {

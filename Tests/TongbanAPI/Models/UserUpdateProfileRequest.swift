@@ -2,8 +2,8 @@
 
 import Foundation
 
-/// - Remark: inline in auth.yaml:234
-public struct UserUpdateProfileRequest: Codable, Hashable, Sendable {
+/// - Remark: inline in auth.yaml
+nonisolated public struct UserUpdateProfileRequest: Codable, Hashable, Sendable {
     public var nickname: String?
     public var avatar: URL?
     public var gender: Gender?

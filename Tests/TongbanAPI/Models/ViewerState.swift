@@ -4,8 +4,8 @@ import Foundation
 
 /// 当前用户与这条信号的关系。
 ///
-/// - Remark: `ViewerState` in signal.yaml:26
-public struct ViewerState: Codable, Hashable, Sendable {
+/// - Remark: `ViewerState` in signal.yaml
+nonisolated public struct ViewerState: Codable, Hashable, Sendable {
     public var hasReplied: Bool
     public var hasViewed: Bool
     public var isMine: Bool

@@ -7,7 +7,7 @@
 ///
 /// `JSONEncoder(.sortedKeys)` is not used for this: Apple platforms and Linux order
 /// mixed-case and digit keys differently and write numbers differently.
-indirect enum CanonicalJSON: Sendable {
+nonisolated indirect enum CanonicalJSON: Sendable {
     case null
     case bool(Bool)
     case integer(Int)

@@ -41,7 +41,7 @@ public actor APIClient: APISending {
 
     /// The most bytes an answer to a stream request may hold when it is not a stream
     /// (an envelope with a business code).
-    private static let refusalLimit = 1 << 20
+    private nonisolated static let refusalLimit = 1 << 20
 
     /// Events for the app (logout, ban, alerts): each access is a new listener that gets
     /// every event from then on, so several screens can listen at once.
@@ -64,7 +64,7 @@ public actor APIClient: APISending {
     }
 
     /// 32 random lowercase hex digits.
-    public static func randomNonce() -> String {
+    @Sendable public nonisolated static func randomNonce() -> String {
         UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
     }
 
@@ -146,7 +146,7 @@ public actor APIClient: APISending {
     /// own deadline, the same through every transport and platform (Linux's URLSession
     /// does not apply `URLRequest.timeoutInterval`). The operation is cancelled when it
     /// loses the race.
-    private static func withinTimeout<Value: Sendable>(_ seconds: TimeInterval,
+    private nonisolated static func withinTimeout<Value: Sendable>(_ seconds: TimeInterval,
                                                        _ operation: @escaping @Sendable () async throws -> Value) async throws(APIError) -> Value {
         let nanoseconds = UInt64(max(0, min(seconds, 86_400)) * 1_000_000_000)
         do {
@@ -169,7 +169,7 @@ public actor APIClient: APISending {
     /// binary endpoint's success is its bytes (``AccordBinary``); its failures are envelopes.
     /// Without an envelope, a 2xx answer is the data itself and an error status the code
     /// the contract's table gives it (``Service/errorCode(status:body:)``).
-    private static func answer<Response: Decodable>(_ data: Data, response: HTTPURLResponse, as type: Response.Type) throws(APIError) -> Answer<Response> {
+    private nonisolated static func answer<Response: Decodable>(_ data: Data, response: HTTPURLResponse, as type: Response.Type) throws(APIError) -> Answer<Response> {
         let status = response.statusCode
         let contentType = response.value(forHTTPHeaderField: "Content-Type") ?? ""
         if Response.self == AccordBinary.self, (200..<300).contains(status), !contentType.contains("json"),
@@ -195,7 +195,7 @@ public actor APIClient: APISending {
 
     /// A plain API's answer: an error status is the code the table gives it (or
     /// ``APIError/http(status:body:)`` when it gives none); a success is the data.
-    private static func plainAnswer<Response: Decodable>(_ data: Data, status: Int, as type: Response.Type) throws(APIError) -> Answer<Response> {
+    private nonisolated static func plainAnswer<Response: Decodable>(_ data: Data, status: Int, as type: Response.Type) throws(APIError) -> Answer<Response> {
         if (400..<600).contains(status) {
             guard let code = Service.errorCode(status: status, body: data) else {
                 throw APIError.http(status: status, body: String(decoding: data.prefix(4_096), as: UTF8.self))
@@ -255,7 +255,7 @@ public actor APIClient: APISending {
     }
 
     /// What a transport's failure means to the app.
-    private static func apiError(_ error: any Error) -> APIError {
+    private nonisolated static func apiError(_ error: any Error) -> APIError {
         switch error {
         case let error as APIError:
             return error
@@ -317,13 +317,13 @@ public actor APIClient: APISending {
         }
     }
 
-    private static func isEventStream(_ head: HTTPURLResponse) -> Bool {
+    private nonisolated static func isEventStream(_ head: HTTPURLResponse) -> Bool {
         let type = head.value(forHTTPHeaderField: "Content-Type") ?? ""
         return type.lowercased().hasPrefix("text/event-stream")
     }
 
     /// The whole body, refused beyond `limit` bytes.
-    private static func collect(_ chunks: AsyncThrowingStream<Data, any Error>, limit: Int) async throws(APIError) -> Data {
+    private nonisolated static func collect(_ chunks: AsyncThrowingStream<Data, any Error>, limit: Int) async throws(APIError) -> Data {
         var data = Data()
         do {
             for try await chunk in chunks {
@@ -432,7 +432,7 @@ public actor APIClient: APISending {
 }
 
 /// The envelope, with the member names the contract gives it.
-struct Envelope<Payload: Decodable>: Decodable {
+nonisolated struct Envelope<Payload: Decodable>: Decodable {
     var code: Int
     var message: String
     var data: Payload?
@@ -452,7 +452,7 @@ struct Envelope<Payload: Decodable>: Decodable {
     }
 }
 
-extension Service {
+nonisolated extension Service {
     /// The payload of a refusal's body read as `type`: the envelope's `data`, or a
     /// plain API's whole error body.
     static func payload<Payload: Decodable>(_ type: Payload.Type, in body: Data) -> Payload? {
@@ -463,7 +463,7 @@ extension Service {
 
 /// The text members of a plain API's error body: what tells its entries of one status
 /// apart (``Service/errorCode(status:body:)``) and its message.
-struct ErrorMembers: Decodable {
+nonisolated struct ErrorMembers: Decodable {
     /// Each member whose value is text.
     var texts: [String: String] = [:]
 

@@ -5,7 +5,7 @@ import Foundation
 /// Waits for another task's result in a way the waiting task can give up: when the
 /// waiter is cancelled it resumes at once with nil, and the task it waited for goes on
 /// for everyone else (a token refresh shared by several calls).
-enum CancellableWait {
+nonisolated enum CancellableWait {
     /// `task`'s value, or nil when the calling task is cancelled first.
     static func value<Value: Sendable>(of task: Task<Value, Never>) async -> Value? {
         let gate = Gate<Value>()
@@ -51,7 +51,7 @@ enum CancellableWait {
 /// Every event to every listener: each ``stream()`` gets the events sent after it was
 /// made, until it is dropped (a single `AsyncStream` would split events between its
 /// readers).
-final class EventBroadcast<Event: Sendable>: @unchecked Sendable {
+nonisolated final class EventBroadcast<Event: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var listeners: [UUID: AsyncStream<Event>.Continuation] = [:]
 

@@ -4,7 +4,7 @@ import Foundation
 
 /// A file sent as one part of a `multipart/form-data` body, read from disk as it is
 /// sent: a photo from the picker is never loaded whole into memory.
-public struct FilePart: Sendable, Hashable {
+public nonisolated struct FilePart: Sendable, Hashable {
     public var fileURL: URL
     /// The name the server sees (`Content-Disposition: …; filename=`).
     public var filename: String
@@ -20,7 +20,7 @@ public struct FilePart: Sendable, Hashable {
 
 /// A `multipart/form-data` body: text fields, signed as query items are, and files,
 /// which the signature does not cover.
-public struct MultipartBody: Sendable {
+public nonisolated struct MultipartBody: Sendable {
     public var fields: [QueryItem]
     public var files: [(name: String, file: FilePart)]
     /// Unique per body, so no file's bytes can contain it by chance.
@@ -80,7 +80,7 @@ public struct MultipartBody: Sendable {
 /// The answer of an endpoint that serves bytes (`binary:` in the contract), such as an
 /// uploaded image: the bytes and the media type they came as. Its failures are the
 /// envelope's business codes, as for any call.
-public struct AccordBinary: Decodable, Hashable, Sendable {
+public nonisolated struct AccordBinary: Decodable, Hashable, Sendable {
     public var data: Data
     public var contentType: String
 

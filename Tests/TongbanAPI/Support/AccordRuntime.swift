@@ -3,15 +3,15 @@
 import Foundation
 
 /// The API's endpoints, grouped by domain: `API.signal.publish(body)`.
-public enum API {}
+public nonisolated enum API {}
 
 /// An HTTP method of the contract.
-public enum HTTPMethod: String, Sendable, Hashable {
+public nonisolated enum HTTPMethod: String, Sendable, Hashable {
     case get = "GET", post = "POST", put = "PUT", patch = "PATCH", delete = "DELETE"
 }
 
 /// A name and value sent in the query or as a header.
-public struct QueryItem: Sendable, Hashable {
+public nonisolated struct QueryItem: Sendable, Hashable {
     public var name: String
     public var value: String
 
@@ -22,7 +22,7 @@ public struct QueryItem: Sendable, Hashable {
 }
 
 /// Everything needed to call one endpoint; usable with any transport.
-public struct Endpoint<Response: Decodable & Sendable>: Sendable {
+public nonisolated struct Endpoint<Response: Decodable & Sendable>: Sendable {
     /// The contract's stable id, such as `signal.publish`.
     public var id: String
     public var method: HTTPMethod
@@ -72,7 +72,7 @@ public struct Endpoint<Response: Decodable & Sendable>: Sendable {
 
 /// An endpoint answered with server-sent events (`text/event-stream`), each event's
 /// data one `Event`, ending with `[DONE]`.
-public struct StreamEndpoint<Event: Decodable & Sendable>: Sendable {
+public nonisolated struct StreamEndpoint<Event: Decodable & Sendable>: Sendable {
     /// The request; its body asks for streaming.
     public var request: Endpoint<AccordEmpty>
 
@@ -82,11 +82,11 @@ public struct StreamEndpoint<Event: Decodable & Sendable>: Sendable {
 }
 
 /// An object with no members: `data: {}`.
-public struct AccordEmpty: Codable, Hashable, Sendable {
+public nonisolated struct AccordEmpty: Codable, Hashable, Sendable {
     public init() {}
 }
 
-extension URL {
+nonisolated extension URL {
     /// A URL from a generated fixture, whose text the mock checked; `file:///` if
     /// Foundation does not read it after all.
     public init(fixture text: String) {
@@ -94,7 +94,7 @@ extension URL {
     }
 }
 
-extension KeyedDecodingContainer {
+nonisolated extension KeyedDecodingContainer {
     /// An optional member, read leniently: nil when it is absent, `null`, or not
     /// readable as `type` (`""` for a URL, a malformed time), so that one odd optional
     /// value does not fail the whole answer.
@@ -104,14 +104,14 @@ extension KeyedDecodingContainer {
 }
 
 /// A value carried as a JSON string: decoded with `init?(text:)`, encoded as `text`.
-public protocol StringCodable: Codable {
+public nonisolated protocol StringCodable: Codable {
     init?(text: String)
     var text: String { get }
     /// What the string should have been, for the decoding error.
     static var expectation: String { get }
 }
 
-extension StringCodable {
+nonisolated extension StringCodable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
@@ -134,7 +134,7 @@ extension StringCodable {
 /// What servers write besides RFC 3339 is read too: a space instead of `T`, an offset
 /// without its colon or minutes (`+0800`, `+08`), and no zone at all, which is read as
 /// UTC. Times this client writes are always RFC 3339 in UTC.
-public struct AccordDateTime: StringCodable, Hashable, Sendable, CustomStringConvertible {
+public nonisolated struct AccordDateTime: StringCodable, Hashable, Sendable, CustomStringConvertible {
     public static let expectation = "an RFC 3339 date-time"
 
     /// The text on the wire.
@@ -221,7 +221,7 @@ public struct AccordDateTime: StringCodable, Hashable, Sendable, CustomStringCon
 }
 
 /// A calendar date, `yyyy-MM-dd`, with no time or zone.
-public struct AccordDate: StringCodable, Hashable, Sendable, CustomStringConvertible {
+public nonisolated struct AccordDate: StringCodable, Hashable, Sendable, CustomStringConvertible {
     public static let expectation = "a date yyyy-MM-dd"
 
     public let year: Int
@@ -295,7 +295,7 @@ public struct AccordDate: StringCodable, Hashable, Sendable, CustomStringConvert
 
 /// A decimal number carried as a string on the wire (`"68.00"`), so no float
 /// rounding touches prices; encodes back exactly as received.
-public struct AccordDecimal: StringCodable, Hashable, Sendable, CustomStringConvertible {
+public nonisolated struct AccordDecimal: StringCodable, Hashable, Sendable, CustomStringConvertible {
     public static let expectation = "a decimal string such as \"9.99\""
     public let text: String
 
@@ -321,7 +321,7 @@ public struct AccordDecimal: StringCodable, Hashable, Sendable, CustomStringConv
 
 /// Any JSON value, for members the contract types as `any`. Integers stay exact to
 /// 64 bits (`integer`); only other numbers are `Double`s.
-public enum AccordJSON: Codable, Hashable, Sendable {
+public nonisolated enum AccordJSON: Codable, Hashable, Sendable {
     case null
     case bool(Bool)
     case integer(Int64)

@@ -6,7 +6,7 @@ import Security
 #endif
 
 /// The pair of tokens a login or refresh hands out.
-public struct Tokens: Codable, Hashable, Sendable {
+public nonisolated struct Tokens: Codable, Hashable, Sendable {
     public var accessToken: String
     public var refreshToken: String
 
@@ -17,11 +17,11 @@ public struct Tokens: Codable, Hashable, Sendable {
 }
 
 /// A response that carries tokens (login, refresh): the client stores them.
-public protocol TokenIssuing {
+public nonisolated protocol TokenIssuing {
     var issuedTokens: Tokens { get }
 }
 
-extension Tokens: TokenIssuing {
+nonisolated extension Tokens: TokenIssuing {
     public var issuedTokens: Tokens { self }
 }
 

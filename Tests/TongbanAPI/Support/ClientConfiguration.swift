@@ -3,7 +3,7 @@
 import Foundation
 
 /// Who the client is, and where it calls.
-public struct ClientConfiguration: Sendable {
+nonisolated public struct ClientConfiguration: Sendable {
     /// The server, such as `https://api.example.com` (the base path is added).
     public var serverURL: URL
     /// The app key requests are signed with.
@@ -45,7 +45,7 @@ public struct ClientConfiguration: Sendable {
     }
 }
 
-extension ClientConfiguration {
+nonisolated extension ClientConfiguration {
     /// For previews and tests over ``MockTransport``: the contract's development credentials and a server that is never called.
     public static var preview: ClientConfiguration {
         ClientConfiguration(serverURL: URL(fixture: "https://mock.invalid"), appKey: "dev_app_key", appSecret: "dev_app_secret", deviceID: "value", os: "ios", appVersion: "0.0")

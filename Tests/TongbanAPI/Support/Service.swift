@@ -3,7 +3,7 @@
 import Foundation
 
 /// The business codes of the contract (`code` of the envelope).
-public enum BusinessCode: RawRepresentable, Hashable, Sendable {
+nonisolated public enum BusinessCode: RawRepresentable, Hashable, Sendable {
     /// 请求参数错误 (1000)
     ///
     /// The request breaks the contract; data.violations lists every problem.
@@ -133,7 +133,7 @@ public enum BusinessCode: RawRepresentable, Hashable, Sendable {
 }
 
 /// The service's settings and the flow each business code asks of a client.
-enum Service {
+nonisolated enum Service {
     static let basePath = "/api/v1"
     /// Whether every answer is an envelope; without one, an error is an HTTP status.
     static let usesEnvelope = true
@@ -230,7 +230,7 @@ enum Service {
 /// The `data` of a ban answer, as the code table declares it for 1008 (banned).
 public typealias BanPayload = BanNotice
 
-extension APIError {
+nonisolated extension APIError {
     /// The `data` of 2002 (sms-too-frequent): nil for any other error, or when it cannot be read.
     public var smsTooFrequentData: RetryAfter? {
         guard case .business(let code, _, _) = self, code.rawValue == 2002 else { return nil }
@@ -238,10 +238,10 @@ extension APIError {
     }
 }
 
-extension LoginResponse: TokenIssuing {
+nonisolated extension LoginResponse: TokenIssuing {
     public var issuedTokens: Tokens { Tokens(accessToken: accessToken, refreshToken: refreshToken) }
 }
 
-extension TokenPair: TokenIssuing {
+nonisolated extension TokenPair: TokenIssuing {
     public var issuedTokens: Tokens { Tokens(accessToken: accessToken, refreshToken: refreshToken) }
 }
