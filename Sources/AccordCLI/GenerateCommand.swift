@@ -11,7 +11,7 @@ struct GenerateCommand: Subcommand {
     let abstract = "Generate Swift models, typed endpoints, the client and typed fixtures from the contracts and mocks."
     let options = [
         Arguments.Option(name: "contracts", valueName: "DIR", help: "The contracts directory (default: contracts)."),
-        Arguments.Option(name: "output", valueName: "DIR", help: "Where to write the Swift files (required)."),
+        Arguments.Option(name: "output", valueName: "DIR", help: "Where to write the Swift files (required); a path ending in .swift gets every file in one."),
         Arguments.Option(name: "access", valueName: "LEVEL", help: "'public' or 'internal' (default: public)."),
         Arguments.Option(name: "mocks", valueName: "DIR", help: "The fixtures emitted as typed values (default: mocks beside the contracts directory, if it exists)."),
         Arguments.Option(name: "fixtures", valueName: nil, help: "Emit typed fixtures and the in-process mock's routes (the default)."),
@@ -43,8 +43,39 @@ struct GenerateCommand: Subcommand {
         let samples = fixtures ? FixtureSamples(contract: contract, fixtures: project.fixtures, collections: project.collections).byEndpoint : [:]
         let generator = SwiftGenerator(contract: contract, access: access, samples: samples)
         for diagnostic in generator.diagnostics() { console.writeError(renderer.render(diagnostic)) }
+        if outputDirectory.hasSuffix(".swift") {
+            return writeOne(SwiftGenerator.File.joined(generator.files()), to: outputDirectory, check: arguments.has("check"), console: console)
+        }
         let output = GeneratedOutput(files: generator.files(), directory: outputDirectory)
         return arguments.has("check") ? check(output, console: console) : write(output, console: console)
+    }
+
+    /// `--output FILE.swift`: the whole output in one file, written only when it changes
+    /// (a build that regenerates it recompiles only then); with `--check`, exit 1 when it differs.
+    private func writeOne(_ text: String, to path: String, check: Bool, console: Console) -> Int32 {
+        let existing = try? String(contentsOfFile: path, encoding: .utf8)
+        if check {
+            guard existing == text else {
+                console.printError("\(path): error: differs; run 'accord generate --output \(path)'")
+                return 1
+            }
+            console.print("\(path) up to date")
+            return 0
+        }
+        guard existing != text else {
+            console.print("\(path) up to date")
+            return 0
+        }
+        do {
+            let parent = (path as NSString).deletingLastPathComponent
+            if !parent.isEmpty { try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true) }
+            try GeneratedOutput.write(text, to: path)
+        } catch {
+            console.printError("error: cannot write '\(path)': \(error)")
+            return 1
+        }
+        console.print("\(path): \(text.utf8.count) bytes written")
+        return 0
     }
 
     /// `--check`: every file that differs or is no longer generated, and exit 1 if any.

@@ -146,25 +146,34 @@ struct FixtureEmitter {
     func routes(into writer: inout SwiftWriter) {
         writer.line("/// Every endpoint with its typed fixtures, for `MockTransport`.")
         writer.block("\(access)static var mockRoutes: [MockRoute]") { writer in
-            // One statement per route, so that each fixture closure is type-checked on its own.
+            // One statement per answer, so that each fixture closure is type-checked on its own,
+            // and no index arithmetic (`routes[routes.count - 1]`: an operator to resolve each time).
+            let answers = contract.endpoints.map(answerLines)
+            // `var` only when `route` changes: a second endpoint, or an answer of the first.
+            let binding = contract.endpoints.count > 1 || !(answers.first ?? []).isEmpty ? "var" : "let"
             writer.line("var routes: [MockRoute] = []")
-            for endpoint in contract.endpoints {
+            writer.line("routes.reserveCapacity(\(contract.endpoints.count))")
+            for (index, endpoint) in contract.endpoints.enumerated() {
                 let route = "MockRoute(id: \(endpoint.id.swiftLiteral), method: .\(endpoint.method.rawValue.lowercased()), "
                     + "path: \(endpoint.path.description.swiftLiteral), requiresAuth: \(endpoint.requiresAuth), answers: [])"
-                writer.line("routes.append(\(route))")
-                // In the server's order: refusals and typed answers interleaved as written.
-                let typedByName = Dictionary((typed[endpoint.id] ?? []).map { ($0.sample.name, $0) }, uniquingKeysWith: { first, _ in first })
-                for sample in samples[endpoint.id] ?? [] {
-                    let head = "routes[routes.count - 1].answers.append(MockRoute.Answer(name: \(sample.name.swiftLiteral), role: .\(sample.role.rawValue)"
-                        + (sample.matchers.isEmpty ? "" : ", matchers: [" + sample.matchers.map(matcher).joined(separator: ", ") + "]")
-                    if sample.code != 0 {
-                        writer.line(head + ", code: \(sample.code), message: \(sample.message.map(\.swiftLiteral) ?? "nil")))")
-                    } else if let fixture = typedByName[sample.name] {
-                        writer.line(head + ") { \(accessor(fixture, of: endpoint)) })")
-                    }
-                }
+                if index > 0 { writer.line("routes.append(route)") }
+                writer.line((index == 0 ? "\(binding) route = " : "route = ") + route)
+                answers[index].forEach { writer.line($0) }
             }
+            if !contract.endpoints.isEmpty { writer.line("routes.append(route)") }
             writer.line("return routes")
+        }
+    }
+
+    /// The statements adding the answers of `endpoint` to `route`, in the server's order:
+    /// refusals and typed answers interleaved as written.
+    private func answerLines(_ endpoint: Endpoint) -> [String] {
+        let typedByName = Dictionary((typed[endpoint.id] ?? []).map { ($0.sample.name, $0) }, uniquingKeysWith: { first, _ in first })
+        return (samples[endpoint.id] ?? []).compactMap { sample in
+            let head = "route.answers.append(MockRoute.Answer(name: \(sample.name.swiftLiteral), role: .\(sample.role.rawValue)"
+                + (sample.matchers.isEmpty ? "" : ", matchers: [" + sample.matchers.map(matcher).joined(separator: ", ") + "]")
+            if sample.code != 0 { return head + ", code: \(sample.code), message: \(sample.message.map(\.swiftLiteral) ?? "nil")))" }
+            return typedByName[sample.name].map { head + ") { \(accessor($0, of: endpoint)) })" }
         }
     }
 

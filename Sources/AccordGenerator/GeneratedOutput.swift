@@ -33,6 +33,7 @@ public struct GeneratedOutput {
     /// Writes the changed files and removes the stale ones.
     public func write() throws {
         var directories: Set<String> = []
+        let changed = Set(changed)
         for file in files where changed.contains(file.path) {
             let target = Self.path(directory, file.path)
             let parent = (target as NSString).deletingLastPathComponent
@@ -54,7 +55,7 @@ public struct GeneratedOutput {
     /// Writes `text` with plain open/write/close: Foundation's `Data.write` waits for
     /// each file to reach the disk, which made writing 5,000 generated files the
     /// slowest part of generating.
-    static func write(_ text: String, to path: String) throws(WriteError) {
+    public static func write(_ text: String, to path: String) throws(WriteError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard descriptor >= 0 else { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
         defer { close(descriptor) }

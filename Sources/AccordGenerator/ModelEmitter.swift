@@ -117,7 +117,7 @@ struct ModelEmitter {
                 let key = "." + name
                 writer.line(property.isOptional
                             ? "self.\(name) = container.decodeLeniently(\(property.type).self, forKey: \(key))"
-                            : "self.\(name) = try container.decode(\(property.type).self, forKey: \(key))")
+                            : "self.\(name) = try container.decodeRequired(\(property.type).self, forKey: \(key))")
             }
         }
     }

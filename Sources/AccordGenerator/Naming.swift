@@ -29,7 +29,13 @@ enum Naming {
     /// Split at anything that cannot be in an identifier (`_`, `-`, `.`, `/`, `+`, spaces …):
     /// `image/png` → `image`, `png`.
     private static func words(_ wire: String) -> [String] {
-        wire.split(whereSeparator: { !($0.isLetter || $0.isNumber) }).map(String.init)
+        // ASCII, as almost every wire name is: split the bytes, without Unicode property lookups.
+        if wire.utf8.allSatisfy({ $0 < 0x80 }) {
+            return wire.utf8.split(whereSeparator: { byte in
+                !((0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte))
+            }).map { String(decoding: $0, as: UTF8.self) }
+        }
+        return wire.split(whereSeparator: { !($0.isLetter || $0.isNumber) }).map(String.init)
     }
 
     /// `signal.publish` → `publish`; `auth.login-phone` → `loginPhone`.
@@ -81,6 +87,6 @@ enum Naming {
 
     /// The name without backticks, for composing other names.
     static func bare(_ name: String) -> String {
-        name.replacingOccurrences(of: "`", with: "")
+        name.utf8.contains(UInt8(ascii: "`")) ? name.filter { $0 != "`" } : name
     }
 }

@@ -85,10 +85,10 @@ import TongbanAPI
 
             init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.itemID = try container.decode(String.self, forKey: .itemID)
-                self.default = try container.decode(Bool.self, forKey: .default)
+                self.itemID = try container.decodeRequired(String.self, forKey: .itemID)
+                self.default = try container.decodeRequired(Bool.self, forKey: .default)
                 self.price = container.decodeLeniently(AccordDecimal.self, forKey: .price)
-                self.kind = try container.decode(Kind.self, forKey: .kind)
+                self.kind = try container.decodeRequired(Kind.self, forKey: .kind)
             }
 
             enum CodingKeys: String, CodingKey {

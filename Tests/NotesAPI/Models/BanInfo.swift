@@ -14,7 +14,7 @@ nonisolated public struct BanInfo: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.reason = try container.decode(String.self, forKey: .reason)
+        self.reason = try container.decodeRequired(String.self, forKey: .reason)
         self.until = container.decodeLeniently(AccordDateTime.self, forKey: .until)
     }
 

@@ -22,11 +22,11 @@ nonisolated public struct BanProblem: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.type = try container.decode(String.self, forKey: .type)
-        self.title = try container.decode(String.self, forKey: .title)
-        self.status = try container.decode(Int.self, forKey: .status)
+        self.type = try container.decodeRequired(String.self, forKey: .type)
+        self.title = try container.decodeRequired(String.self, forKey: .title)
+        self.status = try container.decodeRequired(Int.self, forKey: .status)
         self.detail = container.decodeLeniently(String.self, forKey: .detail)
-        self.banInfo = try container.decode(BanInfo.self, forKey: .banInfo)
+        self.banInfo = try container.decodeRequired(BanInfo.self, forKey: .banInfo)
     }
 
     enum CodingKeys: String, CodingKey {

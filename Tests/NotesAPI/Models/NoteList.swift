@@ -14,7 +14,7 @@ nonisolated public struct NoteList: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.items = try container.decode([Note].self, forKey: .items)
+        self.items = try container.decodeRequired([Note].self, forKey: .items)
         self.nextCursor = container.decodeLeniently(String.self, forKey: .nextCursor)
     }
 

@@ -5,319 +5,386 @@ import Foundation
 nonisolated extension API {
     /// The response type of every endpoint that answers JSON, by id, for generic tooling and tests.
     public static var responseTypes: [String: any Codable.Type] {
-        [
-            "auth.sms-send": AuthSMSSendResponse.self,
-            "auth.login-phone": LoginResponse.self,
-            "auth.login-apple": LoginResponse.self,
-            "auth.refresh": TokenPair.self,
-            "auth.logout": AccordEmpty.self,
-            "auth.im-token": AuthIMTokenResponse.self,
-            "user.me": LoginUser.self,
-            "user.update-profile": LoginUser.self,
-            "app.start-config": AppStartConfigResponse.self,
-            "user.bind-phone": LoginUser.self,
-            "user.request-deletion": AccountDeletion.self,
-            "user.cancel-deletion": AccordEmpty.self,
-            "learning.knowledge-bases": LearningKnowledgeBasesResponse.self,
-            "learning.paths": LearningPathsResponse.self,
-            "learning.lessons": LearningLessonsResponse.self,
-            "learning.lesson": Lesson.self,
-            "learning.start-session": LearningSession.self,
-            "learning.update-session": LearningSession.self,
-            "ai.analyze": AIAnalysis.self,
-            "ai.chat": AIChatResponse.self,
-            "review.tasks": ReviewTasksResponse.self,
-            "review.complete": ReviewTask.self,
-            "learning.profile": UserLearningProfile.self,
-            "feedback.submit": FeedbackSubmitResponse.self,
-            "learning.import-kb": KnowledgeBase.self,
-            "learning.search-kb": LearningSearchKbResponse.self,
-            "learning.sessions": Page<LearningSession>.self,
-            "review.skip": ReviewTask.self,
-            "learning.goals": LearningGoals.self,
-            "learning.update-goals": LearningGoals.self,
-            "learning.reminders": LearningRemindersResponse.self,
-            "learning.set-reminder": Reminder.self,
-            "learning.achievements": LearningAchievementsResponse.self,
-            "matching.feed": Page<FeedCard>.self,
-            "matching.like": LikeResult.self,
-            "matching.super-like": LikeResult.self,
-            "matching.pass": AccordEmpty.self,
-            "matching.matches": Page<Match>.self,
-            "matching.unmatch": AccordEmpty.self,
-            "matching.report": MatchingReportResponse.self,
-            "matching.block": BlockedUser.self,
-            "matching.unblock": AccordEmpty.self,
-            "matching.blocks": Page<BlockedUser>.self,
-            "push.register": PushDevice.self,
-            "push.unregister": AccordEmpty.self,
-            "push.settings": NotificationSettings.self,
-            "push.update-settings": NotificationSettings.self,
-            "push.test": PushTestResponse.self,
-            "signal.inbox": SignalInbox.self,
-            "signal.publish": Signal.self,
-            "signal.mine": Page<Signal>.self,
-            "signal.detail": SignalDetail.self,
-            "signal.reply": SignalReplyResponse.self,
-            "signal.flash-viewed": AccordEmpty.self,
-            "signal.delete": AccordEmpty.self,
-            "signal.draw": Signal.self,
-            "signal.quota": SignalQuota.self,
-            "subscriptions.products": SubscriptionsProductsResponse.self,
-            "subscriptions.me": Entitlement.self,
-            "subscriptions.verify": Entitlement.self,
-            "subscriptions.restore": Entitlement.self,
-            "payments.create-order": PaymentOrder.self,
-            "payments.order": PaymentOrder.self,
-            "upload.policy": UploadPolicy.self,
-            "upload.image": UploadedImage.self,
-        ]
+        var types: [String: any Codable.Type] = [:]
+        types["auth.sms-send"] = AuthSMSSendResponse.self
+        types["auth.login-phone"] = LoginResponse.self
+        types["auth.login-apple"] = LoginResponse.self
+        types["auth.refresh"] = TokenPair.self
+        types["auth.logout"] = AccordEmpty.self
+        types["auth.im-token"] = AuthIMTokenResponse.self
+        types["user.me"] = LoginUser.self
+        types["user.update-profile"] = LoginUser.self
+        types["app.start-config"] = AppStartConfigResponse.self
+        types["user.bind-phone"] = LoginUser.self
+        types["user.request-deletion"] = AccountDeletion.self
+        types["user.cancel-deletion"] = AccordEmpty.self
+        types["learning.knowledge-bases"] = LearningKnowledgeBasesResponse.self
+        types["learning.paths"] = LearningPathsResponse.self
+        types["learning.lessons"] = LearningLessonsResponse.self
+        types["learning.lesson"] = Lesson.self
+        types["learning.start-session"] = LearningSession.self
+        types["learning.update-session"] = LearningSession.self
+        types["ai.analyze"] = AIAnalysis.self
+        types["ai.chat"] = AIChatResponse.self
+        types["review.tasks"] = ReviewTasksResponse.self
+        types["review.complete"] = ReviewTask.self
+        types["learning.profile"] = UserLearningProfile.self
+        types["feedback.submit"] = FeedbackSubmitResponse.self
+        types["learning.import-kb"] = KnowledgeBase.self
+        types["learning.search-kb"] = LearningSearchKbResponse.self
+        types["learning.sessions"] = Page<LearningSession>.self
+        types["review.skip"] = ReviewTask.self
+        types["learning.goals"] = LearningGoals.self
+        types["learning.update-goals"] = LearningGoals.self
+        types["learning.reminders"] = LearningRemindersResponse.self
+        types["learning.set-reminder"] = Reminder.self
+        types["learning.achievements"] = LearningAchievementsResponse.self
+        types["matching.feed"] = Page<FeedCard>.self
+        types["matching.like"] = LikeResult.self
+        types["matching.super-like"] = LikeResult.self
+        types["matching.pass"] = AccordEmpty.self
+        types["matching.matches"] = Page<Match>.self
+        types["matching.unmatch"] = AccordEmpty.self
+        types["matching.report"] = MatchingReportResponse.self
+        types["matching.block"] = BlockedUser.self
+        types["matching.unblock"] = AccordEmpty.self
+        types["matching.blocks"] = Page<BlockedUser>.self
+        types["push.register"] = PushDevice.self
+        types["push.unregister"] = AccordEmpty.self
+        types["push.settings"] = NotificationSettings.self
+        types["push.update-settings"] = NotificationSettings.self
+        types["push.test"] = PushTestResponse.self
+        types["signal.inbox"] = SignalInbox.self
+        types["signal.publish"] = Signal.self
+        types["signal.mine"] = Page<Signal>.self
+        types["signal.detail"] = SignalDetail.self
+        types["signal.reply"] = SignalReplyResponse.self
+        types["signal.flash-viewed"] = AccordEmpty.self
+        types["signal.delete"] = AccordEmpty.self
+        types["signal.draw"] = Signal.self
+        types["signal.quota"] = SignalQuota.self
+        types["subscriptions.products"] = SubscriptionsProductsResponse.self
+        types["subscriptions.me"] = Entitlement.self
+        types["subscriptions.verify"] = Entitlement.self
+        types["subscriptions.restore"] = Entitlement.self
+        types["payments.create-order"] = PaymentOrder.self
+        types["payments.order"] = PaymentOrder.self
+        types["upload.policy"] = UploadPolicy.self
+        types["upload.image"] = UploadedImage.self
+        return types
     }
 
     /// Every endpoint with its typed fixtures, for `MockTransport`.
     public static var mockRoutes: [MockRoute] {
         var routes: [MockRoute] = []
-        routes.append(MockRoute(id: "auth.sms-send", method: .post, path: "/auth/sms/send", requiresAuth: false, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "too-frequent", role: .matched, matchers: [.init(.body, "/phone", .regex("0000$"))], code: 2002, message: nil))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "sent", role: .fallback) { API.auth.fixtures.smsSend.sent })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.auth.fixtures.smsSend.default })
-        routes.append(MockRoute(id: "auth.login-phone", method: .post, path: "/auth/login/phone", requiresAuth: false, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "wrong-code", role: .matched, matchers: [.init(.body, "/code", .equals("000000"))], code: 2001, message: nil))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "wrong-password", role: .matched, matchers: [.init(.body, "/password", .regex("^wrong"))], code: 2003, message: nil))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "banned", role: .matched, matchers: [.init(.body, "/phone", .regex("^1990000"))], code: 1008, message: nil))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "new-user", role: .matched, matchers: [.init(.body, "/phone", .regex("^139"))]) { API.auth.fixtures.loginPhone.newUser })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "returning-user", role: .fallback) { API.auth.fixtures.loginPhone.returningUser })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.auth.fixtures.loginPhone.default })
-        routes.append(MockRoute(id: "auth.login-apple", method: .post, path: "/auth/login/apple", requiresAuth: false, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "invalid-token", role: .matched, matchers: [.init(.body, "/identity_token", .regex("^invalid"))], code: 2005, message: nil))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "named", role: .matched, matchers: [.init(.body, "/full_name/given_name", .regex("^.{2,20}$"))]) { API.auth.fixtures.loginApple.named })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "signed-in", role: .fallback) { API.auth.fixtures.loginApple.signedIn })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.auth.fixtures.loginApple.default })
-        routes.append(MockRoute(id: "auth.refresh", method: .post, path: "/auth/token/refresh", requiresAuth: false, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "expired", role: .matched, matchers: [.init(.body, "/refresh_token", .regex("^rt_expired"))], code: 1007, message: nil))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "rotated", role: .fallback) { API.auth.fixtures.refresh.rotated })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.auth.fixtures.refresh.default })
-        routes.append(MockRoute(id: "auth.logout", method: .post, path: "/auth/logout", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "done", role: .fallback) { API.auth.fixtures.logout.done })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.auth.fixtures.logout.default })
-        routes.append(MockRoute(id: "auth.im-token", method: .get, path: "/auth/im/token", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "issued", role: .fallback) { API.auth.fixtures.imToken.issued })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.auth.fixtures.imToken.default })
-        routes.append(MockRoute(id: "user.me", method: .get, path: "/users/me", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "vip", role: .fallback) { API.auth.fixtures.userMe.vip })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.auth.fixtures.userMe.default })
-        routes.append(MockRoute(id: "user.update-profile", method: .put, path: "/users/me/profile", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "rejected-bio", role: .matched, matchers: [.init(.body, "/bio", .regex("微信"))], code: 3002, message: nil))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "saved", role: .fallback) { API.auth.fixtures.userUpdateProfile.saved })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.auth.fixtures.userUpdateProfile.default })
-        routes.append(MockRoute(id: "app.start-config", method: .get, path: "/app/start-config", requiresAuth: false, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "force-update", role: .matched, matchers: [.init(.headers, "X-App-Version", .regex("^0\\."))]) { API.auth.fixtures.appStartConfig.forceUpdate })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "current", role: .fallback) { API.auth.fixtures.appStartConfig.current })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.auth.fixtures.appStartConfig.default })
-        routes.append(MockRoute(id: "user.bind-phone", method: .post, path: "/users/me/phone", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "taken", role: .matched, matchers: [.init(.body, "/phone", .equals("13800138000"))], code: 2004, message: nil))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "wrong-code", role: .matched, matchers: [.init(.body, "/code", .equals("000000"))], code: 2001, message: nil))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "bound", role: .fallback) { API.auth.fixtures.userBindPhone.bound })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.auth.fixtures.userBindPhone.default })
-        routes.append(MockRoute(id: "user.request-deletion", method: .post, path: "/users/me/deletion", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "pending", role: .matched, matchers: [.init(.headers, "X-Deletion", .equals("pending"))], code: 2006, message: nil))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "requested", role: .fallback) { API.auth.fixtures.userRequestDeletion.requested })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.auth.fixtures.userRequestDeletion.default })
-        routes.append(MockRoute(id: "user.cancel-deletion", method: .delete, path: "/users/me/deletion", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "none", role: .matched, matchers: [.init(.headers, "X-Deletion", .equals("none"))], code: 5001, message: nil))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "cancelled", role: .fallback) { API.auth.fixtures.userCancelDeletion.cancelled })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.auth.fixtures.userCancelDeletion.default })
-        routes.append(MockRoute(id: "learning.knowledge-bases", method: .get, path: "/knowledge-bases", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "first-page", role: .fallback) { API.learning.fixtures.knowledgeBases.firstPage })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.learning.fixtures.knowledgeBases.default })
-        routes.append(MockRoute(id: "learning.paths", method: .get, path: "/knowledge-bases/{kb_id}/paths", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "missing", role: .matched, matchers: [.init(.params, "kb_id", .equals("kb_missing"))], code: 5001, message: nil))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "paths", role: .fallback) { API.learning.fixtures.paths.paths })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.learning.fixtures.paths.default })
-        routes.append(MockRoute(id: "learning.lessons", method: .get, path: "/paths/{path_id}/lessons", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "unknown-path", role: .matched, matchers: [.init(.params, "path_id", .regex("^missing"))], code: 5001, message: nil))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "lessons", role: .fallback) { API.learning.fixtures.lessons.lessons })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.learning.fixtures.lessons.default })
-        routes.append(MockRoute(id: "learning.lesson", method: .get, path: "/lessons/{lesson_id}", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "missing", role: .matched, matchers: [.init(.params, "lesson_id", .equals("ls_missing"))], code: 5001, message: nil))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "lesson", role: .fallback) { API.learning.fixtures.lesson.lesson })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.learning.fixtures.lesson.default })
-        routes.append(MockRoute(id: "learning.start-session", method: .post, path: "/learning/sessions", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "unknown-lesson", role: .matched, matchers: [.init(.body, "/lesson_id", .regex("^missing"))], code: 5001, message: nil))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "started", role: .fallback) { API.learning.fixtures.startSession.started })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.learning.fixtures.startSession.default })
-        routes.append(MockRoute(id: "learning.update-session", method: .patch, path: "/learning/sessions/{session_id}", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "ended", role: .matched, matchers: [.init(.body, "/ended_at", .present(true))]) { API.learning.fixtures.updateSession.ended })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "updated", role: .fallback) { API.learning.fixtures.updateSession.updated })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.learning.fixtures.updateSession.default })
-        routes.append(MockRoute(id: "ai.analyze", method: .post, path: "/ai/analyze-learning-input", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "unknown-session", role: .matched, matchers: [.init(.body, "/session_id", .regex("^missing"))], code: 5001, message: nil))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "busy", role: .matched, matchers: [.init(.body, "/input_text", .regex("^BUSY"))], code: 5002, message: nil))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "analysis", role: .fallback) { API.learning.fixtures.aiAnalyze.analysis })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.learning.fixtures.aiAnalyze.default })
-        routes.append(MockRoute(id: "ai.chat", method: .post, path: "/ai/chat", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "busy", role: .matched, matchers: [.init(.body, "/messages/0/content", .regex("^BUSY"))], code: 5002, message: nil))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "reply", role: .fallback) { API.learning.fixtures.aiChat.reply })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.learning.fixtures.aiChat.default })
-        routes.append(MockRoute(id: "review.tasks", method: .get, path: "/review/tasks", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "week", role: .matched, matchers: [.init(.query, "range", .equals("week"))]) { API.learning.fixtures.reviewTasks.week })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "tomorrow", role: .matched, matchers: [.init(.query, "range", .equals("tomorrow"))]) { API.learning.fixtures.reviewTasks.tomorrow })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "today", role: .fallback) { API.learning.fixtures.reviewTasks.today })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.learning.fixtures.reviewTasks.default })
-        routes.append(MockRoute(id: "review.complete", method: .post, path: "/review/tasks/{task_id}/complete", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "done", role: .fallback) { API.learning.fixtures.reviewComplete.done })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.learning.fixtures.reviewComplete.default })
-        routes.append(MockRoute(id: "learning.profile", method: .get, path: "/learning/profile", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "profile", role: .fallback) { API.learning.fixtures.profile.profile })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.learning.fixtures.profile.default })
-        routes.append(MockRoute(id: "feedback.submit", method: .post, path: "/feedback", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "received", role: .fallback) { API.learning.fixtures.feedbackSubmit.received })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.learning.fixtures.feedbackSubmit.default })
-        routes.append(MockRoute(id: "learning.import-kb", method: .post, path: "/knowledge-bases/import", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .fallback) { API.learning.fixtures.importKb.default })
-        routes.append(MockRoute(id: "learning.search-kb", method: .get, path: "/knowledge-bases/search", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .fallback) { API.learning.fixtures.searchKb.default })
-        routes.append(MockRoute(id: "learning.sessions", method: .get, path: "/learning/sessions", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "history", role: .fallback) { API.learning.fixtures.sessions.history })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.learning.fixtures.sessions.default })
-        routes.append(MockRoute(id: "review.skip", method: .post, path: "/review/tasks/{task_id}/skip", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "skipped", role: .fallback) { API.learning.fixtures.reviewSkip.skipped })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.learning.fixtures.reviewSkip.default })
-        routes.append(MockRoute(id: "learning.goals", method: .get, path: "/learning/goals", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .fallback) { API.learning.fixtures.goals.default })
-        routes.append(MockRoute(id: "learning.update-goals", method: .put, path: "/learning/goals", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "saved", role: .fallback) { API.learning.fixtures.updateGoals.saved })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.learning.fixtures.updateGoals.default })
-        routes.append(MockRoute(id: "learning.reminders", method: .get, path: "/learning/reminders", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .fallback) { API.learning.fixtures.reminders.default })
-        routes.append(MockRoute(id: "learning.set-reminder", method: .put, path: "/learning/reminders/{reminder_id}", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "saved", role: .fallback) { API.learning.fixtures.setReminder.saved })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.learning.fixtures.setReminder.default })
-        routes.append(MockRoute(id: "learning.achievements", method: .get, path: "/learning/achievements", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .fallback) { API.learning.fixtures.achievements.default })
-        routes.append(MockRoute(id: "matching.feed", method: .get, path: "/discover/feed", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "last-page", role: .matched, matchers: [.init(.query, "cursor", .equals("f_2"))]) { API.matching.fixtures.feed.lastPage })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "first-page", role: .fallback) { API.matching.fixtures.feed.firstPage })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.matching.fixtures.feed.default })
-        routes.append(MockRoute(id: "matching.like", method: .post, path: "/users/{uid}/like", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "already-matched", role: .named) { API.matching.fixtures.like.alreadyMatched })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "liked", role: .fallback) { API.matching.fixtures.like.liked })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.matching.fixtures.like.default })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "no-match", role: .named) { API.matching.fixtures.like.noMatch })
-        routes.append(MockRoute(id: "matching.super-like", method: .post, path: "/users/{uid}/super-like", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "already-matched", role: .named) { API.matching.fixtures.superLike.alreadyMatched })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "super-liked", role: .fallback) { API.matching.fixtures.superLike.superLiked })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.matching.fixtures.superLike.default })
-        routes.append(MockRoute(id: "matching.pass", method: .post, path: "/users/{uid}/pass", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "passed-admirer", role: .named) { API.matching.fixtures.pass.passedAdmirer })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "passed", role: .fallback) { API.matching.fixtures.pass.passed })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.matching.fixtures.pass.default })
-        routes.append(MockRoute(id: "matching.matches", method: .get, path: "/matches", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "matches", role: .fallback) { API.matching.fixtures.matches.matches })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.matching.fixtures.matches.default })
-        routes.append(MockRoute(id: "matching.unmatch", method: .delete, path: "/matches/{match_id}", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.matching.fixtures.unmatch.default })
-        routes.append(MockRoute(id: "matching.report", method: .post, path: "/users/{uid}/report", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "received", role: .fallback) { API.matching.fixtures.report.received })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.matching.fixtures.report.default })
-        routes.append(MockRoute(id: "matching.block", method: .post, path: "/users/{uid}/block", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.matching.fixtures.block.default })
-        routes.append(MockRoute(id: "matching.unblock", method: .delete, path: "/users/{uid}/block", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.matching.fixtures.unblock.default })
-        routes.append(MockRoute(id: "matching.blocks", method: .get, path: "/blocks", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "blocks", role: .fallback) { API.matching.fixtures.blocks.blocks })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.matching.fixtures.blocks.default })
-        routes.append(MockRoute(id: "push.register", method: .post, path: "/push/devices", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "registered", role: .fallback) { API.push.fixtures.register.registered })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.push.fixtures.register.default })
-        routes.append(MockRoute(id: "push.unregister", method: .delete, path: "/push/devices/{device_token}", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.push.fixtures.unregister.default })
-        routes.append(MockRoute(id: "push.settings", method: .get, path: "/push/settings", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "defaults", role: .fallback) { API.push.fixtures.settings.defaults })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.push.fixtures.settings.default })
-        routes.append(MockRoute(id: "push.update-settings", method: .put, path: "/push/settings", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "saved", role: .fallback) { API.push.fixtures.updateSettings.saved })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.push.fixtures.updateSettings.default })
-        routes.append(MockRoute(id: "push.test", method: .post, path: "/push/test", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "new-signal", role: .matched, matchers: [.init(.body, "/kind", .equals("new_signal"))]) { API.push.fixtures.test.newSignal })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "reply", role: .matched, matchers: [.init(.body, "/kind", .equals("reply"))]) { API.push.fixtures.test.reply })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "match", role: .matched, matchers: [.init(.body, "/kind", .equals("match"))]) { API.push.fixtures.test.match })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "system", role: .fallback) { API.push.fixtures.test.system })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.push.fixtures.test.default })
-        routes.append(MockRoute(id: "signal.inbox", method: .get, path: "/signals/inbox", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "last-page", role: .matched, matchers: [.init(.query, "cursor", .equals("c_2"))]) { API.signal.fixtures.inbox.lastPage })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "flash-only", role: .matched, matchers: [.init(.query, "filter", .equals("flash"))]) { API.signal.fixtures.inbox.flashOnly })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "unread", role: .matched, matchers: [.init(.query, "filter", .equals("unread"))]) { API.signal.fixtures.inbox.unread })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "first-page", role: .fallback) { API.signal.fixtures.inbox.firstPage })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.signal.fixtures.inbox.default })
-        routes.append(MockRoute(id: "signal.publish", method: .post, path: "/signals", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "quota", role: .matched, matchers: [.init(.body, "/content", .regex("^配额"))], code: 3008, message: nil))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "rejected", role: .matched, matchers: [.init(.body, "/content", .regex("微信|加V"))], code: 3002, message: nil))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "over-quota", role: .named, code: 3008, message: nil))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "published", role: .fallback) { API.signal.fixtures.publish.published })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.signal.fixtures.publish.default })
-        routes.append(MockRoute(id: "signal.mine", method: .get, path: "/signals/mine", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "mine", role: .fallback) { API.signal.fixtures.mine.mine })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.signal.fixtures.mine.default })
-        routes.append(MockRoute(id: "signal.detail", method: .get, path: "/signals/{signal_id}", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "found", role: .fallback) { API.signal.fixtures.detail.found })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.signal.fixtures.detail.default })
-        routes.append(MockRoute(id: "signal.reply", method: .post, path: "/signals/{signal_id}/reply", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "rejected", role: .matched, matchers: [.init(.body, "/content", .regex("微信|加V"))], code: 3002, message: nil))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "conversation", role: .fallback) { API.signal.fixtures.reply.conversation })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.signal.fixtures.reply.default })
-        routes.append(MockRoute(id: "signal.flash-viewed", method: .post, path: "/signals/{signal_id}/flash-viewed", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "viewed", role: .fallback) { API.signal.fixtures.flashViewed.viewed })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.signal.fixtures.flashViewed.default })
-        routes.append(MockRoute(id: "signal.delete", method: .delete, path: "/signals/{signal_id}", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "deleted", role: .fallback) { API.signal.fixtures.delete.deleted })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.signal.fixtures.delete.default })
-        routes.append(MockRoute(id: "signal.draw", method: .post, path: "/signals/draw", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "pool-empty", role: .matched, matchers: [.init(.headers, "X-Pool", .equals("empty"))], code: 3001, message: nil))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "drawn", role: .fallback) { API.signal.fixtures.draw.drawn })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.signal.fixtures.draw.default })
-        routes.append(MockRoute(id: "signal.quota", method: .get, path: "/signals/quota", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "exhausted", role: .matched, matchers: [.init(.headers, "X-Quota", .equals("exhausted"))]) { API.signal.fixtures.quota.exhausted })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "plenty", role: .fallback) { API.signal.fixtures.quota.plenty })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.signal.fixtures.quota.default })
-        routes.append(MockRoute(id: "subscriptions.products", method: .get, path: "/subscriptions/products", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "catalogue", role: .fallback) { API.subscriptions.fixtures.products.catalogue })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.subscriptions.fixtures.products.default })
-        routes.append(MockRoute(id: "subscriptions.me", method: .get, path: "/subscriptions/me", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "grace-period", role: .matched, matchers: [.init(.headers, "X-Subscription", .equals("grace-period"))]) { API.subscriptions.fixtures.me.gracePeriod })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "billing-retry", role: .matched, matchers: [.init(.headers, "X-Subscription", .equals("billing-retry"))]) { API.subscriptions.fixtures.me.billingRetry })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "expired", role: .matched, matchers: [.init(.headers, "X-Subscription", .equals("expired"))]) { API.subscriptions.fixtures.me.expired })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "refunded", role: .matched, matchers: [.init(.headers, "X-Subscription", .equals("refunded"))]) { API.subscriptions.fixtures.me.refunded })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "lifetime", role: .matched, matchers: [.init(.headers, "X-Subscription", .equals("lifetime"))]) { API.subscriptions.fixtures.me.lifetime })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "free", role: .matched, matchers: [.init(.headers, "X-Subscription", .equals("free"))]) { API.subscriptions.fixtures.me.free })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "current", role: .fallback) { API.subscriptions.fixtures.me.current })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.subscriptions.fixtures.me.default })
-        routes.append(MockRoute(id: "subscriptions.verify", method: .post, path: "/subscriptions/verify", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "bad-receipt", role: .matched, matchers: [.init(.body, "/transaction_id", .equals("0"))], code: 4001, message: nil))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "unknown-product", role: .matched, matchers: [.init(.body, "/product_id", .regex("^(?!tongban\\.vip\\.(monthly|yearly|lifetime)$)"))], code: 4002, message: nil))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "granted-monthly", role: .matched, matchers: [.init(.body, "/product_id", .equals("tongban.vip.monthly"))]) { API.subscriptions.fixtures.verify.grantedMonthly })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "granted-lifetime", role: .matched, matchers: [.init(.body, "/product_id", .equals("tongban.vip.lifetime"))]) { API.subscriptions.fixtures.verify.grantedLifetime })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "granted", role: .fallback) { API.subscriptions.fixtures.verify.granted })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.subscriptions.fixtures.verify.default })
-        routes.append(MockRoute(id: "subscriptions.restore", method: .post, path: "/subscriptions/restore", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "restored", role: .fallback) { API.subscriptions.fixtures.restore.restored })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.subscriptions.fixtures.restore.default })
-        routes.append(MockRoute(id: "payments.create-order", method: .post, path: "/payments/orders", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "unknown-product", role: .matched, matchers: [.init(.body, "/product_id", .regex("^(?!tongban\\.vip\\.(monthly|yearly|lifetime)$)"))], code: 4002, message: nil))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "alipay", role: .matched, matchers: [.init(.body, "/channel", .equals("alipay"))]) { API.subscriptions.fixtures.paymentsCreateOrder.alipay })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "wechat", role: .fallback) { API.subscriptions.fixtures.paymentsCreateOrder.wechat })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.subscriptions.fixtures.paymentsCreateOrder.default })
-        routes.append(MockRoute(id: "payments.order", method: .get, path: "/payments/orders/{order_no}", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "paid", role: .matched, matchers: [.init(.headers, "X-Payment", .equals("paid"))]) { API.subscriptions.fixtures.paymentsOrder.paid })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "current", role: .fallback) { API.subscriptions.fixtures.paymentsOrder.current })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.subscriptions.fixtures.paymentsOrder.default })
-        routes.append(MockRoute(id: "upload.policy", method: .post, path: "/uploads/policy", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "signed", role: .fallback) { API.upload.fixtures.policy.signed })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.upload.fixtures.policy.default })
-        routes.append(MockRoute(id: "upload.image", method: .post, path: "/uploads/images", requiresAuth: true, answers: []))
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "stored", role: .fallback) { API.upload.fixtures.image.stored })
-        routes[routes.count - 1].answers.append(MockRoute.Answer(name: "default", role: .named) { API.upload.fixtures.image.default })
-        routes.append(MockRoute(id: "upload.file", method: .get, path: "/uploads/files/{file_id}", requiresAuth: true, answers: []))
+        routes.reserveCapacity(66)
+        var route = MockRoute(id: "auth.sms-send", method: .post, path: "/auth/sms/send", requiresAuth: false, answers: [])
+        route.answers.append(MockRoute.Answer(name: "too-frequent", role: .matched, matchers: [.init(.body, "/phone", .regex("0000$"))], code: 2002, message: nil))
+        route.answers.append(MockRoute.Answer(name: "sent", role: .fallback) { API.auth.fixtures.smsSend.sent })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.auth.fixtures.smsSend.default })
+        routes.append(route)
+        route = MockRoute(id: "auth.login-phone", method: .post, path: "/auth/login/phone", requiresAuth: false, answers: [])
+        route.answers.append(MockRoute.Answer(name: "wrong-code", role: .matched, matchers: [.init(.body, "/code", .equals("000000"))], code: 2001, message: nil))
+        route.answers.append(MockRoute.Answer(name: "wrong-password", role: .matched, matchers: [.init(.body, "/password", .regex("^wrong"))], code: 2003, message: nil))
+        route.answers.append(MockRoute.Answer(name: "banned", role: .matched, matchers: [.init(.body, "/phone", .regex("^1990000"))], code: 1008, message: nil))
+        route.answers.append(MockRoute.Answer(name: "new-user", role: .matched, matchers: [.init(.body, "/phone", .regex("^139"))]) { API.auth.fixtures.loginPhone.newUser })
+        route.answers.append(MockRoute.Answer(name: "returning-user", role: .fallback) { API.auth.fixtures.loginPhone.returningUser })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.auth.fixtures.loginPhone.default })
+        routes.append(route)
+        route = MockRoute(id: "auth.login-apple", method: .post, path: "/auth/login/apple", requiresAuth: false, answers: [])
+        route.answers.append(MockRoute.Answer(name: "invalid-token", role: .matched, matchers: [.init(.body, "/identity_token", .regex("^invalid"))], code: 2005, message: nil))
+        route.answers.append(MockRoute.Answer(name: "named", role: .matched, matchers: [.init(.body, "/full_name/given_name", .regex("^.{2,20}$"))]) { API.auth.fixtures.loginApple.named })
+        route.answers.append(MockRoute.Answer(name: "signed-in", role: .fallback) { API.auth.fixtures.loginApple.signedIn })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.auth.fixtures.loginApple.default })
+        routes.append(route)
+        route = MockRoute(id: "auth.refresh", method: .post, path: "/auth/token/refresh", requiresAuth: false, answers: [])
+        route.answers.append(MockRoute.Answer(name: "expired", role: .matched, matchers: [.init(.body, "/refresh_token", .regex("^rt_expired"))], code: 1007, message: nil))
+        route.answers.append(MockRoute.Answer(name: "rotated", role: .fallback) { API.auth.fixtures.refresh.rotated })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.auth.fixtures.refresh.default })
+        routes.append(route)
+        route = MockRoute(id: "auth.logout", method: .post, path: "/auth/logout", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "done", role: .fallback) { API.auth.fixtures.logout.done })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.auth.fixtures.logout.default })
+        routes.append(route)
+        route = MockRoute(id: "auth.im-token", method: .get, path: "/auth/im/token", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "issued", role: .fallback) { API.auth.fixtures.imToken.issued })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.auth.fixtures.imToken.default })
+        routes.append(route)
+        route = MockRoute(id: "user.me", method: .get, path: "/users/me", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "vip", role: .fallback) { API.auth.fixtures.userMe.vip })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.auth.fixtures.userMe.default })
+        routes.append(route)
+        route = MockRoute(id: "user.update-profile", method: .put, path: "/users/me/profile", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "rejected-bio", role: .matched, matchers: [.init(.body, "/bio", .regex("微信"))], code: 3002, message: nil))
+        route.answers.append(MockRoute.Answer(name: "saved", role: .fallback) { API.auth.fixtures.userUpdateProfile.saved })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.auth.fixtures.userUpdateProfile.default })
+        routes.append(route)
+        route = MockRoute(id: "app.start-config", method: .get, path: "/app/start-config", requiresAuth: false, answers: [])
+        route.answers.append(MockRoute.Answer(name: "force-update", role: .matched, matchers: [.init(.headers, "X-App-Version", .regex("^0\\."))]) { API.auth.fixtures.appStartConfig.forceUpdate })
+        route.answers.append(MockRoute.Answer(name: "current", role: .fallback) { API.auth.fixtures.appStartConfig.current })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.auth.fixtures.appStartConfig.default })
+        routes.append(route)
+        route = MockRoute(id: "user.bind-phone", method: .post, path: "/users/me/phone", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "taken", role: .matched, matchers: [.init(.body, "/phone", .equals("13800138000"))], code: 2004, message: nil))
+        route.answers.append(MockRoute.Answer(name: "wrong-code", role: .matched, matchers: [.init(.body, "/code", .equals("000000"))], code: 2001, message: nil))
+        route.answers.append(MockRoute.Answer(name: "bound", role: .fallback) { API.auth.fixtures.userBindPhone.bound })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.auth.fixtures.userBindPhone.default })
+        routes.append(route)
+        route = MockRoute(id: "user.request-deletion", method: .post, path: "/users/me/deletion", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "pending", role: .matched, matchers: [.init(.headers, "X-Deletion", .equals("pending"))], code: 2006, message: nil))
+        route.answers.append(MockRoute.Answer(name: "requested", role: .fallback) { API.auth.fixtures.userRequestDeletion.requested })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.auth.fixtures.userRequestDeletion.default })
+        routes.append(route)
+        route = MockRoute(id: "user.cancel-deletion", method: .delete, path: "/users/me/deletion", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "none", role: .matched, matchers: [.init(.headers, "X-Deletion", .equals("none"))], code: 5001, message: nil))
+        route.answers.append(MockRoute.Answer(name: "cancelled", role: .fallback) { API.auth.fixtures.userCancelDeletion.cancelled })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.auth.fixtures.userCancelDeletion.default })
+        routes.append(route)
+        route = MockRoute(id: "learning.knowledge-bases", method: .get, path: "/knowledge-bases", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "first-page", role: .fallback) { API.learning.fixtures.knowledgeBases.firstPage })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.learning.fixtures.knowledgeBases.default })
+        routes.append(route)
+        route = MockRoute(id: "learning.paths", method: .get, path: "/knowledge-bases/{kb_id}/paths", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "missing", role: .matched, matchers: [.init(.params, "kb_id", .equals("kb_missing"))], code: 5001, message: nil))
+        route.answers.append(MockRoute.Answer(name: "paths", role: .fallback) { API.learning.fixtures.paths.paths })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.learning.fixtures.paths.default })
+        routes.append(route)
+        route = MockRoute(id: "learning.lessons", method: .get, path: "/paths/{path_id}/lessons", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "unknown-path", role: .matched, matchers: [.init(.params, "path_id", .regex("^missing"))], code: 5001, message: nil))
+        route.answers.append(MockRoute.Answer(name: "lessons", role: .fallback) { API.learning.fixtures.lessons.lessons })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.learning.fixtures.lessons.default })
+        routes.append(route)
+        route = MockRoute(id: "learning.lesson", method: .get, path: "/lessons/{lesson_id}", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "missing", role: .matched, matchers: [.init(.params, "lesson_id", .equals("ls_missing"))], code: 5001, message: nil))
+        route.answers.append(MockRoute.Answer(name: "lesson", role: .fallback) { API.learning.fixtures.lesson.lesson })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.learning.fixtures.lesson.default })
+        routes.append(route)
+        route = MockRoute(id: "learning.start-session", method: .post, path: "/learning/sessions", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "unknown-lesson", role: .matched, matchers: [.init(.body, "/lesson_id", .regex("^missing"))], code: 5001, message: nil))
+        route.answers.append(MockRoute.Answer(name: "started", role: .fallback) { API.learning.fixtures.startSession.started })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.learning.fixtures.startSession.default })
+        routes.append(route)
+        route = MockRoute(id: "learning.update-session", method: .patch, path: "/learning/sessions/{session_id}", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "ended", role: .matched, matchers: [.init(.body, "/ended_at", .present(true))]) { API.learning.fixtures.updateSession.ended })
+        route.answers.append(MockRoute.Answer(name: "updated", role: .fallback) { API.learning.fixtures.updateSession.updated })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.learning.fixtures.updateSession.default })
+        routes.append(route)
+        route = MockRoute(id: "ai.analyze", method: .post, path: "/ai/analyze-learning-input", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "unknown-session", role: .matched, matchers: [.init(.body, "/session_id", .regex("^missing"))], code: 5001, message: nil))
+        route.answers.append(MockRoute.Answer(name: "busy", role: .matched, matchers: [.init(.body, "/input_text", .regex("^BUSY"))], code: 5002, message: nil))
+        route.answers.append(MockRoute.Answer(name: "analysis", role: .fallback) { API.learning.fixtures.aiAnalyze.analysis })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.learning.fixtures.aiAnalyze.default })
+        routes.append(route)
+        route = MockRoute(id: "ai.chat", method: .post, path: "/ai/chat", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "busy", role: .matched, matchers: [.init(.body, "/messages/0/content", .regex("^BUSY"))], code: 5002, message: nil))
+        route.answers.append(MockRoute.Answer(name: "reply", role: .fallback) { API.learning.fixtures.aiChat.reply })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.learning.fixtures.aiChat.default })
+        routes.append(route)
+        route = MockRoute(id: "review.tasks", method: .get, path: "/review/tasks", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "week", role: .matched, matchers: [.init(.query, "range", .equals("week"))]) { API.learning.fixtures.reviewTasks.week })
+        route.answers.append(MockRoute.Answer(name: "tomorrow", role: .matched, matchers: [.init(.query, "range", .equals("tomorrow"))]) { API.learning.fixtures.reviewTasks.tomorrow })
+        route.answers.append(MockRoute.Answer(name: "today", role: .fallback) { API.learning.fixtures.reviewTasks.today })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.learning.fixtures.reviewTasks.default })
+        routes.append(route)
+        route = MockRoute(id: "review.complete", method: .post, path: "/review/tasks/{task_id}/complete", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "done", role: .fallback) { API.learning.fixtures.reviewComplete.done })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.learning.fixtures.reviewComplete.default })
+        routes.append(route)
+        route = MockRoute(id: "learning.profile", method: .get, path: "/learning/profile", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "profile", role: .fallback) { API.learning.fixtures.profile.profile })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.learning.fixtures.profile.default })
+        routes.append(route)
+        route = MockRoute(id: "feedback.submit", method: .post, path: "/feedback", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "received", role: .fallback) { API.learning.fixtures.feedbackSubmit.received })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.learning.fixtures.feedbackSubmit.default })
+        routes.append(route)
+        route = MockRoute(id: "learning.import-kb", method: .post, path: "/knowledge-bases/import", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "default", role: .fallback) { API.learning.fixtures.importKb.default })
+        routes.append(route)
+        route = MockRoute(id: "learning.search-kb", method: .get, path: "/knowledge-bases/search", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "default", role: .fallback) { API.learning.fixtures.searchKb.default })
+        routes.append(route)
+        route = MockRoute(id: "learning.sessions", method: .get, path: "/learning/sessions", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "history", role: .fallback) { API.learning.fixtures.sessions.history })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.learning.fixtures.sessions.default })
+        routes.append(route)
+        route = MockRoute(id: "review.skip", method: .post, path: "/review/tasks/{task_id}/skip", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "skipped", role: .fallback) { API.learning.fixtures.reviewSkip.skipped })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.learning.fixtures.reviewSkip.default })
+        routes.append(route)
+        route = MockRoute(id: "learning.goals", method: .get, path: "/learning/goals", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "default", role: .fallback) { API.learning.fixtures.goals.default })
+        routes.append(route)
+        route = MockRoute(id: "learning.update-goals", method: .put, path: "/learning/goals", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "saved", role: .fallback) { API.learning.fixtures.updateGoals.saved })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.learning.fixtures.updateGoals.default })
+        routes.append(route)
+        route = MockRoute(id: "learning.reminders", method: .get, path: "/learning/reminders", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "default", role: .fallback) { API.learning.fixtures.reminders.default })
+        routes.append(route)
+        route = MockRoute(id: "learning.set-reminder", method: .put, path: "/learning/reminders/{reminder_id}", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "saved", role: .fallback) { API.learning.fixtures.setReminder.saved })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.learning.fixtures.setReminder.default })
+        routes.append(route)
+        route = MockRoute(id: "learning.achievements", method: .get, path: "/learning/achievements", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "default", role: .fallback) { API.learning.fixtures.achievements.default })
+        routes.append(route)
+        route = MockRoute(id: "matching.feed", method: .get, path: "/discover/feed", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "last-page", role: .matched, matchers: [.init(.query, "cursor", .equals("f_2"))]) { API.matching.fixtures.feed.lastPage })
+        route.answers.append(MockRoute.Answer(name: "first-page", role: .fallback) { API.matching.fixtures.feed.firstPage })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.matching.fixtures.feed.default })
+        routes.append(route)
+        route = MockRoute(id: "matching.like", method: .post, path: "/users/{uid}/like", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "already-matched", role: .named) { API.matching.fixtures.like.alreadyMatched })
+        route.answers.append(MockRoute.Answer(name: "liked", role: .fallback) { API.matching.fixtures.like.liked })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.matching.fixtures.like.default })
+        route.answers.append(MockRoute.Answer(name: "no-match", role: .named) { API.matching.fixtures.like.noMatch })
+        routes.append(route)
+        route = MockRoute(id: "matching.super-like", method: .post, path: "/users/{uid}/super-like", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "already-matched", role: .named) { API.matching.fixtures.superLike.alreadyMatched })
+        route.answers.append(MockRoute.Answer(name: "super-liked", role: .fallback) { API.matching.fixtures.superLike.superLiked })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.matching.fixtures.superLike.default })
+        routes.append(route)
+        route = MockRoute(id: "matching.pass", method: .post, path: "/users/{uid}/pass", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "passed-admirer", role: .named) { API.matching.fixtures.pass.passedAdmirer })
+        route.answers.append(MockRoute.Answer(name: "passed", role: .fallback) { API.matching.fixtures.pass.passed })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.matching.fixtures.pass.default })
+        routes.append(route)
+        route = MockRoute(id: "matching.matches", method: .get, path: "/matches", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "matches", role: .fallback) { API.matching.fixtures.matches.matches })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.matching.fixtures.matches.default })
+        routes.append(route)
+        route = MockRoute(id: "matching.unmatch", method: .delete, path: "/matches/{match_id}", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.matching.fixtures.unmatch.default })
+        routes.append(route)
+        route = MockRoute(id: "matching.report", method: .post, path: "/users/{uid}/report", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "received", role: .fallback) { API.matching.fixtures.report.received })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.matching.fixtures.report.default })
+        routes.append(route)
+        route = MockRoute(id: "matching.block", method: .post, path: "/users/{uid}/block", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.matching.fixtures.block.default })
+        routes.append(route)
+        route = MockRoute(id: "matching.unblock", method: .delete, path: "/users/{uid}/block", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.matching.fixtures.unblock.default })
+        routes.append(route)
+        route = MockRoute(id: "matching.blocks", method: .get, path: "/blocks", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "blocks", role: .fallback) { API.matching.fixtures.blocks.blocks })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.matching.fixtures.blocks.default })
+        routes.append(route)
+        route = MockRoute(id: "push.register", method: .post, path: "/push/devices", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "registered", role: .fallback) { API.push.fixtures.register.registered })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.push.fixtures.register.default })
+        routes.append(route)
+        route = MockRoute(id: "push.unregister", method: .delete, path: "/push/devices/{device_token}", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.push.fixtures.unregister.default })
+        routes.append(route)
+        route = MockRoute(id: "push.settings", method: .get, path: "/push/settings", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "defaults", role: .fallback) { API.push.fixtures.settings.defaults })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.push.fixtures.settings.default })
+        routes.append(route)
+        route = MockRoute(id: "push.update-settings", method: .put, path: "/push/settings", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "saved", role: .fallback) { API.push.fixtures.updateSettings.saved })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.push.fixtures.updateSettings.default })
+        routes.append(route)
+        route = MockRoute(id: "push.test", method: .post, path: "/push/test", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "new-signal", role: .matched, matchers: [.init(.body, "/kind", .equals("new_signal"))]) { API.push.fixtures.test.newSignal })
+        route.answers.append(MockRoute.Answer(name: "reply", role: .matched, matchers: [.init(.body, "/kind", .equals("reply"))]) { API.push.fixtures.test.reply })
+        route.answers.append(MockRoute.Answer(name: "match", role: .matched, matchers: [.init(.body, "/kind", .equals("match"))]) { API.push.fixtures.test.match })
+        route.answers.append(MockRoute.Answer(name: "system", role: .fallback) { API.push.fixtures.test.system })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.push.fixtures.test.default })
+        routes.append(route)
+        route = MockRoute(id: "signal.inbox", method: .get, path: "/signals/inbox", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "last-page", role: .matched, matchers: [.init(.query, "cursor", .equals("c_2"))]) { API.signal.fixtures.inbox.lastPage })
+        route.answers.append(MockRoute.Answer(name: "flash-only", role: .matched, matchers: [.init(.query, "filter", .equals("flash"))]) { API.signal.fixtures.inbox.flashOnly })
+        route.answers.append(MockRoute.Answer(name: "unread", role: .matched, matchers: [.init(.query, "filter", .equals("unread"))]) { API.signal.fixtures.inbox.unread })
+        route.answers.append(MockRoute.Answer(name: "first-page", role: .fallback) { API.signal.fixtures.inbox.firstPage })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.signal.fixtures.inbox.default })
+        routes.append(route)
+        route = MockRoute(id: "signal.publish", method: .post, path: "/signals", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "quota", role: .matched, matchers: [.init(.body, "/content", .regex("^配额"))], code: 3008, message: nil))
+        route.answers.append(MockRoute.Answer(name: "rejected", role: .matched, matchers: [.init(.body, "/content", .regex("微信|加V"))], code: 3002, message: nil))
+        route.answers.append(MockRoute.Answer(name: "over-quota", role: .named, code: 3008, message: nil))
+        route.answers.append(MockRoute.Answer(name: "published", role: .fallback) { API.signal.fixtures.publish.published })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.signal.fixtures.publish.default })
+        routes.append(route)
+        route = MockRoute(id: "signal.mine", method: .get, path: "/signals/mine", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "mine", role: .fallback) { API.signal.fixtures.mine.mine })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.signal.fixtures.mine.default })
+        routes.append(route)
+        route = MockRoute(id: "signal.detail", method: .get, path: "/signals/{signal_id}", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "found", role: .fallback) { API.signal.fixtures.detail.found })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.signal.fixtures.detail.default })
+        routes.append(route)
+        route = MockRoute(id: "signal.reply", method: .post, path: "/signals/{signal_id}/reply", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "rejected", role: .matched, matchers: [.init(.body, "/content", .regex("微信|加V"))], code: 3002, message: nil))
+        route.answers.append(MockRoute.Answer(name: "conversation", role: .fallback) { API.signal.fixtures.reply.conversation })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.signal.fixtures.reply.default })
+        routes.append(route)
+        route = MockRoute(id: "signal.flash-viewed", method: .post, path: "/signals/{signal_id}/flash-viewed", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "viewed", role: .fallback) { API.signal.fixtures.flashViewed.viewed })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.signal.fixtures.flashViewed.default })
+        routes.append(route)
+        route = MockRoute(id: "signal.delete", method: .delete, path: "/signals/{signal_id}", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "deleted", role: .fallback) { API.signal.fixtures.delete.deleted })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.signal.fixtures.delete.default })
+        routes.append(route)
+        route = MockRoute(id: "signal.draw", method: .post, path: "/signals/draw", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "pool-empty", role: .matched, matchers: [.init(.headers, "X-Pool", .equals("empty"))], code: 3001, message: nil))
+        route.answers.append(MockRoute.Answer(name: "drawn", role: .fallback) { API.signal.fixtures.draw.drawn })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.signal.fixtures.draw.default })
+        routes.append(route)
+        route = MockRoute(id: "signal.quota", method: .get, path: "/signals/quota", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "exhausted", role: .matched, matchers: [.init(.headers, "X-Quota", .equals("exhausted"))]) { API.signal.fixtures.quota.exhausted })
+        route.answers.append(MockRoute.Answer(name: "plenty", role: .fallback) { API.signal.fixtures.quota.plenty })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.signal.fixtures.quota.default })
+        routes.append(route)
+        route = MockRoute(id: "subscriptions.products", method: .get, path: "/subscriptions/products", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "catalogue", role: .fallback) { API.subscriptions.fixtures.products.catalogue })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.subscriptions.fixtures.products.default })
+        routes.append(route)
+        route = MockRoute(id: "subscriptions.me", method: .get, path: "/subscriptions/me", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "grace-period", role: .matched, matchers: [.init(.headers, "X-Subscription", .equals("grace-period"))]) { API.subscriptions.fixtures.me.gracePeriod })
+        route.answers.append(MockRoute.Answer(name: "billing-retry", role: .matched, matchers: [.init(.headers, "X-Subscription", .equals("billing-retry"))]) { API.subscriptions.fixtures.me.billingRetry })
+        route.answers.append(MockRoute.Answer(name: "expired", role: .matched, matchers: [.init(.headers, "X-Subscription", .equals("expired"))]) { API.subscriptions.fixtures.me.expired })
+        route.answers.append(MockRoute.Answer(name: "refunded", role: .matched, matchers: [.init(.headers, "X-Subscription", .equals("refunded"))]) { API.subscriptions.fixtures.me.refunded })
+        route.answers.append(MockRoute.Answer(name: "lifetime", role: .matched, matchers: [.init(.headers, "X-Subscription", .equals("lifetime"))]) { API.subscriptions.fixtures.me.lifetime })
+        route.answers.append(MockRoute.Answer(name: "free", role: .matched, matchers: [.init(.headers, "X-Subscription", .equals("free"))]) { API.subscriptions.fixtures.me.free })
+        route.answers.append(MockRoute.Answer(name: "current", role: .fallback) { API.subscriptions.fixtures.me.current })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.subscriptions.fixtures.me.default })
+        routes.append(route)
+        route = MockRoute(id: "subscriptions.verify", method: .post, path: "/subscriptions/verify", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "bad-receipt", role: .matched, matchers: [.init(.body, "/transaction_id", .equals("0"))], code: 4001, message: nil))
+        route.answers.append(MockRoute.Answer(name: "unknown-product", role: .matched, matchers: [.init(.body, "/product_id", .regex("^(?!tongban\\.vip\\.(monthly|yearly|lifetime)$)"))], code: 4002, message: nil))
+        route.answers.append(MockRoute.Answer(name: "granted-monthly", role: .matched, matchers: [.init(.body, "/product_id", .equals("tongban.vip.monthly"))]) { API.subscriptions.fixtures.verify.grantedMonthly })
+        route.answers.append(MockRoute.Answer(name: "granted-lifetime", role: .matched, matchers: [.init(.body, "/product_id", .equals("tongban.vip.lifetime"))]) { API.subscriptions.fixtures.verify.grantedLifetime })
+        route.answers.append(MockRoute.Answer(name: "granted", role: .fallback) { API.subscriptions.fixtures.verify.granted })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.subscriptions.fixtures.verify.default })
+        routes.append(route)
+        route = MockRoute(id: "subscriptions.restore", method: .post, path: "/subscriptions/restore", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "restored", role: .fallback) { API.subscriptions.fixtures.restore.restored })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.subscriptions.fixtures.restore.default })
+        routes.append(route)
+        route = MockRoute(id: "payments.create-order", method: .post, path: "/payments/orders", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "unknown-product", role: .matched, matchers: [.init(.body, "/product_id", .regex("^(?!tongban\\.vip\\.(monthly|yearly|lifetime)$)"))], code: 4002, message: nil))
+        route.answers.append(MockRoute.Answer(name: "alipay", role: .matched, matchers: [.init(.body, "/channel", .equals("alipay"))]) { API.subscriptions.fixtures.paymentsCreateOrder.alipay })
+        route.answers.append(MockRoute.Answer(name: "wechat", role: .fallback) { API.subscriptions.fixtures.paymentsCreateOrder.wechat })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.subscriptions.fixtures.paymentsCreateOrder.default })
+        routes.append(route)
+        route = MockRoute(id: "payments.order", method: .get, path: "/payments/orders/{order_no}", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "paid", role: .matched, matchers: [.init(.headers, "X-Payment", .equals("paid"))]) { API.subscriptions.fixtures.paymentsOrder.paid })
+        route.answers.append(MockRoute.Answer(name: "current", role: .fallback) { API.subscriptions.fixtures.paymentsOrder.current })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.subscriptions.fixtures.paymentsOrder.default })
+        routes.append(route)
+        route = MockRoute(id: "upload.policy", method: .post, path: "/uploads/policy", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "signed", role: .fallback) { API.upload.fixtures.policy.signed })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.upload.fixtures.policy.default })
+        routes.append(route)
+        route = MockRoute(id: "upload.image", method: .post, path: "/uploads/images", requiresAuth: true, answers: [])
+        route.answers.append(MockRoute.Answer(name: "stored", role: .fallback) { API.upload.fixtures.image.stored })
+        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.upload.fixtures.image.default })
+        routes.append(route)
+        route = MockRoute(id: "upload.file", method: .get, path: "/uploads/files/{file_id}", requiresAuth: true, answers: [])
+        routes.append(route)
         return routes
     }
 }

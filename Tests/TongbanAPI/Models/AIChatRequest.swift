@@ -17,8 +17,8 @@ nonisolated public struct AIChatRequest: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.sessionID = container.decodeLeniently(String.self, forKey: .sessionID)
-        self.messages = try container.decode([ChatMessage].self, forKey: .messages)
-        self.stream = try container.decode(Bool.self, forKey: .stream)
+        self.messages = try container.decodeRequired([ChatMessage].self, forKey: .messages)
+        self.stream = try container.decodeRequired(Bool.self, forKey: .stream)
     }
 
     enum CodingKeys: String, CodingKey {

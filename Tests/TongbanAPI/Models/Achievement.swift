@@ -22,10 +22,10 @@ nonisolated public struct Achievement: Codable, Hashable, Identifiable, Sendable
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decode(String.self, forKey: .id)
-        self.title = try container.decode(String.self, forKey: .title)
-        self.description = try container.decode(String.self, forKey: .description)
-        self.progress = try container.decode(Double.self, forKey: .progress)
+        self.id = try container.decodeRequired(String.self, forKey: .id)
+        self.title = try container.decodeRequired(String.self, forKey: .title)
+        self.description = try container.decodeRequired(String.self, forKey: .description)
+        self.progress = try container.decodeRequired(Double.self, forKey: .progress)
         self.unlockedAt = container.decodeLeniently(AccordDateTime.self, forKey: .unlockedAt)
     }
 

@@ -35,9 +35,9 @@ nonisolated public struct AppStartConfigResponse: Codable, Hashable, Sendable {
 
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.hasUpdate = try container.decode(Bool.self, forKey: .hasUpdate)
-            self.forceUpdate = try container.decode(Bool.self, forKey: .forceUpdate)
-            self.latestVersion = try container.decode(String.self, forKey: .latestVersion)
+            self.hasUpdate = try container.decodeRequired(Bool.self, forKey: .hasUpdate)
+            self.forceUpdate = try container.decodeRequired(Bool.self, forKey: .forceUpdate)
+            self.latestVersion = try container.decodeRequired(String.self, forKey: .latestVersion)
             self.downloadURL = container.decodeLeniently(URL.self, forKey: .downloadURL)
             self.notes = container.decodeLeniently(String.self, forKey: .notes)
         }

@@ -20,9 +20,9 @@ nonisolated public struct AuthLoginAppleRequest: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.identityToken = try container.decode(String.self, forKey: .identityToken)
+        self.identityToken = try container.decodeRequired(String.self, forKey: .identityToken)
         self.authorizationCode = container.decodeLeniently(String.self, forKey: .authorizationCode)
-        self.userIdentifier = try container.decode(String.self, forKey: .userIdentifier)
+        self.userIdentifier = try container.decodeRequired(String.self, forKey: .userIdentifier)
         self.fullName = container.decodeLeniently(FullName.self, forKey: .fullName)
         self.email = container.decodeLeniently(String.self, forKey: .email)
     }

@@ -18,10 +18,10 @@ nonisolated public struct AuthLoginPhoneRequest: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.phone = try container.decode(Phone.self, forKey: .phone)
+        self.phone = try container.decodeRequired(Phone.self, forKey: .phone)
         self.code = container.decodeLeniently(SmsCode.self, forKey: .code)
         self.password = container.decodeLeniently(String.self, forKey: .password)
-        self.deviceInfo = try container.decode(DeviceInfo.self, forKey: .deviceInfo)
+        self.deviceInfo = try container.decodeRequired(DeviceInfo.self, forKey: .deviceInfo)
     }
 
     enum CodingKeys: String, CodingKey {

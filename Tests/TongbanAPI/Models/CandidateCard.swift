@@ -24,12 +24,12 @@ nonisolated public struct CandidateCard: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.user = try container.decode(UserBrief.self, forKey: .user)
+        self.user = try container.decodeRequired(UserBrief.self, forKey: .user)
         self.age = container.decodeLeniently(Int.self, forKey: .age)
         self.bio = container.decodeLeniently(String.self, forKey: .bio)
-        self.photos = try container.decode([Photo].self, forKey: .photos)
+        self.photos = try container.decodeRequired([Photo].self, forKey: .photos)
         self.distanceKm = container.decodeLeniently(Double.self, forKey: .distanceKm)
-        self.tags = try container.decode([String].self, forKey: .tags)
+        self.tags = try container.decodeRequired([String].self, forKey: .tags)
     }
 
     enum CodingKeys: String, CodingKey {

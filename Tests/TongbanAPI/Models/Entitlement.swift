@@ -30,14 +30,14 @@ nonisolated public struct Entitlement: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.isActive = try container.decode(Bool.self, forKey: .isActive)
-        self.state = try container.decode(EntitlementState.self, forKey: .state)
+        self.isActive = try container.decodeRequired(Bool.self, forKey: .isActive)
+        self.state = try container.decodeRequired(EntitlementState.self, forKey: .state)
         self.productID = container.decodeLeniently(String.self, forKey: .productID)
         self.period = container.decodeLeniently(Period.self, forKey: .period)
         self.expiresAt = container.decodeLeniently(AccordDateTime.self, forKey: .expiresAt)
         self.gracePeriodExpiresAt = container.decodeLeniently(AccordDateTime.self, forKey: .gracePeriodExpiresAt)
-        self.willRenew = try container.decode(Bool.self, forKey: .willRenew)
-        self.platform = try container.decode(Platform.self, forKey: .platform)
+        self.willRenew = try container.decodeRequired(Bool.self, forKey: .willRenew)
+        self.platform = try container.decodeRequired(Platform.self, forKey: .platform)
     }
 
     enum CodingKeys: String, CodingKey {

@@ -16,8 +16,8 @@ nonisolated public struct FeedbackSubmitRequest: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.category = try container.decode(Category.self, forKey: .category)
-        self.content = try container.decode(String.self, forKey: .content)
+        self.category = try container.decodeRequired(Category.self, forKey: .category)
+        self.content = try container.decodeRequired(String.self, forKey: .content)
         self.contact = container.decodeLeniently(String.self, forKey: .contact)
     }
 

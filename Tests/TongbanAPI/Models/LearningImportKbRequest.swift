@@ -18,8 +18,8 @@ nonisolated public struct LearningImportKbRequest: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.title = try container.decode(String.self, forKey: .title)
-        self.language = try container.decode(String.self, forKey: .language)
+        self.title = try container.decodeRequired(String.self, forKey: .title)
+        self.language = try container.decodeRequired(String.self, forKey: .language)
         self.sourceURL = container.decodeLeniently(URL.self, forKey: .sourceURL)
         self.text = container.decodeLeniently(String.self, forKey: .text)
     }

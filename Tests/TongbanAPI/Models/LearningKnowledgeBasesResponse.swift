@@ -14,7 +14,7 @@ nonisolated public struct LearningKnowledgeBasesResponse: Codable, Hashable, Sen
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.items = try container.decode([KnowledgeBase].self, forKey: .items)
+        self.items = try container.decodeRequired([KnowledgeBase].self, forKey: .items)
         self.nextCursor = container.decodeLeniently(String.self, forKey: .nextCursor)
     }
 

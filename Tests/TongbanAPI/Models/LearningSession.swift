@@ -32,14 +32,14 @@ nonisolated public struct LearningSession: Codable, Hashable, Identifiable, Send
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decode(String.self, forKey: .id)
-        self.userID = try container.decode(Int.self, forKey: .userID)
-        self.lessonID = try container.decode(String.self, forKey: .lessonID)
-        self.startedAt = try container.decode(AccordDateTime.self, forKey: .startedAt)
+        self.id = try container.decodeRequired(String.self, forKey: .id)
+        self.userID = try container.decodeRequired(Int.self, forKey: .userID)
+        self.lessonID = try container.decodeRequired(String.self, forKey: .lessonID)
+        self.startedAt = try container.decodeRequired(AccordDateTime.self, forKey: .startedAt)
         self.endedAt = container.decodeLeniently(AccordDateTime.self, forKey: .endedAt)
         self.userInput = container.decodeLeniently(String.self, forKey: .userInput)
         self.masteryScore = container.decodeLeniently(Int.self, forKey: .masteryScore)
-        self.weakPoints = try container.decode([String].self, forKey: .weakPoints)
+        self.weakPoints = try container.decodeRequired([String].self, forKey: .weakPoints)
         self.nextSuggestion = container.decodeLeniently(String.self, forKey: .nextSuggestion)
         self.reviewAt = container.decodeLeniently(AccordDateTime.self, forKey: .reviewAt)
     }

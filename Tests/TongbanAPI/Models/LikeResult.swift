@@ -17,7 +17,7 @@ nonisolated public struct LikeResult: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.matched = try container.decode(Bool.self, forKey: .matched)
+        self.matched = try container.decodeRequired(Bool.self, forKey: .matched)
         self.match = container.decodeLeniently(Match.self, forKey: .match)
     }
 

@@ -16,7 +16,7 @@ nonisolated public struct MatchingReportRequest: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.reason = try container.decode(ReportReason.self, forKey: .reason)
+        self.reason = try container.decodeRequired(ReportReason.self, forKey: .reason)
         self.detail = container.decodeLeniently(String.self, forKey: .detail)
         self.evidenceImageIds = container.decodeLeniently([String].self, forKey: .evidenceImageIds)
     }

@@ -22,8 +22,8 @@ nonisolated public struct Media: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.type = try container.decode(MediaType.self, forKey: .type)
-        self.url = try container.decode(URL.self, forKey: .url)
+        self.type = try container.decodeRequired(MediaType.self, forKey: .type)
+        self.url = try container.decodeRequired(URL.self, forKey: .url)
         self.width = container.decodeLeniently(Int.self, forKey: .width)
         self.height = container.decodeLeniently(Int.self, forKey: .height)
         self.durationMs = container.decodeLeniently(Int.self, forKey: .durationMs)

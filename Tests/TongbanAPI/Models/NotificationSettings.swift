@@ -23,10 +23,10 @@ nonisolated public struct NotificationSettings: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.newSignal = try container.decode(Bool.self, forKey: .newSignal)
-        self.reply = try container.decode(Bool.self, forKey: .reply)
-        self.match = try container.decode(Bool.self, forKey: .match)
-        self.system = try container.decode(Bool.self, forKey: .system)
+        self.newSignal = try container.decodeRequired(Bool.self, forKey: .newSignal)
+        self.reply = try container.decodeRequired(Bool.self, forKey: .reply)
+        self.match = try container.decodeRequired(Bool.self, forKey: .match)
+        self.system = try container.decodeRequired(Bool.self, forKey: .system)
         self.quietHours = container.decodeLeniently(QuietHours.self, forKey: .quietHours)
     }
 

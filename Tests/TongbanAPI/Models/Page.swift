@@ -19,9 +19,9 @@ nonisolated public struct Page<T: Codable & Hashable & Sendable>: Codable, Hasha
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.items = try container.decode([T].self, forKey: .items)
+        self.items = try container.decodeRequired([T].self, forKey: .items)
         self.nextCursor = container.decodeLeniently(String.self, forKey: .nextCursor)
-        self.hasMore = try container.decode(Bool.self, forKey: .hasMore)
+        self.hasMore = try container.decodeRequired(Bool.self, forKey: .hasMore)
     }
 
     enum CodingKeys: String, CodingKey {

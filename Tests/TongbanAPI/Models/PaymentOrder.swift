@@ -34,15 +34,15 @@ nonisolated public struct PaymentOrder: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.orderNo = try container.decode(Int64.self, forKey: .orderNo)
-        self.productID = try container.decode(String.self, forKey: .productID)
-        self.channel = try container.decode(PaymentChannel.self, forKey: .channel)
-        self.amount = try container.decode(AccordDecimal.self, forKey: .amount)
-        self.currency = try container.decode(String.self, forKey: .currency)
-        self.status = try container.decode(Status.self, forKey: .status)
-        self.payParams = try container.decode([String: String].self, forKey: .payParams)
-        self.createdAt = try container.decode(AccordDateTime.self, forKey: .createdAt)
-        self.expiresAt = try container.decode(AccordDateTime.self, forKey: .expiresAt)
+        self.orderNo = try container.decodeRequired(Int64.self, forKey: .orderNo)
+        self.productID = try container.decodeRequired(String.self, forKey: .productID)
+        self.channel = try container.decodeRequired(PaymentChannel.self, forKey: .channel)
+        self.amount = try container.decodeRequired(AccordDecimal.self, forKey: .amount)
+        self.currency = try container.decodeRequired(String.self, forKey: .currency)
+        self.status = try container.decodeRequired(Status.self, forKey: .status)
+        self.payParams = try container.decodeRequired([String: String].self, forKey: .payParams)
+        self.createdAt = try container.decodeRequired(AccordDateTime.self, forKey: .createdAt)
+        self.expiresAt = try container.decodeRequired(AccordDateTime.self, forKey: .expiresAt)
         self.paidAt = container.decodeLeniently(AccordDateTime.self, forKey: .paidAt)
     }
 

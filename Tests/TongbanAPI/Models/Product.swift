@@ -25,11 +25,11 @@ nonisolated public struct Product: Codable, Hashable, Identifiable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decode(String.self, forKey: .id)
-        self.period = try container.decode(Period.self, forKey: .period)
-        self.price = try container.decode(AccordDecimal.self, forKey: .price)
-        self.currency = try container.decode(String.self, forKey: .currency)
-        self.title = try container.decode(String.self, forKey: .title)
+        self.id = try container.decodeRequired(String.self, forKey: .id)
+        self.period = try container.decodeRequired(Period.self, forKey: .period)
+        self.price = try container.decodeRequired(AccordDecimal.self, forKey: .price)
+        self.currency = try container.decodeRequired(String.self, forKey: .currency)
+        self.title = try container.decodeRequired(String.self, forKey: .title)
         self.trialDays = container.decodeLeniently(Int.self, forKey: .trialDays)
     }
 

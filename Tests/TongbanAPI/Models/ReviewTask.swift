@@ -26,13 +26,13 @@ nonisolated public struct ReviewTask: Codable, Hashable, Identifiable, Sendable 
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decode(String.self, forKey: .id)
-        self.lessonID = try container.decode(String.self, forKey: .lessonID)
-        self.sourceSessionID = try container.decode(String.self, forKey: .sourceSessionID)
-        self.reviewType = try container.decode(ReviewType.self, forKey: .reviewType)
-        self.scheduledAt = try container.decode(AccordDateTime.self, forKey: .scheduledAt)
+        self.id = try container.decodeRequired(String.self, forKey: .id)
+        self.lessonID = try container.decodeRequired(String.self, forKey: .lessonID)
+        self.sourceSessionID = try container.decodeRequired(String.self, forKey: .sourceSessionID)
+        self.reviewType = try container.decodeRequired(ReviewType.self, forKey: .reviewType)
+        self.scheduledAt = try container.decodeRequired(AccordDateTime.self, forKey: .scheduledAt)
         self.completedAt = container.decodeLeniently(AccordDateTime.self, forKey: .completedAt)
-        self.status = try container.decode(Status.self, forKey: .status)
+        self.status = try container.decodeRequired(Status.self, forKey: .status)
     }
 
     enum CodingKeys: String, CodingKey {

@@ -34,14 +34,14 @@ nonisolated public struct Signal: Codable, Hashable, Identifiable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decode(String.self, forKey: .id)
-        self.sender = try container.decode(UserBrief.self, forKey: .sender)
-        self.content = try container.decode(String.self, forKey: .content)
-        self.media = try container.decode([Media].self, forKey: .media)
-        self.tags = try container.decode([String].self, forKey: .tags)
-        self.isFlash = try container.decode(Bool.self, forKey: .isFlash)
-        self.status = try container.decode(SignalStatus.self, forKey: .status)
-        self.createdAt = try container.decode(AccordDateTime.self, forKey: .createdAt)
+        self.id = try container.decodeRequired(String.self, forKey: .id)
+        self.sender = try container.decodeRequired(UserBrief.self, forKey: .sender)
+        self.content = try container.decodeRequired(String.self, forKey: .content)
+        self.media = try container.decodeRequired([Media].self, forKey: .media)
+        self.tags = try container.decodeRequired([String].self, forKey: .tags)
+        self.isFlash = try container.decodeRequired(Bool.self, forKey: .isFlash)
+        self.status = try container.decodeRequired(SignalStatus.self, forKey: .status)
+        self.createdAt = try container.decodeRequired(AccordDateTime.self, forKey: .createdAt)
         self.expiresAt = container.decodeLeniently(AccordDateTime.self, forKey: .expiresAt)
         self.isRead = container.decodeLeniently(Bool.self, forKey: .isRead)
     }

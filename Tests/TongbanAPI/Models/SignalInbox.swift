@@ -19,9 +19,9 @@ nonisolated public struct SignalInbox: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.items = try container.decode([Signal].self, forKey: .items)
+        self.items = try container.decodeRequired([Signal].self, forKey: .items)
         self.nextCursor = container.decodeLeniently(String.self, forKey: .nextCursor)
-        self.unreadCount = try container.decode(Int.self, forKey: .unreadCount)
+        self.unreadCount = try container.decodeRequired(Int.self, forKey: .unreadCount)
     }
 
     enum CodingKeys: String, CodingKey {

@@ -18,10 +18,10 @@ nonisolated public struct SignalPublishRequest: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.content = try container.decode(String.self, forKey: .content)
+        self.content = try container.decodeRequired(String.self, forKey: .content)
         self.media = container.decodeLeniently([Media].self, forKey: .media)
         self.tags = container.decodeLeniently([String].self, forKey: .tags)
-        self.isFlash = try container.decode(Bool.self, forKey: .isFlash)
+        self.isFlash = try container.decodeRequired(Bool.self, forKey: .isFlash)
     }
 
     enum CodingKeys: String, CodingKey {

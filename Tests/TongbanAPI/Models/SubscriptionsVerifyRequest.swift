@@ -18,10 +18,10 @@ nonisolated public struct SubscriptionsVerifyRequest: Codable, Hashable, Sendabl
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.productID = try container.decode(String.self, forKey: .productID)
-        self.transactionID = try container.decode(String.self, forKey: .transactionID)
+        self.productID = try container.decodeRequired(String.self, forKey: .productID)
+        self.transactionID = try container.decodeRequired(String.self, forKey: .transactionID)
         self.originalTransactionID = container.decodeLeniently(String.self, forKey: .originalTransactionID)
-        self.environment = try container.decode(Environment.self, forKey: .environment)
+        self.environment = try container.decodeRequired(Environment.self, forKey: .environment)
     }
 
     enum CodingKeys: String, CodingKey {

@@ -18,8 +18,8 @@ nonisolated public struct SystemCard: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.title = try container.decode(String.self, forKey: .title)
-        self.message = try container.decode(String.self, forKey: .message)
+        self.title = try container.decodeRequired(String.self, forKey: .title)
+        self.message = try container.decodeRequired(String.self, forKey: .message)
         self.actionURL = container.decodeLeniently(URL.self, forKey: .actionURL)
     }
 

@@ -18,8 +18,8 @@ nonisolated public struct SystemPush: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.title = try container.decode(String.self, forKey: .title)
-        self.body = try container.decode(String.self, forKey: .body)
+        self.title = try container.decodeRequired(String.self, forKey: .title)
+        self.body = try container.decodeRequired(String.self, forKey: .body)
         self.url = container.decodeLeniently(URL.self, forKey: .url)
     }
 
