@@ -68,31 +68,46 @@ struct EndpointEmitter {
         parameters += (textParts.map(parameter) + query + headers).map { "\($0.swift): \($0.type)\($0.isOptional ? "? = nil" : "")" }
 
         writer.block("\(access)func \(function)(\(parameters.joined(separator: ", "))) -> Endpoint<\(types.response)>") { writer in
-            let pathExpression = endpoint.path.segments.map { segment -> String in
-                switch segment {
-                case .literal(let text):
-                    return text
-                case .parameter(let name):
-                    let field = endpoint.parameters.first { $0.name == name }
-                    let value = field.map { stringExpression(Naming.property($0.name), schema: $0.schema) } ?? "\"\""
-                    return "\\(Endpoint<\(types.response)>.segment(\(value)))"
-                }
-            }
-            writeItems(of: endpoint, textParts: textParts, fileParts: fileParts, into: &writer)
-            writer.line("return Endpoint(")
-            writer.line("    id: \(endpoint.id.swiftLiteral), method: .\(endpoint.method.rawValue.lowercased()),")
-            writer.line("    path: \"/\(pathExpression.joined(separator: "/"))\", query: query, headers: headers,")
-            if endpoint.multipart != nil {
-                writer.line("    multipart: MultipartBody(fields: fields, files: files), requiresAuth: \(endpoint.requiresAuth)")
-            } else {
-                writer.line("    body: \(types.body == nil ? "nil" : "body"), requiresAuth: \(endpoint.requiresAuth)")
-            }
-            writer.line(")")
+            writeRequest(endpoint, response: types.response, hasBody: types.body != nil, textParts: textParts, fileParts: fileParts,
+                         wrapped: ("return Endpoint(", ")"), into: &writer)
         }
-        if let stream = endpoint.stream, let body = types.body, endpoint.parameters.isEmpty {
-            let eventType = translator.type(for: stream.event, suggestedName: Naming.type(endpoint.id) + "Event", file: file, nested: &nested)
-            writeStream(endpoint, function: function, bodyType: body, eventType: eventType, into: &writer)
+        guard let stream = endpoint.stream, types.body != nil else { return }
+        // The same call asking for server-sent events: its parameters, with the body's toggle set.
+        let eventType = translator.type(for: stream.event, suggestedName: Naming.type(endpoint.id) + "Event", file: file, nested: &nested)
+        writer.line()
+        writer.documentation("\(endpoint.summary ?? endpoint.id), streamed: one `\(eventType)` per event.",
+                             remark: "HTTP `\(endpoint.method.rawValue) \(endpoint.path)` with `\(stream.toggle): true`, `\(endpoint.id)`")
+        writer.block("\(access)func \(Naming.bare(function))Stream(\(parameters.joined(separator: ", "))) -> StreamEndpoint<\(eventType)>") { writer in
+            writer.line("var body = body")
+            writer.line("body.\(Naming.property(stream.toggle)) = true")
+            writeRequest(endpoint, response: "AccordEmpty", hasBody: true, textParts: textParts, fileParts: fileParts,
+                         wrapped: ("return StreamEndpoint(request: Endpoint(", "))"), into: &writer)
         }
+    }
+
+    /// The statements that build the request: its lists, then `wrapped` around the `Endpoint(…)` arguments.
+    private func writeRequest(_ endpoint: Endpoint, response: String, hasBody: Bool, textParts: [Field], fileParts: [MultipartPart],
+                              wrapped: (opening: String, closing: String), into writer: inout SwiftWriter) {
+        let pathExpression = endpoint.path.segments.map { segment -> String in
+            switch segment {
+            case .literal(let text):
+                return text
+            case .parameter(let name):
+                let field = endpoint.parameters.first { $0.name == name }
+                let value = field.map { stringExpression(Naming.property($0.name), schema: $0.schema) } ?? "\"\""
+                return "\\(Endpoint<\(response)>.segment(\(value)))"
+            }
+        }
+        writeItems(of: endpoint, textParts: textParts, fileParts: fileParts, into: &writer)
+        writer.line(wrapped.opening)
+        writer.line("    id: \(endpoint.id.swiftLiteral), method: .\(endpoint.method.rawValue.lowercased()),")
+        writer.line("    path: \"/\(pathExpression.joined(separator: "/"))\", query: query, headers: headers,")
+        if endpoint.multipart != nil {
+            writer.line("    multipart: MultipartBody(fields: fields, files: files), requiresAuth: \(endpoint.requiresAuth)")
+        } else {
+            writer.line("    body: \(hasBody ? "body" : "nil"), requiresAuth: \(endpoint.requiresAuth)")
+        }
+        writer.line(wrapped.closing)
     }
 
     /// The lists the endpoint's call builds: its query items, headers and, for a multipart body, its fields and files.
@@ -109,22 +124,6 @@ struct EndpointEmitter {
             let name = Naming.property(part.name)
             writer.line(part.isOptional ? "if let \(Naming.bare(name))File = \(name) { files.append((\(part.name.swiftLiteral), \(Naming.bare(name))File)) }"
                                         : "files.append((\(part.name.swiftLiteral), \(name)))")
-        }
-    }
-
-    /// `<function>Stream(_ body:)`: the same call asking for server-sent events.
-    private func writeStream(_ endpoint: Endpoint, function: String, bodyType: String, eventType: String, into writer: inout SwiftWriter) {
-        guard let stream = endpoint.stream else { return }
-        writer.line()
-        writer.documentation("\(endpoint.summary ?? endpoint.id), streamed: one `\(eventType)` per event.",
-                             remark: "HTTP `\(endpoint.method.rawValue) \(endpoint.path)` with `\(stream.toggle): true`, `\(endpoint.id)`")
-        writer.block("\(access)func \(Naming.bare(function))Stream(_ body: \(bodyType)) -> StreamEndpoint<\(eventType)>") { writer in
-            writer.line("var body = body")
-            writer.line("body.\(Naming.property(stream.toggle)) = true")
-            writer.line("return StreamEndpoint(request: Endpoint(")
-            writer.line("    id: \(endpoint.id.swiftLiteral), method: .\(endpoint.method.rawValue.lowercased()),")
-            writer.line("    path: \(endpoint.path.description.swiftLiteral), body: body, requiresAuth: \(endpoint.requiresAuth)")
-            writer.line("))")
         }
     }
 

@@ -127,9 +127,12 @@ nonisolated public struct LearningEndpoints: Sendable {
     public func aiChatStream(_ body: AIChatRequest) -> StreamEndpoint<ChatDelta> {
         var body = body
         body.stream = true
+        let query: [QueryItem] = []
+        let headers: [QueryItem] = []
         return StreamEndpoint(request: Endpoint(
             id: "ai.chat", method: .post,
-            path: "/ai/chat", body: body, requiresAuth: true
+            path: "/ai/chat", query: query, headers: headers,
+            body: body, requiresAuth: true
         ))
     }
 

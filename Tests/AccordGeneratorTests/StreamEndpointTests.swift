@@ -1,0 +1,41 @@
+import AccordContract
+import AccordGenerator
+import Foundation
+import Testing
+
+/// A streaming endpoint's `…Stream` function takes what the plain call takes (path
+/// parameters, query, headers) and asks for events through the body's toggle.
+@Suite struct StreamEndpointTests {
+    @Test func aStreamWithAPathParameterAndAQueryGetsItsStreamFunction() throws {
+        let yaml = """
+        domain: chat
+        endpoints:
+          chat.reply:
+            route: POST /rooms/{room_id}/replies
+            params: {room_id: string}
+            query: {lang: string?}
+            body: {text: string, stream: bool}
+            response: {reply: string}
+            stream: {toggle: stream, event: {delta: string}}
+        """
+        let service = "service:\n  name: s\ncodes:\n  1000: {name: invalid, msg: bad, http: 400}\n"
+        let outcome = ContractLoader().load([.init(path: "contracts/service.yaml", bytes: Array(service.utf8)),
+                                             .init(path: "contracts/chat.yaml", bytes: Array(yaml.utf8))], directory: "contracts")
+        let contract = try #require(outcome.contract, "\(outcome.diagnostics)")
+        let endpoints = try #require(SwiftGenerator(contract: contract, access: .internal).files().first { $0.path == "Endpoints/API+Chat.swift" })
+        #expect(endpoints.contents.contains("""
+            func replyStream(roomID: String, body: ChatReplyRequest, lang: String? = nil) -> StreamEndpoint<ChatReplyEvent> {
+                var body = body
+                body.stream = true
+                var query: [QueryItem] = []
+                if let langValue = lang { query.append(QueryItem(name: "lang", value: langValue)) }
+                let headers: [QueryItem] = []
+                return StreamEndpoint(request: Endpoint(
+                    id: "chat.reply", method: .post,
+                    path: "/rooms/\\(Endpoint<AccordEmpty>.segment(roomID))/replies", query: query, headers: headers,
+                    body: body, requiresAuth: false
+                ))
+            }
+        """), "\(endpoints.contents)")
+    }
+}
