@@ -9,6 +9,7 @@ import AccordMocksFormat
 struct ConfigurationEmitter {
     let contract: Contract
     let access: String
+    let naming: Naming
 
     /// A stored property of the configuration.
     private struct Property {
@@ -96,7 +97,7 @@ struct ConfigurationEmitter {
             let optional = field.isOptional
             let sample: String = if case .string(let text) = values.value(for: field.schema) { text } else { "preview" }
             properties.append(Property(
-                name: Self.propertyName(header: field.name), type: optional ? "String?" : "String",
+                name: propertyName(header: field.name), type: optional ? "String?" : "String",
                 defaultValue: optional ? "nil" : defaultText?.swiftLiteral,
                 documentation: "`\(field.name)`" + (field.schema.description.map { ": \($0)" } ?? "."),
                 header: field.name, preview: sample.swiftLiteral))
@@ -107,8 +108,8 @@ struct ConfigurationEmitter {
     }
 
     /// `X-Device-Id` → `deviceID`, `X-App-Version` → `appVersion`, `Accept-Language` → `acceptLanguage`.
-    static func propertyName(header: String) -> String {
+    func propertyName(header: String) -> String {
         let bare = header.lowercased().hasPrefix("x-") ? String(header.dropFirst(2)) : header
-        return Naming.property(bare.lowercased().replacingOccurrences(of: "-", with: "_"))
+        return naming.property(bare.lowercased().replacingOccurrences(of: "-", with: "_"))
     }
 }

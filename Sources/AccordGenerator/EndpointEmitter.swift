@@ -6,10 +6,11 @@ struct EndpointEmitter {
     let contract: Contract
     let access: String
     let translator: TypeTranslator
+    var naming: Naming { translator.naming }
 
     /// The names of the body and response types of `endpoint`, and the models they need.
     func messageTypes(for endpoint: Endpoint, models: inout [Declaration]) -> (body: String?, response: String) {
-        let base = Naming.type(endpoint.id)
+        let base = naming.type(endpoint.id)
         let file = TypeTranslator.fileName(endpoint.location.file)
         let body = endpoint.body.map { translator.type(for: $0, suggestedName: base + "Request", file: file, nested: &models) }
         // A binary endpoint answers bytes: the runtime's AccordBinary, whatever `response` would say.
@@ -19,10 +20,10 @@ struct EndpointEmitter {
     }
 
     func write(domain: Domain, endpoints: [Endpoint], messageTypes: [String: (body: String?, response: String)], into writer: inout SwiftWriter) {
-        let structName = Naming.type(domain.name) + "Endpoints"
+        let structName = naming.type(domain.name) + "Endpoints"
         writer.block("extension API") { writer in
             writer.documentation(domain.description, remark: "The `\(domain.name)` domain, \(TypeTranslator.fileName(domain.file))")
-            writer.line("\(access)static let \(Naming.property(domain.name)) = \(structName)()")
+            writer.line("\(access)static let \(naming.property(domain.name)) = \(structName)()")
         }
         writer.line()
         writer.line("/// The endpoints of the `\(domain.name)` domain.")
@@ -42,7 +43,7 @@ struct EndpointEmitter {
     }
 
     private func write(_ endpoint: Endpoint, types: (body: String?, response: String), nested: inout [Declaration], into writer: inout SwiftWriter) {
-        let function = Naming.endpointFunction(endpoint.id, domain: endpoint.domain)
+        let function = naming.endpointFunction(endpoint.id, domain: endpoint.domain)
         let file = TypeTranslator.fileName(endpoint.location.file)
         var summary = endpoint.summary ?? ""
         if let description = endpoint.description { summary += summary.isEmpty ? description : "\n\n" + description }
@@ -52,8 +53,8 @@ struct EndpointEmitter {
 
         var parameters: [String] = []
         func parameter(_ field: Field) -> (swift: String, type: String, isOptional: Bool) {
-            let swift = Naming.property(field.name)
-            let type = translator.type(for: field.schema, suggestedName: Naming.type(function) + Naming.type(field.name), file: file, nested: &nested)
+            let swift = naming.property(field.name)
+            let type = translator.type(for: field.schema, suggestedName: naming.type(function) + naming.type(field.name), file: file, nested: &nested)
             return (swift, type, field.isOptional)
         }
         let path = endpoint.parameters.map(parameter)
@@ -64,7 +65,7 @@ struct EndpointEmitter {
         let fileParts = (endpoint.multipart ?? []).filter { $0.file != nil }
         parameters += path.map { "\($0.swift): \($0.type)" }
         if let body = types.body { parameters.append((path.isEmpty ? "_ body" : "body") + ": \(body)") }
-        parameters += fileParts.map { "\(Naming.property($0.name)): FilePart\($0.isOptional ? "? = nil" : "")" }
+        parameters += fileParts.map { "\(naming.property($0.name)): FilePart\($0.isOptional ? "? = nil" : "")" }
         parameters += (textParts.map(parameter) + query + headers).map { "\($0.swift): \($0.type)\($0.isOptional ? "? = nil" : "")" }
 
         writer.block("\(access)func \(function)(\(parameters.joined(separator: ", "))) -> Endpoint<\(types.response)>") { writer in
@@ -73,13 +74,13 @@ struct EndpointEmitter {
         }
         guard let stream = endpoint.stream, types.body != nil else { return }
         // The same call asking for server-sent events: its parameters, with the body's toggle set.
-        let eventType = translator.type(for: stream.event, suggestedName: Naming.type(endpoint.id) + "Event", file: file, nested: &nested)
+        let eventType = translator.type(for: stream.event, suggestedName: naming.type(endpoint.id) + "Event", file: file, nested: &nested)
         writer.line()
         writer.documentation("\(endpoint.summary ?? endpoint.id), streamed: one `\(eventType)` per event.",
                              remark: "HTTP `\(endpoint.method.rawValue) \(endpoint.path)` with `\(stream.toggle): true`, `\(endpoint.id)`")
         writer.block("\(access)func \(Naming.bare(function))Stream(\(parameters.joined(separator: ", "))) -> StreamEndpoint<\(eventType)>") { writer in
             writer.line("var body = body")
-            writer.line("body.\(Naming.property(stream.toggle)) = true")
+            writer.line("body.\(naming.property(stream.toggle)) = true")
             writeRequest(endpoint, response: "AccordEmpty", hasBody: true, textParts: textParts, fileParts: fileParts,
                          wrapped: ("return StreamEndpoint(request: Endpoint(", "))"), into: &writer)
         }
@@ -94,7 +95,7 @@ struct EndpointEmitter {
                 return text
             case .parameter(let name):
                 let field = endpoint.parameters.first { $0.name == name }
-                let value = field.map { stringExpression(Naming.property($0.name), schema: $0.schema) } ?? "\"\""
+                let value = field.map { stringExpression(naming.property($0.name), schema: $0.schema) } ?? "\"\""
                 return "\\(Endpoint<\(response)>.segment(\(value)))"
             }
         }
@@ -121,7 +122,7 @@ struct EndpointEmitter {
         appendItems(textParts, to: "fields", into: &writer)
         writer.line("\(fileParts.isEmpty ? "let" : "var") files: [(name: String, file: FilePart)] = []")
         for part in fileParts {
-            let name = Naming.property(part.name)
+            let name = naming.property(part.name)
             writer.line(part.isOptional ? "if let \(Naming.bare(name))File = \(name) { files.append((\(part.name.swiftLiteral), \(Naming.bare(name))File)) }"
                                         : "files.append((\(part.name.swiftLiteral), \(name)))")
         }
@@ -129,7 +130,7 @@ struct EndpointEmitter {
 
     private func appendItems(_ fields: [Field], to list: String, into writer: inout SwiftWriter) {
         for field in fields {
-            let name = Naming.property(field.name)
+            let name = naming.property(field.name)
             let item = Naming.bare(name) + "Value"
             let resolved = contract.resolvedKind(of: field.schema)
             let isArray: Bool = if case .array = resolved { true } else { false }

@@ -19,6 +19,7 @@ struct FixtureEmitter {
 
     let contract: Contract
     let access: String
+    let naming: Naming
     /// The fixtures of each endpoint, in the server's order.
     let samples: [String: [FixtureSample]]
     /// The typed success fixtures of each endpoint, worked out once for every file that names them.
@@ -30,12 +31,13 @@ struct FixtureEmitter {
         self.access = access
         self.samples = samples
         let writer = SwiftValueWriter(contract: contract)
+        naming = writer.naming
         var typed: [String: [Typed]] = [:]
         var diagnostics: [Diagnostic] = []
         for endpoint in contract.endpoints {
             let successes = (samples[endpoint.id] ?? []).filter { $0.code == 0 }
-            let responseType = Naming.type(endpoint.id) + "Response"
-            for (sample, name) in zip(successes, Naming.caseNames(successes.map(\.name))) {
+            let responseType = naming.type(endpoint.id) + "Response"
+            for (sample, name) in zip(successes, naming.caseNames(successes.map(\.name))) {
                 guard let (type, value) = writer.typedValue(sample.data, schema: endpoint.response, suggested: responseType) else {
                     diagnostics.append(.warning("fixture '\(sample.name)' of '\(endpoint.id)' is not typed: its data does not fit the response",
                                                 at: sample.location))
@@ -59,7 +61,7 @@ struct FixtureEmitter {
     func source(domain: Domain, responseTypes: [String: String]) -> String? {
         let endpoints = contract.endpoints.filter { $0.domain == domain.name && !selectable($0).isEmpty }
         guard !endpoints.isEmpty else { return nil }
-        let domainType = Naming.type(domain.name)
+        let domainType = naming.type(domain.name)
         var writer = SwiftWriter()
         writer.block("extension \(domainType)Endpoints") { writer in
             writer.line("/// Typed values of this domain's fixtures and examples, for previews and tests.")
@@ -71,8 +73,8 @@ struct FixtureEmitter {
         writer.block("\(access)struct \(domainType)Fixtures: Sendable") { writer in
             writer.line("\(access)init() {}")
             for endpoint in endpoints {
-                let function = Naming.bare(Naming.endpointFunction(endpoint.id, domain: endpoint.domain))
-                let holder = Naming.type(function) + "Fixtures"
+                let function = Naming.bare(naming.endpointFunction(endpoint.id, domain: endpoint.domain))
+                let holder = naming.type(function) + "Fixtures"
                 writer.line()
                 writer.line("/// `\(endpoint.id)`")
                 writer.line("\(access)var \(Naming.escaped(function)): \(holder) { \(holder)() }")
@@ -102,7 +104,7 @@ struct FixtureEmitter {
         writer.line("\(access)var \(property): Names { Names() }")
         writer.line()
         writer.block("\(access)struct Names: Sendable") { writer in
-            for (sample, name) in zip(answers, Naming.caseNames(answers.map(\.name))) {
+            for (sample, name) in zip(answers, naming.caseNames(answers.map(\.name))) {
                 let what = sample.code == 0 ? "" : ": code \(sample.code)"
                 writer.line("/// `\(sample.name)` (\(origin(of: sample))\(what))")
                 writer.line("\(access)var \(name.name): FixtureName<\(response)> { FixtureName(endpoint: \(endpoint.id.swiftLiteral), "
@@ -179,8 +181,8 @@ struct FixtureEmitter {
 
     /// `API.signal.fixtures.inbox.firstPage`
     private func accessor(_ fixture: Typed, of endpoint: Endpoint) -> String {
-        let function = Naming.bare(Naming.endpointFunction(endpoint.id, domain: endpoint.domain))
-        return "API.\(Naming.property(endpoint.domain)).fixtures.\(function).\(Naming.bare(fixture.property))"
+        let function = Naming.bare(naming.endpointFunction(endpoint.id, domain: endpoint.domain))
+        return "API.\(naming.property(endpoint.domain)).fixtures.\(function).\(Naming.bare(fixture.property))"
     }
 
     /// `.init(.query, "cursor", .equals("c_end"))`

@@ -1,28 +1,38 @@
+import AccordContract
+
 /// Swift names from wire names, as the Swift API Design Guidelines write them:
 /// `snake_case` → `lowerCamelCase`, types in `UpperCamelCase`, acronyms uniformly cased
 /// (`signal_id` → `signalID`, `ai-chat` → `AIChat`, `url` → `url`), keywords escaped.
-enum Naming {
-    /// Words written all in capitals unless they begin a lowerCamelCase name.
-    static let acronyms: Set<String> = [
+/// The acronyms are the generator's own and those the contract adds (`swift: {acronyms: [kb]}`).
+struct Naming: Sendable {
+    /// The generator's own acronyms: words written all in capitals unless they begin a lowerCamelCase name.
+    static let builtInAcronyms: Set<String> = [
         "ai", "api", "gif", "heic", "html", "http", "https", "iap", "id", "im", "ip", "jpeg", "json", "jwt", "os", "png", "sdk", "sms",
         "ttl", "ui", "uri", "url", "uuid", "vip",
     ]
 
+    /// Every acronym in force.
+    let acronyms: Set<String>
+
+    init(contract: Contract) {
+        acronyms = Self.builtInAcronyms.union(contract.service.swift.acronyms)
+    }
+
     /// `expires_at` → `expiresAt`; `signal_id` → `signalID`; `ai_score` → `aiScore`; `2fa` → `_2fa`; a name with no
     /// letter or digit at all (`" "`, `"-"`, as enums in OpenAPI documents have) → `empty`.
-    static func property(_ wire: String) -> String {
-        let words = words(wire)
+    func property(_ wire: String) -> String {
+        let words = Self.words(wire)
         guard let first = words.first else { return "empty" }
         // An acronym or a word in capitals (`PUT`) starts the name in lower case whole.
         let shouted = first.allSatisfy { $0.isUppercase || $0.isNumber }
         let head = acronyms.contains(first.lowercased()) || shouted ? first.lowercased() : first.prefix(1).lowercased() + first.dropFirst()
         let joined = head + words.dropFirst().map(capitalized).joined()
-        return escaped(joined.first?.isNumber == true ? "_" + joined : joined)
+        return Self.escaped(joined.first?.isNumber == true ? "_" + joined : joined)
     }
 
     /// `login-phone` → `LoginPhone`; `ai.chat` → `AIChat`; `signal` → `Signal`.
-    static func type(_ wire: String) -> String {
-        let name = words(wire).map(capitalized).joined()
+    func type(_ wire: String) -> String {
+        let name = Self.words(wire).map(capitalized).joined()
         return name.first?.isNumber == true ? "_" + name : name
     }
 
@@ -39,13 +49,13 @@ enum Naming {
     }
 
     /// `signal.publish` → `publish`; `auth.login-phone` → `loginPhone`.
-    static func endpointFunction(_ id: String, domain: String) -> String {
+    func endpointFunction(_ id: String, domain: String) -> String {
         let local = id.hasPrefix(domain + ".") ? String(id.dropFirst(domain.count + 1)) : id
         return property(local)
     }
 
     /// `chat` → `Chat`; an acronym all in capitals (`id` → `ID`).
-    private static func capitalized(_ word: String) -> String {
+    private func capitalized(_ word: String) -> String {
         acronyms.contains(word.lowercased()) ? word.uppercased() : word.prefix(1).uppercased() + word.dropFirst()
     }
 
@@ -63,20 +73,20 @@ enum Naming {
     /// The Swift case names of an enum's wire values, each unique and clear of
     /// ``reservedCaseNames``: `unknown` → `unknownValue`, a second `inProgress` →
     /// `inProgress2`. Each comes with the name it would have had when it was renamed.
-    static func caseNames(_ wireNames: [String]) -> [(name: String, renamedFrom: String?)] {
+    func caseNames(_ wireNames: [String]) -> [(name: String, renamedFrom: String?)] {
         var used: Set<String> = []
         return wireNames.map { wire in
             let natural = property(wire)
-            var candidate = bare(natural)
-            if reservedCaseNames.contains(candidate) { candidate += "Value" }
+            var candidate = Self.bare(natural)
+            if Self.reservedCaseNames.contains(candidate) { candidate += "Value" }
             var suffix = 2
             let stem = candidate
-            while used.contains(candidate) || reservedCaseNames.contains(candidate) {
+            while used.contains(candidate) || Self.reservedCaseNames.contains(candidate) {
                 candidate = stem + String(suffix)
                 suffix += 1
             }
             used.insert(candidate)
-            return candidate == bare(natural) ? (natural, nil) : (escaped(candidate), bare(natural))
+            return candidate == Self.bare(natural) ? (natural, nil) : (Self.escaped(candidate), Self.bare(natural))
         }
     }
 

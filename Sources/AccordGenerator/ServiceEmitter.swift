@@ -5,6 +5,7 @@ import AccordContract
 struct ServiceEmitter {
     let contract: Contract
     let access: String
+    let naming: Naming
 
     func source(refreshTypes: (body: String?, response: String)?) -> String {
         var writer = SwiftWriter()
@@ -26,7 +27,7 @@ struct ServiceEmitter {
         writer.block("\(access)enum BusinessCode: RawRepresentable, Hashable, Sendable") { writer in
             for code in codes {
                 writer.documentation("\(code.message) (\(code.code))" + (code.description.map { "\n\n\($0)" } ?? ""), remark: nil)
-                writer.line("case \(Naming.property(code.name))")
+                writer.line("case \(naming.property(code.name))")
             }
             writer.line("/// A code this version of the contract does not know.")
             writer.line("case unknown(Int)")
@@ -34,7 +35,7 @@ struct ServiceEmitter {
             writer.block("\(access)init(rawValue: Int)") { writer in
                 writer.switchBlock("rawValue") { writer in
                     for code in codes where contract.service.code(code.code) == code {
-                        writer.line("case \(code.code): self = .\(Naming.bare(Naming.property(code.name)))")
+                        writer.line("case \(code.code): self = .\(Naming.bare(naming.property(code.name)))")
                     }
                     writer.line("default: self = .unknown(rawValue)")
                 }
@@ -42,7 +43,7 @@ struct ServiceEmitter {
             writer.line()
             writer.block("\(access)var rawValue: Int") { writer in
                 writer.switchBlock("self") { writer in
-                    for code in codes { writer.line("case .\(Naming.bare(Naming.property(code.name))): \(code.code)") }
+                    for code in codes { writer.line("case .\(Naming.bare(naming.property(code.name))): \(code.code)") }
                     writer.line("case .unknown(let code): code")
                 }
             }
@@ -62,7 +63,7 @@ struct ServiceEmitter {
             writer.line("/// The entry's name in the table, or the number of a code it does not know.")
             writer.block("private var entry: String") { writer in
                 writer.switchBlock("self") { writer in
-                    for code in codes { writer.line("case .\(Naming.bare(Naming.property(code.name))): \(code.name.swiftLiteral)") }
+                    for code in codes { writer.line("case .\(Naming.bare(naming.property(code.name))): \(code.name.swiftLiteral)") }
                     writer.line("case .unknown(let code): String(code)")
                 }
             }
@@ -96,7 +97,7 @@ struct ServiceEmitter {
             writer.line("/// The business-code messages of the table.")
             writer.block("static func message(_ code: BusinessCode) -> String") { writer in
                 writer.switchBlock("code") { writer in
-                    for code in codes { writer.line("case .\(Naming.bare(Naming.property(code.name))): \(code.message.swiftLiteral)") }
+                    for code in codes { writer.line("case .\(Naming.bare(naming.property(code.name))): \(code.message.swiftLiteral)") }
                     writer.line("case .unknown: \"\"")
                 }
             }
@@ -111,7 +112,7 @@ struct ServiceEmitter {
             writer.line("static let loginEndpoints: Set<String> = [\(service.auth.loginEndpoints.map(\.swiftLiteral).joined(separator: ", "))]")
             writer.line("static let refreshEndpoint = \(service.auth.refreshEndpoint.swiftLiteral)")
             for (name, flow) in [("refreshesAndRetries", BusinessCode.Flow.refreshAndRetry), ("endsSession", .logout), ("bans", .ban), ("alerts", .alert)] {
-                let members = codes.filter { $0.flow == flow }.map { ".\(Naming.bare(Naming.property($0.name)))" }
+                let members = codes.filter { $0.flow == flow }.map { ".\(Naming.bare(naming.property($0.name)))" }
                 writer.line()
                 writer.block("static func \(name)(_ code: BusinessCode) -> Bool") { writer in
                     writer.line(members.isEmpty ? "false" : "[\(members.joined(separator: ", "))].contains(code)")
@@ -145,7 +146,7 @@ struct ServiceEmitter {
 
     /// The code of `role` in Swift: the table's case, or the role's number when it names none.
     private func codeExpression(_ role: FlowCodes.Role, _ flowCodes: FlowCodes) -> String {
-        flowCodes.entry(role).map { "BusinessCode.\(Naming.bare(Naming.property($0.name)))" } ?? "BusinessCode(rawValue: \(flowCodes[role]))"
+        flowCodes.entry(role).map { "BusinessCode.\(Naming.bare(naming.property($0.name)))" } ?? "BusinessCode(rawValue: \(flowCodes[role]))"
     }
 
     /// `errorCode(status:body:)`, which reads a plain API's error status (and the member
@@ -161,7 +162,7 @@ struct ServiceEmitter {
                 for status in Set(codes.map(\.code)).sorted() {
                     let entries = codes.filter { $0.code == status }
                     let marked = entries.filter { $0.discriminator != nil }
-                    let fallback = entries.first { $0.discriminator == nil }.map { ".\(Naming.bare(Naming.property($0.name)))" } ?? "BusinessCode.unknown(status)"
+                    let fallback = entries.first { $0.discriminator == nil }.map { ".\(Naming.bare(naming.property($0.name)))" } ?? "BusinessCode.unknown(status)"
                     if marked.isEmpty {
                         writer.line("case \(status): return \(fallback)")
                         continue
@@ -169,7 +170,7 @@ struct ServiceEmitter {
                     writer.line("case \(status):")
                     for entry in marked {
                         guard let discriminator = entry.discriminator else { continue }
-                        writer.line("    if members[\(discriminator.member.swiftLiteral)] == \(discriminator.value.swiftLiteral) { return .\(Naming.bare(Naming.property(entry.name))) }")
+                        writer.line("    if members[\(discriminator.member.swiftLiteral)] == \(discriminator.value.swiftLiteral) { return .\(Naming.bare(naming.property(entry.name))) }")
                     }
                     writer.line("    return \(fallback)")
                 }
@@ -183,7 +184,7 @@ struct ServiceEmitter {
             writer.switchBlock("code") { writer in
                 for entry in marked {
                     guard let discriminator = entry.discriminator else { continue }
-                    writer.line("case .\(Naming.bare(Naming.property(entry.name))): (\(discriminator.member.swiftLiteral), \(discriminator.value.swiftLiteral))")
+                    writer.line("case .\(Naming.bare(naming.property(entry.name))): (\(discriminator.member.swiftLiteral), \(discriminator.value.swiftLiteral))")
                 }
                 writer.line("default: nil")
             }
@@ -197,7 +198,7 @@ struct ServiceEmitter {
            Self.refreshUnsupportedReason(contract) == nil {
             writer.line("/// The token refresh call.")
             writer.block("static func refresh(_ refreshToken: String) -> Endpoint<\(refreshTypes.response)>?") { writer in
-                writer.line("API.\(Naming.property(endpoint.domain)).\(Naming.endpointFunction(endpoint.id, domain: endpoint.domain))(\(body)(refreshToken: refreshToken))")
+                writer.line("API.\(naming.property(endpoint.domain)).\(naming.endpointFunction(endpoint.id, domain: endpoint.domain))(\(body)(refreshToken: refreshToken))")
             }
         } else {
             writer.line("/// The contract's refresh endpoint does not take `{refresh_token}` and answer tokens,")
@@ -239,10 +240,10 @@ struct ServiceEmitter {
             writer.block("extension APIError") { writer in
                 for (index, code) in others.enumerated() {
                     guard let data = code.data else { continue }
-                    let type = translator.type(for: data, suggestedName: Naming.type(code.name) + "Data", file: "service.yaml", nested: &nested)
+                    let type = translator.type(for: data, suggestedName: naming.type(code.name) + "Data", file: "service.yaml", nested: &nested)
                     if index > 0 { writer.line() }
                     writer.documentation("The `data` of \(code.code) (\(code.name)): nil for any other error, or when it cannot be read.", remark: nil)
-                    writer.block("\(access)var \(Naming.property(code.name))Data: \(type)?") { writer in
+                    writer.block("\(access)var \(naming.property(code.name))Data: \(type)?") { writer in
                         writer.line("guard case .business(let code, _, _) = self, code.rawValue == \(code.code) else { return nil }")
                         writer.line("return payload(\(type).self)")
                     }

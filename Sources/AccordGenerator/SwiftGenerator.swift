@@ -38,6 +38,8 @@ public struct SwiftGenerator: Sendable {
     public let samples: [String: [FixtureSample]]
     /// The fixtures typed once, for the files and the diagnostics alike.
     private let fixtures: FixtureEmitter
+    /// Swift names with the contract's acronyms.
+    private var naming: Naming { fixtures.naming }
 
     public init(contract: Contract, access: Access = .public, samples: [String: [FixtureSample]] = [:]) {
         self.contract = contract
@@ -59,7 +61,7 @@ public struct SwiftGenerator: Sendable {
         let features: Set<Runtime.Feature> = contract.service.signing.isEnabled ? [.signing] : []
         var files = Runtime.files(access: accessKeyword, features: features).map { File(path: $0.path, contents: header("the Accord runtime") + $0.source) }
         files.append(File(path: "Support/ClientConfiguration.swift", contents: header("service.yaml") + "import Foundation\n\n"
-                          + ConfigurationEmitter(contract: contract, access: accessKeyword).source()))
+                          + ConfigurationEmitter(contract: contract, access: accessKeyword, naming: naming).source()))
 
         // An instance (`Page<Match>`) is the generic struct with its argument: nothing to write.
         for declaration in contract.types.values.sorted(by: { $0.name < $1.name }) where declaration.instance == nil {
@@ -85,12 +87,12 @@ public struct SwiftGenerator: Sendable {
             var writer = SwiftWriter()
             let domainEndpoints = contract.endpoints.filter { $0.domain == domain.name }
             endpoints.write(domain: domain, endpoints: domainEndpoints, messageTypes: messageTypes, into: &writer)
-            files.append(File(path: "Endpoints/API+\(Naming.type(domain.name)).swift",
+            files.append(File(path: "Endpoints/API+\(naming.type(domain.name)).swift",
                               contents: header(TypeTranslator.fileName(domain.file)) + "import Foundation\n\n" + writer.text))
         }
 
         let refreshTypes = messageTypes[contract.service.auth.refreshEndpoint]
-        var serviceEmitter = ServiceEmitter(contract: contract, access: accessKeyword)
+        var serviceEmitter = ServiceEmitter(contract: contract, access: accessKeyword, naming: naming)
         serviceEmitter.inlineResponses = contract.endpoints.compactMap { endpoint in
             guard case .object = endpoint.response.kind, let name = messageTypes[endpoint.id]?.response else { return nil }
             return (name, endpoint.response)
@@ -128,7 +130,7 @@ public struct SwiftGenerator: Sendable {
         var files: [File] = []
         for domain in contract.domains {
             guard let source = fixtures.source(domain: domain, responseTypes: responseTypes) else { continue }
-            files.append(File(path: "Fixtures/API+\(Naming.type(domain.name))Fixtures.swift",
+            files.append(File(path: "Fixtures/API+\(naming.type(domain.name))Fixtures.swift",
                               contents: header("mocks/ and \(TypeTranslator.fileName(domain.file))") + "import Foundation\n\n" + source))
         }
         files.append(File(path: "Fixtures/API+FixtureCatalog.swift",
@@ -156,7 +158,7 @@ public struct SwiftGenerator: Sendable {
         while let schema = pending.popLast() {
             switch schema.kind {
             case .enumeration(let cases):
-                for (item, name) in zip(cases.cases, Naming.caseNames(cases.cases.map(\.name))) {
+                for (item, name) in zip(cases.cases, naming.caseNames(cases.cases.map(\.name))) {
                     guard let natural = name.renamedFrom else { continue }
                     let why = Naming.reservedCaseNames.contains(natural) ? "every open enum has a member '\(natural)'" : "'\(natural)' is taken"
                     diagnostics.append(.warning("enum value '\(item.name)' is the case '\(Naming.bare(name.name))' in the generated Swift: \(why)",

@@ -10,6 +10,7 @@ struct SwiftValueWriter {
     let contract: Contract
     /// Built once: it indexes every endpoint's stream toggle.
     private let translator: TypeTranslator
+    var naming: Naming { translator.naming }
 
     init(contract: Contract) {
         self.contract = contract
@@ -70,7 +71,7 @@ struct SwiftValueWriter {
     /// contract does not know is `.unknown(kind:raw:)` with the whole object.
     private func union(_ value: JSONValue, union: Union, type: String) -> String? {
         guard case .object(let members) = value, case .string(let tag)? = value[union.discriminator] else { return nil }
-        let names = Naming.caseNames(union.cases.map { Naming.property($0.value) })
+        let names = naming.caseNames(union.cases.map { naming.property($0.value) })
         guard let index = union.cases.firstIndex(where: { $0.value == tag }) else {
             return "\(type).unknown(kind: \(tag.swiftLiteral), raw: \(anyJSON(value)))"
         }
@@ -94,16 +95,16 @@ struct SwiftValueWriter {
                 continue
             }
             // The nested type's name, as TypeTranslator.structure gives it.
-            var nestedName = Naming.type(field.name)
+            var nestedName = naming.type(field.name)
             if Naming.keywords.contains(nestedName) || nestedName == name { nestedName = name + nestedName }
             guard let member, let argument = expression(member, schema: field.schema, suggested: nestedName, qualifier: qualified) else { return nil }
-            arguments.append("\(Naming.property(field.name)): \(argument)")
+            arguments.append("\(naming.property(field.name)): \(argument)")
         }
         return "\(qualified)(\(arguments.joined(separator: ", ")))"
     }
 
     private func enumeration(_ value: JSONValue, cases: EnumCases, type: String) -> String? {
-        let names = Naming.caseNames(cases.cases.map(\.name))
+        let names = naming.caseNames(cases.cases.map(\.name))
         for (item, name) in zip(cases.cases, names) {
             switch (item.value, value) {
             case (.string(let text), .string(let wire)) where text == wire: return "\(type).\(Naming.bare(name.name))"

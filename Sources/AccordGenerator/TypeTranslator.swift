@@ -4,6 +4,7 @@ import AccordContract
 /// enums they need as nested declarations.
 struct TypeTranslator {
     let contract: Contract
+    let naming: Naming
     /// The body type of each streaming endpoint and its toggle member (`stream`), which
     /// the initializer defaults to `false`: the stream function sets it, a plain call
     /// leaves it off, and no caller has to spell it.
@@ -11,10 +12,12 @@ struct TypeTranslator {
 
     init(contract: Contract) {
         self.contract = contract
+        let naming = Naming(contract: contract)
+        self.naming = naming
         var toggles: [String: String] = [:]
         for endpoint in contract.endpoints {
             guard let toggle = endpoint.stream?.toggle, let body = endpoint.body else { continue }
-            if case .reference(let name) = body.kind { toggles[name] = toggle } else { toggles[Naming.type(endpoint.id) + "Request"] = toggle }
+            if case .reference(let name) = body.kind { toggles[name] = toggle } else { toggles[naming.type(endpoint.id) + "Request"] = toggle }
         }
         streamToggles = toggles
     }
@@ -68,11 +71,11 @@ struct TypeTranslator {
     func structure(named name: String, fields: [Field], documentation: Declaration.Documentation, file: String) -> Declaration.Structure {
         var nested: [Declaration] = []
         let properties = fields.map { field -> Declaration.Property in
-            var nestedName = Naming.type(field.name)
+            var nestedName = naming.type(field.name)
             if Naming.keywords.contains(nestedName) || nestedName == name { nestedName = name + nestedName }
             let swiftType = type(for: field.schema, suggestedName: nestedName, file: file, nested: &nested)
             let isToggle = streamToggles[name] == field.name && field.schema.kind == .primitive(.bool) && !field.isOptional
-            return Declaration.Property(wireName: field.name, swiftName: Naming.property(field.name), type: swiftType,
+            return Declaration.Property(wireName: field.name, swiftName: naming.property(field.name), type: swiftType,
                                         defaultValue: isToggle ? "false" : nil,
                                         isOptional: field.isOptional || field.isNullable, documentation: field.schema.description,
                                         isDeprecated: field.schema.isDeprecated)
@@ -81,13 +84,13 @@ struct TypeTranslator {
     }
 
     func enumeration(named name: String, cases: EnumCases, documentation: Declaration.Documentation) -> Declaration.Enumeration {
-        let names = Naming.caseNames(cases.cases.map(\.name))
+        let names = naming.caseNames(cases.cases.map(\.name))
         return Declaration.Enumeration(name: name, cases: zip(names, cases.cases).map { ($0.name, $1.value) },
                                        isIntegral: cases.isIntegral, documentation: documentation)
     }
 
     func taggedUnion(named name: String, union: Union, documentation: Declaration.Documentation) -> Declaration.TaggedUnion {
-        let names = Naming.caseNames(union.cases.map { Naming.property($0.value) })
+        let names = naming.caseNames(union.cases.map { naming.property($0.value) })
         return Declaration.TaggedUnion(name: name, discriminator: union.discriminator,
                                        cases: zip(names, union.cases).map { ($0.name, $1.value, $1.typeName) },
                                        documentation: documentation)

@@ -52,7 +52,7 @@ extension Importer {
         if !service.headerNames.isEmpty {
             members.append(.init("headers", .object(service.headerNames.map { .init($0, service.headerTypes[$0] ?? .string("string")) })))
         }
-        if let validation = record["validation"] { members.append(.init("validation", validation)) }
+        for key in ["validation", "swift"] { if let section = record[key] { members.append(.init(key, section)) } }
         members.append(.init("codes", .object(Self.table(record["codes"]))))
         return members
     }

@@ -2,7 +2,7 @@ import AccordContract
 import AccordJSON
 
 /// `x-accord-service`: what the service file says that OpenAPI has no words for (the envelope, signing,
-/// the auth endpoints, the service headers, validation, the whole code table), in the contract's own
+/// the auth endpoints, the service headers, validation, the Swift acronyms, the whole code table), in the contract's own
 /// spelling, so `accord import openapi` gives back the service file this document was written from.
 /// The signing apps are the contract's development keys and travel with it.
 extension OpenAPIDocument {
@@ -24,6 +24,9 @@ extension OpenAPIDocument {
             .init("unknown_members", .string(service.validation.unknownMembers.rawValue)),
             service.envelope == nil ? .init("status", .int(service.validation.status)) : .init("violation_code", .int(service.validation.violationCode)),
         ])))
+        if !service.swift.acronyms.isEmpty {
+            members.append(.init("swift", .object([.init("acronyms", .array(service.swift.acronyms.map(JSONValue.string)))])))
+        }
         members.append(.init("codes", .array(service.codes.map(entry))))
         return [.init("x-accord-service", .object(members))]
     }

@@ -83,7 +83,7 @@ struct Structure {
         codes = service.codes.map { "\($0.code) \($0.name) \($0.flow) \($0.httpStatus) \($0.message) \($0.data.map { describe($0) } ?? "")" }.sorted()
         self.service = [
             "\(service.name) \(service.version) \(service.basePath) \(service.envelope.map { "\($0.code) \($0.message) \($0.data)" } ?? "none")",
-            "signing \(service.signing)", "auth \(service.auth)", "validation \(service.validation)",
+            "signing \(service.signing)", "auth \(service.auth)", "validation \(service.validation)", "swift \(service.swift)",
             "errors \(service.errors.mediaType) \(service.errors.body.map { describe($0) } ?? "")",
         ] + service.headers.map { "header \($0.name) \(describe($0))" }
     }

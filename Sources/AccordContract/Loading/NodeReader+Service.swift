@@ -2,7 +2,7 @@ import AccordDiagnostics
 import AccordYAML
 
 extension NodeReader {
-    static let serviceFileKeys = ["service", "errors", "signing", "auth", "headers", "validation", "codes", "types"]
+    static let serviceFileKeys = ["service", "errors", "signing", "auth", "headers", "validation", "swift", "codes", "types"]
 
     /// Decodes a service file (its root has a `service:` key), noting where it names
     /// endpoints so the cross-file checks can point at each name.
@@ -34,6 +34,8 @@ extension NodeReader {
         let headers = rootNode["headers"].flatMap { mapping($0, "'headers'") }.map { fields($0, of: "'headers'") } ?? []
         var validation = Service.Validation(status: envelope == nil ? 422 : 400)
         if let node = rootNode["validation"] { validation = self.validation(node, plain: envelope == nil) }
+        var swift = Service.SwiftNaming()
+        if let node = rootNode["swift"] { swift = swiftNaming(node) }
         var errors = Service.Errors()
         if let node = rootNode["errors"] {
             if envelope != nil {
@@ -49,7 +51,7 @@ extension NodeReader {
 
         return Service(
             name: name ?? "", title: title, version: version, basePath: basePath, envelope: envelope, errors: errors,
-            signing: signing, auth: auth, headers: headers, codes: codes, validation: validation,
+            signing: signing, auth: auth, headers: headers, codes: codes, validation: validation, swift: swift,
             location: location(serviceNode)
         )
     }
@@ -181,5 +183,34 @@ extension NodeReader {
             }
         }
         return validation
+    }
+
+    /// `swift: {acronyms: [kb, sku]}`: each a lower-case word of letters and digits that
+    /// starts with a letter, at most 16 characters, each once, at most 200.
+    private mutating func swiftNaming(_ node: Node) -> Service.SwiftNaming {
+        var naming = Service.SwiftNaming()
+        guard let pairs = mapping(node, "'swift'") else { return naming }
+        checkKeys(pairs, allowed: ["acronyms"], in: "'swift'")
+        guard let list = node["acronyms"], let items = sequence(list, "'acronyms'") else { return naming }
+        if items.count > 200 { error("'acronyms' lists \(items.count) words; at most 200", at: list) }
+        for item in items.prefix(200) {
+            guard let word = text(item, "an acronym") else { continue }
+            let lowered = word.lowercased()
+            guard word.count <= 16, let first = lowered.unicodeScalars.first, ("a"..."z").contains(first),
+                  lowered.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) }) else {
+                error("an acronym is a word of ASCII letters and digits that starts with a letter, at most 16 characters, found '\(word)'", at: item)
+                continue
+            }
+            guard word == lowered else {
+                error("write acronyms in lower case, as they appear in wire names: '\(lowered)', not '\(word)'", at: item)
+                continue
+            }
+            guard !naming.acronyms.contains(word) else {
+                error("acronym '\(word)' is listed twice", at: item)
+                continue
+            }
+            naming.acronyms.append(word)
+        }
+        return naming
     }
 }

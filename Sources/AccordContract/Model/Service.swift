@@ -21,14 +21,17 @@ public struct Service: Sendable, Hashable {
     public var headers: [Field]
     public var codes: [BusinessCode]
     public var validation: Validation
+    /// How the generated Swift names things (`swift:`).
+    public var swift: SwiftNaming = SwiftNaming()
     /// Where the `service:` key was written.
     public var location: SourceLocation
 
     public init(
         name: String, title: String? = nil, version: String, basePath: String, envelope: Envelope? = Envelope(),
         errors: Errors = Errors(), signing: Signing, auth: Auth, headers: [Field] = [], codes: [BusinessCode],
-        validation: Validation = Validation(), location: SourceLocation
+        validation: Validation = Validation(), swift: SwiftNaming = SwiftNaming(), location: SourceLocation
     ) {
+        self.swift = swift
         self.name = name
         self.title = title
         self.version = version
@@ -66,6 +69,17 @@ public struct Service: Sendable, Hashable {
 }
 
 extension Service {
+    /// The service file's `swift:` section: what the generated Swift's names need to know.
+    public struct SwiftNaming: Sendable, Hashable {
+        /// Words written all in capitals in names, beside the generator's own (`kb` →
+        /// `searchKB`, `KBArticle`), lower case as written in the contract.
+        public var acronyms: [String]
+
+        public init(acronyms: [String] = []) {
+            self.acronyms = acronyms
+        }
+    }
+
     /// The member names of the response envelope `{code, msg, data}`.
     public struct Envelope: Sendable, Hashable {
         public var code: String

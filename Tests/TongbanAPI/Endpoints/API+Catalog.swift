@@ -31,7 +31,7 @@ nonisolated extension API {
         types["learning.profile"] = UserLearningProfile.self
         types["feedback.submit"] = FeedbackSubmitResponse.self
         types["learning.import-kb"] = KnowledgeBase.self
-        types["learning.search-kb"] = LearningSearchKbResponse.self
+        types["learning.search-kb"] = LearningSearchKBResponse.self
         types["learning.sessions"] = Page<LearningSession>.self
         types["review.skip"] = ReviewTask.self
         types["learning.goals"] = LearningGoals.self
@@ -199,10 +199,10 @@ nonisolated extension API {
         route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.learning.fixtures.feedbackSubmit.default })
         routes.append(route)
         route = MockRoute(id: "learning.import-kb", method: .post, path: "/knowledge-bases/import", requiresAuth: true, answers: [])
-        route.answers.append(MockRoute.Answer(name: "default", role: .fallback) { API.learning.fixtures.importKb.default })
+        route.answers.append(MockRoute.Answer(name: "default", role: .fallback) { API.learning.fixtures.importKB.default })
         routes.append(route)
         route = MockRoute(id: "learning.search-kb", method: .get, path: "/knowledge-bases/search", requiresAuth: true, answers: [])
-        route.answers.append(MockRoute.Answer(name: "default", role: .fallback) { API.learning.fixtures.searchKb.default })
+        route.answers.append(MockRoute.Answer(name: "default", role: .fallback) { API.learning.fixtures.searchKB.default })
         routes.append(route)
         route = MockRoute(id: "learning.sessions", method: .get, path: "/learning/sessions", requiresAuth: true, answers: [])
         route.answers.append(MockRoute.Answer(name: "history", role: .fallback) { API.learning.fixtures.sessions.history })

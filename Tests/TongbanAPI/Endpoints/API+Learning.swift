@@ -192,7 +192,7 @@ nonisolated public struct LearningEndpoints: Sendable {
     /// 导入知识库（粘贴文本或给出链接）
     ///
     /// - Remark: HTTP `POST /knowledge-bases/import`, `learning.import-kb` in learning.yaml
-    public func importKb(_ body: LearningImportKbRequest) -> Endpoint<KnowledgeBase> {
+    public func importKB(_ body: LearningImportKBRequest) -> Endpoint<KnowledgeBase> {
         let query: [QueryItem] = []
         let headers: [QueryItem] = []
         return Endpoint(
@@ -205,7 +205,7 @@ nonisolated public struct LearningEndpoints: Sendable {
     /// 搜索知识库
     ///
     /// - Remark: HTTP `GET /knowledge-bases/search`, `learning.search-kb` in learning.yaml
-    public func searchKb(q: String, limit: Int? = nil) -> Endpoint<LearningSearchKbResponse> {
+    public func searchKB(q: String, limit: Int? = nil) -> Endpoint<LearningSearchKBResponse> {
         var query: [QueryItem] = []
         do { let qValue = q; query.append(QueryItem(name: "q", value: qValue)) }
         if let limitValue = limit { query.append(QueryItem(name: "limit", value: String(limitValue))) }

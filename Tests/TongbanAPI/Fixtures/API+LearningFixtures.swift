@@ -334,9 +334,9 @@ nonisolated public struct LearningFixtures: Sendable {
     }
 
     /// `learning.import-kb`
-    public var importKb: ImportKbFixtures { ImportKbFixtures() }
+    public var importKB: ImportKBFixtures { ImportKBFixtures() }
 
-    public struct ImportKbFixtures: Sendable {
+    public struct ImportKBFixtures: Sendable {
         /// `default` (example in learning.yaml)
         public var `default`: KnowledgeBase {
             KnowledgeBase(id: "kb_import_1", title: "Swift 并发笔记", description: "导入的知识库", language: "zh", targetUser: "自学者", createdAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"), updatedAt: AccordDateTime(fixture: "2026-11-30T08:00:00Z"))
@@ -352,12 +352,12 @@ nonisolated public struct LearningFixtures: Sendable {
     }
 
     /// `learning.search-kb`
-    public var searchKb: SearchKbFixtures { SearchKbFixtures() }
+    public var searchKB: SearchKBFixtures { SearchKBFixtures() }
 
-    public struct SearchKbFixtures: Sendable {
+    public struct SearchKBFixtures: Sendable {
         /// `default` (example in learning.yaml)
-        public var `default`: LearningSearchKbResponse {
-            LearningSearchKbResponse(items: [])
+        public var `default`: LearningSearchKBResponse {
+            LearningSearchKBResponse(items: [])
         }
 
         /// The name of each answer of `learning.search-kb`, for `MockTransport.prefer(_:)` and `MockAPIClient.respond(with:)`.
@@ -365,7 +365,7 @@ nonisolated public struct LearningFixtures: Sendable {
 
         public struct Names: Sendable {
             /// `default` (example in learning.yaml)
-            public var `default`: FixtureName<LearningSearchKbResponse> { FixtureName(endpoint: "learning.search-kb", name: "default") }
+            public var `default`: FixtureName<LearningSearchKBResponse> { FixtureName(endpoint: "learning.search-kb", name: "default") }
         }
     }
 

@@ -3,7 +3,7 @@
 import Foundation
 
 /// - Remark: inline in learning.yaml
-nonisolated public struct LearningSearchKbResponse: Codable, Hashable, Sendable {
+nonisolated public struct LearningSearchKBResponse: Codable, Hashable, Sendable {
     public var items: [KnowledgeBase]
 
     public init(items: [KnowledgeBase]) {

@@ -3,7 +3,7 @@
 import Foundation
 
 /// - Remark: inline in learning.yaml
-nonisolated public struct LearningImportKbRequest: Codable, Hashable, Sendable {
+nonisolated public struct LearningImportKBRequest: Codable, Hashable, Sendable {
     public var title: String
     public var language: String
     public var sourceURL: URL?
