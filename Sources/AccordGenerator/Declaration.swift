@@ -29,6 +29,8 @@ indirect enum Declaration {
         var isOptional: Bool
         var documentation: String?
         var isDeprecated: Bool
+        /// Kept on the heap (`@AccordIndirect`): the member closes a cycle of types held by value.
+        var isIndirect = false
     }
 
     struct Enumeration {
@@ -46,6 +48,8 @@ indirect enum Declaration {
         /// (Swift case name, discriminator value, the shape's Swift type)
         var cases: [(name: String, value: String, type: String)]
         var documentation: Documentation
+        /// `indirect`: a shape holds the union again by value.
+        var isIndirect = false
     }
 
     /// A doc comment: the contract's description and where the type comes from.

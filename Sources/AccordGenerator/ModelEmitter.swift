@@ -23,7 +23,7 @@ struct ModelEmitter {
         let key = "DiscriminatorKey.discriminator"
         writer.documentation(union.documentation.summary, remark: union.documentation.remark
                              + ". Told apart by `\(union.discriminator)`; a value this version does not know decodes as `unknown` and encodes back unchanged.")
-        writer.block("\(access)enum \(union.name): Codable, Hashable, Sendable") { writer in
+        writer.block("\(access)\(union.isIndirect ? "indirect " : "")enum \(union.name): Codable, Hashable, Sendable") { writer in
             for item in union.cases { writer.line("case \(item.name)(\(item.type))") }
             writer.line("/// A `\(union.discriminator)` this version of the contract does not know, with the whole object as sent.")
             writer.line("case unknown(kind: String, raw: AccordJSON)")
@@ -69,26 +69,17 @@ struct ModelEmitter {
             && !structure.nested.contains { $0.name == "ID" }
         let conformances = "Codable, Hashable, " + (identifiable ? "Identifiable, " : "") + "Sendable"
         writer.block("\(access)struct \(structure.name)\(generics): \(conformances)") { writer in
-            for property in structure.properties {
-                writer.documentation(property.documentation, remark: nil)
-                if property.isDeprecated { writer.line("@available(*, deprecated)") }
-                writer.line("\(access)var \(property.swiftName): \(property.type)\(property.isOptional ? "?" : "")")
-            }
+            writeProperties(structure, into: &writer)
             if !structure.properties.isEmpty { writer.line() }
-            let parameters = structure.properties.map { property in
-                let type = property.type + (property.isOptional ? "?" : "")
-                let defaultValue = property.defaultValue ?? (property.isOptional ? "nil" : nil)
-                return "\(property.swiftName): \(type)" + (defaultValue.map { " = \($0)" } ?? "")
-            }
-            writer.block("\(access)init(\(parameters.joined(separator: ", ")))") { writer in
-                for property in structure.properties {
-                    let name = Naming.bare(property.swiftName)
-                    writer.line("self.\(name) = \(property.swiftName)")
-                }
-            }
-            if structure.properties.contains(where: \.isOptional) {
+            writeInitializer(structure, into: &writer)
+            let indirect = structure.properties.contains(where: \.isIndirect)
+            if indirect || structure.properties.contains(where: \.isOptional) {
                 writer.line()
                 writeLenientDecoder(structure, into: &writer)
+            }
+            if indirect {
+                writer.line()
+                writeEncoder(structure, into: &writer)
             }
             // An object with no members (`fields: {}`) has no keys: Codable needs none, and an empty `CodingKeys` is not Swift.
             if !structure.properties.isEmpty {
@@ -107,6 +98,40 @@ struct ModelEmitter {
         }
     }
 
+    /// The stored properties. One that closes a cycle of types held by value is stored in an
+    /// `AccordIndirect` box (`_parent`) behind a property of the value's own type.
+    private func writeProperties(_ structure: Declaration.Structure, into writer: inout SwiftWriter) {
+        for property in structure.properties {
+            let type = property.type + (property.isOptional ? "?" : "")
+            writer.documentation(property.documentation, remark: nil)
+            if property.isDeprecated { writer.line("@available(*, deprecated)") }
+            guard property.isIndirect else {
+                writer.line("\(access)var \(property.swiftName): \(type)")
+                continue
+            }
+            let storage = "_" + Naming.bare(property.swiftName)
+            writer.block("\(access)var \(property.swiftName): \(type)") { writer in
+                writer.line("get { \(storage).value }")
+                writer.line("set { \(storage) = AccordIndirect(newValue) }")
+            }
+            writer.line("private var \(storage): AccordIndirect<\(type)>")
+        }
+    }
+
+    private func writeInitializer(_ structure: Declaration.Structure, into writer: inout SwiftWriter) {
+        let parameters = structure.properties.map { property in
+            let type = property.type + (property.isOptional ? "?" : "")
+            let defaultValue = property.defaultValue ?? (property.isOptional ? "nil" : nil)
+            return "\(property.swiftName): \(type)" + (defaultValue.map { " = \($0)" } ?? "")
+        }
+        writer.block("\(access)init(\(parameters.joined(separator: ", ")))") { writer in
+            for property in structure.properties {
+                let name = Naming.bare(property.swiftName)
+                writer.line(property.isIndirect ? "self._\(name) = AccordIndirect(\(property.swiftName))" : "self.\(name) = \(property.swiftName)")
+            }
+        }
+    }
+
     /// `init(from:)` that reads optional members with `decodeLeniently`: an optional value
     /// that cannot be read is nil instead of failing the whole answer; required ones throw.
     private func writeLenientDecoder(_ structure: Declaration.Structure, into writer: inout SwiftWriter) {
@@ -115,9 +140,21 @@ struct ModelEmitter {
             for property in structure.properties {
                 let name = Naming.bare(property.swiftName)
                 let key = "." + name
-                writer.line(property.isOptional
-                            ? "self.\(name) = container.decodeLeniently(\(property.type).self, forKey: \(key))"
-                            : "self.\(name) = try container.decodeRequired(\(property.type).self, forKey: \(key))")
+                let value = property.isOptional ? "container.decodeLeniently(\(property.type).self, forKey: \(key))"
+                    : "try container.decodeRequired(\(property.type).self, forKey: \(key))"
+                writer.line(property.isIndirect ? "self._\(name) = AccordIndirect(\(value))" : "self.\(name) = \(value)")
+            }
+        }
+    }
+
+    /// `encode(to:)` of a struct with boxed members, which Swift cannot synthesize: the same
+    /// keys and the same leaving out of nil optionals.
+    private func writeEncoder(_ structure: Declaration.Structure, into writer: inout SwiftWriter) {
+        writer.block("\(access)func encode(to encoder: any Encoder) throws") { writer in
+            writer.line("var container = encoder.container(keyedBy: CodingKeys.self)")
+            for property in structure.properties {
+                let name = Naming.bare(property.swiftName)
+                writer.line("try container.\(property.isOptional ? "encodeIfPresent" : "encode")(\(property.swiftName), forKey: .\(name))")
             }
         }
     }

@@ -5,6 +5,8 @@ import AccordContract
 struct TypeTranslator {
     let contract: Contract
     let naming: Naming
+    /// The types that hold themselves by value, whose closing members are written `@AccordIndirect`.
+    let cycles: ValueCycles
     /// The body type of each streaming endpoint and its toggle member (`stream`), which
     /// the initializer defaults to `false`: the stream function sets it, a plain call
     /// leaves it off, and no caller has to spell it.
@@ -14,6 +16,7 @@ struct TypeTranslator {
         self.contract = contract
         let naming = Naming(contract: contract)
         self.naming = naming
+        cycles = ValueCycles(types: contract.types)
         var toggles: [String: String] = [:]
         for endpoint in contract.endpoints {
             guard let toggle = endpoint.stream?.toggle, let body = endpoint.body else { continue }
@@ -23,26 +26,28 @@ struct TypeTranslator {
     }
 
     /// The Swift type for `schema`; inline objects and enums become declarations named
-    /// `suggestedName` and are appended to `nested`.
-    func type(for schema: Schema, suggestedName: String, file: String, nested: inout [Declaration]) -> String {
+    /// `suggestedName` and are appended to `nested`. `owner` is the named type the schema is
+    /// written in, if any: where its members close a cycle they are kept on the heap.
+    func type(for schema: Schema, suggestedName: String, file: String, owner: String? = nil, nested: inout [Declaration]) -> String {
         switch schema.kind {
         case .primitive(let primitive):
             return Self.swiftName(primitive)
         case .reference(let name):
             return name
         case .array(let item):
-            return "[" + type(for: item, suggestedName: Self.singular(suggestedName), file: file, nested: &nested) + "]"
+            return "[" + type(for: item, suggestedName: Self.singular(suggestedName), file: file, owner: owner, nested: &nested) + "]"
         case .map(let value):
-            return "[String: " + type(for: value, suggestedName: suggestedName + "Value", file: file, nested: &nested) + "]"
+            return "[String: " + type(for: value, suggestedName: suggestedName + "Value", file: file, owner: owner, nested: &nested) + "]"
         case .object(let fields):
             if fields.isEmpty { return "AccordEmpty" }
-            nested.append(.structure(structure(named: suggestedName, fields: fields, documentation: documentation(for: schema, file: file), file: file)))
+            nested.append(.structure(structure(named: suggestedName, fields: fields, documentation: documentation(for: schema, file: file),
+                                               file: file, owner: owner)))
             return suggestedName
         case .enumeration(let cases):
             nested.append(.enumeration(enumeration(named: suggestedName, cases: cases, documentation: documentation(for: schema, file: file))))
             return suggestedName
         case .union(let union):
-            nested.append(.union(taggedUnion(named: suggestedName, union: union, documentation: documentation(for: schema, file: file))))
+            nested.append(.union(taggedUnion(named: suggestedName, union: union, documentation: documentation(for: schema, file: file), owner: owner)))
             return suggestedName
         }
     }
@@ -54,31 +59,34 @@ struct TypeTranslator {
                                              remark: "`\(declaration.name)` in \(file)")
         switch declaration.schema.kind {
         case .object(let fields):
-            var structure = structure(named: declaration.name, fields: fields, documentation: docs, file: file)
+            var structure = structure(named: declaration.name, fields: fields, documentation: docs, file: file, owner: declaration.name)
             structure.genericParameters = declaration.parameters
             return .structure(structure)
         case .enumeration(let cases):
             return .enumeration(enumeration(named: declaration.name, cases: cases, documentation: docs))
         case .union(let union):
-            return .union(taggedUnion(named: declaration.name, union: union, documentation: docs))
+            return .union(taggedUnion(named: declaration.name, union: union, documentation: docs, owner: declaration.name))
         default:
             var nested: [Declaration] = []
-            let target = type(for: declaration.schema, suggestedName: declaration.name + "Value", file: file, nested: &nested)
+            let target = type(for: declaration.schema, suggestedName: declaration.name + "Value", file: file, owner: declaration.name, nested: &nested)
             return nested.first ?? .alias(name: declaration.name, target: target, documentation: docs)
         }
     }
 
-    func structure(named name: String, fields: [Field], documentation: Declaration.Documentation, file: String) -> Declaration.Structure {
+    func structure(named name: String, fields: [Field], documentation: Declaration.Documentation, file: String,
+                   owner: String? = nil) -> Declaration.Structure {
         var nested: [Declaration] = []
         let properties = fields.map { field -> Declaration.Property in
             var nestedName = naming.type(field.name)
             if Naming.keywords.contains(nestedName) || nestedName == name { nestedName = name + nestedName }
-            let swiftType = type(for: field.schema, suggestedName: nestedName, file: file, nested: &nested)
+            let swiftType = type(for: field.schema, suggestedName: nestedName, file: file, owner: owner, nested: &nested)
             let isToggle = streamToggles[name] == field.name && field.schema.kind == .primitive(.bool) && !field.isOptional
+            let closesCycle = if case .reference(let target) = field.schema.kind, let owner { cycles.isIndirect(owner: owner, target: target) }
+                else { false }
             return Declaration.Property(wireName: field.name, swiftName: naming.property(field.name), type: swiftType,
                                         defaultValue: isToggle ? "false" : nil,
                                         isOptional: field.isOptional || field.isNullable, documentation: field.schema.description,
-                                        isDeprecated: field.schema.isDeprecated)
+                                        isDeprecated: field.schema.isDeprecated, isIndirect: closesCycle)
         }
         return Declaration.Structure(name: name, properties: properties, nested: nested, documentation: documentation)
     }
@@ -89,11 +97,12 @@ struct TypeTranslator {
                                        isIntegral: cases.isIntegral, documentation: documentation)
     }
 
-    func taggedUnion(named name: String, union: Union, documentation: Declaration.Documentation) -> Declaration.TaggedUnion {
+    func taggedUnion(named name: String, union: Union, documentation: Declaration.Documentation, owner: String? = nil) -> Declaration.TaggedUnion {
         let names = naming.caseNames(union.cases.map { naming.property($0.value) })
+        let closesCycle = owner.map { owner in union.cases.contains { cycles.isIndirect(owner: owner, target: $0.typeName) } } ?? false
         return Declaration.TaggedUnion(name: name, discriminator: union.discriminator,
                                        cases: zip(names, union.cases).map { ($0.name, $1.value, $1.typeName) },
-                                       documentation: documentation)
+                                       documentation: documentation, isIndirect: closesCycle)
     }
 
     private func documentation(for schema: Schema, file: String) -> Declaration.Documentation {

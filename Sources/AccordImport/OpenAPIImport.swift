@@ -67,7 +67,7 @@ public struct OpenAPIImport: Sendable {
         "Result", "Self", "Sendable", "Set", "String", "Type", "URL", "UUID", "Void", "Page",
         "API", "APIClient", "APIError", "APISending", "AccordBinary", "AccordDate", "AccordDateTime", "AccordDecimal", "AccordEmpty", "AccordJSON",
         "BanPayload", "BusinessCode", "CancellableWait", "CanonicalJSON", "ClientConfiguration", "ClientEvent", "Endpoint", "Envelope", "ErrorMembers",
-        "EventBroadcast", "FilePart", "FixtureName", "HTTPMethod", "InMemoryTokenStorage", "KeychainTokenStorage", "MockAPIClient", "MockRoute", "MockTransport",
+        "AccordIndirect", "EventBroadcast", "FilePart", "FixtureName", "HTTPMethod", "InMemoryTokenStorage", "KeychainTokenStorage", "MockAPIClient", "MockRoute", "MockTransport",
         "MultipartBody", "PortableMD5", "QueryItem", "ReceivedRequest", "RequestSigner", "ServerSentEvent", "ServerSentEventParser", "Service", "StreamEndpoint",
         "StreamingTask", "StringCodable", "TokenIssuing", "TokenStorage", "Tokens", "Transport", "URLSessionTransport",
     ]
