@@ -71,8 +71,12 @@ public enum TemplateExpression: Sendable, Hashable {
         if text == "record" { self = .record(JSONPointer(tokens: [])); return }
         if let path = suffix(after: "record.") { self = .record(Self.memberPath(path)); return }
         if let path = suffix(after: "state.") {
-            let names = path.split(separator: ".", maxSplits: 1).map(String.init)
-            self = .found(collection: names[0], names.count > 1 ? Self.memberPath(names[1]) : JSONPointer(tokens: []))
+            let names = path.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            // `state...` or `state.` names no collection: refused rather than read past the end (FuzzTemplate found it).
+            guard let collection = names.first, !collection.isEmpty else {
+                throw SyntaxError(message: "expected 'state.NAME' or 'state.NAME.member', found '\(text)'")
+            }
+            self = .found(collection: collection, names.count > 1 ? Self.memberPath(names[1]) : JSONPointer(tokens: []))
             return
         }
         if text == "upload_policy" { self = .uploadPolicy(JSONPointer(tokens: [])); return }
