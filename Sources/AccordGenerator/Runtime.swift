@@ -11,7 +11,7 @@
 /// Every top-level type, extension and function is `nonisolated`, so an app target's
 /// default isolation (`MainActor`) does not reach it; the exceptions are the actors, the
 /// protocols actors adopt (`APISending`, `Transport`, `TokenStorage`) and extensions of
-/// actors, where Swift 6.2/6.3 refuse or mis-infer `nonisolated`. An actor's static
+/// actors, where Swift 6.3.1 refuses or mis-infers `nonisolated`. An actor's static
 /// members are `nonisolated` one by one. `LanguageModeTests` builds every setting.
 enum Runtime {
     /// A part of the runtime that only some contracts need.
