@@ -24,6 +24,7 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CHiredis", pkgConfig: "hiredis", providers: [.apt(["libhiredis-dev"])]),
 
         // Diagnostics shared by every stage: `path:line:col: error: message`.
         .target(name: "AccordDiagnostics"),
@@ -61,6 +62,11 @@ let package = Package(
         .target(name: "AccordMock", dependencies: ["AccordConsole", "AccordContract", "AccordCrypto", "AccordDiagnostics", "AccordFiles", "AccordHTTP",
                                                  "AccordJSON", "AccordMocksFormat", "AccordReport", "AccordSigning", "AccordSync", "AccordValidation",
                                                  "AccordYAML"]),
+        // Redis over hiredis: a pool of pipelining connections, reconnection with backoff, Lua scripts by SHA-1.
+        .target(name: "AccordRedis", dependencies: ["CHiredis", "AccordCrypto", "AccordSync"]),
+        // The mock's state in Redis (`accord serve --storage redis://…`), shared by replicas: every storage part, atomic.
+        .target(name: "AccordRedisStorage", dependencies: ["AccordContract", "AccordCrypto", "AccordHTTP", "AccordJSON", "AccordMock",
+                                                           "AccordMocksFormat", "AccordRedis", "AccordSync"]),
         // HTTPS identities: a local CA and the server certificates it signs (OpenSSL libcrypto), iOS trust profiles.
         .target(name: "AccordTLS", dependencies: ["CCrypto", "AccordCrypto", "AccordFiles"]),
         // HTTP/1.1 over libmicrohttpd: moves bytes between sockets and a responder (the engine, the proxy).
@@ -72,7 +78,8 @@ let package = Package(
                                                     "AccordServer", "AccordSync", "AccordValidation", "AccordYAML"]),
         // `serve` and `proxy` on a socket: loading, listening, TLS, reloads, the state file, the stop, the report.
         .target(name: "AccordHosting", dependencies: ["AccordContract", "AccordDiagnostics", "AccordFiles", "AccordJSON", "AccordMock",
-                                                      "AccordMocksFormat", "AccordProxy", "AccordReport", "AccordServer", "AccordTLS"]),
+                                                      "AccordMocksFormat", "AccordProxy", "AccordRedis", "AccordRedisStorage", "AccordReport", "AccordServer",
+                                                      "AccordTLS"]),
         // Provider verification: the contract's examples and negative checks against a real backend.
         .target(name: "AccordVerification", dependencies: ["AccordContract", "AccordHTTPClient", "AccordJSON", "AccordReport", "AccordSigning",
                                                            "AccordSync", "AccordValidation"]),
@@ -91,7 +98,7 @@ let package = Package(
         // The `accord` commands, as a library so tests run them in-process.
         .target(name: "AccordCLI", dependencies: ["AccordCapture", "AccordContract", "AccordDiagnostics", "AccordDiff", "AccordFiles", "AccordImport",
                                                   "AccordGenerator", "AccordHosting", "AccordHTTP", "AccordJSON", "AccordMock", "AccordMocksFormat",
-                                                  "AccordOpenAPI", "AccordProxy", "AccordReport", "AccordServer", "AccordSync", "AccordTLS",
+                                                  "AccordOpenAPI", "AccordProxy", "AccordRedis", "AccordReport", "AccordServer", "AccordSync", "AccordTLS",
                                                   "AccordValidation", "AccordVerification"]),
         .executableTarget(name: "accord", dependencies: ["AccordCLI"]),
         // `swift package accord-generate --output DIR`: the generator for app packages.
@@ -115,14 +122,15 @@ let package = Package(
         // What the test targets share: the repository's contracts and variants of them, an
         // in-process engine with a signing client, a real server process, raw connections.
         .target(name: "AccordTesting", dependencies: ["AccordContract", "AccordDiagnostics", "AccordHTTP", "AccordJSON", "AccordMock",
-                                                      "AccordMocksFormat", "AccordSigning", "AccordSync", "AccordValidation"], path: "Tests/AccordTesting"),
+                                                      "AccordMocksFormat", "AccordRedis", "AccordRedisStorage", "AccordSigning", "AccordSync",
+                                                      "AccordValidation"], path: "Tests/AccordTesting"),
         .testTarget(name: "AccordGeneratorTests", dependencies: ["AccordCLI", "AccordContract", "AccordDiagnostics", "AccordGenerator",
                                                                  "AccordHTTP", "AccordJSON", "AccordMock", "AccordMocksFormat",
                                                                  "AccordSigning", "AccordTesting", "AccordValidation", "TongbanAPI"]),
         .testTarget(name: "AccordYAMLTests", dependencies: ["AccordYAML"]),
         .testTarget(name: "AccordSigningTests", dependencies: ["AccordContract", "AccordCrypto", "AccordHTTP", "AccordJSON", "AccordMock",
                                                                "AccordSigning", "AccordTesting"]),
-        .testTarget(name: "AccordEndToEndTests", dependencies: ["AccordContract", "AccordHTTP", "AccordJSON", "AccordMock", "AccordServer",
+        .testTarget(name: "AccordEndToEndTests", dependencies: ["AccordContract", "AccordHTTP", "AccordJSON", "AccordMock", "AccordRedis", "AccordServer",
                                                                 "AccordSigning", "AccordSync", "AccordTesting", "AccordValidation",
                                                                 "NotesAPI", "TongbanAPI", "accord"],
                     exclude: ["Clients"]),

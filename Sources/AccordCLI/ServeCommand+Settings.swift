@@ -1,6 +1,8 @@
 import AccordContract
+import Foundation
 import AccordHosting
 import AccordMock
+import AccordRedis
 import AccordReport
 import AccordTLS
 
@@ -21,7 +23,31 @@ extension ServeCommand {
             if let cors = arguments["cors"] { options.listener.options.corsAllowOrigin = cors == "off" ? nil : cors }
             host = MockHost.Configuration(contracts: arguments["contracts"] ?? "contracts", mocks: arguments["mocks"] ?? "mocks",
                                           listener: options.listener, state: try Self.limits(arguments), stateFile: arguments["state"],
-                                          reloads: !arguments.has("no-reload"), tls: tls)
+                                          reloads: !arguments.has("no-reload"), tls: tls, storage: try Self.storage(arguments))
+        }
+
+        /// `--storage` with `--allow-eviction` and `--replica`; memory when it is not given.
+        private static func storage(_ arguments: Arguments) throws(UsageError) -> StorageChoice {
+            guard let text = arguments["storage"] else {
+                for option in ["allow-eviction", "replica"] where arguments.has(option) {
+                    throw UsageError("'--\(option)' is for a shared storage; add --storage redis://HOST:PORT")
+                }
+                return .memory
+            }
+            let url: RedisURL
+            do {
+                url = try RedisURL(parsing: text)
+            } catch {
+                throw UsageError("--storage: \(error)")
+            }
+            if arguments["state"] != nil {
+                throw UsageError("'--state' keeps records in a file, and --storage keeps them in Redis already; drop one of them")
+            }
+            let replica = arguments["replica"] ?? "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)"
+            guard (1...64).contains(replica.utf8.count), replica.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+                throw UsageError("'--replica' takes 1 to 64 printable ASCII characters without spaces, such as 'replica-a'")
+            }
+            return .redis(url, allowEviction: arguments.has("allow-eviction"), replica: replica)
         }
 
         func run(until stop: StopRequest, messages: HostMessages) throws(HostFailure) -> ContractReport {

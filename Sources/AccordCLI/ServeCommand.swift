@@ -20,6 +20,10 @@ struct ServeCommand: Subcommand {
                          help: "The most bytes of collection records one session keeps; past it its oldest records go (default: 16MiB)."),
         Arguments.Option(name: "state-budget", valueName: "SIZE",
                          help: "The most bytes of collection records all sessions keep; past it the least recently used session goes (default: 512MiB)."),
+        Arguments.Option(name: "storage", valueName: "URL",
+                         help: "Keep the state in Redis, shared by every replica naming it: redis://HOST:PORT[/DB][?prefix=NAME] (default: memory)."),
+        Arguments.Option(name: "allow-eviction", valueName: nil, help: "With --storage: serve although Redis's maxmemory-policy evicts keys."),
+        Arguments.Option(name: "replica", valueName: "NAME", help: "With --storage: the name this replica's journal entries carry (default: HOST-PID)."),
     ] + ListenerOptions.options + TLSOptions.options
 
     func run(_ arguments: Arguments, console: Console) -> Int32 {

@@ -25,6 +25,12 @@ public enum Digest {
         return text.withUTF8 { evpHex($0, Algorithms.sha256.pointer) }
     }
 
+    /// Lowercase hex SHA-1 of the UTF-8 of `text`: how Redis names a Lua script (`EVALSHA`), not a security measure.
+    public static func sha1Hex(_ text: String) -> String {
+        var text = text
+        return text.withUTF8 { evpHex($0, Algorithms.sha1.pointer) }
+    }
+
     /// Digest methods fetched once: OpenSSL 3 otherwise looks the method up on every
     /// call (`EVP_MD_fetch`), which cost a fifth of the signature check under load.
     private struct Algorithms: @unchecked Sendable {
@@ -32,6 +38,7 @@ public enum Digest {
 
         static let md5 = Algorithms(pointer: EVP_MD_fetch(nil, "MD5", nil))
         static let sha256 = Algorithms(pointer: EVP_MD_fetch(nil, "SHA256", nil))
+        static let sha1 = Algorithms(pointer: EVP_MD_fetch(nil, "SHA1", nil))
     }
 
     /// The raw MD5 of `message`.

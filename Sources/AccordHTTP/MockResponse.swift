@@ -58,6 +58,8 @@ public struct MockResponse: Sendable {
         public var verdict: Verdict
         /// How many ways the request and, behind a proxy, its answer broke the contract.
         public var problems = 0
+        /// Why the server could not answer as it should (its storage failed), for the log.
+        public var failure: String?
 
         public init(endpoint: String? = nil, source: String? = nil, code: Int? = nil, verdict: Verdict) {
             self.endpoint = endpoint

@@ -44,9 +44,14 @@ enum Startup {
 
     /// The journal, appending to the listener's journal file when it names one.
     static func journal(_ listener: Listener, messages: HostMessages) throws(HostFailure) -> Journal {
-        guard let path = listener.journalPath else { return Journal() }
+        Journal(recorder: try recorder(listener, messages: messages))
+    }
+
+    /// The journal file's writer, when the listener names one (`--record`).
+    static func recorder(_ listener: Listener, messages: HostMessages) throws(HostFailure) -> JournalRecorder? {
+        guard let path = listener.journalPath else { return nil }
         do {
-            return Journal(recorder: try JournalRecorder(path: path, report: { messages.warn($0) }))
+            return try JournalRecorder(path: path, report: { messages.warn($0) })
         } catch {
             messages.warn("error: \(error)")
             throw .startup

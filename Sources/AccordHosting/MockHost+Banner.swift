@@ -21,7 +21,7 @@ extension MockHost {
         let signingText = configuration.listener.options.verifiesSignatures && signing.isEnabled
             ? "signing on (\(signing.algorithm.rawValue), window ±\(signing.windowSeconds)s)" : "signing off"
         // Nonces are kept only for a contract that signs requests.
-        let nonceText = signing.isEnabled ? ", \(state.nonces.capacity) nonces" : ""
+        let nonceText = !signing.isEnabled ? "" : state.nonces.capacity == .max ? ", nonces kept \(signing.nonceTTLSeconds) s each" : ", \(state.nonces.capacity) nonces"
         return """
         accord serve: \(configuration.tls == nil ? "http" : "https")://\(configuration.listener.server.host):\(port)\(contract.service.basePath)
           \(contract.endpoints.count) endpoints, \(project.fixtures.count) fixtures, \(signingText), \
@@ -31,8 +31,18 @@ extension MockHost {
         \(configuration.listener.server.bodyBudgetBytes) bytes of bodies in flight, \(state.rules.capacity) rules\(nonceText)
           collections: \(collectionsText(project.collections, store: state.collections))
           uploads: served at \(MockEngine.storagePrefix)ID, \(configuration.state.uploadBudget) bytes kept at most (--upload-budget), oldest evicted first
+          storage: \(storageText)
           contracts: \(configuration.contracts)  mocks: \(configuration.mocks)\(configuration.reloads ? "  (reloading on change)" : "")
         """
+    }
+
+    /// `memory`, or the Redis URL with this replica's name.
+    private var storageText: String {
+        switch configuration.storage {
+        case .memory: "memory (this process)"
+        case .redis(let url, let allowEviction, let replica):
+            "\(url) shared, this replica '\(replica)'\(allowEviction ? ", eviction allowed (--allow-eviction)" : "")"
+        }
     }
 
     /// `signals (12 seeds, ≤ 1000 a session)`, … and the session cap, or `none`.

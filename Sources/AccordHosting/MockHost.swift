@@ -24,9 +24,11 @@ public struct MockHost: Sendable {
         public var reloads: Bool
         /// HTTPS, and where its local CA is offered; nil serves plain HTTP.
         public var tls: TLSSetup?
+        /// This process's memory, or a Redis that replicas share.
+        public var storage: StorageChoice
 
         public init(contracts: String, mocks: String, listener: Listener, state: StateLimits = StateLimits(), stateFile: String? = nil,
-                    reloads: Bool = true, tls: TLSSetup? = nil) {
+                    reloads: Bool = true, tls: TLSSetup? = nil, storage: StorageChoice = .memory) {
             self.contracts = contracts
             self.mocks = mocks
             self.listener = listener
@@ -34,6 +36,7 @@ public struct MockHost: Sendable {
             self.stateFile = stateFile
             self.reloads = reloads
             self.tls = tls
+            self.storage = storage
         }
     }
 
@@ -49,15 +52,6 @@ public struct MockHost: Sendable {
         public var stateBudget = CollectionStore.defaultTotalBudget
 
         public init() {}
-
-        func state(for contract: Contract, journal: Journal) -> MockState {
-            let auth = contract.service.auth
-            return MockState(nonceTTLSeconds: contract.service.signing.nonceTTLSeconds,
-                             accessTTL: accessTTL ?? auth.accessTTLSeconds, refreshTTL: refreshTTL ?? auth.refreshTTLSeconds,
-                             seed: seed, journal: journal,
-                             collections: CollectionStore(sessionBudgetBytes: sessionStateBudget, totalBudgetBytes: stateBudget),
-                             uploads: UploadStore(budgetBytes: uploadBudget))
-        }
     }
 
     public let configuration: Configuration
@@ -73,7 +67,8 @@ public struct MockHost: Sendable {
     /// flight finish (or are cut) first, so the report counts exactly what was answered.
     public func run(until stop: StopRequest) throws(HostFailure) -> ContractReport {
         let project = try Startup.project(contracts: configuration.contracts, mocks: configuration.mocks, doing: "serving", messages: messages)
-        let state = configuration.state.state(for: project.contract, journal: try Startup.journal(configuration.listener, messages: messages))
+        let state = try configuration.state.state(for: project.contract, storage: configuration.storage,
+                                                  recorder: try Startup.recorder(configuration.listener, messages: messages), messages: messages)
         stop.include(state.shutdown)
         try Startup.prepare(state, listener: configuration.listener, project: project, mocks: configuration.mocks, messages: messages)
         let live = LiveEngine(engine(for: project, state: state))

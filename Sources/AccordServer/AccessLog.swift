@@ -84,6 +84,7 @@ public final class AccessLog: Sendable {
                 line += " problems=".utf8
                 JSONWriter.writeInteger(summary.problems, into: &line)
             }
+            if let failure = summary.failure { line += " failure: ".utf8; line += failure.utf8 }
             line.append(0x0A)
             return line
         case .json:
@@ -98,6 +99,7 @@ public final class AccessLog: Sendable {
             if let endpoint = summary.endpoint { members.append(.init("endpoint", .string(endpoint))) }
             if let source = summary.source { members.append(.init("source", .string(source))) }
             if summary.problems > 0 { members.append(.init("problems", .int(summary.problems))) }
+            if let failure = summary.failure { members.append(.init("failure", .string(failure))) }
             return JSONWriter.bytes(.object(members)) + [0x0A]
         }
     }

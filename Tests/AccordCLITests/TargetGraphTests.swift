@@ -73,6 +73,14 @@ import Testing
         #expect(made.isEmpty, "\(made)")
     }
 
+    /// The engine is handed a storage and knows no Redis; the Redis client knows no engine.
+    @Test func redisStandsBesideTheEngine() {
+        #expect(Self.graph.reach("AccordMock").isDisjoint(with: ["AccordRedis", "AccordRedisStorage", "CHiredis"]))
+        #expect(Self.graph.reach("AccordRedis").isDisjoint(with: ["AccordMock", "AccordHTTP", "AccordServer"]))
+        #expect(Self.graph.reach("AccordRedisStorage").isSuperset(of: ["AccordMock", "AccordRedis", "CHiredis"]))
+        #expect(Self.graph.reach("AccordHosting").contains("AccordRedisStorage"))
+    }
+
     @Test func theServerMovesBytesWithoutTheEngine() {
         #expect(!Self.graph.reach("AccordServer").contains("AccordMock"))
         #expect(Self.graph.reach("AccordServer").contains("AccordHTTP"))

@@ -10,6 +10,7 @@ import Testing
 
 /// Two engines over one ``MockStorage``, as two `accord serve` replicas behind a load
 /// balancer would share one store: whatever one replica learns, the other answers by.
+/// Runs on both drivers: one in-memory storage, and two ``RedisStorage`` values on one Redis.
 @Suite struct SharedStorageTests {
     private let now: Int64 = 1_796_025_600
     private let project = Repository.project
@@ -30,9 +31,11 @@ import Testing
         try JSONReader.read(response.bodyBytes)
     }
 
-    @Test func whatOneReplicaLearnsTheOtherAnswersBy() throws {
-        let storage = InMemoryStorage(clock: MockClock(wall: now), nonceTTLSeconds: 600, random: { 0 })
-        let (a, b) = (replica(storage), replica(storage))
+    @Test(arguments: StorageDriver.allCases)
+    func whatOneReplicaLearnsTheOtherAnswersBy(_ driver: StorageDriver) throws {
+        let storage = try driver.make(wall: now)
+        let sibling = try driver.sibling(of: storage, wall: now)
+        let (a, b) = (replica(storage), replica(sibling))
         let login = #"{"phone":"13800138000","code":"123456","device_info":{"os":"ios","device_id":"D","os_version":"26","model":"i","app_version":"1.2.0"}}"#
         let session = try json(a.handle(request("POST", "/api/v1/auth/login/phone", body: login, token: nil, nonce: "n-1")))
         let token = try #require(session.value(at: "/data/access_token").flatMap { if case .string(let text) = $0 { text } else { nil } })
@@ -57,8 +60,9 @@ import Testing
         // A rule added on one fires on the other, and `{{seq}}` counts across both.
         _ = try storage.rules.add(InjectionRule(parsing: "signal.quota=3008@once", codes: project.contract.service.codes))
         #expect(try json(b.handle(request("GET", "/api/v1/signals/quota", token: token, nonce: "r-1")))["code"] == .int(3008))
-        #expect(storage.nextSequence() == 5)
-        // The journal holds both replicas' requests.
+        #expect(try storage.nextSequence() == 5)
+        // The journal holds both replicas' requests (a replica writes what it queued when it lists).
+        _ = try sibling.journal.entries()
         #expect(try storage.journal.entries().count == 9)
     }
 }

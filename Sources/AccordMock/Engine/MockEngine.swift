@@ -52,6 +52,7 @@ public struct MockEngine: Sendable {
 
     /// Answers one request.
     public func handle(_ request: MockRequest) -> MockResponse {
+        state.storage.beginRequest()
         let control = request.path.hasPrefix(Self.controlPrefix)
         guard control || request.path.hasPrefix(Self.storagePrefix) else { return pipeline.run(request) }
         // No control call or upload runs on a message whose framing or size the transport refused.

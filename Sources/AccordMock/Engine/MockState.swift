@@ -33,6 +33,12 @@ public final class MockState: Sendable {
         self.init(storage: storage, generator: SeededRandom(seed: seed))
     }
 
+    /// State in the storage `make` gives, which draws `percent` rules from the generator seeded by `seed`.
+    public convenience init(seed: UInt64, storage make: (_ random: @escaping @Sendable () -> Double) -> any MockStorage) {
+        let generator = SeededRandom(seed: seed)
+        self.init(storage: make { generator.unit() }, generator: generator)
+    }
+
     /// State in this process's memory (``InMemoryStorage``).
     public convenience init(clock: MockClock = MockClock(), nonceTTLSeconds: Int, accessTTL: Int = 7_200, refreshTTL: Int = 2_592_000,
                             seed: UInt64 = 0, journal: Journal = Journal(), collections: CollectionStore = CollectionStore(),
@@ -46,6 +52,7 @@ public final class MockState: Sendable {
     private init(storage: any MockStorage, generator: SeededRandom) {
         self.storage = storage
         self.generator = generator
+        (storage.journal as? any SharedJournalStorage)?.follow(into: events)
     }
 
     /// 1, 2, 3, … across the server's life.

@@ -35,7 +35,7 @@ public struct InjectionRule: Sendable {
     }
 
     /// Whether the rule concerns a request of this user and session (its endpoint already matched).
-    func concerns(user: Int?, session: String) -> Bool {
+    public func concerns(user: Int?, session: String) -> Bool {
         (self.session == nil || self.session == session) && (self.user == nil || self.user == user)
     }
 

@@ -56,6 +56,8 @@ public struct JournalEntry: Sendable {
     /// What injected the answer: `header`, `rule:3`, `scenario:token-expiry#1`.
     public var injected: String?
     public var verdict: Verdict
+    /// Which `accord serve` answered, when several share one storage (`--replica`).
+    public var replica: String?
     /// How the request or, behind `accord proxy`, the upstream's answer broke the contract.
     public var problems: [Problem] = []
     /// What was answered: the body when it is at most ``Body/limit`` bytes, and its size.
@@ -194,6 +196,7 @@ public struct JournalEntry: Sendable {
         if let answer { Self.member("answer", answer, into: &output) }
         if let injected { Self.member("injected", injected, into: &output) }
         Self.member("verdict", verdict.rawValue, into: &output)
+        if let replica { Self.member("replica", replica, into: &output) }
         if !problems.isEmpty {
             JournalEntry.raw(#","problems":["#, into: &output)
             for (index, problem) in problems.enumerated() {

@@ -3,7 +3,7 @@ import AccordMocksFormat
 
 /// A list effect's order: by one member (ascending or descending), the key breaking
 /// ties in the same direction; without a member, the records' own order.
-struct ListOrder {
+package struct ListOrder {
     /// A record's place in the list.
     struct Position {
         var value: JSONValue
@@ -44,7 +44,7 @@ struct ListOrder {
     }
 
     /// The text of a record's key.
-    static func key(of record: JSONValue, _ keyName: String) -> String {
+    package static func key(of record: JSONValue, _ keyName: String) -> String {
         record[keyName].map(InterpolatedText.text) ?? ""
     }
 }

@@ -28,6 +28,9 @@ public protocol MockStorage: Sendable {
     var uploads: any UploadStorage { get }
     /// 1, 2, 3, … across every replica (`INCR seq`).
     func nextSequence() throws(StorageError) -> Int
+    /// A request starts on this thread: a shared storage forgets what it kept of the
+    /// previous one (a value read once per request). Nothing, in memory.
+    func beginRequest()
     /// The key list cursors are signed with (``PageCursor``): shared, so a cursor one
     /// replica issued pages on another (`SET cursor:secret … NX` once).
     var cursorSecret: [UInt8] { get throws(StorageError) }
@@ -111,7 +114,8 @@ public protocol JournalStorage: Sendable {
     var capacity: Int { get }
     /// The `--record` file's state, when recording.
     var recordingStatus: JournalRecorder.Status? { get }
-    /// Keeps `entry`, numbered (`INCR journal:seq`); returns it numbered.
+    /// Keeps `entry`, numbered (`INCR journal:seq`), and returns it as kept: numbered, or,
+    /// by a shared journal that writes it later in a batch, not yet (its number is in ``entries(matching:limit:)``).
     @discardableResult
     func add(_ entry: JournalEntry) throws(StorageError) -> JournalEntry
     /// The newest `limit` entries that `filter` lets through, oldest first.
@@ -157,6 +161,17 @@ public protocol RecordStorage: Sendable {
     func export() throws(StorageError) -> [String: [String: [JSONValue]]]
     /// Replaces every session's records.
     func restore(_ collections: [String: [String: [JSONValue]]]) throws(StorageError)
+}
+
+/// A journal several replicas file into: its entries reach this replica's live feed from
+/// the shared store (every replica's, in one order), not from this replica's own adds.
+public protocol SharedJournalStorage: JournalStorage {
+    /// Hands every entry filed from now on, by any replica, to `feed` while it has streams open.
+    func follow(into feed: JournalFeed)
+}
+
+extension MockStorage {
+    public func beginRequest() {}
 }
 
 extension JournalStorage {
@@ -208,90 +223,3 @@ extension InjectionRules: RuleStorage {}
 extension ScenarioProgress: ScenarioStorage {}
 extension Journal: JournalStorage {}
 extension CollectionStore: RecordStorage {}
-
-/// A freshly issued token pair (``TokenStorage/issue(uid:)``).
-public struct TokenPair: Sendable, Equatable {
-    public var accessToken: String
-    public var refreshToken: String
-    public var accessExpiresIn: Int
-    public var refreshExpiresIn: Int
-}
-
-/// What an access token is worth now (``TokenStorage/verdict(authorization:scheme:)``).
-public enum TokenVerdict: Sendable, Equatable {
-    case valid(uid: Int)
-    /// 1002: expired by time.
-    case expired(uid: Int)
-    /// 1005: invalidated on the server (unknown to it, or invalidated by a tester).
-    case invalidated
-    /// 1006: revoked by logout or a forced logout.
-    case revoked(uid: Int)
-    /// 1006: no bearer token at all.
-    case missing
-}
-
-/// Why an account is banned, as `data.ban_info` carries it (``TokenStorage/setBan(_:uid:)``).
-public struct UserBan: Sendable, Equatable {
-    public var reason: String
-    public var until: String?
-    public var appealURL: String?
-
-    public init(reason: String, until: String? = nil, appealURL: String? = nil) {
-        self.reason = reason
-        self.until = until
-        self.appealURL = appealURL
-    }
-
-    /// `{reason, until?, appeal_url?}`.
-    public var json: JSONValue {
-        var members: [JSONValue.Member] = [.init("reason", .string(reason))]
-        if let until { members.append(.init("until", .string(until))) }
-        if let appealURL { members.append(.init("appeal_url", .string(appealURL))) }
-        return .object(members)
-    }
-}
-
-/// Why a storage operation failed.
-public enum StorageError: Error, Sendable, Equatable {
-    /// The shared store did not answer, or refused the operation (a lost connection, a
-    /// timeout, an error reply): what went wrong, for the log and the 503 answer.
-    case unavailable(String)
-    /// A clock move refused because it would leave 100 years around the wall clock.
-    case clockOutOfRange(String)
-    /// Adding a rule past the store's ``RuleStorage/capacity``.
-    case rulesFull(capacity: Int)
-}
-
-extension StorageError: CustomStringConvertible {
-    /// What went wrong, as a sentence's end: `connection refused`.
-    public var description: String {
-        switch self {
-        case .unavailable(let message), .clockOutOfRange(let message): message
-        case .rulesFull(let capacity): "the server keeps at most \(capacity) injection rules"
-        }
-    }
-}
-
-/// Nonces seen within their window, by app key (``NonceCache`` in memory). A shared
-/// implementation maps ``insert(appKey:nonce:now:)`` to one atomic check-and-set with a
-/// time to live, such as Redis `SET nonce:APP:NONCE 1 NX EX TTL`: two replicas that
-/// receive the same nonce at once must not both accept it.
-public protocol NonceStorage: Sendable {
-    /// The most nonces kept; beyond it an implementation answers ``NonceOutcome/full``.
-    var capacity: Int { get }
-    /// The nonces within their window now.
-    var count: Int { get throws(StorageError) }
-    /// Records `nonce` of `appKey` seen at `now` (Unix seconds), atomically: whether it
-    /// is new, was already seen within the window, or cannot be kept.
-    func insert(appKey: String, nonce: String, now: Int64) throws(StorageError) -> NonceOutcome
-}
-
-/// What keeping a nonce found (``NonceStorage/insert(appKey:nonce:now:)``).
-public enum NonceOutcome: Sendable, Equatable {
-    /// First use within the window: remembered now.
-    case accepted
-    /// Seen within the window: a replay.
-    case reused
-    /// ``NonceStorage/capacity`` nonces are live; this one was not checked and must be refused.
-    case full
-}

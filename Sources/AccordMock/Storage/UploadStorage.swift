@@ -10,6 +10,13 @@ public struct StoredFile: Sendable, Hashable {
     public var size: Int
     /// The mock time it was stored, in Unix seconds.
     public var storedAt: Int64
+
+    public init(id: String, contentType: String, size: Int, storedAt: Int64) {
+        self.id = id
+        self.contentType = contentType
+        self.size = size
+        self.storedAt = storedAt
+    }
 }
 
 extension StoredFile {

@@ -8,6 +8,15 @@ struct JournalStage: Stage {
     let journal: any JournalStorage
     let clock: any ClockStorage
     let feed: JournalFeed
+    /// Whether this replica's adds feed the live feed; a shared journal feeds it itself.
+    private let publishes: Bool
+
+    init(journal: any JournalStorage, clock: any ClockStorage, feed: JournalFeed) {
+        self.journal = journal
+        self.clock = clock
+        self.feed = feed
+        publishes = !(journal is any SharedJournalStorage)
+    }
 
     /// The header that says an answer was sent but not filed: the journal's storage failed.
     static let notFiledHeader = "X-Accord-Journal"
@@ -52,6 +61,6 @@ struct JournalStage: Stage {
             answer: response.summary.source, injected: exchange.injection?.source, verdict: response.summary.verdict, problems: problems,
             response: JournalEntry.Response(response.body, isCompactJSON: answerIsCompactJSON)
         ))
-        feed.publish(entry)
+        if publishes { feed.publish(entry) }
     }
 }

@@ -13,6 +13,7 @@ struct StorageGuardStage: Stage {
             var response = envelopes.refuse(&exchange, status: 503, kind: "storage_unavailable", "the server's storage failed: \(error)",
                                             verdict: .storageUnavailable)
             response.headers.append(("Retry-After", "1"))
+            response.summary.failure = "\(error)"
             return response
         }
     }

@@ -83,7 +83,7 @@ public final class TokenStore: Sendable {
 
     /// The token of `<scheme> <token>`, or nil when the header is absent, of another
     /// scheme, or carries no token.
-    static func token(in authorization: String?, scheme: String) -> String? {
+    public static func token(in authorization: String?, scheme: String) -> String? {
         guard let bytes = authorization?.utf8 else { return nil }
         let prefix = scheme.utf8.count
         guard bytes.count > prefix + 1, bytes.starts(with: scheme.utf8),
@@ -175,7 +175,7 @@ public final class TokenStore: Sendable {
 
     /// Two tokens of 32 hex characters each, from one call of OpenSSL's generator (a
     /// system random number if it ever fails).
-    static func randomTokens() -> (String, String) {
+    public static func randomTokens() -> (String, String) {
         guard let bytes = Digest.randomBytes(32) else {
             return (UInt64.random(in: .min ... .max).description, UInt64.random(in: .min ... .max).description)
         }

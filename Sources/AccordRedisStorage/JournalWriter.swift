@@ -1,0 +1,108 @@
+import AccordRedis
+import AccordSync
+import Foundation
+
+/// Writes journal entries to the stream off the request path: a request queues its
+/// entry and goes on; one thread writes whatever has queued in one script call (one
+/// round trip for a whole batch under load). While Redis is away the entries wait, up
+/// to ``queueLimit``; past it the oldest are dropped and counted.
+final class JournalWriter: Sendable {
+    private let client: RedisClient
+    private let capacity: Int
+    private let pending = Locked(Pending())
+    /// Held while a batch is taken and written, so batches reach the stream in order.
+    private let writing = Locked(())
+    private let wake = DispatchSemaphore(value: 0)
+
+    private struct Pending {
+        var entries: [[UInt8]] = []
+        var dropped = 0
+        var threadRunning = false
+    }
+
+    /// The most entries waiting for Redis.
+    static let queueLimit = 4_096
+    /// The most entries one script call writes.
+    static let batchLimit = 256
+
+    /// Numbers and adds each entry of `ARGV[2…]`, trimming the stream to about `ARGV[1]`.
+    static let add = RedisScript("""
+    for index = 2, #ARGV do
+        local number = redis.call('INCR', KEYS[1] .. ':seq')
+        redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 's', number, 'e', ARGV[index])
+    end
+    return #ARGV - 1
+    """)
+
+    init(client: RedisClient, capacity: Int) {
+        self.client = client
+        self.capacity = capacity
+    }
+
+    /// Entries dropped because Redis was away longer than the queue holds.
+    var dropped: Int { pending.withLock { $0.dropped } }
+
+    func queue(_ entry: [UInt8]) {
+        let startThread = pending.withLock { pending -> Bool in
+            if pending.entries.count >= Self.queueLimit {
+                pending.entries.removeFirst()
+                pending.dropped += 1
+            }
+            pending.entries.append(entry)
+            defer { pending.threadRunning = true }
+            return !pending.threadRunning
+        }
+        if startThread { Thread.detachNewThread { [self] in run() } }
+        wake.signal()
+    }
+
+    /// Writes every queued entry now, in the caller's thread.
+    func flush() throws(RedisError) {
+        while try writeBatch() {}
+    }
+
+    /// Takes up to ``batchLimit`` entries and writes them; false when none waited. On
+    /// failure they go back to the front of the queue.
+    private func writeBatch() throws(RedisError) -> Bool {
+        let result: Result<Bool, RedisError> = writing.withLock { _ in
+            let batch = pending.withLock { pending -> [[UInt8]] in
+                let taken = Array(pending.entries.prefix(Self.batchLimit))
+                pending.entries.removeFirst(taken.count)
+                return taken
+            }
+            guard !batch.isEmpty else { return .success(false) }
+            do throws(RedisError) {
+                try client.run(Self.add, keys: [client.key("journal")], arguments: [capacity] + batch)
+                return .success(true)
+            } catch {
+                pending.withLock { pending in
+                    let room = max(0, Self.queueLimit - pending.entries.count)
+                    pending.dropped += batch.count - min(room, batch.count)
+                    pending.entries.insert(contentsOf: batch.suffix(min(room, batch.count)), at: 0)
+                }
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// The writing thread: wakes on each queued entry, writes what waits, retries every
+    /// 100 ms while Redis is away, and ends after a second with nothing to write.
+    private func run() {
+        while true {
+            if wake.wait(timeout: .now() + 1) == .timedOut {
+                let done = pending.withLock { pending -> Bool in
+                    if pending.entries.isEmpty { pending.threadRunning = false }
+                    return !pending.threadRunning
+                }
+                if done { return }
+            }
+            do {
+                try flush()
+            } catch {
+                Thread.sleep(forTimeInterval: 0.1)
+                wake.signal()
+            }
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import AccordJSON
+import AccordRedis
+import AccordSync
+import AccordTesting
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// `accord serve --storage redis://…` when Redis is not there, goes away, comes back or
+/// answers errors: a clear refusal at start, 503 with `Retry-After` while it is away
+/// (never a crash, never an empty answer, never a nonce accepted unchecked), and service
+/// again by itself once it is back.
+@Suite(.serialized) struct RedisFaultTests {
+    @Test func anUnreachableRedisAtStartIsAnErrorNamingTheURL() throws {
+        let port = LoopbackListener()
+        let url = "redis://127.0.0.1:\(port.port)/0?prefix=start"
+        port.close()
+        let result = try ExternalCommand.run(ServerProcess.executable.path, ["serve", "--port", "0", "--contracts", Repository.contracts,
+                                                                             "--mocks", Repository.mocks, "--storage", url])
+        #expect(result.status == 1)
+        #expect(result.errors.contains("error: --storage \(url): cannot connect to 127.0.0.1:\(port.port): Connection refused"), "\(result.errors)")
+    }
+
+    @Test func aRedisThatEvictsKeysIsRefusedUnlessAllowed() throws {
+        let redis = try RedisServer(arguments: ["--maxmemory-policy", "allkeys-lru"])
+        let url = redis.urlText("evicting")
+        let refused = try ExternalCommand.run(ServerProcess.executable.path, ["serve", "--port", "0", "--contracts", Repository.contracts,
+                                                                              "--mocks", Repository.mocks, "--storage", url])
+        #expect(refused.status == 1)
+        #expect(refused.errors.contains("has maxmemory-policy 'allkeys-lru', which evicts keys"), "\(refused.errors)")
+        let allowed = try ServerProcess(arguments: ["--quiet", "--storage", url, "--allow-eviction"])
+        #expect(allowed.standardOutput.contains("eviction allowed (--allow-eviction)"))
+    }
+
+    /// Logins as fast as one client sends them; each answer's status and body size.
+    private final class Load: @unchecked Sendable {
+        let answers = Locked<[(at: ContinuousClock.Instant, status: Int, bytes: Int, retryAfter: String?)]>([])
+        let running = Locked(true)
+
+        func run(_ server: ServerProcess) async {
+            while running.withLock({ $0 }) {
+                var request = URLRequest(url: URL(string: server.baseURL + "/api/v1/auth/login/phone")!)
+                request.httpMethod = "POST"
+                request.httpBody = Data(ServeEndToEndTests.loginBody.utf8)
+                for (name, value) in ServeEndToEndTests.signedHeaders("/api/v1/auth/login/phone", body: ServeEndToEndTests.loginBody) {
+                    request.setValue(value, forHTTPHeaderField: name)
+                }
+                guard let (data, response) = try? await URLSession.shared.data(for: request), let http = response as? HTTPURLResponse else {
+                    answers.withLock { $0.append((ContinuousClock.now, 0, 0, nil)) }
+                    continue
+                }
+                answers.withLock { $0.append((ContinuousClock.now, http.statusCode, data.count, http.value(forHTTPHeaderField: "Retry-After"))) }
+            }
+        }
+    }
+
+    @Test func redisKilledUnderLoadIsOnly503sThenServiceWithinTwoSecondsOfItsReturn() async throws {
+        let redis = try RedisServer()
+        let server = try ServerProcess(arguments: ["--no-reload", "--storage", redis.urlText("kill")])
+        let load = Load()
+        let clients = Task { await withTaskGroup(of: Void.self) { group in for _ in 0..<4 { group.addTask { await load.run(server) } } } }
+        try await Task.sleep(for: .milliseconds(500))
+        redis.kill9()
+        let killed = ContinuousClock.now
+        try await Task.sleep(for: .milliseconds(1_000))
+        try redis.restart()
+        let restarted = ContinuousClock.now
+        try await Task.sleep(for: .milliseconds(2_500))
+        load.running.withLock { $0 = false }
+        await clients.value
+
+        let answers = load.answers.withLock { $0 }
+        #expect(server.waitForExit(timeout: 0) == nil, "the server is still running")
+        #expect(answers.allSatisfy { $0.status == 200 || $0.status == 503 }, "\(Set(answers.map(\.status)))")
+        #expect(answers.allSatisfy { $0.bytes > 0 })
+        let unavailable = answers.filter { $0.status == 503 }
+        #expect(!unavailable.isEmpty && unavailable.allSatisfy { $0.retryAfter == "1" })
+        #expect(answers.contains { $0.at < killed && $0.status == 200 })
+        let firstBack = answers.first { $0.at > restarted && $0.status == 200 }?.at
+        #expect(firstBack.map { $0 - restarted < .seconds(2) } == true, "service resumed \(String(describing: firstBack.map { $0 - restarted })) after the restart")
+        // After it, nothing fails again.
+        #expect(answers.filter { $0.at > (firstBack ?? restarted) }.allSatisfy { $0.status == 200 })
+        #expect(server.standardOutput.contains("503 code=1000") && server.standardOutput.contains("storage-unavailable auth.login-phone failure: Redis: "))
+    }
+
+    @Test func aKeyOfTheWrongTypeIs503WithTheReasonInTheLog() async throws {
+        let redis = try RedisServer.shared()
+        let url = redis.url("wrongtype")
+        let server = try ServerProcess(arguments: ["--no-reload", "--storage", url.description])
+        let client = RedisClient(url: url)
+        try client.send(RedisCommand("RPUSH", client.key("clock", "offset"), "not-a-number"))
+        let (status, envelope) = try await Replicas.send(server, "POST", "/api/v1/auth/login/phone", body: ServeEndToEndTests.loginBody)
+        #expect(status == 503)
+        #expect(envelope?.value(at: "/data/error") == .string("storage_unavailable"))
+        // The login's token script reads the clock's offset, and Redis's error says so.
+        let message = "the server's storage failed: Redis: script: WRONGTYPE Operation against a key holding the wrong kind of value"
+        #expect(envelope.flatMap { if case .string(let text)? = $0["msg"] { text.hasPrefix(message) } else { nil } } == true, "\(String(describing: envelope))")
+        try server.waitFor(timeout: 5) { output, _ in output.contains("WRONGTYPE") }
+        #expect(server.standardOutput.contains("503 code=") && server.standardOutput.contains("failure: Redis: script: WRONGTYPE Operation against a key holding the wrong kind of value"))
+    }
+}
