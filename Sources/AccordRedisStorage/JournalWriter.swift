@@ -5,18 +5,18 @@ import Foundation
 /// Writes journal entries to the stream off the request path: a request queues its
 /// entry and goes on; one thread writes whatever has queued in one script call (one
 /// round trip for a whole batch under load). While Redis is away the entries wait, up
-/// to ``queueLimit``; past it the oldest are dropped and counted.
+/// to ``queueLimit``; past it the oldest are dropped.
 final class JournalWriter: Sendable {
     private let client: RedisClient
     private let capacity: Int
     private let pending = Locked(Pending())
-    /// Held while a batch is taken and written, so batches reach the stream in order.
-    private let writing = Locked(())
+    /// The entries written so far, held while a batch is taken and written, so batches
+    /// reach the stream in order.
+    private let written = Locked(0)
     private let wake = DispatchSemaphore(value: 0)
 
     private struct Pending {
         var entries: [[UInt8]] = []
-        var dropped = 0
         var threadRunning = false
     }
 
@@ -39,15 +39,9 @@ final class JournalWriter: Sendable {
         self.capacity = capacity
     }
 
-    /// Entries dropped because Redis was away longer than the queue holds.
-    var dropped: Int { pending.withLock { $0.dropped } }
-
     func queue(_ entry: [UInt8]) {
         let startThread = pending.withLock { pending -> Bool in
-            if pending.entries.count >= Self.queueLimit {
-                pending.entries.removeFirst()
-                pending.dropped += 1
-            }
+            if pending.entries.count >= Self.queueLimit { pending.entries.removeFirst() }
             pending.entries.append(entry)
             defer { pending.threadRunning = true }
             return !pending.threadRunning
@@ -64,7 +58,7 @@ final class JournalWriter: Sendable {
     /// Takes up to ``batchLimit`` entries and writes them; false when none waited. On
     /// failure they go back to the front of the queue.
     private func writeBatch() throws(RedisError) -> Bool {
-        let result: Result<Bool, RedisError> = writing.withLock { _ in
+        let result: Result<Bool, RedisError> = written.withLock { written in
             let batch = pending.withLock { pending -> [[UInt8]] in
                 let taken = Array(pending.entries.prefix(Self.batchLimit))
                 pending.entries.removeFirst(taken.count)
@@ -73,11 +67,11 @@ final class JournalWriter: Sendable {
             guard !batch.isEmpty else { return .success(false) }
             do throws(RedisError) {
                 try client.run(Self.add, keys: [client.key("journal")], arguments: [capacity] + batch)
+                written += batch.count
                 return .success(true)
             } catch {
                 pending.withLock { pending in
                     let room = max(0, Self.queueLimit - pending.entries.count)
-                    pending.dropped += batch.count - min(room, batch.count)
                     pending.entries.insert(contentsOf: batch.suffix(min(room, batch.count)), at: 0)
                 }
                 return .failure(error)
