@@ -41,7 +41,7 @@ let package = Package(
         // The contract model (its signing rule too), its loader from YAML and the structural checks.
         .target(name: "AccordContract", dependencies: ["AccordYAML", "AccordDiagnostics", "AccordJSON"]),
         // JSON values checked against contract schemas (examples, later requests).
-        .target(name: "AccordValidation", dependencies: ["AccordContract", "AccordJSON", "AccordDiagnostics"]),
+        .target(name: "AccordValidation", dependencies: ["AccordContract", "AccordJSON", "AccordDiagnostics", "AccordSync"]),
         // X-Sign under the contract's signing rule: sorted params, signing, verification, and requests built
         // from the contract and signed (`accord verify`, the console's "try it"). Nonces are the engine's storage.
         .target(name: "AccordSigning", dependencies: ["AccordContract", "AccordCrypto", "AccordJSON", "AccordValidation"]),

@@ -1,5 +1,5 @@
+import AccordSync
 import Foundation
-import Synchronization
 
 /// A regular expression compiled once and shared across threads
 /// (`NSRegularExpression` is immutable once made).
@@ -42,7 +42,7 @@ private final class RecentMatches: Sendable {
         var next = 0
     }
 
-    private let entries = Mutex(Entries())
+    private let entries = Locked(Entries())
 
     func result(for text: String) -> Bool? {
         entries.withLock { entries in

@@ -61,7 +61,11 @@ import Testing
         let server = try ServerProcess(arguments: ["--no-reload", "--storage", redis.urlText("kill")])
         let load = Load()
         let clients = Task { await withTaskGroup(of: Void.self) { group in for _ in 0..<4 { group.addTask { await load.run(server) } } } }
-        try await Task.sleep(for: .milliseconds(500))
+        // Served first (under ThreadSanitizer the first answers take a while), then killed.
+        for _ in 0..<200 where !load.answers.withLock({ $0.contains { $0.status == 200 } }) {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        try await Task.sleep(for: .milliseconds(300))
         redis.kill9()
         let killed = ContinuousClock.now
         try await Task.sleep(for: .milliseconds(1_000))
