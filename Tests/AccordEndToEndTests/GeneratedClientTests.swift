@@ -402,7 +402,9 @@ import TongbanAPI
 
     /// The fixture spaces its three events 120 ms apart: the first must reach the caller
     /// while the server has not yet sent the last (Linux streams through a data delegate,
-    /// Apple platforms through `URLSession.bytes`).
+    /// Apple platforms through `URLSession.bytes`). A buffered stream hands all three over
+    /// at once, so the bound is one gap (less scheduling slack), not the full 240 ms the
+    /// server's timer rounds down under ThreadSanitizer.
     @Test func streamedEventsArriveBeforeTheStreamEnds() async throws {
         let server = try ServerProcess(arguments: ["--quiet"])
         let api = client(server)
@@ -413,7 +415,7 @@ import TongbanAPI
         let ended = Date()
         #expect(arrivals.count == 3)
         let firstToEnd = ended.timeIntervalSince(try #require(arrivals.first))
-        #expect(firstToEnd >= 0.2, "the first event came \(firstToEnd) s before the end: the stream was buffered")
+        #expect(firstToEnd >= 0.1, "the first event came \(firstToEnd) s before the end: the stream was buffered")
     }
 
     @Test func aStreamMeetingAnExpiredTokenRefreshesAndStreams() async throws {
