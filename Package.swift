@@ -135,7 +135,7 @@ let package = Package(
                                                                 "NotesAPI", "TongbanAPI", "accord"],
                     exclude: ["Clients"]),
         .testTarget(name: "AccordMockTests", dependencies: ["AccordContract", "AccordCrypto", "AccordFiles", "AccordHTTP", "AccordJSON",
-                                                            "AccordMock", "AccordMocksFormat", "AccordRedis", "AccordReport", "AccordSigning",
+                                                            "AccordMock", "AccordMocksFormat", "AccordRedis", "AccordRedisStorage", "AccordReport", "AccordSigning",
                                                             "AccordSync", "AccordTesting", "AccordValidation"]),
         .testTarget(
             name: "AccordContractTests",

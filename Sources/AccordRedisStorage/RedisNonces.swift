@@ -24,9 +24,11 @@ final class RedisNonces: NonceStorage {
     }
 
     func insert(appKey: String, nonce: String, now: Int64) throws(StorageError) -> NonceOutcome {
-        // The request's clock offset and rules' version ride along: its one round trip.
-        let set = RedisCommand("SET", client.key("nonce", appKey, nonce), "1", "NX", "EX", ttlSeconds)
+        // What the request reads besides rides along: its one round trip.
+        let key = client.key("nonce", appKey, nonce)
+        let set = RedisCommand("SET", key, "1", "NX", "EX", ttlSeconds)
         let reply = try shared { () throws(RedisError) in
+            if let isNew = try snapshot.open(nonceKey: key, nonceTTL: ttlSeconds) { return isNew ? RedisReply.status("OK") : .null }
             guard !snapshot.isTaken else { return try client.send(set) }
             let replies = try client.send([set] + snapshot.commands)
             try snapshot.keep(replies[1])

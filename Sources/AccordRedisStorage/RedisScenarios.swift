@@ -10,12 +10,14 @@ import AccordRedis
 /// the race reads again, so two requests never both take one step.
 final class RedisScenarios: ScenarioStorage {
     private let client: RedisClient
+    private let snapshot: RequestSnapshot
     let capacity: Int
     /// Attempts of one step under contention before the request is answered 503.
     static let attempts = 16
 
-    init(client: RedisClient, capacity: Int = ScenarioProgress.defaultCapacity) {
+    init(client: RedisClient, snapshot: RequestSnapshot, capacity: Int = ScenarioProgress.defaultCapacity) {
         self.client = client
+        self.snapshot = snapshot
         self.capacity = max(1, capacity)
     }
 
@@ -72,7 +74,10 @@ final class RedisScenarios: ScenarioStorage {
     }
 
     func startedScenario(session: String) throws(StorageError) -> String? {
-        try shared { () throws(RedisError) in try client.send(RedisCommand("HGET", client.key("scenario", session), "s")).text }
+        try shared { () throws(RedisError) in
+            if let read = try snapshot.position(of: session, consuming: false) { return read.started }
+            return try client.send(RedisCommand("HGET", client.key("scenario", session), "s")).text
+        }
     }
 
     func reset() throws(StorageError) {
@@ -83,9 +88,13 @@ final class RedisScenarios: ScenarioStorage {
     }
 
     private func position(of session: String) throws(StorageError) -> (scenario: String, step: Int)? {
-        let reply = try shared { () throws(RedisError) in try client.send(RedisCommand("HMGET", client.key("scenario", session), "n", "i")) }
-        guard let fields = reply.elements, fields.count == 2, let name = fields[0].text else { return nil }
-        return (name, Int(fields[1].integer ?? 0))
+        try shared { () throws(RedisError) -> (scenario: String, step: Int)? in
+            // The request's prelude read it, the first time; a retry after a lost race reads afresh.
+            if let read = try snapshot.position(of: session, consuming: true) { return read.current }
+            let reply = try client.send(RedisCommand("HMGET", client.key("scenario", session), "n", "i"))
+            guard let fields = reply.elements, fields.count == 2, let name = fields[0].text else { return nil }
+            return (name, Int(fields[1].integer ?? 0))
+        }
     }
 
     private func move(_ session: String, from known: (scenario: String, step: Int)?, to position: (scenario: String, step: Int),

@@ -22,7 +22,7 @@ public final class RedisStorage: MockStorage {
     private let snapshot: RequestSnapshot
 
     /// Every script the parts run, so a Redis that restarted (and forgot them) is sent their source.
-    static let scripts = [RedisClock.advance] + TokenScripts.all + RedisRules.scripts + RedisScenarios.scripts + RedisJournal.scripts
+    static let scripts = [RedisClock.advance, RequestScript.prelude] + TokenScripts.all + RedisRules.scripts + RedisScenarios.scripts + RedisJournal.scripts
         + RedisUploads.scripts + RecordScripts.all
 
     /// - Parameters:
@@ -36,13 +36,13 @@ public final class RedisStorage: MockStorage {
                 random: @escaping @Sendable () -> Double) {
         let client = RedisClient(url: url, scripts: Self.scripts)
         self.client = client
-        let snapshot = RequestSnapshot(client: client)
+        let snapshot = RequestSnapshot(client: client, wall: wallClock, parked: ParkedSequences())
         self.snapshot = snapshot
         clock = RedisClock(client: client, wall: wallClock, snapshot: snapshot)
         nonces = RedisNonces(client: client, snapshot: snapshot, ttlSeconds: nonceTTLSeconds)
         tokens = RedisTokens(client: client, snapshot: snapshot, wallClock: wallClock, accessTTL: accessTTL, refreshTTL: refreshTTL)
         rules = RedisRules(client: client, snapshot: snapshot, random: random)
-        scenarios = RedisScenarios(client: client)
+        scenarios = RedisScenarios(client: client, snapshot: snapshot)
         journal = RedisJournal(client: client, capacity: journalCapacity, recorder: recorder, replica: replica)
         collections = RedisRecords(client: client, sessionBudgetBytes: sessionBudget, totalBudgetBytes: totalBudget)
         uploads = RedisUploads(client: client, budgetBytes: uploadBudget)
@@ -61,13 +61,22 @@ public final class RedisStorage: MockStorage {
         }
     }
 
-    /// Forgets the previous request's clock offset and rules' version on this thread.
+    /// Forgets what the previous request read on this thread.
     public func beginRequest() {
         snapshot.begin()
     }
 
+    public var readsAhead: Bool { true }
+
+    /// The routed request's reads go in its first round trip (``RequestSnapshot``).
+    public func preview(_ request: RequestPreview) {
+        snapshot.expect(request)
+    }
+
+    /// A number the request's prelude reserved, else `INCR`.
     public func nextSequence() throws(StorageError) -> Int {
-        try shared { () throws(RedisError) in Int(try client.send(RedisCommand("INCR", client.key("seq"))).requireInteger("INCR seq")) }
+        if let parked = snapshot.parked.take() { return parked }
+        return try shared { () throws(RedisError) in Int(try client.send(RedisCommand("INCR", client.key("seq"))).requireInteger("INCR seq")) }
     }
 
     /// Set once by whichever replica comes first (`SET … NX`), then read by all and kept.

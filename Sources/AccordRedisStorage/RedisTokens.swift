@@ -45,21 +45,35 @@ final class RedisTokens: TokenStorage {
 
     func verdict(authorization: String?, scheme: String) throws(StorageError) -> TokenVerdict {
         guard let token = TokenStore.token(in: authorization, scheme: scheme) else { return .missing }
-        let reply = try shared { () throws(RedisError) in
-            try client.run(TokenScripts.verdict, keys: [], arguments: [client.url.prefix, token, wall])
+        let outcome = try shared { () throws(RedisError) in
+            if let read = try snapshot.verdict(of: token) { return read }
+            let reply = try client.run(TokenScripts.verdict, keys: [], arguments: [client.url.prefix, token, wall])
+            guard let parts = reply.elements, parts.count == 3, let kind = parts[0].integer, let uid = parts[1].integer.map(Int.init) else {
+                throw .unexpected("the token check answered \(reply)")
+            }
+            return RequestScript.Verdict.outcome(kind: kind, uid: uid, ban: parts[2].bytes)
         }
-        guard let parts = reply.elements, parts.count >= 2, let kind = parts[0].integer, let uid = parts[1].integer.map(Int.init) else {
-            throw .unavailable("Redis: the token check answered \(reply)")
-        }
-        switch kind {
-        case 0:
+        switch outcome {
+        case .valid(let uid, let ban):
             // A valid token's check read the user's ban too: the request asks it next.
-            snapshot.keepBan(parts.count > 2 ? parts[2].bytes : nil, uid: uid)
+            snapshot.keepBan(ban, uid: uid)
             return .valid(uid: uid)
-        case 1: return .expired(uid: uid)
-        case 3: return .revoked(uid: uid)
-        default: return .invalidated
+        case .expired(let uid): return .expired(uid: uid)
+        case .revoked(let uid): return .revoked(uid: uid)
+        case .invalidated: return .invalidated
         }
+    }
+
+    func login(uid: Int) throws(StorageError) -> LoginOutcome {
+        let pair = freshPair()
+        let reply = try shared { () throws(RedisError) in
+            try client.run(TokenScripts.login, keys: [], arguments: [client.url.prefix, uid, pair.accessToken, pair.refreshToken, accessTTL,
+                                                                      refreshTTL, capacity, keySeconds, wall])
+        }
+        guard let parts = reply.elements, let issued = parts.first?.integer else { throw .unavailable("Redis: the login answered \(reply)") }
+        if issued == 1 { return .issued(pair) }
+        guard parts.count == 2, let bytes = parts[1].bytes else { throw .unavailable("Redis: the login answered \(reply)") }
+        return .banned(try Self.ban(from: bytes, uid: uid))
     }
 
     func refresh(_ token: String) throws(StorageError) -> (uid: Int, pair: TokenPair)? {
@@ -108,7 +122,11 @@ final class RedisTokens: TokenStorage {
         } else {
             stored = try shared { () throws(RedisError) in try client.send(RedisCommand("GET", client.key("ban", String(uid)))).bytes }
         }
-        guard let bytes = stored else { return nil }
+        return try stored.map { bytes throws(StorageError) in try Self.ban(from: bytes, uid: uid) }
+    }
+
+    /// The ban `bytes` hold, as ``setBan(_:uid:)`` wrote it.
+    private static func ban(from bytes: [UInt8], uid: Int) throws(StorageError) -> UserBan {
         guard let value = try? JSONReader.read(bytes), case .string(let reason)? = value["reason"] else {
             throw .unavailable("Redis: the ban of user \(uid) is not one this mock wrote")
         }

@@ -52,16 +52,35 @@ enum TokenScripts {
     return tonumber(grant[1])
     """)
 
-    /// What an access token is worth: `ARGV` = prefix, token, wall. `{kind, uid}`: 0 valid, 1 expired, 2 invalidated, 3 revoked.
-    static let verdict = RedisScript(LuaClock.offset + """
+    /// Lua of what an access token is worth at mock time `now`: `kind, uid, ban` with kind
+    /// 0 valid (its user's ban read too), 1 expired, 2 invalidated or unknown, 3 revoked.
+    static let verdictFunction = """
+    local function token_verdict(prefix, token, now)
+      local grant = redis.call('HMGET', prefix .. ':token:' .. token, 'u', 'e', 'r', 'i')
+      if not grant[1] then return 2, 0, false end
+      local uid = tonumber(grant[1])
+      if grant[3] == '1' then return 3, uid, false end
+      if tonumber(grant[2]) <= now then return 1, uid, false end
+      if grant[4] == '1' then return 2, uid, false end
+      return 0, uid, redis.call('GET', prefix .. ':ban:' .. grant[1])
+    end
+    """
 
-    local grant = redis.call('HMGET', ARGV[1] .. ':token:' .. ARGV[2], 'u', 'e', 'r', 'i')
-    if not grant[1] then return {2, 0} end
-    local uid = tonumber(grant[1])
-    if grant[3] == '1' then return {3, uid} end
-    if tonumber(grant[2]) <= mock_now(ARGV[1], ARGV[3]) then return {1, uid} end
-    if grant[4] == '1' then return {2, uid} end
-    return {0, uid, redis.call('GET', ARGV[1] .. ':ban:' .. grant[1])}
+    /// What an access token is worth: `ARGV` = prefix, token, wall. `{kind, uid, ban}` as ``verdictFunction``.
+    static let verdict = RedisScript(LuaClock.offset + "\n" + verdictFunction + """
+
+    local kind, uid, ban = token_verdict(ARGV[1], ARGV[2], mock_now(ARGV[1], ARGV[3]))
+    return {kind, uid, ban}
+    """)
+
+    /// A login: the user's ban, or a fresh pair issued: `ARGV` as ``issue``. `{0, ban}` or `{1}`.
+    static let login = RedisScript(issueFunction + """
+
+    local ban = redis.call('GET', ARGV[1] .. ':ban:' .. ARGV[2])
+    if ban then return {0, ban} end
+    issue(ARGV[1], ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8]),
+          mock_now(ARGV[1], ARGV[9]))
+    return {1}
     """)
 
     /// Changes the access tokens of a user (`ARGV[3]`, or everyone's when empty): `ARGV` =
@@ -99,5 +118,5 @@ enum TokenScripts {
     return count
     """)
 
-    static let all = [issue, refresh, verdict, change]
+    static let all = [issue, refresh, verdict, login, change]
 }

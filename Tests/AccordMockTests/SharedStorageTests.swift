@@ -3,6 +3,7 @@ import AccordHTTP
 import AccordJSON
 import AccordMock
 import AccordMocksFormat
+import AccordRedisStorage
 import AccordSigning
 import AccordTesting
 import Foundation
@@ -20,8 +21,9 @@ import Testing
                    state: MockState(storage: storage))
     }
 
-    private func request(_ method: String, _ target: String, body: String? = nil, token: String?, nonce: String) -> MockRequest {
-        var headers = TestSigner.headers(target: target, body: body, timestamp: now, nonce: nonce) + TestSigner.serviceHeaders
+    private func request(_ method: String, _ target: String, body: String? = nil, token: String?, nonce: String,
+                         headers extra: [(String, String)] = []) -> MockRequest {
+        var headers = TestSigner.headers(target: target, body: body, timestamp: now, nonce: nonce) + TestSigner.serviceHeaders + extra
         if let token { headers.append(("Authorization", "Bearer \(token)")) }
         if body != nil { headers.append(("Content-Type", "application/json")) }
         return MockRequest(method: method, target: target, headers: headers, body: Array((body ?? "").utf8))
@@ -64,5 +66,50 @@ import Testing
         // The journal holds both replicas' requests (a replica writes what it queued when it lists).
         _ = try sibling.journal.entries()
         #expect(try storage.journal.entries().count == 9)
+    }
+
+    /// Counted by Redis itself (`MONITOR`): a signed, authenticated GET of a fixture is one
+    /// command, the prelude script that stores its nonce and reads the clock's offset, the
+    /// rules' version, the token's verdict, the ban and the scenario; a login is two, the
+    /// prelude (which reserves the `{{seq}}` its answer takes) and the script that checks
+    /// the ban and issues the pair.
+    @Test func aSignedAuthenticatedGetIsOneRoundTripAndALoginTwo() throws {
+        let storage = try StorageDriver.redis.make(wall: now)
+        let prefix = try #require((storage as? RedisStorage)?.client.url.prefix)
+        let engine = replica(storage)
+        let login = #"{"phone":"13800138000","code":"123456","device_info":{"os":"ios","device_id":"D","os_version":"26","model":"i","app_version":"1.2.0"}}"#
+        func loggingIn(_ nonce: String) throws -> JSONValue { try json(engine.handle(request("POST", "/api/v1/auth/login/phone", body: login, token: nil, nonce: nonce))) }
+        let token = try #require(try loggingIn("l-1").value(at: "/data/access_token").flatMap { if case .string(let text) = $0 { text } else { nil } })
+
+        var monitor = try RedisMonitor(redis: RedisServer.shared())
+        #expect(try json(engine.handle(request("GET", "/api/v1/users/me", token: token, nonce: "g-1")))["code"] == .int(0))
+        let get = try monitor.stop().requestCommands(under: prefix)
+        #expect(get.map { $0.arguments.first ?? "" } == ["EVALSHA"], "\(get.map(\.arguments))")
+
+        monitor = try RedisMonitor(redis: RedisServer.shared())
+        let second = try loggingIn("l-2")
+        #expect(second["code"] == .int(0))
+        #expect(second.value(at: "/data/im_token") == .string("im_2"))
+        let logins = try monitor.stop().requestCommands(under: prefix)
+        #expect(logins.map { $0.arguments.first ?? "" } == ["EVALSHA", "EVALSHA"], "\(logins.map(\.arguments))")
+        #expect(try storage.nextSequence() == 3)
+    }
+
+    /// A publish answered by an injected error takes no `{{seq}}` number; the next publish
+    /// takes the next one (on Redis, the number its prelude reserved waits for it).
+    @Test(arguments: StorageDriver.allCases)
+    func anAnswerThatTakesNoNumberSkipsNone(_ driver: StorageDriver) throws {
+        let storage = try driver.make(wall: now)
+        let engine = replica(storage)
+        let login = #"{"phone":"13800138000","code":"123456","device_info":{"os":"ios","device_id":"D","os_version":"26","model":"i","app_version":"1.2.0"}}"#
+        let session = try json(engine.handle(request("POST", "/api/v1/auth/login/phone", body: login, token: nil, nonce: "l-1")))
+        #expect(session.value(at: "/data/im_token") == .string("im_1"))
+        let token = try #require(session.value(at: "/data/access_token").flatMap { if case .string(let text) = $0 { text } else { nil } })
+        let refused = request("POST", "/api/v1/signals", body: #"{"content":"x","is_flash":false}"#, token: token, nonce: "p-1",
+                              headers: [("X-Accord-Inject", "3008")])
+        #expect(try json(engine.handle(refused))["code"] == .int(3008))
+        let published = try json(engine.handle(request("POST", "/api/v1/signals", body: #"{"content":"y","is_flash":false}"#, token: token, nonce: "p-2")))
+        #expect(published.value(at: "/data/id") == .string("sg_2"))
+        #expect(try storage.nextSequence() == 3)
     }
 }

@@ -76,6 +76,20 @@ public final class RedisMonitor {
     }
 }
 
+extension [RedisMonitor.Command] {
+    /// The commands clients sent that name a key or argument under `prefix`, less the
+    /// scripts that ran `XADD` (the journal's batches, sent off the request path): what a
+    /// storage's requests cost, one command for each round trip it did not pipeline.
+    public func requestCommands(under prefix: String) -> [RedisMonitor.Command] {
+        indices.compactMap { index in
+            let command = self[index]
+            guard !command.fromScript, command.arguments.contains(where: { $0.hasPrefix(prefix) }) else { return nil }
+            let ran = self[(index + 1)...].prefix { $0.fromScript }
+            return ran.contains { $0.arguments.first == "XADD" } ? nil : command
+        }
+    }
+}
+
 extension RedisServer {
     /// `INFO commandstats` as calls by command (lowercased: `evalsha`, `set`).
     public func commandStats() throws -> [String: Int] {

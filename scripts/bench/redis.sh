@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Benchmarks `accord serve --storage redis://…` (release) against the same server with
 # its state in memory, with wrk on loopback, in one run, as ratios:
-#   (a) signed, authenticated GET /signals/quota   (b) signed POST /auth/login/phone
+#   (a) signed, authenticated GET /users/me (a fixture)   (b) signed POST /auth/login/phone
+#   (c) signed, authenticated GET /signals/quota (counts the user's records of a collection)
 # each on one replica in memory, on one replica with Redis, and on two replicas sharing
 # one Redis (one wrk per replica at once, their rates summed). Then, for each request
 # kind, what it sends Redis, from Redis itself: the commands clients sent per request
@@ -84,8 +85,9 @@ def signed(base, path, token, body=b"", sorted_params=""):
 def token_of(base):
     return signed(base, "/api/v1/auth/login/phone", "none", login.encode(), login_sorted)["data"]["access_token"]
 
-kinds = [("a) GET /signals/quota, signed + authenticated", "GET", "/api/v1/signals/quota", "", ""),
-         ("b) POST /auth/login/phone, signed + validated", "POST", "/api/v1/auth/login/phone", login, login_sorted)]
+kinds = [("a) GET /users/me, signed + authenticated", "GET", "/api/v1/users/me", "", ""),
+         ("b) POST /auth/login/phone, signed + validated", "POST", "/api/v1/auth/login/phone", login, login_sorted),
+         ("c) GET /signals/quota, signed + authenticated, counts records", "GET", "/api/v1/signals/quota", "", "")]
 
 def wrk(bases, tokens, method, path, body, sorted_params):
     """wrk on each base at once (the connections split between them); the summed rate."""

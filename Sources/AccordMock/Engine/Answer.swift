@@ -32,6 +32,12 @@ struct Answer: Sendable {
     var effects: [Effect] = []
     /// The fixture's `data`, for an answer built by its effects.
     var effectData: TemplatedJSON?
+
+    /// Whether any template of the answer (its body, events, effects or state conditions) holds `expression`.
+    func uses(_ expression: TemplateExpression) -> Bool {
+        envelope?.uses(expression) == true || events?.contains { $0.data.uses(expression) } == true || effectData?.uses(expression) == true
+            || effects.contains { $0.uses(expression) } || conditions.contains { $0.filter.conditions.contains { $0.value.uses(expression) } }
+    }
 }
 
 /// Everything one endpoint can answer, in the order they are tried.
@@ -47,4 +53,9 @@ struct EndpointAnswers: Sendable {
 
     /// Every named answer, for `Prefer: example=NAME`.
     var named: [Answer] { fixtures + [defaultFixture].compactMap { $0 } + examples }
+
+    /// Whether any answer of the endpoint holds `expression`.
+    func uses(_ expression: TemplateExpression) -> Bool {
+        (named + [generated] + [generatedStream].compactMap { $0 }).contains { $0.uses(expression) }
+    }
 }

@@ -35,7 +35,9 @@ struct TokenGrant: Sendable {
 
     /// Issues a pair to `uid`, unless it is banned.
     func login(uid: Int) throws(StorageError) -> Outcome {
-        if let ban = try tokens.ban(uid: uid) { return .refused(envelopes.banned(ban)) }
-        return .issued(uid: uid, pair: try tokens.issue(uid: uid))
+        switch try tokens.login(uid: uid) {
+        case .issued(let pair): return .issued(uid: uid, pair: pair)
+        case .banned(let ban): return .refused(envelopes.banned(ban))
+        }
     }
 }

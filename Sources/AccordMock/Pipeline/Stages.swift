@@ -51,6 +51,8 @@ struct Stages {
         })
         let effects = EffectRunner(contract: contract, collections: collections, state: state, envelopes: envelopes)
         let grant = TokenGrant(tokens: state.tokens, auth: service.auth, envelopes: envelopes)
+        // With a shared storage, the routed request's reads go ahead of it in one round trip.
+        let preview: [any Stage] = state.storage.readsAhead ? [PreviewStage(storage: state.storage, auth: service.auth, answers: answers)] : []
         return [
             JournalStage(journal: state.journal, clock: state.clock, feed: state.events),
             ReportStage(observations: state.observations),
@@ -60,7 +62,7 @@ struct Stages {
             SteeringStage(options: options, envelopes: envelopes),
             RouteStage(router: router, envelopes: envelopes),
             BodyLimitStage(limits: bodyLimits, envelopes: envelopes),
-        ] + requestChecks(token: AuthenticationStage(tokens: state.tokens, auth: service.auth, envelopes: envelopes)) + [
+        ] + preview + requestChecks(token: AuthenticationStage(tokens: state.tokens, auth: service.auth, envelopes: envelopes)) + [
             injection(state: state, scenarios: scenarios),
             ChoiceStage(answers: answers, state: state, effects: effects, envelopes: envelopes),
             TokenStage(grant: grant, authHeader: service.auth.header.lowercased(), dataMember: service.envelope?.data),

@@ -31,6 +31,12 @@ public protocol MockStorage: Sendable {
     /// A request starts on this thread: a shared storage forgets what it kept of the
     /// previous one (a value read once per request). Nothing, in memory.
     func beginRequest()
+    /// Whether ``preview(_:)`` is worth the engine's while: a shared storage's, which reads
+    /// ahead; false in memory, whose path then has no preview stage.
+    var readsAhead: Bool { get }
+    /// What the routed request will read: a shared storage reads it in the request's first
+    /// round trip. Nothing, in memory.
+    func preview(_ request: RequestPreview)
     /// The key list cursors are signed with (``PageCursor``): shared, so a cursor one
     /// replica issued pages on another (`SET cursor:secret … NX` once).
     var cursorSecret: [UInt8] { get throws(StorageError) }
@@ -78,6 +84,8 @@ public protocol TokenStorage: Sendable {
     func forceLogout(uid: Int) throws(StorageError) -> Int
     func setBan(_ ban: UserBan?, uid: Int) throws(StorageError)
     func ban(uid: Int) throws(StorageError) -> UserBan?
+    /// A fresh pair for `uid`, or its ban: a shared implementation checks and issues in one step.
+    func login(uid: Int) throws(StorageError) -> LoginOutcome
     /// Forgets every token and ban.
     func reset() throws(StorageError)
 }
@@ -172,6 +180,8 @@ public protocol SharedJournalStorage: JournalStorage {
 
 extension MockStorage {
     public func beginRequest() {}
+    public var readsAhead: Bool { false }
+    public func preview(_ request: RequestPreview) {}
 }
 
 extension JournalStorage {
@@ -182,6 +192,11 @@ extension JournalStorage {
 }
 
 extension TokenStorage {
+    public func login(uid: Int) throws(StorageError) -> LoginOutcome {
+        if let ban = try ban(uid: uid) { return .banned(ban) }
+        return .issued(try issue(uid: uid))
+    }
+
     /// Expires every user's access tokens; how many.
     @discardableResult
     public func expireAccessTokens() throws(StorageError) -> Int { try expireAccessTokens(uid: nil) }

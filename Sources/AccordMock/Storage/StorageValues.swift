@@ -30,6 +30,13 @@ public enum TokenVerdict: Sendable, Equatable {
     case missing
 }
 
+/// What a login earns its user (``TokenStorage/login(uid:)``).
+public enum LoginOutcome: Sendable, Equatable {
+    case issued(TokenPair)
+    /// 1008: no tokens for a banned user.
+    case banned(UserBan)
+}
+
 /// Why an account is banned, as `data.ban_info` carries it (``TokenStorage/setBan(_:uid:)``).
 public struct UserBan: Sendable, Equatable {
     public var reason: String

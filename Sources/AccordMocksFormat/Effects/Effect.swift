@@ -99,6 +99,13 @@ public struct Effect: Sendable {
         action == .insert || action == .update || action == .read
     }
 
+    /// Whether a template of the effect (its record, defaults, key, changes or filters) holds `expression`.
+    package func uses(_ expression: TemplateExpression) -> Bool {
+        let templates = [record, defaults, key].compactMap { $0 } + changes.map(\.value) + filter.conditions.map(\.value)
+            + counts.flatMap { $0.filter.conditions.map(\.value) }
+        return templates.contains { $0.uses(expression) }
+    }
+
     /// Where the effect was written, as text: its name in ``ListMemo`` keys.
     package let place: String
 

@@ -38,6 +38,17 @@ public struct CompiledJSON: Sendable {
         public var message: String
     }
 
+    /// Whether a hole of the document is `expression` (`{{seq}}`, say), standing alone or inside a string.
+    package func uses(_ expression: TemplateExpression) -> Bool {
+        pieces.contains { piece in
+            switch piece {
+            case .bytes: false
+            case .value(let hole): hole == expression
+            case .string(let parts): parts.contains { if case .expression(let hole) = $0 { hole == expression } else { false } }
+            }
+        }
+    }
+
     // MARK: Compilation
 
     private mutating func flush(_ buffer: inout [UInt8]) {

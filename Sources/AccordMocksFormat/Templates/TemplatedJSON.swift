@@ -50,6 +50,17 @@ package indirect enum TemplatedJSON: Sendable {
         }
     }
 
+    /// Whether a hole of the value is `expression`, at any depth.
+    package func uses(_ expression: TemplateExpression) -> Bool {
+        switch self {
+        case .literal: false
+        case .expression(let hole): hole == expression
+        case .text(let parts): parts.contains { if case .expression(let hole) = $0 { hole == expression } else { false } }
+        case .array(let items): items.contains { $0.uses(expression) }
+        case .object(let members): members.contains { $0.value.uses(expression) }
+        }
+    }
+
     private var isLiteral: Bool {
         if case .literal = self { return true }
         return false
