@@ -39,7 +39,8 @@ extension MockHost.StateLimits {
             var redis: RedisStorage?
             let state = MockState(seed: StorageChoice.seed(seed, replica: replica)) { random in
                 let made = RedisStorage(url: url, nonceTTLSeconds: nonceTTL, accessTTL: access, refreshTTL: refresh, recorder: recorder, replica: replica,
-                                        uploadBudget: uploadBudget, sessionBudget: sessionStateBudget, totalBudget: stateBudget, random: random)
+                                        uploadBudget: uploadBudget, sessionBudget: sessionStateBudget, totalBudget: stateBudget, random: random,
+                                        report: { messages.warn("warning: \($0)") })
                 redis = made
                 return made
             }

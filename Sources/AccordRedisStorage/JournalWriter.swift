@@ -5,7 +5,8 @@ import Foundation
 /// Writes journal entries to the stream off the request path: a request queues its
 /// entry and goes on; one thread writes whatever has queued in one script call (one
 /// round trip for a whole batch under load). While Redis is away the entries wait, up
-/// to ``queueLimit``; past it the oldest are dropped.
+/// to ``queueLimit``; past it the oldest are dropped, counted (``dropped``) and told
+/// through `report` once per outage.
 final class JournalWriter: Sendable {
     private let client: RedisClient
     private let capacity: Int
@@ -14,10 +15,15 @@ final class JournalWriter: Sendable {
     /// reach the stream in order.
     private let written = Locked(0)
     private let wake = DispatchSemaphore(value: 0)
+    private let report: @Sendable (String) -> Void
 
     private struct Pending {
         var entries: [[UInt8]] = []
         var threadRunning = false
+        /// Entries dropped since the writer started.
+        var dropped = 0
+        /// Whether entries were dropped since the last batch reached Redis (the outage was told).
+        var dropping = false
     }
 
     /// The most entries waiting for Redis.
@@ -34,17 +40,32 @@ final class JournalWriter: Sendable {
     return #ARGV - 1
     """)
 
-    init(client: RedisClient, capacity: Int) {
+    /// - Parameter report: told when entries start being dropped, once per outage.
+    init(client: RedisClient, capacity: Int, report: @escaping @Sendable (String) -> Void) {
         self.client = client
         self.capacity = capacity
+        self.report = report
     }
 
+    /// The entries dropped so far, Redis having been away while ``queueLimit`` waited.
+    var dropped: Int { pending.withLock { $0.dropped } }
+
     func queue(_ entry: [UInt8]) {
-        let startThread = pending.withLock { pending -> Bool in
-            if pending.entries.count >= Self.queueLimit { pending.entries.removeFirst() }
+        let (startThread, firstDrop) = pending.withLock { pending -> (Bool, Bool) in
+            var firstDrop = false
+            if pending.entries.count >= Self.queueLimit {
+                pending.entries.removeFirst()
+                pending.dropped += 1
+                firstDrop = !pending.dropping
+                pending.dropping = true
+            }
             pending.entries.append(entry)
             defer { pending.threadRunning = true }
-            return !pending.threadRunning
+            return (!pending.threadRunning, firstDrop)
+        }
+        if firstDrop {
+            report("journal: Redis at \(client.url.host):\(client.url.port) is away and \(Self.queueLimit) entries wait for it: "
+                   + "older entries are dropped until it is back (GET /__accord/requests counts them)")
         }
         if startThread { Thread.detachNewThread { [self] in run() } }
         wake.signal()
@@ -68,11 +89,13 @@ final class JournalWriter: Sendable {
             do throws(RedisError) {
                 try client.run(Self.add, keys: [client.key("journal")], arguments: [capacity] + batch)
                 written += batch.count
+                pending.withLock { $0.dropping = false }
                 return .success(true)
             } catch {
                 pending.withLock { pending in
                     let room = max(0, Self.queueLimit - pending.entries.count)
                     pending.entries.insert(contentsOf: batch.suffix(min(room, batch.count)), at: 0)
+                    pending.dropped += batch.count - min(room, batch.count)
                 }
                 return .failure(error)
             }

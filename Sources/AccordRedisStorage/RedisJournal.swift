@@ -14,13 +14,17 @@ final class RedisJournal: SharedJournalStorage {
     private let replica: String?
     private let writer: JournalWriter
 
-    init(client: RedisClient, capacity: Int = 10_000, recorder: JournalRecorder? = nil, replica: String? = nil) {
+    /// - Parameter report: told when entries start being dropped (Redis away while 4,096 wait).
+    init(client: RedisClient, capacity: Int = 10_000, recorder: JournalRecorder? = nil, replica: String? = nil,
+         report: @escaping @Sendable (String) -> Void = { _ in }) {
         self.client = client
         self.capacity = max(1, capacity)
         self.recorder = recorder
         self.replica = replica
-        writer = JournalWriter(client: client, capacity: self.capacity)
+        writer = JournalWriter(client: client, capacity: self.capacity, report: report)
     }
+
+    var dropped: Int { writer.dropped }
 
     static let scripts = [JournalWriter.add]
 

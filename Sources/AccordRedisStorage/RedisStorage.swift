@@ -30,10 +30,11 @@ public final class RedisStorage: MockStorage {
     ///   - replica: the name this replica's journal entries carry; nil carries none.
     ///   - sessionBudget, totalBudget: the bytes of records one session and all sessions keep.
     ///   - random: the source of `percent` draws for injection rules (the process's seeded generator).
+    ///   - report: told when journal entries start being dropped (Redis away while 4,096 wait).
     public init(url: RedisURL, wallClock: MockClock = MockClock(), nonceTTLSeconds: Int, accessTTL: Int = 7_200, refreshTTL: Int = 2_592_000,
                 journalCapacity: Int = 10_000, recorder: JournalRecorder? = nil, replica: String? = nil, uploadBudget: Int = UploadStore.defaultBudget,
                 sessionBudget: Int = CollectionStore.defaultSessionBudget, totalBudget: Int = CollectionStore.defaultTotalBudget,
-                random: @escaping @Sendable () -> Double) {
+                random: @escaping @Sendable () -> Double, report: @escaping @Sendable (String) -> Void = { _ in }) {
         let client = RedisClient(url: url, scripts: Self.scripts)
         self.client = client
         let snapshot = RequestSnapshot(client: client, wall: wallClock, parked: ParkedSequences())
@@ -43,7 +44,7 @@ public final class RedisStorage: MockStorage {
         tokens = RedisTokens(client: client, snapshot: snapshot, wallClock: wallClock, accessTTL: accessTTL, refreshTTL: refreshTTL)
         rules = RedisRules(client: client, snapshot: snapshot, random: random)
         scenarios = RedisScenarios(client: client, snapshot: snapshot)
-        journal = RedisJournal(client: client, capacity: journalCapacity, recorder: recorder, replica: replica)
+        journal = RedisJournal(client: client, capacity: journalCapacity, recorder: recorder, replica: replica, report: report)
         collections = RedisRecords(client: client, sessionBudgetBytes: sessionBudget, totalBudgetBytes: totalBudget)
         uploads = RedisUploads(client: client, budgetBytes: uploadBudget)
     }

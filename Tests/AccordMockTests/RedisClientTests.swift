@@ -1,4 +1,7 @@
+@testable import AccordMock
 import AccordRedis
+import AccordRedisStorage
+import AccordSync
 import AccordTesting
 import Foundation
 import Testing
@@ -53,5 +56,22 @@ import Testing
         #expect(throws: RedisError.unreachable("Redis at 127.0.0.1:\(number) is unreachable (cannot connect to 127.0.0.1:\(number): Connection refused); retrying shortly")) {
             try client.ping()
         }
+    }
+
+    /// With Redis away, a replica's journal entries wait, 4,096 at most: past that the
+    /// oldest are dropped, counted for `GET /__accord/requests`, and told once.
+    @Test func journalEntriesBeyondWhatWaitsForRedisAreCountedAndToldOnce() async throws {
+        let told = Locked<[String]>([])
+        let storage = RedisStorage(url: RedisURL(host: "127.0.0.1", port: 9, prefix: "away"), nonceTTLSeconds: 60, random: { 0 },
+                                   report: { line in told.withLock { $0.append(line) } })
+        let entry = JournalEntry(time: 0, wallTime: 0, method: "GET", path: "/api/v1/signals/quota", endpoint: "signal.quota", session: "s",
+                                 status: 200, verdict: .ok)
+        for _ in 0..<4_100 { try storage.journal.add(entry) }
+        let journal = try #require(storage.journal as? any SharedJournalStorage)
+        // The writer may hold a batch it failed to write for a moment before it puts it back.
+        for _ in 0..<100 where journal.dropped != 4 { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(journal.dropped == 4)
+        #expect(told.withLock { $0 } == ["journal: Redis at 127.0.0.1:9 is away and 4096 entries wait for it: older entries are dropped until it is back "
+                                         + "(GET /__accord/requests counts them)"])
     }
 }

@@ -174,6 +174,9 @@ public protocol RecordStorage: Sendable {
 /// A journal several replicas file into: its entries reach this replica's live feed from
 /// the shared store (every replica's, in one order), not from this replica's own adds.
 public protocol SharedJournalStorage: JournalStorage {
+    /// The entries this replica answered that never reached the shared journal (dropped
+    /// while it was away and too many waited), for `GET /__accord/requests`.
+    var dropped: Int { get }
     /// Hands every entry filed from now on, by any replica, to `feed` while it has streams open.
     func follow(into feed: JournalFeed)
 }
