@@ -1,6 +1,7 @@
 import AccordHosting
 import AccordMock
 import AccordServer
+import Foundation
 
 /// The options of a command that listens (`serve`, `proxy`): the address, workers,
 /// limits and the steering guards, checked.
@@ -22,7 +23,10 @@ struct ListenerOptions {
         Arguments.Option(name: "max-connections-per-ip", valueName: "N", help: "The most open connections from one address (default: half of --max-connections)."),
         Arguments.Option(name: "inject", valueName: "RULE", help: "An injection rule, such as 'signal.publish=3008' or 'auth.*=1005@once'; repeatable."),
         Arguments.Option(name: "scenario", valueName: "NAME", help: "Run mocks/scenarios/NAME.yaml for every session."),
-        Arguments.Option(name: "admin-token", valueName: "TOKEN", help: "Require X-Accord-Admin-Token on /__accord/ (needed to bind beyond loopback)."),
+        Arguments.Option(name: "admin-token", valueName: "TOKEN",
+                         help: "Require X-Accord-Admin-Token on /__accord/ (needed to bind beyond loopback; default: $ACCORD_ADMIN_TOKEN)."),
+        Arguments.Option(name: "event-loop", valueName: "LOOP",
+                         help: "How the workers wait on sockets: 'auto' (epoll on Linux, poll elsewhere), 'epoll' or 'poll' (default: $ACCORD_EVENT_LOOP, else auto)."),
         Arguments.Option(name: "record", valueName: "FILE", help: "Append every request to FILE as a JSON line."),
         Arguments.Option(name: "fail-on", valueName: "LIST",
                          help: "Exit 1 on stop when any of these happened: 'violations', 'uncovered' (comma-separated)."),
@@ -37,9 +41,16 @@ struct ListenerOptions {
     var listener: Listener
     var report: ReportOptions
 
-    /// - Parameter defaultPort: the port without `--port`.
-    init(_ arguments: Arguments, defaultPort: UInt16) throws(UsageError) {
+    /// - Parameters:
+    ///   - defaultPort: the port without `--port`.
+    ///   - environment: where `ACCORD_ADMIN_TOKEN` and `ACCORD_EVENT_LOOP` are read (a container sets them).
+    init(_ arguments: Arguments, defaultPort: UInt16, environment: [String: String] = ProcessInfo.processInfo.environment) throws(UsageError) {
         var server = HTTPServer.Configuration(port: defaultPort)
+        let loopName = arguments["event-loop"] ?? environment["ACCORD_EVENT_LOOP"] ?? "auto"
+        guard let loop = HTTPServer.EventLoop(rawValue: loopName) else {
+            throw UsageError("'--event-loop' (or ACCORD_EVENT_LOOP) is 'auto', 'epoll' or 'poll', found '\(loopName)'")
+        }
+        server.eventLoop = loop
         if let host = arguments["host"] { server.host = host }
         server.port = try arguments.port("port") ?? server.port
         server.threads = try arguments.integer("threads", in: 1...256) ?? server.threads
@@ -59,7 +70,7 @@ struct ListenerOptions {
         guard let format = AccessLog.Format(rawValue: formatName) else { throw UsageError("'--log-format' is 'text' or 'json', found '\(formatName)'") }
         report = try ReportOptions(arguments)
         options.scenario = arguments["scenario"]
-        options.adminToken = arguments["admin-token"]
+        options.adminToken = arguments["admin-token"] ?? environment["ACCORD_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         options.allowsRemoteSteering = arguments.has("allow-remote-steering")
         if !server.host.hasPrefix("127.") && options.adminToken == nil {
             throw UsageError("binding \(server.host) exposes the control API beyond this machine; give --admin-token TOKEN")

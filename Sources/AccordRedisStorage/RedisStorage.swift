@@ -69,6 +69,11 @@ public final class RedisStorage: MockStorage {
 
     public var readsAhead: Bool { true }
 
+    /// Redis answers a `PING`.
+    public func checkHealth() throws(StorageError) {
+        try shared { () throws(RedisError) in try client.ping() }
+    }
+
     /// The routed request's reads go in its first round trip (``RequestSnapshot``).
     public func preview(_ request: RequestPreview) {
         snapshot.expect(request)

@@ -52,7 +52,7 @@ extension HTTPServer {
         guard configuration.tls == nil, case .bytes(let body) = response.body else { return .NO }
         let descriptor = accord_connection_fd(connection)
         let bytes = Self.wire(response, body: body)
-        let sent = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        let sent = bytes.withUnsafeBytes { accord_send_without_signal(descriptor, $0.baseAddress, $0.count) }
         guard sent == bytes.count else { return .NO }
         shutdown(descriptor, Int32(SHUT_WR))
         return .YES

@@ -9,8 +9,9 @@ import Synchronization
 /// An HTTP/1.1 server on libmicrohttpd that hands every request to a handler and
 /// writes back its ``MockResponse``.
 ///
-/// Keep-alive, an epoll worker pool, delays and server-sent events without blocking a
-/// worker (the connection is suspended and resumed by a timer), a body limit, and a
+/// Keep-alive, a worker pool on epoll (poll where epoll is missing), delays and
+/// server-sent events without blocking a worker (the connection is suspended and
+/// resumed by a timer), a body limit, and a
 /// graceful stop that lets requests in flight finish.
 ///
 /// Hostile peers meet these bounds: a request whose framing is ambiguous (two
@@ -61,6 +62,8 @@ public final class HTTPServer: @unchecked Sendable {
         public var perIPConnectionLimit: Int
         /// Serve HTTPS with this certificate and key (TLS 1.2 and 1.3 only); nil for plain HTTP.
         public var tls: TLSIdentity?
+        /// How the workers wait on their sockets.
+        public var eventLoop = EventLoop.automatic
 
         public init(host: String = "127.0.0.1", port: UInt16 = 8080, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
                     maxBodyBytes: Int = 1 << 20, bodyBudgetBytes: Int = 256 << 20, connectionTimeoutSeconds: Int = 30,
@@ -188,12 +191,13 @@ public final class HTTPServer: @unchecked Sendable {
                 connection_limit: UInt32(configuration.connectionLimit), per_ip_connection_limit: UInt32(configuration.perIPConnectionLimit),
                 connection_memory_bytes: configuration.connectionMemoryBytes,
                 handler: accessHandler, completed: completedHandler, connection_notify: connectionNotifier,
-                uri_logger: requestTargetLogger, context: context, tls_certificate: tlsStrings?.certificate, tls_key: tlsStrings?.key)
+                uri_logger: requestTargetLogger, context: context, tls_certificate: tlsStrings?.certificate, tls_key: tlsStrings?.key,
+                event_loop: configuration.eventLoop.flag)
             return accord_start_daemon(&settings)
         }
         guard let started else {
             releaseTLSStrings()
-            let what = configuration.tls == nil ? "" : " with TLS (does the key belong to the certificate?)"
+            let what = (configuration.tls == nil ? "" : " with TLS (does the key belong to the certificate?)") + configuration.eventLoop.startFailureHint
             throw StartError(description: "cannot listen on \(configuration.host):\(configuration.port)\(what) (address in use, or not an IPv4 address?)")
         }
         daemon = started

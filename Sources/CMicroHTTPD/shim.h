@@ -48,7 +48,14 @@ struct accord_daemon_settings {
      * the daemon stops; both NULL for plain HTTP. */
     const char *tls_certificate;
     const char *tls_key;
+    /* How the daemon waits on its sockets: ACCORD_EVENT_LOOP_AUTO, _EPOLL or _POLL. */
+    int event_loop;
 };
+
+/* The platform's best (epoll on Linux, poll elsewhere), epoll, or poll. */
+#define ACCORD_EVENT_LOOP_AUTO 0
+#define ACCORD_EVENT_LOOP_EPOLL 1
+#define ACCORD_EVENT_LOOP_POLL 2
 
 /* GnuTLS's priorities for the HTTPS daemon: its defaults, TLS 1.2 and 1.3 only. */
 #define ACCORD_TLS_PRIORITIES "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2"
@@ -60,7 +67,8 @@ accord_tls_supported(void)
     return MHD_is_feature_supported(MHD_FEATURE_TLS) == MHD_YES;
 }
 
-/* Starts an epoll daemon with a worker pool on an IPv4 address ("127.0.0.1").
+/* Starts a daemon with a worker pool on an IPv4 address ("127.0.0.1"), waiting on its
+ * sockets with the settings' event loop.
  * Returns NULL if the address does not parse or the daemon cannot start. */
 static inline struct MHD_Daemon *
 accord_start_daemon(const struct accord_daemon_settings *settings)
@@ -72,7 +80,10 @@ accord_start_daemon(const struct accord_daemon_settings *settings)
     if (inet_pton(AF_INET, settings->ipv4, &address.sin_addr) != 1) {
         return NULL;
     }
-    unsigned int flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_TURBO | MHD_USE_ERROR_LOG;
+    const unsigned int loop = settings->event_loop == ACCORD_EVENT_LOOP_EPOLL ? MHD_USE_EPOLL_INTERNAL_THREAD
+        : settings->event_loop == ACCORD_EVENT_LOOP_POLL ? MHD_USE_POLL_INTERNAL_THREAD
+        : MHD_USE_AUTO_INTERNAL_THREAD;
+    unsigned int flags = loop | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_TURBO | MHD_USE_ERROR_LOG;
     struct MHD_OptionItem tls[] = {
         { MHD_OPTION_HTTPS_MEM_CERT, 0, (void *) settings->tls_certificate },
         { MHD_OPTION_HTTPS_MEM_KEY, 0, (void *) settings->tls_key },
@@ -92,7 +103,7 @@ accord_start_daemon(const struct accord_daemon_settings *settings)
         MHD_OPTION_NOTIFY_COMPLETED, settings->completed, settings->context,
         MHD_OPTION_NOTIFY_CONNECTION, settings->connection_notify, settings->context,
         MHD_OPTION_URI_LOG_CALLBACK, settings->uri_logger, settings->context,
-        /* One thread is the epoll thread itself; MHD warns about a pool of one. */
+        /* One thread is the polling thread itself; MHD warns about a pool of one. */
         MHD_OPTION_THREAD_POOL_SIZE, settings->threads > 1 ? settings->threads : 0u,
         MHD_OPTION_CONNECTION_TIMEOUT, settings->connection_timeout_seconds,
         MHD_OPTION_CONNECTION_LIMIT, settings->connection_limit,
@@ -261,6 +272,20 @@ accord_reset_on_close(struct MHD_Connection *connection)
     }
     struct linger linger = { 1, 0 };
     setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, sizeof(linger));
+}
+
+/* send(2) that never raises SIGPIPE on a peer that went away: MSG_NOSIGNAL on Linux,
+ * the socket's SO_NOSIGPIPE on Darwin, which has no such flag. */
+static inline ssize_t
+accord_send_without_signal(int fd, const void *bytes, size_t count)
+{
+#if defined(MSG_NOSIGNAL)
+    return send(fd, bytes, count, MSG_NOSIGNAL);
+#else
+    int on = 1;
+    setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &on, sizeof(on));
+    return send(fd, bytes, count, 0);
+#endif
 }
 
 /* Fixes glibc's mmap threshold at `bytes` (it otherwise rises each time a large block

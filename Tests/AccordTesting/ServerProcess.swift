@@ -82,6 +82,9 @@ public final class ServerProcess: @unchecked Sendable {
     public var standardError: String { errors.text }
     public var baseURL: String { "\(scheme)://127.0.0.1:\(port)" }
 
+    /// The server's process identifier, for reading /proc.
+    public var processIdentifier: Int32 { process.processIdentifier }
+
     /// The server's resident memory in KiB, from /proc.
     public var residentKiB: Int {
         let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""

@@ -19,13 +19,16 @@ import AccordJSON
 /// | `POST /__accord/state/reset?session=` | a session (or, without `session`, every one) back to the seeds |
 /// | `POST /__accord/sessions/{session}/scenario` `{name}` | start a scenario for a session |
 /// | `POST /__accord/shutdown` | stop the server as SIGTERM does, writing `--report` |
+/// | `GET /__accord/health` | 200 `{"status": "ok"}` when the server and its storage answer, else 503: for orchestrators, so it needs no admin token and takes any `Host` |
 ///
 /// The web console's calls (`/__accord/ui`, `events`, `contract`, `try`) are in `MockEngine+Console.swift`.
 extension MockEngine {
     static let controlPrefix = "/__accord/"
+    static let healthPath = "/__accord/health"
 
     func control(_ request: MockRequest) -> MockResponse {
         if request.path == Self.consolePath || request.path.hasPrefix(Self.consolePath + "/") { return consoleFile(request) }
+        if request.path == Self.healthPath, ["GET", "HEAD"].contains(request.method) { return health() }
         if let refused = controlRefusal(request) { return refused }
         let segments = request.path.dropFirst(Self.controlPrefix.count).split(separator: "/").map(String.init)
         let body = request.body.isEmpty ? JSONValue.object([]) : (try? JSONReader.read(request.body))
@@ -90,6 +93,19 @@ extension MockEngine {
                                                ("Content-Security-Policy", Self.answerPolicy),
                                                ("X-Content-Type-Options", "nosniff")],
                      body: .bytes(JSONWriter.bytes(value)), summary: .init(verdict: .control))
+    }
+
+    /// Whether this replica can serve: its storage answers (Redis a `PING`). Says nothing
+    /// of the state, so an orchestrator's probe needs no token.
+    func health() -> MockResponse {
+        do {
+            try state.storage.checkHealth()
+            return controlAnswer(.object([.init("status", .string("ok"))]))
+        } catch {
+            var answer = controlAnswer(.object([.init("status", .string("unavailable")), .init("reason", .string("\(error)"))]), status: 503)
+            answer.headers.append(("Retry-After", "1"))
+            return answer
+        }
     }
 
     /// A control call or stored file the storage failed to serve: 503, to be tried again.

@@ -31,6 +31,8 @@ public protocol MockStorage: Sendable {
     /// A request starts on this thread: a shared storage forgets what it kept of the
     /// previous one (a value read once per request). Nothing, in memory.
     func beginRequest()
+    /// Throws when the storage cannot serve now (`GET /__accord/health`); memory always can.
+    func checkHealth() throws(StorageError)
     /// Whether ``preview(_:)`` is worth the engine's while: a shared storage's, which reads
     /// ahead; false in memory, whose path then has no preview stage.
     var readsAhead: Bool { get }
@@ -183,6 +185,7 @@ public protocol SharedJournalStorage: JournalStorage {
 
 extension MockStorage {
     public func beginRequest() {}
+    public func checkHealth() throws(StorageError) {}
     public var readsAhead: Bool { false }
     public func preview(_ request: RequestPreview) {}
 }
