@@ -152,7 +152,7 @@ let package = Package(
         .testTarget(name: "AccordValidationTests", dependencies: ["AccordContract", "AccordDiagnostics", "AccordJSON", "AccordValidation"]),
         .testTarget(name: "AccordProxyTests", dependencies: ["AccordHTTP", "AccordJSON", "AccordMock", "AccordProxy"]),
         .testTarget(name: "AccordCLITests", dependencies: ["AccordCapture", "AccordCLI", "AccordImport", "AccordJSON", "AccordMock", "AccordSync",
-                                                           "AccordTesting"]),
+                                                           "AccordTesting", "AccordYAML"]),
     ],
     swiftLanguageModes: [.v6]
 )

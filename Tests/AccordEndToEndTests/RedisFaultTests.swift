@@ -56,6 +56,11 @@ import Testing
         }
     }
 
+    /// Within 2 s of Redis's return; under ThreadSanitizer (scripts/test sets TSAN_OPTIONS
+    /// for that run), whose instrumentation slows the server several times over, within 6 s:
+    /// one such run on a loaded machine took 2.8 s.
+    private static let recoveryBound: Duration = ProcessInfo.processInfo.environment["TSAN_OPTIONS"] == nil ? .seconds(2) : .seconds(6)
+
     @Test func redisKilledUnderLoadIsOnly503sThenServiceWithinTwoSecondsOfItsReturn() async throws {
         let redis = try RedisServer()
         let server = try ServerProcess(arguments: ["--no-reload", "--storage", redis.urlText("kill")])
@@ -71,7 +76,7 @@ import Testing
         try await Task.sleep(for: .milliseconds(1_000))
         try redis.restart()
         let restarted = ContinuousClock.now
-        try await Task.sleep(for: .milliseconds(2_500))
+        try await Task.sleep(for: Self.recoveryBound + .milliseconds(500))
         load.running.withLock { $0 = false }
         await clients.value
 
@@ -83,7 +88,7 @@ import Testing
         #expect(!unavailable.isEmpty && unavailable.allSatisfy { $0.retryAfter == "1" })
         #expect(answers.contains { $0.at < killed && $0.status == 200 })
         let firstBack = answers.first { $0.at > restarted && $0.status == 200 }?.at
-        #expect(firstBack.map { $0 - restarted < .seconds(2) } == true, "service resumed \(String(describing: firstBack.map { $0 - restarted })) after the restart")
+        #expect(firstBack.map { $0 - restarted < Self.recoveryBound } == true, "service resumed \(String(describing: firstBack.map { $0 - restarted })) after the restart")
         // After it, nothing fails again.
         #expect(answers.filter { $0.at > (firstBack ?? restarted) }.allSatisfy { $0.status == 200 })
         #expect(server.standardOutput.contains("503 code=1000") && server.standardOutput.contains("storage-unavailable auth.login-phone failure: Redis: "))
