@@ -2,7 +2,7 @@ import AccordTesting
 import Foundation
 import Testing
 
-/// `Sources/` builds on macOS as on Linux: every call or constant only Linux (or glibc)
+/// `Sources/` and the test support (`Tests/AccordTesting/`) build on macOS as on Linux: every call or constant only Linux (or glibc)
 /// has stands inside a platform check (`#if os(Linux)`, `#if canImport(Glibc)`,
 /// `#ifdef __linux__`, `#ifdef __GLIBC__`, or `#if defined(NAME)` of the name itself) with
 /// another path beside it. This machine cannot build for macOS; this test is what fails
@@ -70,13 +70,14 @@ import Testing
         #expect(Self.unguarded(in: "import Glibc\n") == ["1: import Glibc"])
     }
 
-    @Test func sourcesHoldNoUnguardedLinuxOnlyCall() throws {
-        let sources = Repository.root.appendingPathComponent("Sources")
-        let files = try #require(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
+    @Test(arguments: ["Sources", "Tests/AccordTesting"])
+    func noLinuxOnlyCallIsUnguarded(in folder: String) throws {
+        let root = Repository.root.appendingPathComponent(folder)
+        let files = try #require(FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil))
         var found: [String] = []
         for case let file as URL in files where ["swift", "h", "c"].contains(file.pathExtension) {
             let text = try String(contentsOf: file, encoding: .utf8)
-            found += Self.unguarded(in: text).map { "\(file.path.dropFirst(sources.path.count + 1)):\($0)" }
+            found += Self.unguarded(in: text).map { "\(file.path.dropFirst(root.path.count + 1)):\($0)" }
         }
         #expect(found == [])
     }

@@ -4,6 +4,8 @@ import AccordTesting
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 import Testing
 

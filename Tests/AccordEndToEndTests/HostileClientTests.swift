@@ -5,6 +5,8 @@ import Foundation
 import Testing
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// The requests of issue 8, sent as an attacker or a careless tester would, against

@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// A listening TCP socket on a free loopback port, for stand-in servers that speak
@@ -9,7 +11,7 @@ public struct LoopbackListener: Sendable {
     public let port: UInt16
 
     public init() {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let socket = Sockets.tcp()
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -24,6 +26,6 @@ public struct LoopbackListener: Sendable {
     /// Stops listening and closes the socket.
     public func close() {
         shutdown(socket, Int32(SHUT_RDWR))
-        Glibc.close(socket)
+        Sockets.close(socket)
     }
 }

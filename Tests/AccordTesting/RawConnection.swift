@@ -1,6 +1,8 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// A plain TCP connection to the server, for bytes URLSession would never send.
@@ -11,7 +13,7 @@ public final class RawConnection {
     ///   - source: the loopback address to connect from (127.0.0.2 is another peer to the server).
     ///   - timeout: how long a read waits.
     public init(port: UInt16, from source: String = "127.0.0.1", timeout: Int = 5) throws {
-        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        socket = Sockets.tcp()
         if source != "127.0.0.1" {
             var local = sockaddr_in()
             local.sin_family = sa_family_t(AF_INET)
@@ -40,7 +42,7 @@ public final class RawConnection {
     public func send(_ text: String) { send(Array(text.utf8)) }
 
     public func send(_ bytes: [UInt8]) {
-        _ = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        _ = bytes.withUnsafeBytes { Sockets.send(socket, $0) }
     }
 
     /// Reads what arrives until the peer closes, `until` holds, or the read times out.

@@ -85,11 +85,16 @@ public final class ServerProcess: @unchecked Sendable {
     /// The server's process identifier, for reading /proc.
     public var processIdentifier: Int32 { process.processIdentifier }
 
-    /// The server's resident memory in KiB, from /proc.
+    /// The server's resident memory in KiB, from /proc (from `ps` where there is no /proc).
     public var residentKiB: Int {
+        #if os(Linux)
         let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
         let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
         return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+        #else
+        let text = (try? ExternalCommand.run("/bin/ps", ["-o", "rss=", "-p", String(process.processIdentifier)]).text) ?? ""
+        return Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        #endif
     }
 
     /// Polls the output until `condition(stdout, stderr)` holds; returns stdout.
