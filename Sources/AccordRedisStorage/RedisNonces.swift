@@ -24,11 +24,12 @@ final class RedisNonces: NonceStorage {
     }
 
     func insert(appKey: String, nonce: String, now: Int64) throws(StorageError) -> NonceOutcome {
-        // What the request reads besides rides along: its one round trip.
         let key = client.key("nonce", appKey, nonce)
+        // Stored by the request's prelude, with all it reads besides: its one round trip.
+        if let isNew = try shared({ () throws(RedisError) in try snapshot.open(nonceKey: key, nonceTTL: ttlSeconds) }) { return isNew ? .accepted : .reused }
+        // Outside a previewed request, the clock offset and the rules' version ride along.
         let set = RedisCommand("SET", key, "1", "NX", "EX", ttlSeconds)
         let reply = try shared { () throws(RedisError) in
-            if let isNew = try snapshot.open(nonceKey: key, nonceTTL: ttlSeconds) { return isNew ? RedisReply.status("OK") : .null }
             guard !snapshot.isTaken else { return try client.send(set) }
             let replies = try client.send([set] + snapshot.commands)
             try snapshot.keep(replies[1])

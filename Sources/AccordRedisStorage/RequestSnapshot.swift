@@ -87,7 +87,6 @@ final class RequestSnapshot: Sendable {
         guard read.nonceIsNew else { return false }
         kept.values = read.values
         kept.verdict = read.verdict
-        if case .valid(let uid, let ban)? = read.verdict.map({ $0.outcome }) { kept.ban = (uid, ban) }
         kept.position = read.position
         if let number = read.sequence { parked.park(number) }
         return true
