@@ -36,7 +36,7 @@ struct Answer: Sendable {
     /// Whether any template of the answer (its body, events, effects or state conditions) holds `expression`.
     func uses(_ expression: TemplateExpression) -> Bool {
         envelope?.uses(expression) == true || events?.contains { $0.data.uses(expression) } == true || effectData?.uses(expression) == true
-            || effects.contains { $0.uses(expression) } || conditions.contains { $0.filter.conditions.contains { $0.value.uses(expression) } }
+            || effects.contains { $0.uses(expression) } || conditions.contains { $0.filter.uses(expression) }
     }
 }
 

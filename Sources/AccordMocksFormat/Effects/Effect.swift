@@ -101,9 +101,8 @@ public struct Effect: Sendable {
 
     /// Whether a template of the effect (its record, defaults, key, changes or filters) holds `expression`.
     package func uses(_ expression: TemplateExpression) -> Bool {
-        let templates = [record, defaults, key].compactMap { $0 } + changes.map(\.value) + filter.conditions.map(\.value)
-            + counts.flatMap { $0.filter.conditions.map(\.value) }
-        return templates.contains { $0.uses(expression) }
+        ([record, defaults, key].compactMap { $0 } + changes.map(\.value)).contains { $0.uses(expression) }
+            || filter.uses(expression) || counts.contains { $0.filter.uses(expression) }
     }
 
     /// Where the effect was written, as text: its name in ``ListMemo`` keys.
@@ -132,6 +131,11 @@ public struct RecordFilter: Sendable {
     }
 
     package var conditions: [Condition] = []
+
+    /// Whether a condition's value holds `expression`.
+    package func uses(_ expression: TemplateExpression) -> Bool {
+        conditions.contains { $0.value.uses(expression) }
+    }
 }
 
 /// A `when: {state: …}` condition: at least `atLeast` of the session's records of
