@@ -7,11 +7,12 @@ import Testing
 
 /// The server waits on its sockets with epoll on Linux and poll where epoll is missing
 /// (macOS). Both are exercised here: each loop answers, and only epoll opens epoll
-/// descriptors. CI runs the whole end-to-end suite once more with `ACCORD_EVENT_LOOP=poll`,
+/// descriptors (counted in a server process of its own: this process's count moves with
+/// every other suite's servers running beside it). CI runs the whole end-to-end suite once more with `ACCORD_EVENT_LOOP=poll`,
 /// the loop a Mac gets.
 @Suite struct EventLoopTests {
-    /// The descriptors of process `pid` (this one by default) that are epoll instances.
-    private static func epollDescriptors(of pid: String = "self") -> Int {
+    /// The descriptors of process `pid` that are epoll instances.
+    private static func epollDescriptors(of pid: String) -> Int {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
         return entries.filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) == "anon_inode:[eventpoll]" }.count
     }
@@ -20,17 +21,14 @@ import Testing
     static let readsProc = FileManager.default.fileExists(atPath: "/proc/self/fd")
 
     @Test(.enabled(if: readsProc), arguments: [HTTPServer.EventLoop.epoll, .poll])
-    func eachLoopAnswersAndOnlyEpollOpensEpoll(_ loop: HTTPServer.EventLoop) throws {
+    func eachLoopAnswers(_ loop: HTTPServer.EventLoop) throws {
         var configuration = HTTPServer.Configuration(port: 0, threads: 2)
         configuration.eventLoop = loop
         let server = HTTPServer(configuration: configuration, handler: { _ in
             MockResponse(status: 200, body: .bytes(Array("{}".utf8)), summary: .init(code: 0, verdict: .ok))
         }, log: { _ in })
-        let before = Self.epollDescriptors()
         try server.start()
         defer { _ = server.stop(grace: .milliseconds(100)) }
-        let opened = Self.epollDescriptors() - before
-        if loop == .epoll { #expect(opened > 0) } else { #expect(opened == 0) }
         let connection = try RawConnection(port: server.port)
         connection.send("GET /x HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         #expect(connection.receiveResponse().hasPrefix("HTTP/1.1 200"))
