@@ -1,4 +1,5 @@
 import AccordContract
+import Foundation
 /// A command's parsed arguments: `--name value`, `--name=value`, flags and positionals.
 struct Arguments {
     /// An option a command accepts.
@@ -96,5 +97,15 @@ extension Arguments {
     /// A port option, 0 to 65535 (0 picks a free one), if given.
     func port(_ option: String) throws(UsageError) -> UInt16? {
         try integer(option, in: 0...65_535).map { UInt16($0) }
+    }
+
+    /// A directory option: the one given, which must exist, else `fallback` (which may not).
+    func directory(_ option: String, else fallback: String) throws(UsageError) -> String {
+        guard let path = self[option] else { return fallback }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw UsageError("'--\(option)' names '\(path)', which is not a directory")
+        }
+        return path
     }
 }

@@ -29,10 +29,17 @@ struct GenerateCommand: Subcommand {
             console.printError("error: '--access' is 'public' or 'internal', found '\(accessName)'")
             return 2
         }
-        let contractsDirectory = arguments["contracts"] ?? "contracts"
-        let beside = ((contractsDirectory as NSString).deletingLastPathComponent as NSString).appendingPathComponent("mocks")
+        let contractsDirectory: String, mocksDirectory: String
+        do {
+            contractsDirectory = try arguments.directory("contracts", else: "contracts")
+            let beside = ((contractsDirectory as NSString).deletingLastPathComponent as NSString).appendingPathComponent("mocks")
+            mocksDirectory = try arguments.directory("mocks", else: beside)
+        } catch {
+            console.printError("error: \(error.message)\n\n\(help)")
+            return 2
+        }
         let fixtures = !arguments.has("no-fixtures")
-        let outcome = MockProject.load(contracts: contractsDirectory, mocks: fixtures ? arguments["mocks"] ?? beside : nil)
+        let outcome = MockProject.load(contracts: contractsDirectory, mocks: fixtures ? mocksDirectory : nil)
         var renderer = DiagnosticRenderer()
         for diagnostic in outcome.diagnostics { console.writeError(renderer.render(diagnostic)) }
         guard let project = outcome.project else {

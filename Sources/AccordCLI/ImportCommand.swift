@@ -43,7 +43,7 @@ struct ImportCommand: Subcommand {
             return 1
         }
         let directory = arguments["output"] ?? "."
-        let project = ProjectFiles(files: result.files.map { ($0.path, $0.text) })
+        let project = ProjectFiles(files: result.files.map { ($0.path, $0.text) }, folders: result.files.isEmpty ? [] : ["mocks"])
         let taken = project.taken(in: directory)
         guard taken.isEmpty || arguments.has("force") else {
             console.printError("error: accord import writes nothing over existing files without --force; already there: \(taken.joined(separator: ", "))")

@@ -70,7 +70,7 @@ extension ProxyCommand {
                 proxy.workers = count
                 proxy.streamWorkers = count
             }
-            host = ProxyHost.Configuration(contracts: arguments["contracts"] ?? "contracts", mocks: arguments["mocks"] ?? "mocks",
+            host = ProxyHost.Configuration(contracts: try arguments.directory("contracts", else: "contracts"), mocks: try arguments.directory("mocks", else: "mocks"),
                                            listener: options.listener, proxy: proxy, mode: mode, recordFixtures: arguments["record-fixtures"])
         }
 

@@ -21,7 +21,7 @@ extension ServeCommand {
             options.listener.options.scheme = tls == nil ? "http" : "https"
             options.listener.options.fallbackHost = port == 0 ? "localhost" : "localhost:\(port)"
             if let cors = arguments["cors"] { options.listener.options.corsAllowOrigin = cors == "off" ? nil : cors }
-            host = MockHost.Configuration(contracts: arguments["contracts"] ?? "contracts", mocks: arguments["mocks"] ?? "mocks",
+            host = MockHost.Configuration(contracts: try arguments.directory("contracts", else: "contracts"), mocks: try arguments.directory("mocks", else: "mocks"),
                                           listener: options.listener, state: try Self.limits(arguments), stateFile: arguments["state"],
                                           reloads: !arguments.has("no-reload"), tls: tls, storage: try Self.storage(arguments))
         }

@@ -36,6 +36,17 @@ import Testing
         #expect(CommandRun(["import", "openapi", Self.corpus + "/json-document/openapi.json", "--output", directory + "/json", "--strict"]).status == 0)
     }
 
+    /// `mocks/` is written even for a document with no examples to keep, so the commands
+    /// that look for it beside `contracts/` find it.
+    @Test func aDocumentWithoutExamplesStillGetsAMocksFolder() throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(CommandRun(["import", "openapi", Self.corpus + "/json-document/openapi.json", "--output", directory]).status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory + "/mocks") == [])
+        let generate = CommandRun(["generate", "--contracts", directory + "/contracts", "--mocks", directory + "/mocks", "--output", directory + "/Swift"])
+        #expect(generate.status == 0, "\(generate.error)")
+    }
+
     @Test func aDocumentWithWebhooksOnlyImportsNothingAndSaysSo() throws {
         let directory = try scratch()
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -65,6 +65,51 @@ import Testing
                 + "before 'half', 'plenty' (the default); give it a 'when' (or reach it with 'Prefer: example=exhausted')\n")
     }
 
+    /// `{{seq}}` counts across the server and an insert replaces the record with its key,
+    /// so a sequence-made key that a seed already has would silently overwrite the seed.
+    @Test func anInsertKeyedWithSeqThatCanMeetASeedIsWarnedAbout() throws {
+        let mocks = try contracts([:])
+        defer { try? FileManager.default.removeItem(atPath: mocks) }
+        try FileManager.default.removeItem(atPath: mocks)
+        try FileManager.default.copyItem(atPath: Repository.mocks, toPath: mocks)
+        let seeds = mocks + "/collections/learning-sessions.yaml"
+        let text = try String(contentsOfFile: seeds, encoding: .utf8)
+        try Data(text.replacingOccurrences(of: "{id: ss_01,", with: "{id: ss_2,").utf8).write(to: URL(fileURLWithPath: seeds))
+        let (status, output, _) = run(["lint", "--quiet", "--contracts", Repository.contracts, "--mocks", mocks])
+        #expect(status == 0)
+        #expect(output == "\(mocks)/learning.yaml:62:7: warning: the insert into 'learning-sessions' of fixture 'started' keys records 'ss_{{seq}}', "
+                + "which becomes 'ss_2', the key of a seed in \(seeds); {{seq}} counts across the server and an insert replaces the record "
+                + "with its key: use a prefix no seed has (such as 'ss_n{{seq}}') or {{uuid}}\n")
+    }
+
+    @Test func aDirectoryThatIsNotThereIsAUsageError() {
+        let (status, output, error) = run(["lint", "--contracts", Repository.contracts, "--mocks", "/nonexistent/mocks"])
+        #expect(status == 2)
+        #expect(output == "")
+        #expect(error.hasPrefix("error: '--mocks' names '/nonexistent/mocks', which is not a directory\n"))
+        #expect(run(["lint", "--contracts", "/nonexistent"]).error.hasPrefix("error: '--contracts' names '/nonexistent', which is not a directory\n"))
+    }
+
+    /// `--format json`: one object with every problem where it is and what was loaded.
+    @Test func jsonGivesEveryProblemAndTheCounts() throws {
+        let directory = try contracts(["shop.yaml": "domain: shop\ntypes:\n  Item: Strng\n"])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (status, output, _) = run(["lint", "--format", "json", "--contracts", directory])
+        #expect(status == 1)
+        let json = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any]
+        let problems = json?["diagnostics"] as? [[String: Any]] ?? []
+        #expect(problems.map { "\($0["file"]!):\($0["line"]!):\($0["column"]!) \($0["severity"]!) \($0["message"]!)" } == [
+            "\(directory):0:0 error no service file in '\(directory)': one file must declare 'service:' (its name, base path and codes)",
+            "\(directory)/shop.yaml:3:3 warning type 'Item' is declared but no endpoint uses it",
+            "\(directory)/shop.yaml:3:9 error unknown type 'Strng'; did you mean 'string'?",
+        ])
+        #expect(json?["errors"] as? Int == 2 && json?["warnings"] as? Int == 1)
+        let clean = run(["lint", "--format=json", "--contracts", Repository.contracts, "--mocks", Repository.mocks])
+        #expect(clean.status == 0)
+        #expect(clean.output == #"{"diagnostics":[],"errors":0,"warnings":0,"counts":{"endpoints":66,"types":63,"domains":7,"fixtures":116,"#
+                + #""scenarios":6,"collections":9}}"# + "\n")
+    }
+
     @Test func quietPrintsOnlyTheOneLineForm() throws {
         let directory = try contracts(["shop.yaml": "domain: shop\n---\n"])
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -89,6 +134,6 @@ import Testing
         #expect(run(["--version"]) == (0, AccordCommand.version + "\n", ""))
         let (status, output, _) = run(["lint", "--help"])
         #expect(status == 0)
-        #expect(output.contains("USAGE: accord lint [--contracts DIR] [--mocks DIR] [--quiet]"))
+        #expect(output.contains("USAGE: accord lint [--contracts DIR] [--mocks DIR] [--quiet] [--format text|json]"))
     }
 }

@@ -28,7 +28,7 @@ struct ContractChecker {
         if let service {
             check(service)
             for reference in files.flatMap(\.codeReferences) where service.code(reference.code) == nil {
-                error("unknown business code \(reference.code) in \(reference.context)\(codeHint(reference.code, service))", at: reference.location)
+                error("unknown business code \(reference.code) in \(reference.context)\(codeHint(service))", at: reference.location)
             }
         }
         reportUnusedTypes()
@@ -125,11 +125,10 @@ struct ContractChecker {
         }
     }
 
-    private func codeHint(_ code: Int, _ service: Service) -> String {
-        let nearest = service.codes.min { abs($0.code - code) < abs($1.code - code) }
-        guard !service.codes.isEmpty else { return "; 'codes' declares none" }
-        let declared = service.codes.map { String($0.code) }.joined(separator: ", ")
-        return "; declared codes are \(declared)" + (nearest.map { " (nearest: \($0.code) \($0.name))" } ?? "")
+    private func codeHint(_ service: Service) -> String {
+        let declared = Set(service.codes.map(\.code)).sorted().map(String.init).joined(separator: ", ")
+        let add = "declare it under 'codes' in this domain file or the service file"
+        return declared.isEmpty ? "; no code is declared yet: \(add)" : "; declared codes are \(declared); \(add)"
     }
 
     private func isScalarLike(_ schema: Schema, allowArray: Bool) -> Bool {

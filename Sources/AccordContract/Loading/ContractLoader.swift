@@ -76,6 +76,7 @@ public struct ContractLoader: Sendable {
         }
         var files = ContractFiles()
         for source in sources { files.read(source, limits: limits) }
+        files.mergeDomainCodes()
         var diagnostics = files.diagnostics
         let (service, domains, serviceTypes) = (files.service, files.domains, files.serviceTypes)
         if files.serviceLocation == nil && !domains.isEmpty {
@@ -117,6 +118,8 @@ private struct ContractFiles {
     /// The service file's own types (the payloads of business codes), checked with the domains'.
     var serviceTypes: [DomainFile] = []
     var references: [EndpointReference] = []
+    /// The `codes:` tables of domain files, read once the service says how codes are keyed.
+    var domainCodes: [(document: YAMLDocument, node: Node)] = []
 
     mutating func read(_ source: ContractLoader.Source, limits: YAMLParser.Limits) {
         let document = YAMLParser.parse(source.bytes, file: source.path, limits: limits)
@@ -148,9 +151,36 @@ private struct ContractFiles {
             }
         } else if root["domain"] != nil {
             if let decoded = reader.domain(pairs, at: root) { domains.append(decoded) }
+            if let codes = root["codes"] { domainCodes.append((document, codes)) }
         } else {
             reader.error("a contract file starts with 'service:' (the service file) or 'domain:' (a domain file)", at: root)
         }
         diagnostics += reader.diagnostics
+    }
+
+    /// Adds each domain file's codes to the service's table, in the form the service
+    /// uses (business codes in an envelope, HTTP statuses without one). A code that
+    /// another file declares too is an error naming both places.
+    mutating func mergeDomainCodes() {
+        guard var service else { return }
+        for (document, node) in domainCodes {
+            var reader = NodeReader(document: document)
+            let codes = service.envelope == nil ? reader.statusCodes(node) : reader.codes(node)
+            reader.checkFlows(codes, auth: service.auth)
+            if service.envelope == nil { reader.checkErrorBodies(codes, errors: service.errors, at: node) }
+            for code in codes {
+                if let other = service.codes.first(where: { $0.clashes(with: code) }) {
+                    reader.error("code \(code.code) ('\(code.name)') is declared at \(other.location) too ('\(other.name)');"
+                                 + " a code means one thing in the whole service", at: code.location)
+                } else if let other = service.codes.first(where: { $0.name == code.name }) {
+                    reader.error("the name '\(code.name)' of code \(code.code) is taken by code \(other.code) at \(other.location);"
+                                 + " each code needs its own name", at: code.location)
+                } else {
+                    service.codes.append(code)
+                }
+            }
+            diagnostics += reader.diagnostics
+        }
+        self.service = service
     }
 }

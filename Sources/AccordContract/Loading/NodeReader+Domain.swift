@@ -72,7 +72,7 @@ extension NodeReader {
     }
 
     mutating func domain(_ root: [Node.Pair], at rootNode: Node) -> DomainFile? {
-        checkKeys(root, allowed: ["domain", "description", "types", "endpoints"], in: "a domain file")
+        checkKeys(root, allowed: ["domain", "description", "types", "endpoints", "codes"], in: "a domain file")
         guard let nameNode = rootNode["domain"], let name = text(nameNode, "'domain'") else { return nil }
         var file = DomainFile(
             domain: Domain(name: name, file: self.file, description: rootNode["description"].flatMap { text($0, "'description'") },

@@ -34,6 +34,7 @@ extension NodeReader {
             if keys.contains("one_of") { return union(pairs, at: node, what) }
             if keys.contains("enum") { return enumeration(pairs, at: node, what) }
             if keys.contains("type"), keys.allSatisfy(Self.longFormKeys.contains) { return longForm(pairs, at: node, what) }
+            if keys.contains("type"), reportsLongFormTrap(pairs, what) { return nil }
             if keys == ["string"], let value = typeSpec(pairs[0].value, "the values of \(what)") {
                 return TypeSpec(schema: Schema(.map(value.schema), location: location(node)))
             }
@@ -142,7 +143,8 @@ extension NodeReader {
     }
 
     private mutating func enumeration(_ pairs: [Node.Pair], at node: Node, _ what: String) -> TypeSpec? {
-        checkKeys(pairs, allowed: ["enum", "description", "deprecated", "default", "optional"], in: what)
+        checkKeys(pairs, allowed: ["enum", "description", "deprecated", "default", "optional"], in: what,
+                  misplaced: ["type": "an enum's values give its type; write {enum: [a, b]} (or 'a | b') without 'type'"])
         var spec = TypeSpec(schema: Schema(.enumeration(EnumCases([])), location: location(node)))
         for pair in pairs {
             switch pair.key.scalar?.value {

@@ -59,3 +59,11 @@ public struct BusinessCode: Sendable, Hashable {
         self.location = location
     }
 }
+
+extension BusinessCode {
+    /// Whether `other` is the same entry of the table: the same code, told apart by the
+    /// same discriminator (or by none).
+    public func clashes(with other: BusinessCode) -> Bool {
+        code == other.code && discriminator == other.discriminator
+    }
+}

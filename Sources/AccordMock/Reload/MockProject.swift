@@ -38,7 +38,8 @@ public struct MockProject: Sendable {
             ScenarioLoader(contract: contract, fixtures: fixtures).load(directory: ($0 as NSString).appendingPathComponent("scenarios"))
         } ?? ([:], [])
         let unanswered = mocks.map { _ in UnansweredCodes.warnings(contract: contract, fixtures: fixtures, scenarios: scenarios) } ?? []
-        let diagnostics = outcome.diagnostics + fixtureDiagnostics + scenarioDiagnostics + collectionDiagnostics + unanswered
+        let collisions = SequenceKeyCollisions.warnings(fixtures: fixtures, collections: collections)
+        let diagnostics = outcome.diagnostics + fixtureDiagnostics + scenarioDiagnostics + collectionDiagnostics + unanswered + collisions
         let project = MockProject(contract: contract, fixtures: fixtures, scenarios: scenarios, collections: collections)
         return Outcome(project: diagnostics.containsErrors ? nil : project, diagnostics: diagnostics, contract: contract)
     }

@@ -103,3 +103,16 @@ package enum TypeShape {
         }
     }
 }
+
+extension CollectionDefinition {
+    /// The keys of the seed records that write their key out (not as a template).
+    package var seedKeys: [JSONValue] {
+        seeds.compactMap { seed in
+            switch seed {
+            case .literal(let record): record[key]
+            case .object(let members): members.first { $0.key == key }.flatMap { if case .literal(let value) = $0.value { value } else { nil } }
+            default: nil
+            }
+        }
+    }
+}
