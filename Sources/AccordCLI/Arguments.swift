@@ -108,4 +108,13 @@ extension Arguments {
         }
         return path
     }
+
+    /// Every value of a repeatable `NAME:VALUE` option (`--header X-OS:ios`), split at
+    /// the first colon, the value trimmed of spaces.
+    func colonPairs(_ option: String, form: String = "NAME:VALUE") throws(UsageError) -> [(name: String, value: String)] {
+        try all(option).map { (text) throws(UsageError) in
+            guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else { throw UsageError("'--\(option)' takes \(form), found '\(text)'") }
+            return (String(text[..<colon]), String(text[text.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
+        }
+    }
 }

@@ -94,15 +94,8 @@ struct VerifyCommand: Subcommand {
             }
             settings.client.timeoutMilliseconds = milliseconds
         }
-        for text in arguments.all("header") {
-            guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else { throw UsageError("'--header' takes NAME:VALUE, found '\(text)'") }
-            settings.headers[String(text[..<colon])] = String(text[text.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
-        }
-        if let text = arguments["app-key"] {
-            guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else { throw UsageError("'--app-key' takes KEY:SECRET, found '\(text)'") }
-            settings.appKey = String(text[..<colon])
-            settings.appSecret = String(text[text.index(after: colon)...])
-        }
+        for (name, value) in try arguments.colonPairs("header") { settings.headers[name] = value }
+        if let app = try arguments.colonPairs("app-key", form: "KEY:SECRET").last { (settings.appKey, settings.appSecret) = (app.name, app.value) }
         settings.client.caFile = arguments["ca-file"]
         return settings
     }

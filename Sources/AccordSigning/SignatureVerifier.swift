@@ -153,7 +153,7 @@ public struct SignatureVerifier: Sendable {
 
     /// `[A-Za-z0-9_-]{1,64}` (docs/signing.md); the test vectors' nonces have 6
     /// characters (`n-0001`), so no longer minimum is enforced.
-    static func isWellFormedNonce(_ nonce: String) -> Bool {
+    public static func isWellFormedNonce(_ nonce: String) -> Bool {
         guard (1...64).contains(nonce.utf8.count) else { return false }
         let isAllowed = { (byte: UInt8) in
             let folded = byte | 0x20
