@@ -98,7 +98,7 @@ let package = Package(
         // The `accord` commands, as a library so tests run them in-process.
         .target(name: "AccordCLI", dependencies: ["AccordCapture", "AccordContract", "AccordDiagnostics", "AccordDiff", "AccordFiles", "AccordImport",
                                                   "AccordGenerator", "AccordHosting", "AccordHTTP", "AccordJSON", "AccordMock", "AccordMocksFormat",
-                                                  "AccordOpenAPI", "AccordProxy", "AccordRedis", "AccordReport", "AccordServer", "AccordSync", "AccordTLS",
+                                                  "AccordOpenAPI", "AccordProxy", "AccordRedis", "AccordReport", "AccordServer", "AccordSigning", "AccordSync", "AccordTLS",
                                                   "AccordValidation", "AccordVerification"]),
         .executableTarget(name: "accord", dependencies: ["AccordCLI"]),
         // `swift package accord-generate --output DIR`: the generator for app packages.

@@ -61,6 +61,7 @@ struct CheckRequestsCommand: Subcommand {
         var notes = ""
         if check.skipped > 0 { notes += ", \(check.skipped) skipped (other hosts)" }
         if check.unchecked > 0 { notes += ", \(check.unchecked) not checked again (bodies the journal left out)" }
+        if check.lost > 0 { notes += ", \(check.lost) not checked (binary parts the capture stored as text, losing their bytes)" }
         console.print("accord check-requests: \(report.summary)\(notes)")
         if let path = reportOptions.path {
             do {

@@ -1,6 +1,7 @@
 import AccordContract
 import AccordDiagnostics
 import AccordDiff
+import AccordFiles
 import AccordJSON
 import Foundation
 
@@ -14,6 +15,8 @@ struct DiffCommand: Subcommand {
         Arguments.Option(name: "git", valueName: "REV", help: "Compare the contracts at git revision REV with the working tree."),
         Arguments.Option(name: "contracts", valueName: "DIR", help: "With --git: the contracts directory (default: contracts)."),
         Arguments.Option(name: "format", valueName: "FORMAT", help: "'text' or 'json' (default: text)."),
+        Arguments.Option(name: "baseline", valueName: "FILE", help: "Breaking changes the team accepted (one message a line): reported, not failed on."),
+        Arguments.Option(name: "write-baseline", valueName: "FILE", help: "Write this run's breaking changes to FILE as the baseline, and exit 0."),
     ]
 
     func run(_ arguments: Arguments, console: Console) -> Int32 {
@@ -51,17 +54,89 @@ struct DiffCommand: Subcommand {
             return 2
         }
         let changes = ContractDiff(old: before, new: after).changes()
-        let breaking = changes.filter(\.isBreaking).count
-        if format == "json" {
+        if let path = arguments["write-baseline"] {
+            return writeBaseline(changes.filter(\.isBreaking), to: path, console: console)
+        }
+        var baseline = DiffBaseline()
+        if let path = arguments["baseline"] {
+            do throws(DiffBaseline.Failure) {
+                baseline = try DiffBaseline(path: path)
+            } catch {
+                console.printError("error: \(error.description)")
+                return 2
+            }
+        }
+        return report(changes, baseline: baseline, json: format == "json", console: console)
+    }
+
+    /// Prints every change and the counts; 1 when a breaking change is not in the baseline.
+    private func report(_ changes: [ContractChange], baseline: DiffBaseline, json: Bool, console: Console) -> Int32 {
+        let accepted = changes.filter { $0.isBreaking && baseline.accepts($0) }
+        let breaking = changes.filter(\.isBreaking).count - accepted.count
+        let compatible = changes.count - breaking - accepted.count
+        if json {
             console.print(JSONWriter.string(.object([
-                .init("breaking", .int(breaking)), .init("compatible", .int(changes.count - breaking)),
-                .init("changes", .array(changes.map(\.json))),
+                .init("breaking", .int(breaking)), .init("accepted", .int(accepted.count)), .init("compatible", .int(compatible)),
+                .init("changes", .array(changes.map { change in
+                    guard case .object(let members) = change.json, accepted.contains(change) else { return change.json }
+                    return .object(members + [.init("accepted", .bool(true))])
+                })),
             ])))
         } else {
-            for change in changes { console.print(change.line) }
-            console.print("\(breaking) breaking, \(changes.count - breaking) compatible change\(changes.count - breaking == 1 ? "" : "s")")
+            for change in changes { console.print(accepted.contains(change) ? change.line(prefix: "accepted (baseline), ") : change.line) }
+            let acceptedText = baseline.isEmpty ? "" : ", \(accepted.count) accepted by the baseline"
+            console.print("\(breaking) breaking\(acceptedText), \(compatible) compatible change\(compatible == 1 ? "" : "s")")
+        }
+        for message in baseline.unseen(in: changes) {
+            console.printError("note: the baseline accepts a change this diff no longer has (remove it): \(message)")
         }
         return breaking > 0 ? 1 : 0
+    }
+
+    private func writeBaseline(_ changes: [ContractChange], to path: String, console: Console) -> Int32 {
+        do {
+            try AtomicFile.write(Array(DiffBaseline.text(of: changes).utf8), to: path)
+        } catch {
+            console.printError("error: cannot write \(path): \(error)")
+            return 2
+        }
+        console.print("accord diff: \(changes.count) breaking change\(changes.count == 1 ? "" : "s") written to \(path) as accepted")
+        return 0
+    }
+}
+
+/// Breaking changes a team accepted, by message (`signal.publish request /body/topic:
+/// new required member`), so that later runs report them without failing; positions
+/// are left out, since they move with every edit around them.
+struct DiffBaseline {
+    struct Failure: Error {
+        var description: String
+    }
+
+    private var messages: Set<String> = []
+
+    init() {}
+
+    /// Reads the file: one message a line; blank lines and lines starting with `#` are skipped.
+    init(path: String) throws(Failure) {
+        guard let data = FileManager.default.contents(atPath: path) else { throw Failure(description: "cannot read the baseline '\(path)'") }
+        messages = Set(String(decoding: data, as: UTF8.self).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && !$0.hasPrefix("#") })
+    }
+
+    func accepts(_ change: ContractChange) -> Bool { messages.contains(change.message) }
+
+    /// Whether no baseline was given (or it accepts nothing).
+    var isEmpty: Bool { messages.isEmpty }
+
+    /// The accepted messages no change of `changes` has, sorted.
+    func unseen(in changes: [ContractChange]) -> [String] {
+        messages.subtracting(changes.map(\.message)).sorted()
+    }
+
+    static func text(of changes: [ContractChange]) -> String {
+        "# accord diff --baseline: breaking changes accepted, one message a line (accord diff --write-baseline writes them).\n"
+            + changes.map { "\($0.message)\n" }.joined()
     }
 }
 

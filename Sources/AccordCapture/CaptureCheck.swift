@@ -23,6 +23,8 @@ public struct CaptureCheck {
     public private(set) var skipped = 0
     /// Journal entries whose bodies were left out, not judged again.
     public private(set) var unchecked = 0
+    /// HAR entries whose binary parts the capture lost, not judged.
+    public private(set) var lost = 0
     private let parser: EntryParser
     /// The batch being parsed in the background.
     private var pending: PendingBatch?
@@ -100,9 +102,13 @@ public struct CaptureCheck {
         for item in batch.items {
             switch item {
             case .check(let exchange, let request):
-                judged.append((exchange, requests.check(request, sentAt: exchange.time ?? 0)))
+                // An OPTIONS request to a route is the server's own CORS answer, as `serve` counts it: none.
+                guard var observation = requests.check(request, sentAt: exchange.time ?? 0) else { continue }
+                if exchange.injected { observation.injected = true }
+                judged.append((exchange, observation))
             case .otherHost: skipped += 1
             case .bodyLeftOut: unchecked += 1
+            case .bodyLost: lost += 1
             case .ignored: break
             }
         }
@@ -133,7 +139,7 @@ public struct CaptureCheck {
 
     /// `capture.har:entry 17: POST /api/v1/signals: /body/content: expected at least 1 character …`
     private func print(_ observation: Observation, exchange: CapturedExchange) {
-        guard let problem else { return }
+        guard let problem, !observation.injected else { return }
         for failure in observation.failures {
             for line in Self.lines(failure) { problem("\(exchange.origin): \(exchange.method) \(exchange.path): \(line)") }
         }

@@ -29,6 +29,12 @@ public struct CapturedExchange: Sendable {
     public var response: Response?
     /// The verdict the recording server gave, for a journal.
     public var recordedVerdict: String?
+    /// Whether the recording server answered with an injected answer (a rule, a
+    /// scenario, a fault), which a report never counts as a violation.
+    public var injected = false
+    /// Whether the capture stored a binary part as text that lost its bytes (U+FFFD in
+    /// place of them): such a request cannot be judged again.
+    public var bodyLost = false
 
     /// The path without the query.
     public var path: Substring {

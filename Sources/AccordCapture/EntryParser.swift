@@ -18,6 +18,8 @@ struct EntryParser: Sendable {
         case otherHost
         /// A journal entry whose body was too large to keep.
         case bodyLeftOut
+        /// A HAR entry whose binary part the capture stored as text, losing its bytes.
+        case bodyLost
         /// CORS and control traffic in a journal.
         case ignored
     }
@@ -60,6 +62,7 @@ struct EntryParser: Sendable {
         }
         if exchange.recordedVerdict.flatMap(Verdict.init(rawValue:)).map({ !$0.isObserved }) ?? false { return .ignored }
         if exchange.omittedBodyBytes != nil { return .bodyLeftOut }
+        if exchange.bodyLost { return .bodyLost }
         return .check(exchange, MockRequest(method: exchange.method, target: exchange.target, headers: exchange.headers, body: exchange.body))
     }
 }

@@ -43,17 +43,36 @@ enum HAREntry {
         }
         if host == nil, let authority { host = String(authority.prefix { $0 != ":" }) }
         var body: [UInt8] = []
+        var bodyLost = false
         if let postData = request["postData"] {
             body = try content(postData, origin: origin, what: "request.postData")
             if case .string(let type)? = postData["mimeType"], !type.isEmpty,
                !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
                 headers.append(("Content-Type", type))
             }
+            let type = headers.first { $0.name.lowercased() == "content-type" }?.value ?? ""
+            if ASCII.lowercased(type).hasPrefix("multipart/"), case .string(let text)? = postData["text"], postData["encoding"] == nil {
+                (body, bodyLost) = multipartBytes(text) ?? (body, false)
+            }
         }
         var time: Int64?
         if case .string(let started)? = entry["startedDateTime"] { time = RFC3339.unixSeconds(started) }
-        return CapturedExchange(origin: origin, time: time, method: method, host: host, target: target, headers: headers, body: body,
-                                omittedBodyBytes: nil, response: try response(entry["response"], origin: origin), recordedVerdict: nil)
+        var exchange = CapturedExchange(origin: origin, time: time, method: method, host: host, target: target, headers: headers, body: body,
+                                        omittedBodyBytes: nil, response: try response(entry["response"], origin: origin), recordedVerdict: nil)
+        exchange.bodyLost = bodyLost
+        return exchange
+    }
+
+    /// A multipart body with a file that a HAR tool stored as text, as the bytes sent: text
+    /// whose every character is at most U+00FF is Latin-1, one character a byte (the only
+    /// way text keeps arbitrary bytes); text holding U+FFFD was decoded as UTF-8 with the
+    /// file's bytes replaced, and is lost. Nil for a body that needs neither.
+    private static func multipartBytes(_ text: String) -> (bytes: [UInt8], lost: Bool)? {
+        guard text.contains("filename=") else { return nil }
+        let scalars = text.unicodeScalars
+        if scalars.contains("\u{FFFD}") { return (Array(text.utf8), true) }
+        guard scalars.contains(where: { $0.value >= 0x80 }), scalars.allSatisfy({ $0.value <= 0xFF }) else { return nil }
+        return (scalars.map { UInt8($0.value) }, false)
     }
 
     private static func response(_ response: JSONValue?, origin: String) throws(CaptureError) -> CapturedExchange.Response? {

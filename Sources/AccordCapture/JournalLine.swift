@@ -15,7 +15,7 @@ public enum JournalLine {
         }
         guard case .object(let members) = entry else { throw CaptureError("\(origin): not a journal line: not a JSON object") }
         // One pass over the members: a journal line has a dozen, and is read 100,000 times.
-        var method: String?, path: String?, time: Int64?, status: Int?, code: Int?, omitted: Int?, verdict: String?
+        var method: String?, path: String?, time: Int64?, status: Int?, code: Int?, omitted: Int?, verdict: String?, injected = false
         var query: [JSONValue] = [], headerMembers: [JSONValue.Member] = []
         var body: [UInt8] = []
         for member in members {
@@ -30,6 +30,7 @@ public enum JournalLine {
             case ("status", .int(let value)): status = value
             case ("code", .int(let value)): code = value
             case ("verdict", .string(let text)): verdict = text
+            case ("injected", .string): injected = true
             default: break
             }
         }
@@ -46,7 +47,9 @@ public enum JournalLine {
             if case .string(let value) = member.value { (member.key, value) } else { nil }
         }
         let response = status.map { CapturedExchange.Response(status: $0, contentType: nil, body: nil, code: code, redirect: nil) }
-        return CapturedExchange(origin: origin, time: time, method: method, host: nil, target: target, headers: headers, body: body,
-                                omittedBodyBytes: omitted, response: response, recordedVerdict: verdict)
+        var exchange = CapturedExchange(origin: origin, time: time, method: method, host: nil, target: target, headers: headers, body: body,
+                                        omittedBodyBytes: omitted, response: response, recordedVerdict: verdict)
+        exchange.injected = injected
+        return exchange
     }
 }

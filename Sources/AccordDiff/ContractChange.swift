@@ -39,10 +39,13 @@ public struct ContractChange: Sendable, Hashable {
 
     /// `new.yaml:14:5: breaking (app): … [old: old.yaml:12:5]`, positioned where an
     /// editor should jump: the new place, or the old one for something removed.
-    public var line: String {
+    public var line: String { line(prefix: "") }
+
+    /// ``line`` with `prefix` before the classification (`accepted (baseline), `).
+    public func line(prefix: String) -> String {
         let primary = new ?? old
         let secondary = new != nil ? old.map { " [old: \($0)]" } ?? "" : ""
-        return "\(primary.map { "\($0): " } ?? "")\(classification): \(message)\(secondary)"
+        return "\(primary.map { "\($0): " } ?? "")\(prefix)\(classification): \(message)\(secondary)"
     }
 
     public var json: JSONValue {

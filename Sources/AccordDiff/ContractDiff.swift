@@ -48,6 +48,11 @@ struct Walker {
         /// Whom a value the contract newly allows breaks: in a request the backend (it
         /// refuses it), in a response the app (it cannot read it).
         var widening: Set<ContractChange.Party> { self == .request ? [.backend] : [.app] }
+        /// Why an enum value or union shape newly answered breaks no app: the generated
+        /// enums are open, so one an app does not know decodes as `unknown`.
+        var openNote: String {
+            self == .response ? " (safe for apps Accord generates: a value they do not know decodes as .unknown; a hand-written strict decoder fails)" : ""
+        }
     }
 
     let old: Contract
@@ -131,7 +136,8 @@ struct Walker {
                 add("\(place): enum value '\(removed.value)' removed", breaks: direction.narrowing, old: removed.location, new: after.location)
             }
             for added in b.cases where !oldValues.contains(added.value) {
-                add("\(place): enum value '\(added.value)' added", breaks: direction.widening, old: before.location, new: added.location)
+                add("\(place): enum value '\(added.value)' added" + direction.openNote, breaks: direction.widening.subtracting([.app]),
+                    old: before.location, new: added.location)
             }
         case (.union(let a), .union(let b)):
             guard a.discriminator == b.discriminator else {
@@ -144,7 +150,8 @@ struct Walker {
             }
             for added in b.cases {
                 guard let previous = a.selected(by: added.value) else {
-                    add("\(place): shape '\(added.value)' added", breaks: direction.widening, old: before.location, new: added.location)
+                    add("\(place): shape '\(added.value)' added" + direction.openNote, breaks: direction.widening.subtracting([.app]),
+                        old: before.location, new: added.location)
                     continue
                 }
                 compare(Schema(.reference(previous.typeName), location: previous.location), Schema(.reference(added.typeName), location: added.location),

@@ -67,6 +67,43 @@ import Testing
         #expect(wrongSecret.output.hasSuffix("accord check-requests: 6 requests, 8 violations in 4 endpoints, 1/66 endpoints covered, 1 skipped (other hosts)\n"))
     }
 
+    /// What `serve` answers itself or injects is judged as `serve`'s report judges it: a
+    /// CORS preflight counts as no request, an injected answer as no violation; a binary
+    /// part a tool stored as Latin-1 text is read back as its bytes, and one stored as
+    /// UTF-8 (its bytes replaced by U+FFFD) is said to be lost, not called a violation.
+    @Test func preflightsInjectedAnswersAndBinaryPartsStoredAsTextAreJudgedAsServeDoes() throws {
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + (0..<100).map { UInt8($0 * 2) }
+        let service = TestSigner.serviceHeaders.map { ["name": $0.0, "value": $0.1] }
+        func upload(_ file: String) -> [String: Any] {
+            let text = "--B\r\nContent-Disposition: form-data; name=\"purpose\"\r\n\r\navatar\r\n--B\r\nContent-Disposition: form-data; name=\"file\"; "
+                + "filename=\"a.png\"\r\nContent-Type: image/png\r\n\r\n\(file)\r\n--B--\r\n"
+            return ["method": "POST", "url": "https://api.example.com/api/v1/uploads/images", "headers": service + [["name": "Content-Type", "value": "multipart/form-data; boundary=B"]],
+                    "postData": ["mimeType": "multipart/form-data; boundary=B", "text": text]]
+        }
+        let me = ["method": "GET", "url": "https://api.example.com/api/v1/users/me", "headers": service] as [String: Any]
+        var injected = me
+        injected["headers"] = service + [["name": "X-Accord-Inject", "value": "5001"]]
+        let preflight: [String: Any] = ["method": "OPTIONS", "url": "https://api.example.com/api/v1/signals", "headers": [
+            ["name": "Origin", "value": "http://localhost:3000"], ["name": "Access-Control-Request-Method", "value": "POST"]]]
+        let answer5001: [String: Any] = ["status": 200, "content": ["mimeType": "application/json", "text": #"{"code":5001,"msg":"not found","data":{}}"#]]
+        let entries: [[String: Any]] = [
+            ["request": upload(String(String.UnicodeScalarView(png.map { Unicode.Scalar($0) })))],
+            ["request": upload(String(decoding: png, as: UTF8.self))],
+            ["request": preflight, "response": ["status": 204, "content": [String: Any]()]],
+            ["request": injected, "response": answer5001],
+            ["request": me, "response": answer5001],
+        ].map { $0.merging(["startedDateTime": "2026-12-01T08:00:00Z"]) { first, _ in first } }
+        let har = try JSONSerialization.data(withJSONObject: ["log": ["version": "1.2", "entries": entries]])
+        let path = try write(String(decoding: har, as: UTF8.self), name: "tools.har")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = run(["check-requests", path, "--contracts", Repository.contracts, "--no-sign"])
+        #expect(result.output == """
+            \(path):entry 5: GET /api/v1/users/me: response /code: code 5001 is not declared for 'user.me' (it declares 0)
+            accord check-requests: 3 requests, 1 violation in 1 endpoint, 2/66 endpoints covered, 1 not checked (binary parts the capture stored as text, losing their bytes)
+
+            """)
+    }
+
     @Test func brokenCapturesAreOneLineErrorsWithExitTwo() throws {
         let har = try CaptureSamples().har(.chrome)
         let truncated = try write(String(decoding: har.utf8.prefix(har.utf8.count / 2), as: UTF8.self), name: "truncated.har")

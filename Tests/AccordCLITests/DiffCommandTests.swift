@@ -15,7 +15,7 @@ import Testing
 
     /// The repository's contracts copied to `directory`, then edited: a request
     /// member added, a code dropped, an endpoint renamed, a response member removed,
-    /// a request enum value added.
+    /// a request enum value added, a response enum value added.
     private func editedCopy(in directory: URL) throws {
         try FileManager.default.copyItem(at: URL(fileURLWithPath: Repository.contracts), to: directory)
         func edit(_ file: String, _ change: (inout String) -> Void) throws {
@@ -30,6 +30,7 @@ import Testing
             text = text.replacingOccurrences(of: "      is_flash: bool\n    response: Signal\n    codes: [3008, 3002]",
                                              with: "      is_flash: bool\n      topic_id: string\n    response: Signal\n    codes: [3008]")
             text = text.replacingOccurrences(of: "  signal.quota:\n    route: GET /signals/quota", with: "  signal.quota-today:\n    route: GET /signals/quota/today")
+            text = text.replacingOccurrences(of: "    enum: [active, expired, deleted]\n", with: "    enum: [active, expired, deleted, archived]\n")
         }
         try edit("auth.yaml") { text in
             let member = "      nickname: {type: string, min_length: 2, max_length: 20}\n"
@@ -51,15 +52,16 @@ import Testing
         \(new)/service.yaml:34:25: breaking (backend): service request /headers/X-OS: enum value 'harmony' added [old: \(old)/service.yaml:34:9]
         \(old)/signal.yaml:219:3: breaking (app): endpoint 'signal.quota' (GET /signals/quota) removed
         \(new)/auth.yaml:25:5: breaking (app): type 'LoginUser' (responses) /nickname: member removed [old: \(old)/auth.yaml:28:7]
+        \(new)/signal.yaml:34:38: compatible: type 'SignalStatus' (responses): enum value 'archived' added (safe for apps Accord generates: a value they do not know decodes as .unknown; a hand-written strict decoder fails) [old: \(old)/signal.yaml:34:5]
         \(new)/signal.yaml:106:3: breaking (backend): 'signal.publish' no longer declares business code 3002 [old: \(old)/signal.yaml:106:3]
         \(new)/signal.yaml:115:7: breaking (app): 'signal.publish' request /body/topic_id: new required member [old: \(old)/signal.yaml:111:7]
         \(new)/signal.yaml:220:3: compatible: endpoint 'signal.quota-today' (GET /signals/quota/today) added
-        5 breaking, 1 compatible change
+        5 breaking, 2 compatible changes
 
         """)
         let json = run(["diff", old, new, "--format", "json"])
         let parsed = try JSONReader.read(Array(json.output.utf8))
-        #expect(parsed["breaking"] == .int(5) && parsed["compatible"] == .int(1))
+        #expect(parsed["breaking"] == .int(5) && parsed["compatible"] == .int(2))
         #expect(parsed.value(at: "/changes/2/breaks") == .array([.string("app")]))
         #expect(parsed.value(at: "/changes/2/old") == .string("\(old)/auth.yaml:28:7"))
         #expect(run(["diff", old, old]).output == "0 breaking, 0 compatible changes\n")
@@ -119,11 +121,43 @@ import Testing
         #expect(status == 1)
         #expect(output.contains("\(contracts.path)/signal.yaml:115:7: breaking (app): 'signal.publish' request /body/topic_id: new required member "
             + "[old: HEAD:\(contracts.path)/signal.yaml:111:7]"))
-        #expect(output.hasSuffix("5 breaking, 1 compatible change\n"))
+        #expect(output.hasSuffix("5 breaking, 2 compatible changes\n"))
         let unknown = run(["diff", "--git", "no-such-revision", "--contracts", contracts.path])
         #expect(unknown.status == 2)
         #expect(unknown.error.hasPrefix("error: git ls-tree failed: fatal: "))
         let neither = run(["diff"])
         #expect(neither.status == 2 && neither.error.hasPrefix("error: give OLD_DIR NEW_DIR, or --git REV"))
+    }
+
+    /// A team accepts today's breaking changes once; later runs report them as accepted
+    /// and fail only on new ones, and say which accepted ones went away.
+    @Test func aBaselineAcceptsKnownChangesAndFailsOnNewOnes() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("accord-diff-baseline-\(UUID().uuidString)")
+        let baseline = directory.path + ".baseline"
+        defer { for path in [directory.path, baseline] { try? FileManager.default.removeItem(atPath: path) } }
+        try editedCopy(in: directory)
+        let written = run(["diff", Repository.contracts, directory.path, "--write-baseline", baseline])
+        #expect(written.status == 0)
+        #expect(written.output == "accord diff: 5 breaking changes written to \(baseline) as accepted\n")
+        let text = try String(contentsOfFile: baseline, encoding: .utf8)
+        #expect(text.split(separator: "\n").dropFirst().map(String.init) == [
+            "service request /headers/X-OS: enum value 'harmony' added", "endpoint 'signal.quota' (GET /signals/quota) removed",
+            "type 'LoginUser' (responses) /nickname: member removed", "'signal.publish' no longer declares business code 3002",
+            "'signal.publish' request /body/topic_id: new required member",
+        ])
+        let accepted = run(["diff", Repository.contracts, directory.path, "--baseline", baseline])
+        #expect(accepted.status == 0)
+        #expect(accepted.output.contains(": accepted (baseline), breaking (app): 'signal.publish' request /body/topic_id: new required member [old: "))
+        #expect(accepted.output.hasSuffix("\n0 breaking, 5 accepted by the baseline, 2 compatible changes\n"))
+        // An entry for a change the diff does not have, and a new change: the new one fails, the stale entry is noted.
+        try Data((text + "service request /headers/X-OS: enum value 'fuchsia' added\n").utf8).write(to: URL(fileURLWithPath: baseline))
+        let service = directory.appendingPathComponent("service.yaml")
+        try String(contentsOf: service, encoding: .utf8).replacingOccurrences(of: "  X-Language:", with: "  X-Region: string\n  X-Language:")
+            .write(to: service, atomically: true, encoding: .utf8)
+        let later = run(["diff", Repository.contracts, directory.path, "--baseline", baseline, "--format", "json"])
+        #expect(later.status == 1)
+        let parsed = try JSONReader.read(Array(later.output.utf8))
+        #expect(parsed["breaking"] == .int(1) && parsed["accepted"] == .int(5))
+        #expect(later.error == "note: the baseline accepts a change this diff no longer has (remove it): service request /headers/X-OS: enum value 'fuchsia' added\n")
     }
 }

@@ -104,4 +104,48 @@ import Testing
 
         """)
     }
+
+    /// One run's traffic, counted by `serve`'s own report and by `check-requests` on the
+    /// journal it recorded: the same requests, injected answers, violations and codes per
+    /// endpoint, with CORS preflights counted by neither and injected answers (by header
+    /// and by a standing rule) never violations.
+    @Test func serveAndCheckRequestsReportTheSameTraffic() async throws {
+        let (journal, served, checked) = (temporaryFile("run.jsonl"), temporaryFile("served.json"), temporaryFile("checked.json"))
+        defer { for path in [journal, served, checked] { try? FileManager.default.removeItem(atPath: path) } }
+        let server = try ServerProcess(arguments: ["--quiet", "--no-reload", "--record", journal, "--report", served, "--report-format", "json"])
+        let token = try ServeEndToEndTests.login(server)
+        #expect(try await send(server, "GET", "/api/v1/signals/inbox", token: token) == 200)
+        #expect(try await send(server, "POST", "/api/v1/signals", body: #"{"content":""}"#, token: token) == 400)
+        #expect(try await send(server, "GET", "/api/v1/users/me", token: token, headers: ["X-Accord-Inject": "5001"]) == 200)
+        let rule = #"{"match":{"endpoint":"signal.quota"},"respond":{"code":5001},"times":1}"#
+        #expect(try await send(server, "POST", "/__accord/rules", body: rule) == 201)
+        #expect(try await send(server, "GET", "/api/v1/signals/quota", token: token) == 200)
+        #expect(try await send(server, "OPTIONS", "/api/v1/signals", headers: ["Origin": "http://localhost:3000", "Access-Control-Request-Method": "POST"]) == 204)
+        #expect(try await send(server, "OPTIONS", "/api/v1/signals") == 204)
+        #expect(try await send(server, "POST", "/__accord/shutdown", body: "{}") == 202)
+        #expect(server.waitForExit(timeout: 10) == 0)
+
+        let check = try ExternalCommand.run(ServerProcess.executable.path, ["check-requests", journal, "--contracts", Repository.contracts,
+                                                                            "--report", checked, "--report-format", "json"])
+        #expect(check.status == 1, "\(check.errors)")
+        let reports = try [served, checked].map { try JSONReader.read(Array(Data(contentsOf: URL(fileURLWithPath: $0)))) }
+        func counts(_ report: JSONValue) -> [String] {
+            guard case .array(let endpoints)? = report["endpoints"] else { return [] }
+            return endpoints.compactMap { endpoint -> String? in
+                guard case .int(let requests)? = endpoint["requests"], requests > 0, case .string(let id)? = endpoint["id"] else { return nil }
+                return "\(id): \(requests) requests, \(endpoint["injected"].map { JSONWriter.string($0) } ?? "-") injected, "
+                    + "\(endpoint["violations"].map { JSONWriter.string($0) } ?? "-") violations, codes \(endpoint["codes"].map { JSONWriter.string($0) } ?? "-")"
+            }
+        }
+        #expect(counts(reports[0]) == counts(reports[1]))
+        #expect(counts(reports[0]) == [
+            "auth.login-phone: 1 requests, 0 injected, 0 violations, codes {\"0\":1}",
+            "user.me: 1 requests, 1 injected, 0 violations, codes {\"5001\":1}",
+            "signal.inbox: 1 requests, 0 injected, 0 violations, codes {\"0\":1}",
+            "signal.publish: 1 requests, 0 injected, 1 violations, codes {\"1000\":1}",
+            "signal.quota: 1 requests, 1 injected, 0 violations, codes {\"5001\":1}",
+        ], "\(counts(reports[0]))")
+        #expect(reports[0]["summary"]?["violations"] == reports[1]["summary"]?["violations"])
+        #expect(reports[0]["summary"]?["requests"] == reports[1]["summary"]?["requests"])
+    }
 }

@@ -52,6 +52,8 @@ import Testing
         let server = HTTPServer(configuration: HTTPServer.Configuration(port: 0, threads: 2), handler: { request in
             var response = engine.handle(request)
             var text = String(decoding: response.bodyBytes, as: UTF8.self)
+            // A login answer missing a member: reported, and its token used for the checks after it.
+            if request.path.hasSuffix("/auth/login/phone") { text = text.replacingOccurrences(of: "\"is_new_user\":false,", with: "") }
             if request.path.hasSuffix("/users/me") { text = text.replacingOccurrences(of: "\"nickname\"", with: "\"nick_name\"") }
             if request.path.hasSuffix("/signals/quota") { text = text.replacingOccurrences(of: "\"daily_limit\":20", with: "\"daily_limit\":\"20\"") }
             response.body = .bytes(Array(text.utf8))
@@ -65,12 +67,13 @@ import Testing
         #expect(status == 1)
         let document = try JUnitDocument(Data(contentsOf: URL(fileURLWithPath: report)))
         let failed = document.suites.flatMap(\.cases).filter(\.failed).map(\.name).sorted()
-        #expect(failed == ["auth.im-token GET /auth/im/token", "signal.quota GET /signals/quota", "user.me GET /users/me"])
+        #expect(failed == ["auth.im-token GET /auth/im/token", "auth.login-phone POST /auth/login/phone", "signal.quota GET /signals/quota", "user.me GET /users/me"])
         let failures = output.split(separator: "\n").filter { $0.hasPrefix("FAIL") }.map(String.init).sorted()
         #expect(failures == [
             "FAIL auth.im-token replayed nonce: expected code 1004, answered HTTP 200, code 0: the backend accepts a X-Nonce it has seen",
             "FAIL auth.im-token stale timestamp: expected code 1003, answered HTTP 200, code 0: the backend accepts a X-Timestamp outside ±300 s",
             "FAIL auth.im-token tampered signature: expected code 1001, answered HTTP 200, code 0: the backend accepts a wrong X-Sign",
+            "FAIL auth.login-phone example 'default': /data/is_new_user: missing required member 'is_new_user'",
             "FAIL signal.quota example 'default': /data/daily_limit: expected integer, found a string \"20\"",
             "FAIL user.me example 'default': /data/nick_name: unknown member 'nick_name'; did you mean 'nickname'?",
             "FAIL user.me example 'default': /data/nickname: missing required member 'nickname'",

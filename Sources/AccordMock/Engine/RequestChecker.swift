@@ -14,21 +14,25 @@ public struct RequestChecker: Sendable {
     public let contract: Contract
     private let clock = MockClock(wall: 0)
     private let pipeline: Pipeline
+    private let router: Router
 
     /// - Parameter verifiesSignatures: false to skip X-Sign (the capture's app secret is unknown).
     public init(contract: Contract, verifiesSignatures: Bool = true) {
         self.contract = contract
         var options = MockOptions()
         options.verifiesSignatures = verifiesSignatures
-        let router = Router(contract: contract)
+        router = Router(contract: contract)
         let stages = Stages(contract: contract, options: options, router: router,
                             bodyLimits: BodyLimits(contract: contract, router: router, json: options.maxBodyBytes),
                             nonces: NonceCache(ttlSeconds: contract.service.signing.nonceTTLSeconds), clock: clock)
         pipeline = Pipeline(stages: stages.checks())
     }
 
-    /// The verdict on `request`, sent at `time` (Unix seconds), as a report counts it.
-    public func check(_ request: MockRequest, sentAt time: Int64) -> Observation {
+    /// The verdict on `request`, sent at `time` (Unix seconds), as a report counts it;
+    /// nil for a request a report does not count: `OPTIONS` to a route, which the server
+    /// answers itself (CORS).
+    public func check(_ request: MockRequest, sentAt time: Int64) -> Observation? {
+        if request.method == "OPTIONS", !router.methods(for: request.path).isEmpty { return nil }
         clock.pinWall(to: time)
         let (response, exchange) = pipeline.process(request)
         return ReportStage.observation(of: response, for: exchange)
