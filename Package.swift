@@ -151,7 +151,7 @@ let package = Package(
         .testTarget(name: "AccordOpenAPITests", dependencies: ["AccordContract", "AccordJSON", "AccordOpenAPI", "AccordTesting", "AccordYAML"]),
         .testTarget(name: "AccordValidationTests", dependencies: ["AccordContract", "AccordDiagnostics", "AccordJSON", "AccordValidation"]),
         .testTarget(name: "AccordProxyTests", dependencies: ["AccordHTTP", "AccordJSON", "AccordMock", "AccordProxy"]),
-        .testTarget(name: "AccordCLITests", dependencies: ["AccordCapture", "AccordCLI", "AccordImport", "AccordJSON", "AccordMock", "AccordSync",
+        .testTarget(name: "AccordCLITests", dependencies: ["AccordCapture", "AccordCLI", "AccordContract", "AccordImport", "AccordJSON", "AccordMock", "AccordMocksFormat", "AccordSync",
                                                            "AccordTesting", "AccordYAML"]),
     ],
     swiftLanguageModes: [.v6]

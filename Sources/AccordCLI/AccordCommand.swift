@@ -15,7 +15,7 @@ public enum AccordCommand {
     /// The version printed by `accord --version`.
     public static let version = "0.1.0"
 
-    static let subcommands: [Subcommand] = [InitCommand(), ImportCommand(), LintCommand(), ServeCommand(), SignCommand(), GenerateCommand(), CheckRequestsCommand(),
+    static let subcommands: [Subcommand] = [InitCommand(), ImportCommand(), LintCommand(), ServeCommand(), SignCommand(), GenerateCommand(), CheckRequestsCommand(), SchemaCommand(),
                                            OpenAPICommand(), DiffCommand(), VerifyCommand(), ProxyCommand()]
 
     /// Runs `arguments` (without the program name) and returns the exit status.

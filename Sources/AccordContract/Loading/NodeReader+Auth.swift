@@ -12,10 +12,10 @@ extension NodeReader {
             return nil
         }
         guard let pairs = mapping(node, "'auth'") else { return nil }
-        let bearerKeys = ["header", "scheme", "access_ttl", "refresh_ttl", "refresh", "login", "logout"]
-        checkKeys(pairs, allowed: bearerKeys + ["api_key"], in: "'auth'")
+        checkKeys(pairs, allowed: ContractKeys.auth.names, in: "'auth'")
         if let keyPair = pairs.first(where: { $0.key.scalar?.value == "api_key" }) {
-            for pair in pairs where pair.key.scalar.map({ bearerKeys.contains($0.value) }) == true {
+            // Every other key of the table is a bearer-token setting.
+            for pair in pairs where pair.key.scalar.map({ $0.value != "api_key" && ContractKeys.auth.names.contains($0.value) }) == true {
                 error("'\(pair.key.scalar?.value ?? "")' is a bearer-token setting; an 'auth' with 'api_key' takes no other key", at: pair.key)
             }
             return apiKey(keyPair.value).map { Service.Auth(kind: .apiKey($0)) }
@@ -40,7 +40,7 @@ extension NodeReader {
     /// `api_key: {header: X-API-Key, keys: [...]}` or `{query: api_key, keys: [...]}`.
     mutating func apiKey(_ node: Node) -> Service.Auth.APIKey? {
         guard let pairs = mapping(node, "'api_key'") else { return nil }
-        checkKeys(pairs, allowed: ["header", "query", "keys"], in: "'api_key'")
+        checkKeys(pairs, allowed: ContractKeys.apiKey.names, in: "'api_key'")
         var places: [(Service.Auth.APIKey.Location, String)] = []
         var keys: [String] = []
         for pair in pairs {

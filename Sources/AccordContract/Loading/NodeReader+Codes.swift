@@ -22,7 +22,7 @@ extension NodeReader {
     /// One entry of the code table; `plain` entries may take `when` and keep their status.
     mutating func codeEntry(_ node: Node, code: Int, keyNode: Node, plain: Bool) -> BusinessCode? {
         guard let fields = mapping(node, "code \(code)") else { return nil }
-        checkKeys(fields, allowed: ["name", "msg", "flow", plain ? "when" : "http", "description", "data"], in: "code \(code)", misplaced: plain
+        checkKeys(fields, allowed: ContractKeys.code.names(for: plain ? .plain : .enveloped), in: "code \(code)", misplaced: plain
                   ? ["http": "without an envelope the key of the entry is its HTTP status"]
                   : ["when": "'when' tells apart the entries of one HTTP status of an API without an envelope; a business code is one entry"])
         var entry = BusinessCode(code: code, name: "", message: "", httpStatus: plain ? code : 200, location: location(keyNode))
@@ -66,7 +66,7 @@ extension NodeReader {
     mutating func errors(_ node: Node) -> Service.Errors {
         var errors = Service.Errors()
         guard let pairs = mapping(node, "'errors'") else { return errors }
-        checkKeys(pairs, allowed: ["media_type", "body"], in: "'errors'")
+        checkKeys(pairs, allowed: ContractKeys.errors.names, in: "'errors'")
         for pair in pairs {
             switch pair.key.scalar?.value {
             case "media_type":

@@ -21,11 +21,6 @@ struct CodeReference {
 }
 
 extension NodeReader {
-    static let endpointKeys = [
-        "route", "summary", "description", "auth", "deprecated", "params", "query", "headers",
-        "body", "multipart", "response", "binary", "stream", "codes", "examples",
-    ]
-
     /// Decodes a domain file (its root has a `domain:` key).
     /// The named types under a file's `types:` (a domain file's, or the service file's).
     mutating func typeDeclarations(_ node: Node, domain: String) -> [TypeDeclaration] {
@@ -72,7 +67,7 @@ extension NodeReader {
     }
 
     mutating func domain(_ root: [Node.Pair], at rootNode: Node) -> DomainFile? {
-        checkKeys(root, allowed: ["domain", "description", "types", "endpoints", "codes"], in: "a domain file")
+        checkKeys(root, allowed: ContractKeys.domainFile.names, in: "a domain file")
         guard let nameNode = rootNode["domain"], let name = text(nameNode, "'domain'") else { return nil }
         var file = DomainFile(
             domain: Domain(name: name, file: self.file, description: rootNode["description"].flatMap { text($0, "'description'") },
@@ -98,7 +93,7 @@ extension NodeReader {
             return nil
         }
         guard let pairs = mapping(pair.value, what) else { return nil }
-        checkKeys(pairs, allowed: Self.endpointKeys, in: what)
+        checkKeys(pairs, allowed: ContractKeys.endpoint.names, in: what)
         guard let routeNode = pair.value["route"] else {
             error("\(what) needs a 'route' such as 'GET /path'", at: pair.key)
             return nil
@@ -158,7 +153,7 @@ extension NodeReader {
             let partNode = pair.value
             let isFile = partNode["type"]?.scalar?.value == "file" || partNode["type"]?.scalar?.value == "file?"
             if isFile, let partPairs = partNode.mapping {
-                checkKeys(partPairs, allowed: ["type", "max_size", "content_types", "optional", "description"], in: "file part '\(name)'")
+                checkKeys(partPairs, allowed: ContractKeys.filePart.names, in: "file part '\(name)'")
                 guard let sizeNode = partNode["max_size"] else {
                     error("file part '\(name)' needs 'max_size' (bytes, or 512KiB, 4MiB)", at: pair.key)
                     continue
@@ -261,7 +256,7 @@ extension NodeReader {
 
     private mutating func stream(_ node: Node, _ what: String) -> Endpoint.Stream? {
         guard let pairs = mapping(node, "'stream'") else { return nil }
-        checkKeys(pairs, allowed: ["toggle", "event"], in: "'stream'")
+        checkKeys(pairs, allowed: ContractKeys.stream.names, in: "'stream'")
         guard let eventNode = node["event"] else {
             error("'stream' needs 'event': the type of each event's data", at: node)
             return nil
@@ -274,7 +269,7 @@ extension NodeReader {
     private mutating func examples(_ node: Node, _ what: String) -> [Endpoint.Example] {
         (mapping(node, "'examples'") ?? []).compactMap { pair in
             guard let name = key(pair, "'examples'"), let fields = mapping(pair.value, "example '\(name)'") else { return nil }
-            checkKeys(fields, allowed: ["params", "query", "body", "code", "response"], in: "example '\(name)'")
+            checkKeys(fields, allowed: ContractKeys.example.names, in: "example '\(name)'")
             var example = Endpoint.Example(name: name, location: location(pair.key))
             for field in fields {
                 switch field.key.scalar?.value {

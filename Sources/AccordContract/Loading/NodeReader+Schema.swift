@@ -11,10 +11,7 @@ struct TypeSpec {
 
 extension NodeReader {
     /// Keys of the long form `{type: …, min: …}`.
-    static let longFormKeys = [
-        "type", "description", "optional", "nullable", "default", "deprecated",
-        "min", "max", "min_length", "max_length", "min_items", "max_items", "pattern",
-    ]
+    static let longFormKeys = ContractKeys.longForm.names
 
     /// Decodes any type position: a shorthand string, `[T]`, `{string: T}`, `{}`, an
     /// inline object, `{fields: …}`, `{enum: …}` or the long form `{type: …, …}`.
@@ -92,7 +89,7 @@ extension NodeReader {
     }
 
     private mutating func object(fields pairs: [Node.Pair], at node: Node, _ what: String) -> TypeSpec? {
-        checkKeys(pairs, allowed: ["fields", "description", "deprecated"], in: what)
+        checkKeys(pairs, allowed: ContractKeys.objectForm.names, in: what)
         var schema = Schema(.object([]), location: location(node))
         for pair in pairs {
             switch pair.key.scalar?.value {
@@ -109,7 +106,7 @@ extension NodeReader {
 
     /// `{discriminator: kind, one_of: {user: UserCard, ad: AdCard}}`: a tagged union.
     private mutating func union(_ pairs: [Node.Pair], at node: Node, _ what: String) -> TypeSpec? {
-        checkKeys(pairs, allowed: ["one_of", "discriminator", "description", "deprecated"], in: what)
+        checkKeys(pairs, allowed: ContractKeys.unionForm.names, in: what)
         guard let discriminatorNode = node["discriminator"] else {
             error("a union ('one_of') needs 'discriminator', the member whose value selects the shape", at: node)
             return nil
@@ -143,7 +140,7 @@ extension NodeReader {
     }
 
     private mutating func enumeration(_ pairs: [Node.Pair], at node: Node, _ what: String) -> TypeSpec? {
-        checkKeys(pairs, allowed: ["enum", "description", "deprecated", "default", "optional"], in: what,
+        checkKeys(pairs, allowed: ContractKeys.enumForm.names, in: what,
                   misplaced: ["type": "an enum's values give its type; write {enum: [a, b]} (or 'a | b') without 'type'"])
         var spec = TypeSpec(schema: Schema(.enumeration(EnumCases([])), location: location(node)))
         for pair in pairs {

@@ -2,14 +2,12 @@ import AccordDiagnostics
 import AccordYAML
 
 extension NodeReader {
-    static let serviceFileKeys = ["service", "errors", "signing", "auth", "headers", "validation", "swift", "codes", "types"]
-
     /// Decodes a service file (its root has a `service:` key), noting where it names
     /// endpoints so the cross-file checks can point at each name.
     mutating func service(_ root: [Node.Pair], at rootNode: Node, references: inout [EndpointReference]) -> Service? {
-        checkKeys(root, allowed: Self.serviceFileKeys, in: "a service file")
+        checkKeys(root, allowed: ContractKeys.serviceFile.names, in: "a service file")
         guard let serviceNode = rootNode["service"], let info = mapping(serviceNode, "'service'") else { return nil }
-        checkKeys(info, allowed: ["name", "title", "version", "base_path", "envelope"], in: "'service'")
+        checkKeys(info, allowed: ContractKeys.service.names, in: "'service'")
 
         var name: String?, version = "1.0.0", basePath = "", title: String?
         var envelope: Service.Envelope? = Service.Envelope()
@@ -90,7 +88,7 @@ extension NodeReader {
             return envelope
         }
         guard let pairs = mapping(node, "'envelope'") else { return envelope }
-        checkKeys(pairs, allowed: ["code", "msg", "data"], in: "'envelope'")
+        checkKeys(pairs, allowed: ContractKeys.envelope.names, in: "'envelope'")
         for pair in pairs {
             switch pair.key.scalar?.value {
             case "code": envelope.code = text(pair.value, "'code'") ?? envelope.code
@@ -104,7 +102,7 @@ extension NodeReader {
 
     private mutating func signing(_ node: Node) -> Service.Signing? {
         guard let pairs = mapping(node, "'signing'") else { return nil }
-        checkKeys(pairs, allowed: ["enabled", "algorithm", "parts", "apps", "headers", "window", "nonce_ttl", "exempt"], in: "'signing'")
+        checkKeys(pairs, allowed: ContractKeys.signing.names, in: "'signing'")
         var signing = Service.Signing(apps: [:])
         for pair in pairs {
             let value = pair.value
@@ -142,7 +140,7 @@ extension NodeReader {
                     case "nonce": signing.nonceHeader = name
                     case "sign": signing.signatureHeader = name
                     default:
-                        let roles = ["app_key", "timestamp", "nonce", "sign"]
+                        let roles = ContractKeys.signingHeaders.names
                         error("unknown key '\(role)' in signing 'headers'\(NameSuggestion.hint(for: role, in: roles))", at: header.key)
                     }
                 }
@@ -161,7 +159,7 @@ extension NodeReader {
     private mutating func validation(_ node: Node, plain: Bool) -> Service.Validation {
         var validation = Service.Validation(status: plain ? 422 : 400)
         guard let pairs = mapping(node, "'validation'") else { return validation }
-        checkKeys(pairs, allowed: ["unknown_members", plain ? "status" : "violation_code"], in: "'validation'", misplaced: plain
+        checkKeys(pairs, allowed: ContractKeys.validation.names(for: plain ? .plain : .enveloped), in: "'validation'", misplaced: plain
                   ? ["violation_code": "without an envelope a refused request is an HTTP status; write 'status: 422' (or 400)"]
                   : ["status": "with an envelope, the violation code's 'http' in 'codes' sets the status of a refused request"])
         for pair in pairs {
@@ -190,7 +188,7 @@ extension NodeReader {
     private mutating func swiftNaming(_ node: Node) -> Service.SwiftNaming {
         var naming = Service.SwiftNaming()
         guard let pairs = mapping(node, "'swift'") else { return naming }
-        checkKeys(pairs, allowed: ["acronyms"], in: "'swift'")
+        checkKeys(pairs, allowed: ContractKeys.swift.names, in: "'swift'")
         guard let list = node["acronyms"], let items = sequence(list, "'acronyms'") else { return naming }
         if items.count > 200 { error("'acronyms' lists \(items.count) words; at most 200", at: list) }
         for item in items.prefix(200) {

@@ -26,7 +26,7 @@ public struct CollectionLoader: Sendable {
         values = TemplatedValues(contract: contract)
     }
 
-    package static let keys = ["description", "type", "key", "limit", "seed"]
+    package static let keys = MocksKeys.collection.names
 
     /// Every collection in `directory`, by name, with the problems found. A missing
     /// directory has none.

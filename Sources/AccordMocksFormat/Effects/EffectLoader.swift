@@ -150,7 +150,7 @@ package struct EffectLoader {
         var styleNode = node
         var names: [String: String] = [:]
         if let pairs = node.mapping {
-            reader.checkKeys(pairs, allowed: ["style", "parameter", "size"], in: "'page'")
+            reader.checkKeys(pairs, allowed: MocksKeys.page.names, in: "'page'")
             guard let style = node["style"] else {
                 reader.error("'page' needs a 'style': \(styles.joined(separator: " or "))", at: node)
                 return nil

@@ -28,8 +28,7 @@ public struct FixtureLoader: Sendable {
         effects = EffectLoader(contract: contract, collections: collections, values: values)
     }
 
-    package static let fixtureKeys = ["name", "description", "default", "priority", "when", "status", "headers", "delay", "code", "msg", "data", "stream",
-                              "effect"]
+    package static let fixtureKeys = MocksKeys.fixture.names
 
     /// Loads every `*.yaml`/`*.yml` file directly inside `directory` (sub-folders such
     /// as `scenarios/` are not fixtures). A missing directory yields no fixtures.
@@ -176,7 +175,7 @@ public struct FixtureLoader: Sendable {
         }
         return (reader.sequence(node, "'stream'") ?? []).compactMap { item in
             guard let pairs = reader.mapping(item, "a stream event") else { return nil }
-            reader.checkKeys(pairs, allowed: ["data", "delay"], in: "a stream event")
+            reader.checkKeys(pairs, allowed: MocksKeys.streamEvent.names, in: "a stream event")
             guard let dataNode = item["data"] else {
                 reader.error("a stream event needs 'data'", at: item)
                 return nil
@@ -250,7 +249,7 @@ public struct FixtureLoader: Sendable {
             case "present":
                 return reader.bool(value, "'present'").map(Matcher.Condition.present)
             default:
-                reader.error("unknown matcher '\(kind)'\(NameSuggestion.hint(for: kind, in: ["equals", "regex", "present"]))", at: pairs[0].key)
+                reader.error("unknown matcher '\(kind)'\(NameSuggestion.hint(for: kind, in: MocksKeys.matcherForm.names))", at: pairs[0].key)
                 return nil
             }
         }

@@ -42,7 +42,7 @@ public struct ScenarioLoader: Sendable {
 
     private func scenario(_ name: String, _ root: Node, reader: inout NodeReader) -> Scenario? {
         guard let pairs = reader.mapping(root, "a scenario") else { return nil }
-        reader.checkKeys(pairs, allowed: ["description", "steps"], in: "a scenario")
+        reader.checkKeys(pairs, allowed: MocksKeys.scenario.names, in: "a scenario")
         let steps = (root["steps"].flatMap { reader.sequence($0, "'steps'") } ?? []).compactMap { step($0, reader: &reader) }
         if steps.isEmpty { reader.error("scenario '\(name)' has no steps", at: root) }
         return Scenario(name: name, description: root["description"].flatMap { reader.text($0, "'description'") }, steps: steps)
@@ -50,7 +50,7 @@ public struct ScenarioLoader: Sendable {
 
     private func step(_ node: Node, reader: inout NodeReader) -> Scenario.Step? {
         guard let pairs = reader.mapping(node, "a step") else { return nil }
-        reader.checkKeys(pairs, allowed: ["endpoint", "respond", "fixture", "repeat"], in: "a step")
+        reader.checkKeys(pairs, allowed: MocksKeys.step.names, in: "a step")
         guard let endpointNode = node["endpoint"], let endpoint = reader.text(endpointNode, "'endpoint'") else {
             reader.error("a step needs 'endpoint'", at: node)
             return nil
