@@ -114,6 +114,10 @@ import TongbanAPI
     @Test func validTrafficPassesByteIdenticalBothWays() throws {
         let upstream = try StandIn()
         let proxy = try ServerProcess(command: "proxy", arguments: ["--upstream", upstream.url, "--quiet", "--annotate"])
+        // docs/proxy.md shows the banner's second line as this proxy prints it.
+        let banner = proxy.standardOutput.split(separator: "\n").dropFirst().first.map(String.init) ?? ""
+        #expect(banner.hasPrefix("  66 endpoints, mode report, annotating"), "\(proxy.standardOutput)")
+        #expect(try Repository.document("docs/proxy.md").contains("\n" + banner + "\n"))
         let token = try login(proxy.port)
         let body = #"{"content":"周末 爬山 \"带水\" \\ / 😀","tags":["a b","c&d=e"],"is_flash":false}"#
         let target = "/api/v1/signals"

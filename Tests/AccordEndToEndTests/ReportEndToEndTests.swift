@@ -33,7 +33,9 @@ import Testing
         let (_, response) = try await URLSession.shared.data(for: stop)
         #expect((response as? HTTPURLResponse)?.statusCode == 202)
         #expect(server.waitForExit(timeout: 10) == 1)
-        #expect(server.standardOutput.contains("accord serve: 4 requests, 1 violation in 1 endpoint, 3/66 endpoints covered\n"))
+        let summary = "accord serve: 4 requests, 1 violation in 1 endpoint, 3/66 endpoints covered"
+        #expect(server.standardOutput.contains(summary + "\n"))
+        for page in ["docs/ci.md", "docs/serve.md"] { #expect(try Repository.document(page).contains("(`\(summary)`)"), "\(page) shows another summary") }
         #expect(server.standardError.contains("accord serve: failing: violations (--fail-on)"))
         let document = try JUnitDocument(Data(contentsOf: URL(fileURLWithPath: path)))
         #expect(document.failures == 1)

@@ -183,6 +183,7 @@ import Testing
 
         try write("7")
         try server.waitFor(timeout: 5) { out, _ in out.contains("accord serve: reloaded: 66 endpoints, 1 fixtures") }
+        #expect(try Repository.document("docs/serve.md").contains("(`accord serve: reloaded: 66 endpoints, 1 fixtures`"))
         #expect(try await Self.send(server, "GET", "/api/v1/signals/quota", token: token).1?["data"]?["used"] == .int(7))
 
         try write("lots")

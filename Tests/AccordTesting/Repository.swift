@@ -9,6 +9,12 @@ public enum Repository {
     public static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     public static let contracts = root.appendingPathComponent("contracts").path
+
+    /// The text of a file of the repository (`docs/ci.md`), for tests that hold a page to
+    /// the output it shows.
+    public static func document(_ path: String) throws -> String {
+        try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+    }
     public static let mocks = root.appendingPathComponent("mocks").path
     /// A plain REST API of the tests' own (`Tests/Projects/plain`): no envelope, problem
     /// bodies for errors, no signing, bearer tokens with a refresh endpoint.
