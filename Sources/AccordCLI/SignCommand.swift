@@ -46,18 +46,7 @@ private struct SignedCall {
     /// The URL as curl should send it: anything outside ASCII's printable set percent-encoded.
     var url: String
     var headers: [(name: String, value: String)]
-    var body: Body
-
-    enum Body {
-        case none
-        case json(text: String, file: String?)
-        case form([(name: String, value: FormValue)])
-    }
-
-    enum FormValue {
-        case text(String)
-        case file(path: String, contentType: String?)
-    }
+    var body: CurlCommand.Body
 
     init(_ arguments: Arguments, contract: Contract) throws(UsageError) {
         method = arguments.positionals[0].uppercased()
@@ -65,7 +54,7 @@ private struct SignedCall {
         guard let schemeEnd = written.range(of: "://"), let slash = written[schemeEnd.upperBound...].firstIndex(of: "/") else {
             throw UsageError("the URL is absolute with a path, as in http://localhost:8080/api/v1/users/me; found '\(written)'")
         }
-        url = String(written[..<slash]) + Self.encodedTarget(String(written[slash...]))
+        url = String(written[..<slash]) + CurlCommand.encodedTarget(String(written[slash...]))
         let request = MockRequest(method: method, target: String(written[slash...]))
         guard case .endpoint(let endpoint, _) = Router(contract: contract).match(method: method, path: request.path) else {
             throw UsageError("no endpoint of the contracts answers \(method) \(request.path)")
@@ -92,16 +81,16 @@ private struct SignedCall {
     }
 
     /// The body given and the Content-Type it travels with (curl sets a form's own).
-    private static func body(_ arguments: Arguments, endpoint: Endpoint) throws(UsageError) -> (Body, [(name: String, value: String)]) {
+    private static func body(_ arguments: Arguments, endpoint: Endpoint) throws(UsageError) -> (CurlCommand.Body, [(name: String, value: String)]) {
         let forms = arguments.all("form")
         if let text = arguments["body"] {
             guard forms.isEmpty else { throw UsageError("a request has one body: give '--body' or '--form', not both") }
             if text.hasPrefix("@") {
                 let path = String(text.dropFirst())
-                guard let data = FileManager.default.contents(atPath: path) else { throw UsageError("cannot read '\(path)' for '--body'") }
-                return (.json(text: String(decoding: data, as: UTF8.self), file: path), [("Content-Type", "application/json")])
+                guard FileManager.default.isReadableFile(atPath: path) else { throw UsageError("cannot read '\(path)' for '--body'") }
+                return (.file(path), [("Content-Type", "application/json")])
             }
-            return (.json(text: text, file: nil), [("Content-Type", "application/json")])
+            return (.data(text), [("Content-Type", "application/json")])
         }
         guard !forms.isEmpty else { return (.none, []) }
         let parts = endpoint.multipart ?? []
@@ -124,32 +113,20 @@ private struct SignedCall {
     }
 
     /// What the signature covers of the body: a JSON object's members, a form's text parts.
-    private static func signedParameters(_ body: Body) throws(UsageError) -> JSONValue? {
+    private static func signedParameters(_ body: CurlCommand.Body) throws(UsageError) -> JSONValue? {
         switch body {
         case .none: return nil
-        case .json(let text, _):
+        case .data(let text):
             do {
                 return try JSONReader.read(Array(text.utf8))
             } catch {
                 throw UsageError("the body is not JSON: \(error)")
             }
+        case .file(let path):
+            return try signedParameters(.data(String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)))
         case .form(let parts):
             return .object(parts.compactMap { part in if case .text(let text) = part.value { .init(part.name, .string(text)) } else { nil } })
         }
-    }
-
-    /// `/api/v1/search?q=Swift+并发` as `/api/v1/search?q=Swift+%E5%B9%B6%E5%8F%91`: the
-    /// bytes a request line may not hold raw are percent-encoded; `%`, `+` and the rest stay.
-    private static func encodedTarget(_ target: String) -> String {
-        var encoded = ""
-        for byte in target.utf8 {
-            if byte > 0x20, byte < 0x7F, !Array("\"<>\\^`{|}".utf8).contains(byte) {
-                encoded.unicodeScalars.append(Unicode.Scalar(byte))
-            } else {
-                encoded += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
-            }
-        }
-        return encoded
     }
 
     private static func randomNonce() -> String {
@@ -158,34 +135,5 @@ private struct SignedCall {
     }
 
     /// The curl command line, each argument quoted for bash.
-    var curl: String {
-        var words = ["curl", "-sS"]
-        if method != "GET" { words += ["-X", method] }
-        words.append(url)
-        for header in headers { words += ["-H", "\(header.name): \(header.value)"] }
-        switch body {
-        case .none: break
-        case .json(let text, let file): words += ["--data-binary", file.map { "@" + $0 } ?? text]
-        case .form(let parts):
-            for part in parts {
-                switch part.value {
-                case .text(let text): words += ["--form-string", "\(part.name)=\(text)"]
-                case .file(let path, let type): words += ["-F", "\(part.name)=@\(path)" + (type.map { ";type=\($0)" } ?? "")]
-                }
-            }
-        }
-        return words.map(Self.quoted).joined(separator: " ")
-    }
-
-    /// `word` as bash reads it back: bare when it is only safe characters, else in single quotes.
-    private static func quoted(_ word: String) -> String {
-        let safe = word.unicodeScalars.allSatisfy { ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || "-_./:=@%+,".unicodeScalars.contains($0) }
-        return safe && !word.isEmpty ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
-}
-
-private extension String {
-    func leftPadded(to width: Int) -> String {
-        String(repeating: "0", count: max(0, width - count)) + self
-    }
+    var curl: String { CurlCommand.line(method: method, url: url, headers: headers, body: body) }
 }

@@ -270,6 +270,157 @@ class ConsoleTests(unittest.TestCase):
         self.driver.find_element(By.ID, "tab-traffic").click()
         self.wait_for(lambda: [row for row in self.row_where("auth.sms-send") if "console" in row.text and " ok" in row.text], "the try in the journal")
 
+    # ---- each item at a desktop and a phone width ------------------------------------
+
+    SIZES = [(1280, 800), (390, 844)]
+
+    def at_each_size(self, check):
+        """Runs `check(width)` at 1280 and at 390 px wide, each from a fresh server state."""
+        try:
+            for width, height in self.SIZES:
+                with self.subTest(width=width):
+                    self.driver.set_window_size(width, height)
+                    self.server.control("POST", "reset")
+                    self.open_console()
+                    check(width)
+                    self.assertEqual(self.page_overflow(), 0, "the page scrolls sideways")
+        finally:
+            self.driver.set_window_size(1280, 800)
+
+    def page_overflow(self):
+        return self.driver.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+
+    def box(self, selector):
+        return self.driver.execute_script("const r = document.querySelector(arguments[0]).getBoundingClientRect();"
+                                          " return {left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width};", selector)
+
+    def login_through_try_it(self):
+        """Signs in with the contract's example through "try it"; the console keeps the token."""
+        self.driver.find_element(By.ID, "tab-contracts").click()
+        self.driver.find_element(By.CSS_SELECTOR, '[data-endpoint="auth.login-phone"]').click()
+        self.driver.find_element(By.ID, "try-send").click()
+        self.wait_for(lambda: "Answer 200" in self.driver.find_element(By.ID, "try-result").text, "the login's answer")
+        self.driver.find_element(By.ID, "tab-traffic").click()
+
+    def test_the_traffic_table_fits_with_every_column_and_the_detail_beside_it(self):
+        def check(width):
+            self.server.app("publish")
+            self.wait_for(lambda: self.row_where("signal.publish"), "the publish")
+            table = self.driver.find_element(By.CSS_SELECTOR, ".table-wrap")
+            self.assertLessEqual(table.get_property("scrollWidth"), table.get_property("clientWidth"), "the table scrolls sideways")
+            self.assertTrue(self.driver.find_element(By.CSS_SELECTOR, "#traffic th:nth-child(8)").is_displayed(), "the user column")
+            if width == 1280:
+                self.assertGreater(self.box(".table-wrap")["width"], 1100, "the table takes the page before a row is picked")
+            self.row_where("signal.publish")[0].click()
+            self.wait_for(lambda: self.driver.find_element(By.ID, "detail").is_displayed(), "the detail pane")
+            self.assertLessEqual(table.get_property("scrollWidth"), table.get_property("clientWidth"), "the table scrolls sideways beside the detail")
+            detail, rows = self.box("#detail"), self.box(".table-wrap")
+            if width == 1280:
+                self.assertGreaterEqual(detail["left"], rows["right"], "the detail sits beside the table")
+            else:
+                self.assertGreaterEqual(detail["top"], rows["bottom"] - 1, "the detail follows the table on a phone")
+            self.shoot(f"traffic-detail-{width}")
+        self.at_each_size(check)
+
+    def test_every_view_fits_a_phone(self):
+        def check(width):
+            for view in ["flows", "contracts", "traffic"]:
+                self.driver.find_element(By.ID, "tab-" + view).click()
+                self.assertEqual(self.page_overflow(), 0, f"the {view} view scrolls sideways at {width} px")
+                self.shoot(f"{view}-{width}")
+        self.at_each_size(check)
+
+    def test_the_session_picker_puts_the_logged_in_user_first_and_its_scenario_reaches_the_app(self):
+        def check(width):
+            # An anonymous request: app.start-config is exempt from signing.
+            urllib.request.urlopen(urllib.request.Request(self.server.base + "/api/v1/app/start-config", headers={
+                "X-Device-Id": "D-2", "X-OS": "ios", "X-App-Version": "1.2.0"}), timeout=5).read()
+            self.server.app("me")
+            self.wait_for(lambda: self.row_where("user.me"), "the app's call")
+            self.driver.find_element(By.ID, "tab-flows").click()
+            picker = Select(self.driver.find_element(By.ID, "scenario-session"))
+            names = [option.text for option in picker.options]
+            self.assertTrue(names[0].endswith("(user 10086)"), names)
+            self.assertIn("anonymous", names)
+            self.assertEqual(picker.first_selected_option.text, names[0])
+            Select(self.driver.find_element(By.CSS_SELECTOR, '#flow-scenario select[name="name"]')).select_by_value("banned")
+            self.driver.find_element(By.CSS_SELECTOR, '#flow-scenario [data-action="start"]').click()
+            self.wait_for(lambda: self.driver.find_element(By.ID, "notice").text == "scenario started", "the scenario to start")
+            self.shoot(f"flows-session-{width}")
+            self.assertEqual(self.server.app("me"), {"code": "1008", "result": "banned"}, "the app's session follows the scenario")
+        self.at_each_size(check)
+
+    def test_types_open_to_their_fields(self):
+        def check(width):
+            self.driver.find_element(By.ID, "tab-contracts").click()
+            self.driver.find_element(By.CSS_SELECTOR, '[data-endpoint="signal.publish"]').click()
+            answer = self.driver.find_element(By.CSS_SELECTOR, '#endpoint details.type[data-type="Signal"]')
+            answer.find_element(By.TAG_NAME, "summary").click()
+            self.wait_for(lambda: "content" in answer.text and "is_flash" in answer.text, "Signal's members")
+            status = answer.find_element(By.CSS_SELECTOR, 'details.type[data-type="SignalStatus"]')
+            status.find_element(By.TAG_NAME, "summary").click()
+            self.wait_for(lambda: "one of active, expired, deleted" in status.text, "SignalStatus's values")
+            self.shoot(f"contracts-types-{width}")
+        self.at_each_size(check)
+
+    def test_try_it_starts_from_the_contracts_header_values(self):
+        def check(width):
+            self.driver.find_element(By.ID, "tab-contracts").click()
+            self.driver.find_element(By.CSS_SELECTOR, '[data-endpoint="auth.sms-send"]').click()
+            headers = self.driver.find_element(By.CSS_SELECTOR, '#endpoint textarea[name="headers"]')
+            values = json.loads(headers.get_property("value"))
+            self.assertEqual(values["X-Language"], "zh", "the contract's default")
+            self.assertEqual(values["X-OS"], "ios", "the enum's first value")
+            values["X-Device-Id"] = "device-from-the-console"
+            headers.clear()
+            headers.send_keys(json.dumps(values))
+            body = self.driver.find_element(By.CSS_SELECTOR, '#endpoint textarea[name="body"]')
+            body.clear()
+            body.send_keys('{"phone": "13800138000", "scene": "login"}')
+            self.driver.find_element(By.ID, "try-send").click()
+            self.wait_for(lambda: "Answer 200" in self.driver.find_element(By.ID, "try-result").text, "the answer")
+            journal = self.server.control("GET", "requests?endpoint=auth.sms-send")
+            self.assertEqual(journal["requests"][-1]["headers"]["x-device-id"], "device-from-the-console")
+            self.shoot(f"contracts-try-headers-{width}")
+        self.at_each_size(check)
+
+    def test_a_journal_entry_is_copied_as_a_signed_curl_and_replayed(self):
+        def check(width):
+            self.login_through_try_it()
+            self.server.app("publish")
+            self.wait_for(lambda: self.row_where("signal.publish"), "the publish")
+            self.row_where("signal.publish")[0].click()
+            self.wait_for(lambda: self.driver.find_element(By.ID, "copy-curl").is_displayed(), "the detail's buttons")
+            self.driver.find_element(By.ID, "copy-curl").click()
+            line = self.driver.find_element(By.ID, "curl-line")
+            self.wait_for(lambda: line.text.startswith("curl "), "the curl line")
+            self.assertIn(f"{self.server.base}/api/v1/signals", line.text)
+            self.assertIn("-H 'X-Sign: ", line.text)
+            self.shoot(f"traffic-curl-{width}")
+            published = len(self.row_where("signal.publish"))
+            answer = json.loads(subprocess.run(["bash", "-c", line.text], capture_output=True, text=True, timeout=10, check=True).stdout)
+            self.assertEqual(answer["code"], 0, answer)
+            self.wait_for(lambda: len(self.row_where("signal.publish")) == published + 1, "the curl's request in the journal")
+            self.driver.find_element(By.ID, "replay").click()
+            self.wait_for(lambda: self.driver.find_element(By.ID, "notice").text.endswith(": 200 code 0"), "the replay's answer")
+            self.wait_for(lambda: len(self.row_where("signal.publish")) == published + 2, "the replayed request in the journal")
+        self.at_each_size(check)
+
+    def test_clear_asks_first_and_then_clears_the_servers_journal(self):
+        def check(width):
+            self.server.app("me")
+            self.wait_for(lambda: self.row_where("user.me"), "the app's call")
+            self.driver.find_element(By.ID, "clear-traffic").click()
+            self.driver.switch_to.alert.dismiss()
+            self.assertTrue(self.row_where("user.me"), "dismissed: nothing cleared")
+            self.assertTrue(self.server.control("GET", "requests")["requests"])
+            self.driver.find_element(By.ID, "clear-traffic").click()
+            self.driver.switch_to.alert.accept()
+            self.wait_for(lambda: not self.rows(), "the table to empty")
+            self.wait_for(lambda: not self.server.control("GET", "requests")["requests"], "the server's journal to empty")
+            self.shoot(f"traffic-cleared-{width}")
+        self.at_each_size(check)
+
     def test_a_page_of_another_origin_cannot_change_state_or_read_the_journal(self):
         self.server.control("POST", "rules", {"match": {"endpoint": "signal.quota"}, "respond": {"code": 3008}})
         evil = Site(evil_page(self.server.base))

@@ -71,7 +71,22 @@ const optionalInt = (text) => (text.trim() === '' ? undefined : Number.parseInt(
 function show(view) {
   for (const tab of document.querySelectorAll('.tab')) tab.setAttribute('aria-selected', String(tab.dataset.view === view));
   for (const section of document.querySelectorAll('.view')) section.hidden = section.id !== 'view-' + view;
-  if (view === 'flows') refreshFlows();
+  if (view === 'flows') {
+    fillSessions();
+    refreshFlows();
+  }
+}
+
+// The sessions the journal has seen, those of a logged-in user first, the latest first.
+function fillSessions() {
+  const seen = new Map();
+  for (const entry of state.rows) seen.set(entry.session, { user: entry.user ?? seen.get(entry.session)?.user, last: entry.seq });
+  if (!seen.has('anonymous')) seen.set('anonymous', { user: undefined, last: -1 });
+  const sessions = [...seen.entries()].sort(([, a], [, b]) => ((b.user !== undefined) - (a.user !== undefined)) || b.last - a.last);
+  const picker = $('#flow-scenario').session;
+  const chosen = picker.value;
+  picker.replaceChildren(...sessions.map(([name, info]) => el('option', { value: name, text: name + (info.user !== undefined ? ` (user ${info.user})` : '') })));
+  if (chosen && seen.has(chosen) && picker.dataset.picked) picker.value = chosen;
 }
 
 // ---- live traffic --------------------------------------------------------
@@ -169,8 +184,33 @@ function select(sequence) {
   if (entry.body !== undefined) parts.push(section('Request body', code(entry.body)));
   if (entry.body_omitted_bytes) parts.push(section('Request body', el('p', { text: `${entry.body_omitted_bytes} bytes, not kept` })));
   parts.push(section('Answer', answer !== undefined ? code(answer) : el('p', { text: `${entry.response_bytes ?? 0} bytes` })));
+  if (entry.endpoint) parts.splice(2, 0, section('Again', again(entry)));
   detail.replaceChildren(...parts);
   detail.hidden = false;
+  detail.closest('.split').classList.add('open');
+}
+
+// Copy as cURL and replay: the server signs the entry's request afresh (new time and
+// nonce); the token, masked in the journal, is the one given here.
+function again(entry) {
+  const token = el('input', { name: 'replay-token', value: state.accessToken, placeholder: 'access token, if the endpoint needs one' });
+  const output = el('pre', { id: 'curl-line', hidden: true });
+  const body = (curl) => ({ seq: entry.seq, token: token.value.trim() || undefined, curl });
+  const copy = el('button', { type: 'button', id: 'copy-curl', text: 'Copy as cURL', onclick: () => act('copied as cURL (signed)', async () => {
+    const answer = await call('POST', 'replay', body(true));
+    output.textContent = answer.curl;
+    output.hidden = false;
+    await navigator.clipboard?.writeText(answer.curl).catch(() => {});
+  }) });
+  const replay = el('button', { type: 'button', id: 'replay', text: 'Replay', onclick: async () => {
+    try {
+      const answer = await call('POST', 'replay', body(false));
+      notify(`replayed #${entry.seq}: ${answer.response.status}${answer.response.body?.code !== undefined ? ' code ' + answer.response.body.code : ''}`);
+    } catch (error) {
+      notify(error.message, true);
+    }
+  } });
+  return el('div', { class: 'again' }, el('label', {}, 'Token', token), el('div', { class: 'buttons' }, copy, replay), output);
 }
 
 // Server-sent events read with fetch, so that the admin token can go in a header.
@@ -270,7 +310,8 @@ function wireFlows() {
 
   const scenario = $('#flow-scenario');
   scenario.querySelector('[data-action="start"]').addEventListener('click', () => act('scenario started', () =>
-    call('POST', `sessions/${encodeURIComponent(scenario.session.value.trim() || 'anonymous')}/scenario`, { name: scenario.name.value })));
+    call('POST', `sessions/${encodeURIComponent(scenario.session.value || 'anonymous')}/scenario`, { name: scenario.name.value })));
+  scenario.session.addEventListener('change', () => { scenario.session.dataset.picked = 'yes'; });
 
   const rule = $('#flow-rule');
   rule.querySelector('[data-action="add"]').addEventListener('click', () => act('rule added', async () => {
@@ -323,7 +364,24 @@ function renderEndpoints(contract) {
 }
 
 function fieldList(fields) {
-  return fields.length ? el('ul', {}, fields.map((field) => el('li', {}, el('code', { text: field.name + (field.optional ? '?' : '') }), ': ', field.type))) : el('p', { text: 'none' });
+  return fields.length ? el('ul', {}, fields.map((field) => el('li', {}, el('code', { text: field.name + (field.optional ? '?' : '') }), ': ', typeView(field.type)))) : el('p', { text: 'none' });
+}
+
+// A type as written (`Signal`, `[Signal]`, `Page<Match>`); a named one opens to its members.
+function typeView(text) {
+  const list = /^\[(.*)\]$/.exec(text);
+  if (list) return el('span', {}, '[', typeView(list[1]), ']');
+  const type = state.contract?.types?.[text];
+  if (!type) return el('code', { text });
+  const details = el('details', { class: 'type', 'data-type': text }, el('summary', {}, el('code', { text })));
+  details.addEventListener('toggle', () => {
+    if (!details.open || details.childElementCount > 1) return;
+    if (type.kind === 'object') details.append(fieldList(type.fields));
+    else if (type.kind === 'enum') details.append(el('p', { text: 'one of ' + type.values.join(', ') }));
+    else if (type.kind === 'union') details.append(el('ul', {}, type.shapes.map((shape) => el('li', {}, el('code', { text: `${type.discriminator}: ${shape.value}` }), ' → ', typeView(shape.type)))));
+    else details.append(el('p', {}, '= ', typeView(type.of)));
+  }, { once: false });
+  return details;
 }
 
 function showEndpoint(endpoint) {
@@ -332,6 +390,7 @@ function showEndpoint(endpoint) {
     el('label', {}, 'Path parameters', el('textarea', { name: 'params', rows: 2, text: pretty(example.params ?? {}) })),
     el('label', {}, 'Query', el('textarea', { name: 'query', rows: 2, text: pretty(example.query ?? {}) })),
     endpoint.body ? el('label', {}, 'Body', el('textarea', { name: 'body', rows: 6, text: pretty(example.body ?? {}) })) : null,
+    el('label', {}, 'Headers (the contract\'s values; signing headers are added)', el('textarea', { name: 'headers', rows: 4, text: pretty(state.contract?.headers ?? {}) })),
     endpoint.auth ? el('label', {}, 'Access token', el('input', { name: 'token', value: state.accessToken, placeholder: 'sign in through an auth endpoint first' })) : null,
     el('label', {}, 'Session', el('input', { name: 'session', value: 'console' })),
     el('button', { type: 'submit', id: 'try-send', text: 'Send signed request' }));
@@ -341,7 +400,7 @@ function showEndpoint(endpoint) {
     act('answered', async () => {
       const parse = (name) => (form[name] && form[name].value.trim() ? JSON.parse(form[name].value) : undefined);
       const answer = await call('POST', 'try', {
-        endpoint: endpoint.id, params: parse('params'), query: parse('query'), body: endpoint.body ? parse('body') : undefined,
+        endpoint: endpoint.id, params: parse('params'), query: parse('query'), body: endpoint.body ? parse('body') : undefined, headers: parse('headers'),
         token: form.token ? form.token.value.trim() : undefined, session: form.session.value.trim(),
       });
       const data = answer.response.body?.data;
@@ -354,8 +413,8 @@ function showEndpoint(endpoint) {
     el('p', {}, el('code', { text: endpoint.id }), endpoint.summary ? ' — ' + endpoint.summary : '', endpoint.auth ? ' · signed in' : ' · no sign-in'),
     section('Path parameters', fieldList(endpoint.params)),
     section('Query', fieldList(endpoint.query)),
-    section('Body', el('p', {}, endpoint.body ? el('code', { text: endpoint.body }) : endpoint.multipart ? `multipart: ${endpoint.multipart.join(', ')}` : 'none')),
-    section('Answer', el('p', {}, el('code', { text: endpoint.response }))),
+    section('Body', el('div', {}, endpoint.body ? typeView(endpoint.body) : endpoint.multipart ? `multipart: ${endpoint.multipart.join(', ')}` : 'none')),
+    section('Answer', el('div', {}, typeView(endpoint.response))),
     section('Codes', el('p', { text: endpoint.codes.join(', ') || 'the service codes' })),
     section('Fixtures', el('p', { text: endpoint.fixtures.join(', ') || 'none' })),
     section('Examples', endpoint.examples.length ? endpoint.examples.map((item) => el('details', {}, el('summary', { text: `${item.name} (code ${item.code})` }), code(item))) : el('p', { text: 'none' })),
@@ -376,7 +435,16 @@ async function start() {
   for (const tab of document.querySelectorAll('.tab')) tab.addEventListener('click', () => show(tab.dataset.view));
   $('#traffic-filters').addEventListener('input', renderTraffic);
   $('#traffic-filters').addEventListener('submit', (event) => event.preventDefault());
-  $('#clear-traffic').addEventListener('click', () => { state.rows = []; renderTraffic(); });
+  $('#clear-traffic').addEventListener('click', () => {
+    if (!confirm('Clear the journal of this server? Every request so far goes, for every console and report reader.')) return;
+    act('journal cleared', async () => {
+      await call('DELETE', 'requests');
+      state.rows = [];
+      renderTraffic();
+      $('#detail').hidden = true;
+      $('#detail').closest('.split').classList.remove('open');
+    });
+  });
   wireFlows();
   await load();
   stream();

@@ -88,7 +88,29 @@ extension MockEngine {
             .init("scenarios", .array(scenarios.keys.sorted().map(JSONValue.string))),
             .init("collections", .array(collections.keys.sorted().map(JSONValue.string))),
             .init("verdicts", .array(Verdict.allCases.map { .string($0.rawValue) })),
+            .init("types", .object(contract.types.keys.sorted().compactMap { name in contract.types[name].map { .init(name, Self.typeJSON($0.schema)) } })),
+            // What "try it" sends unless told otherwise: each service header's default, else a value it admits.
+            .init("headers", .object(((try? ContractRequest.Builder(contract: contract))?.serviceHeaders ?? []).map { .init($0.name, .string($0.value)) })),
         ])
+    }
+
+    /// A named type as the console expands it: an object's members, an enum's values,
+    /// a union's shapes, or what it stands for.
+    static func typeJSON(_ schema: Schema) -> JSONValue {
+        switch schema.kind {
+        case .object(let fields):
+            return .object([.init("kind", .string("object")), .init("fields", .array(fields.map { field in
+                .object([.init("name", .string(field.name)), .init("type", .string(SchemaText.of(field.schema))), .init("optional", .bool(field.isOptional)),
+                         .init("nullable", .bool(field.isNullable))])
+            }))])
+        case .enumeration(let cases):
+            return .object([.init("kind", .string("enum")), .init("values", .array(cases.cases.map { .string($0.value.description) }))])
+        case .union(let union):
+            return .object([.init("kind", .string("union")), .init("discriminator", .string(union.discriminator)),
+                            .init("shapes", .array(union.cases.map { .object([.init("value", .string($0.value)), .init("type", .string($0.typeName))]) }))])
+        default:
+            return .object([.init("kind", .string("alias")), .init("of", .string(SchemaText.of(schema)))])
+        }
     }
 
     private func endpointJSON(_ endpoint: Endpoint) -> JSONValue {
@@ -121,30 +143,60 @@ extension MockEngine {
     }
 
     /// `POST /__accord/try`: a request to one endpoint, signed with the contract's
-    /// development app here, answered by this engine (and journaled like any other).
-    func tryRequest(_ body: JSONValue) throws(StorageError) -> MockResponse {
+    /// development app here, answered by this engine (and journaled like any other);
+    /// with `"curl": true`, the curl command line that sends it instead.
+    func tryRequest(_ call: ControlCall) throws(StorageError) -> MockResponse {
+        let body = call.body
         guard case .string(let id)? = body["endpoint"], let endpoint = contract.endpoints.first(where: { $0.id == id }) else {
-            return controlError(400, "invalid_try", "give {\"endpoint\": ID, \"params\"?, \"query\"?, \"body\"?, \"token\"?, \"session\"?} with an endpoint of the contracts")
+            return controlError(400, "invalid_try", "give {\"endpoint\": ID, \"params\"?, \"query\"?, \"body\"?, \"headers\"?, \"token\"?, \"session\"?, "
+                                + "\"curl\"?} with an endpoint of the contracts")
         }
+        let text = { (name: String) -> String? in if case .string(let value)? = body[name], !value.isEmpty { value } else { nil } }
+        var given: [String: String] = [:]
+        if case .object(let headers)? = body["headers"] {
+            for header in headers { if case .string(let value) = header.value { given[header.key] = value } }
+        }
+        let values = ConsoleRequest(endpoint: endpoint, parameters: body["params"], query: body["query"], body: body["body"].flatMap { $0 == .null ? nil : $0 },
+                                    headers: given, token: text("token"), session: text("session") ?? "console")
+        return try send(values, curl: body["curl"] == .bool(true) ? publicOrigin(call.request) : nil)
+    }
+
+    /// What the console asks to send to one endpoint.
+    struct ConsoleRequest {
+        var endpoint: Endpoint
+        var parameters: JSONValue?
+        var query: JSONValue?
+        var body: JSONValue?
+        /// Service headers, by name, over the contract's own values.
+        var headers: [String: String]
+        var token: String?
+        var session: String
+    }
+
+    /// Signs `values` here and answers it (what was sent and what came back), or, given
+    /// the server's origin, answers the curl command line that would send it.
+    func send(_ values: ConsoleRequest, curl origin: String?) throws(StorageError) -> MockResponse {
         let builder: ContractRequest.Builder
         do {
-            builder = try ContractRequest.Builder(contract: contract)
+            builder = try ContractRequest.Builder(contract: contract, given: values.headers)
         } catch {
             return controlError(409, "cannot_sign", error.message)
         }
-        let text = { (name: String) -> String? in if case .string(let value)? = body[name], !value.isEmpty { value } else { nil } }
         let nonce = if let random = Digest.randomBytes(16) { Digest.hex(random) } else { String(try state.nextSequence()) }
-        let built = builder.request(to: endpoint, parameters: body["params"], query: body["query"],
-                                    body: body["body"].flatMap { $0 == .null ? nil : $0 }, accessToken: text("token"),
-                                    timestamp: try state.clock.wallNow, nonce: nonce)
+        let built = builder.request(to: values.endpoint, parameters: values.parameters, query: values.query, body: values.body,
+                                    accessToken: values.token, timestamp: try state.clock.wallNow, nonce: nonce)
         var headers = built.headers
-        headers.append(("X-Accord-Session", text("session") ?? "console"))
-        let request = MockRequest(method: built.method, target: built.target, headers: headers, body: built.body)
-        let response = pipeline.run(request)
+        headers.append(("X-Accord-Session", values.session))
+        let sentBody: JSONValue = built.body.isEmpty ? .null : ((try? JSONReader.read(built.body)) ?? .string("(\(built.body.count) bytes of a form)"))
+        if let origin {
+            let data: CurlCommand.Body = built.body.isEmpty ? .none : .data(String(decoding: built.body, as: UTF8.self))
+            let line = CurlCommand.line(method: built.method, url: origin + CurlCommand.encodedTarget(built.target), headers: headers, body: data)
+            return controlAnswer(.object([.init("curl", .string(line))]))
+        }
+        let response = pipeline.run(MockRequest(method: built.method, target: built.target, headers: headers, body: built.body))
         let sent: [JSONValue.Member] = [
             .init("method", .string(built.method)), .init("target", .string(built.target)),
-            .init("headers", .object(headers.map { .init($0.0, .string($0.1)) })),
-            .init("body", built.body.isEmpty ? .null : ((try? JSONReader.read(built.body)) ?? .string("(\(built.body.count) bytes of a form)"))),
+            .init("headers", .object(headers.map { .init($0.0, .string($0.1)) })), .init("body", sentBody),
         ]
         let bytes = response.bodyBytes
         let answered: [JSONValue.Member] = [
@@ -153,6 +205,35 @@ extension MockEngine {
             .init("body", (try? JSONReader.read(bytes)) ?? .string(String(decoding: bytes.prefix(JournalEntry.Body.limit), as: UTF8.self))),
         ]
         return controlAnswer(.object([.init("request", .object(sent)), .init("response", .object(answered))]))
+    }
+
+    /// `POST /__accord/replay` `{seq, token?, curl?}`: journal entry `seq` sent again,
+    /// signed afresh (new time and nonce) with its path parameters, query, body, service
+    /// headers and session; the token, masked in the journal, is the one given. With
+    /// `"curl": true`, the curl command line instead.
+    func replayRequest(_ call: ControlCall) throws(StorageError) -> MockResponse {
+        guard case .int(let sequence)? = call.body["seq"] else {
+            return controlError(400, "invalid_replay", "give {\"seq\": N, \"token\"?, \"curl\"?}: the journal entry to send again")
+        }
+        guard let entry = try state.journal.entries().first(where: { $0.sequence == sequence }) else {
+            return controlError(404, "no_such_request", "the journal holds no request #\(sequence)")
+        }
+        guard let id = entry.endpoint, let endpoint = contract.endpoints.first(where: { $0.id == id }) else {
+            return controlError(409, "cannot_replay", "request #\(sequence) reached no endpoint of the contracts")
+        }
+        guard case .json(let body)? = entry.body ?? .json(.null) else {
+            return controlError(409, "cannot_replay", "the journal kept only the size of request #\(sequence)'s body")
+        }
+        let pairs = { (list: [(name: String, value: String)]) in JSONValue.object(list.map { .init($0.name, .string($0.value)) }) }
+        let token = if case .string(let text)? = call.body["token"], !text.isEmpty { text } else { String?.none }
+        let values = ConsoleRequest(endpoint: endpoint, parameters: pairs(entry.parameters), query: pairs(entry.query), body: body == .null ? nil : body,
+                                    headers: Dictionary(entry.headers.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 }), token: token,
+                                    session: entry.session)
+        return try send(values, curl: call.body["curl"] == .bool(true) ? publicOrigin(call.request) : nil)
+    }
+
+    private func publicOrigin(_ request: MockRequest) -> String {
+        options.publicOrigin.origin(for: request)
     }
 }
 
