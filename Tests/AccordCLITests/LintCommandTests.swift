@@ -38,10 +38,12 @@ import Testing
         """)
     }
 
-    @Test func cleanContractsExitZeroWithASummary() {
+    @Test func cleanContractsExitZeroWithASummary() throws {
         let (status, output, _) = run(["lint", "--contracts=\(Repository.contracts)", "--mocks", Repository.mocks])
         #expect(status == 0)
         #expect(output == "0 errors, 0 warnings; 66 endpoints, 63 types in 7 domains, 116 fixtures, 6 scenarios, 9 collections\n")
+        // The README's tour shows this run.
+        #expect(try Repository.document("README.md").contains("$ swift run accord lint\n" + output))
     }
 
     /// A fixture without `when` that is not the default answers every request, so the

@@ -35,6 +35,13 @@ import Testing
         let tampered = try Self.curl(search.replacingOccurrences(of: "q=Swift+", with: "q=Swifty+"))
         #expect(tampered["code"] as? Int == 1001, "\(tampered)")
 
+        // The README's tour: a request without the signing headers, then one that `accord sign` signed with a token this server never issued.
+        let readme = try Repository.document("README.md")
+        let unsigned = try ExternalCommand.run("/bin/bash", ["-c", "curl -s \(base)/signals/inbox -H 'X-OS: ios' -H 'X-App-Version: 1.2.0' -H 'X-Device-Id: d'"])
+        #expect(readme.contains("/api/v1/signals/inbox -H 'X-OS: ios' -H 'X-App-Version: 1.2.0' -H 'X-Device-Id: d'\n" + unsigned.text + "\n"), "\(unsigned.text)")
+        let stranger = try ExternalCommand.run("/bin/bash", ["-c", try Self.sign(["--curl", "GET", base + "/signals/quota", "--token", "at_3f9c2e7a51d04b8e"])])
+        #expect(readme.contains("--token at_3f9c2e7a51d04b8e)\"\n" + stranger.text + "\n"), "\(stranger.text)")
+
         let photo = FileManager.default.temporaryDirectory.appendingPathComponent("accord-sign-\(UUID().uuidString).png")
         defer { try? FileManager.default.removeItem(at: photo) }
         try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + (0..<100).map { UInt8($0) }).write(to: photo)
