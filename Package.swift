@@ -46,10 +46,12 @@ let package = Package(
         // from the contract and signed (`accord verify`, the console's "try it"). Nonces are the engine's storage.
         .target(name: "AccordSigning", dependencies: ["AccordContract", "AccordCrypto", "AccordJSON", "AccordValidation"]),
         // What a run did against the contracts: observations, coverage, JUnit and JSON reports.
-        .target(name: "AccordReport", dependencies: ["AccordContract", "AccordJSON", "AccordSync"]),
+        // What a client must do after each code's flow, checked over a session's requests.
+        .target(name: "AccordFlowConformance", dependencies: ["AccordContract"]),
+        .target(name: "AccordReport", dependencies: ["AccordContract", "AccordFlowConformance", "AccordJSON", "AccordSync"]),
         // Captured traffic read as exchanges: HAR 1.2 files and `accord serve --record` journals.
         // and judged against the contracts by the mock's own checks (`accord check-requests`).
-        .target(name: "AccordCapture", dependencies: ["AccordContract", "AccordHTTP", "AccordJSON", "AccordMock", "AccordReport", "AccordSync",
+        .target(name: "AccordCapture", dependencies: ["AccordContract", "AccordFlowConformance", "AccordHTTP", "AccordJSON", "AccordMock", "AccordReport", "AccordSync",
                                                     "AccordValidation"]),
         // The web console at /__accord/ui: plain HTML, CSS and JavaScript in Assets/, embedded by EmbedFiles.
         .target(name: "AccordConsole", exclude: ["Assets"], plugins: ["EmbedFiles"]),
@@ -59,7 +61,7 @@ let package = Package(
         .target(name: "AccordMocksFormat", dependencies: ["AccordContract", "AccordDiagnostics", "AccordJSON", "AccordSync", "AccordValidation",
                                                           "AccordYAML"]),
         // The mock backend as a pure function: routing, validation, answers, state, flows.
-        .target(name: "AccordMock", dependencies: ["AccordConsole", "AccordContract", "AccordCrypto", "AccordDiagnostics", "AccordFiles", "AccordHTTP",
+        .target(name: "AccordMock", dependencies: ["AccordConsole", "AccordContract", "AccordCrypto", "AccordDiagnostics", "AccordFiles", "AccordFlowConformance", "AccordHTTP",
                                                  "AccordJSON", "AccordMocksFormat", "AccordReport", "AccordSigning", "AccordSync", "AccordValidation",
                                                  "AccordYAML"]),
         // Redis over hiredis: a pool of pipelining connections, reconnection with backoff, Lua scripts by SHA-1.
@@ -143,6 +145,7 @@ let package = Package(
             exclude: ["Corpus"]
         ),
         .testTarget(name: "AccordJSONTests", dependencies: ["AccordJSON"]),
+        .testTarget(name: "AccordFlowConformanceTests", dependencies: ["AccordContract", "AccordFlowConformance", "AccordTesting"]),
         .testTarget(name: "AccordTLSTests", dependencies: ["AccordTLS"]),
         .testTarget(name: "AccordImportTests", dependencies: ["AccordContract", "AccordDiagnostics", "AccordHTTP", "AccordImport", "AccordJSON", "AccordMock",
                                                               "AccordMocksFormat", "AccordOpenAPI", "AccordSigning", "AccordTesting", "AccordValidation",

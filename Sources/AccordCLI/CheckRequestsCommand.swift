@@ -15,7 +15,9 @@ struct CheckRequestsCommand: Subcommand {
         Arguments.Option(name: "host", valueName: "HOST", help: "Check only requests to HOST (default: those under the contract's base path)."),
         Arguments.Option(name: "app-secret", valueName: "KEY:SECRET", help: "The secret of app key KEY, if not the contract's; repeatable."),
         Arguments.Option(name: "no-sign", valueName: nil, help: "Do not check X-Sign, timestamps and nonces."),
-        Arguments.Option(name: "fail-on", valueName: "LIST", help: "Also exit 1 when an endpoint was never called: 'uncovered'."),
+        Arguments.Option(name: "fail-on", valueName: "LIST", help: "Also exit 1 when an endpoint was never called ('uncovered') or a flow was broken ('flows')."),
+        Arguments.Option(name: "check-flows", valueName: nil,
+                         help: "Hold each session to the flows of the codes it met, in the order the capture was answered; the report's 'flows'."),
         Arguments.Option(name: "quiet", valueName: nil, help: "Print only the summary."),
     ] + ReportOptions.options
 
@@ -43,7 +45,8 @@ struct CheckRequestsCommand: Subcommand {
         contract.service.signing.apps.merge(secrets) { $1 }
         var printed = 0
         let quiet = arguments.has("quiet")
-        var check = CaptureCheck(contract: contract, host: arguments["host"], verifiesSignatures: !arguments.has("no-sign")) { line in
+        var check = CaptureCheck(contract: contract, host: arguments["host"], verifiesSignatures: !arguments.has("no-sign"),
+                                 checksFlows: arguments.has("check-flows")) { line in
             printed += 1
             if !quiet && printed <= Self.printedLimit { console.print(line) }
         }
@@ -56,7 +59,9 @@ struct CheckRequestsCommand: Subcommand {
                 break
             }
         }
-        let report = ContractReport(title: "accord check-requests", contract: contract, answers: [:], observed: check.observations.snapshot)
+        var report = ContractReport(title: "accord check-requests", contract: contract, answers: [:], observed: check.observations.snapshot)
+        report.flows = check.flowReport()
+        for violation in report.flows?.cells.flatMap(\.violations) ?? [] where !quiet { console.print("flow: \(violation)") }
         if !quiet && printed > Self.printedLimit { console.print("… \(printed - Self.printedLimit) more problems (see --report)") }
         var notes = ""
         if check.skipped > 0 { notes += ", \(check.skipped) skipped (other hosts)" }

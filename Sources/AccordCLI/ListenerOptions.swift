@@ -29,10 +29,12 @@ struct ListenerOptions {
                          help: "How the workers wait on sockets: 'auto' (epoll on Linux, poll elsewhere), 'epoll' or 'poll' (default: $ACCORD_EVENT_LOOP, else auto)."),
         Arguments.Option(name: "record", valueName: "FILE", help: "Append every request to FILE as a JSON line."),
         Arguments.Option(name: "fail-on", valueName: "LIST",
-                         help: "Exit 1 on stop when any of these happened: 'violations', 'uncovered' (comma-separated)."),
+                         help: "Exit 1 on stop when any of these happened: 'violations', 'uncovered', 'flows' (comma-separated)."),
         Arguments.Option(name: "allow-remote-steering", valueName: nil,
                          help: "Accept X-Accord-Inject, X-Accord-Scenario and X-Accord-Session from beyond loopback without the admin token."),
         Arguments.Option(name: "no-sign", valueName: nil, help: "Do not check X-Sign (for quick poking with curl)."),
+        Arguments.Option(name: "check-flows", valueName: nil,
+                         help: "Hold each session to the flows of the codes it met (one refresh, no old token, no calls after a logout…); the report's 'flows'."),
         Arguments.Option(name: "quiet", valueName: nil, help: "No access log."),
         Arguments.Option(name: "log-format", valueName: "FORMAT", help: "Access log as 'text' or 'json' (default: text)."),
     ] + ReportOptions.options
@@ -72,6 +74,7 @@ struct ListenerOptions {
         options.scenario = arguments["scenario"]
         options.adminToken = arguments["admin-token"] ?? environment["ACCORD_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         options.allowsRemoteSteering = arguments.has("allow-remote-steering")
+        options.checksFlows = arguments.has("check-flows")
         if !server.host.hasPrefix("127.") && options.adminToken == nil {
             throw UsageError("binding \(server.host) exposes the control API beyond this machine; give --admin-token TOKEN")
         }

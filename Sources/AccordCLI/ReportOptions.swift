@@ -23,7 +23,7 @@ struct ReportOptions {
         for list in arguments.all("fail-on") {
             for name in list.split(separator: ",") {
                 guard let condition = ContractReport.FailCondition(rawValue: name.trimmingCharacters(in: .whitespaces)) else {
-                    throw UsageError("'--fail-on' takes 'violations' and 'uncovered', found '\(name)'")
+                    throw UsageError("'--fail-on' takes 'violations', 'uncovered' and 'flows', found '\(name)'")
                 }
                 failOn.insert(condition)
             }

@@ -1,4 +1,5 @@
 import AccordContract
+import AccordFlowConformance
 import AccordHTTP
 import AccordJSON
 import AccordMock
@@ -25,6 +26,10 @@ public struct CaptureCheck {
     public private(set) var unchecked = 0
     /// HAR entries whose binary parts the capture lost, not judged.
     public private(set) var lost = 0
+    /// The flow rules over the capture's sessions, with `--check-flows`.
+    public private(set) var flows: FlowChecker?
+    /// Exchanges held to the flows so far (their number in the capture, for HAR files without journal numbers).
+    private var flowed = 0
     private let parser: EntryParser
     /// The batch being parsed in the background.
     private var pending: PendingBatch?
@@ -35,11 +40,12 @@ public struct CaptureCheck {
     ///   - host: judge only requests to this host; without one, those under the base path.
     ///   - verifiesSignatures: false to skip X-Sign (the capture's app secret is unknown).
     ///   - problem: receives each problem as a line, or nil to count them only.
-    public init(contract: Contract, host: String?, verifiesSignatures: Bool, problem: ((String) -> Void)?) {
+    public init(contract: Contract, host: String?, verifiesSignatures: Bool, checksFlows: Bool = false, problem: ((String) -> Void)?) {
+        flows = checksFlows ? FlowChecker(rules: FlowRules(contract: contract)) : nil
         requests = RequestChecker(contract: contract, verifiesSignatures: verifiesSignatures)
         answers = AnswerJudge(contract: contract)
         self.problem = problem
-        parser = EntryParser(basePath: contract.service.basePath, host: host)
+        parser = EntryParser(basePath: contract.service.basePath, host: host, readsFlows: checksFlows)
     }
 
     /// How many entries are read before they are checked together.
@@ -120,11 +126,29 @@ public struct CaptureCheck {
             for failureIndex in observation.failures.indices { observation.failures[failureIndex].origin = item.exchange.origin }
             print(observation, exchange: item.exchange)
             observations.record(observation)
+            hold(item.exchange, to: observation)
         }
         if let failure = batch.failure {
             stopped = true
             throw failure
         }
+    }
+
+    /// Hands an exchange, as the report counted it, to the flow rules (when they are checked
+    /// and the capture has the times they need).
+    private mutating func hold(_ exchange: CapturedExchange, to observation: Observation) {
+        guard flows != nil, let sent = exchange.sentMicroseconds, let answered = exchange.answeredMicroseconds else { return }
+        flowed += 1
+        let sequence = exchange.journalSequence ?? flowed
+        flows?.observe(FlowObservation(sequence: sequence, sent: sent, answered: answered, session: exchange.session, endpoint: observation.endpoint,
+                                       method: exchange.method, path: String(exchange.path), token: exchange.tokenTag, code: observation.code))
+    }
+
+    /// The flow rules' findings, the calls still owed a retry counted; nil without `--check-flows`.
+    public func flowReport() -> FlowReport? {
+        guard var finished = flows else { return nil }
+        finished.finish()
+        return FlowReport(finished)
     }
 
     /// A `.har` file, or any file whose first member is `"log"`.

@@ -35,6 +35,15 @@ public struct CapturedExchange: Sendable {
     /// Whether the capture stored a binary part as text that lost its bytes (U+FFFD in
     /// place of them): such a request cannot be judged again.
     public var bodyLost = false
+    /// What the flow rules need (`--check-flows`): the session (a journal's; one for a
+    /// HAR file), when the request was sent and answered in Unix microseconds, and the
+    /// tag of its bearer token.
+    public var session = "capture"
+    public var sentMicroseconds: Int64?
+    public var answeredMicroseconds: Int64?
+    public var tokenTag: String?
+    /// The entry's number in a journal (`seq`), which flow violations name.
+    public var journalSequence: Int?
 
     /// The path without the query.
     public var path: Substring {

@@ -32,12 +32,14 @@ struct EntryParser: Sendable {
 
     let basePath: String
     let host: String?
+    /// Whether journal lines are read for the flow rules too (`--check-flows`).
+    var readsFlows = false
 
     func parse(_ entries: [CaptureCheck.Entry]) -> Batch {
         let results = entries.concurrentMap { entry -> Result<Item, CaptureError> in
             do throws(CaptureError) {
                 let exchange = entry.isHAR ? try HARFile.exchange(entry.bytes, origin: entry.origin)
-                                           : try JournalLine.exchange(entry.bytes, origin: entry.origin)
+                                           : try JournalLine.exchange(entry.bytes, origin: entry.origin, readsFlows: readsFlows)
                 return .success(item(for: exchange))
             } catch {
                 return .failure(error)

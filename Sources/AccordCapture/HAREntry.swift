@@ -1,5 +1,6 @@
 import AccordContract
 import AccordHTTP
+import AccordFlowConformance
 import AccordJSON
 import Foundation
 
@@ -55,12 +56,30 @@ enum HAREntry {
                 (body, bodyLost) = multipartBytes(text) ?? (body, false)
             }
         }
-        var time: Int64?
-        if case .string(let started)? = entry["startedDateTime"] { time = RFC3339.unixSeconds(started) }
+        var time: Int64?, sent: Int64?
+        if case .string(let started)? = entry["startedDateTime"] {
+            time = RFC3339.unixSeconds(started)
+            sent = RFC3339.unixMilliseconds(started).map { $0 * 1_000 }
+        }
         var exchange = CapturedExchange(origin: origin, time: time, method: method, host: host, target: target, headers: headers, body: body,
                                         omittedBodyBytes: nil, response: try response(entry["response"], origin: origin), recordedVerdict: nil)
         exchange.bodyLost = bodyLost
+        noteFlowFacts(of: entry, sent: sent, in: &exchange)
         return exchange
+    }
+
+    /// What the flow rules read: when the answer came (HAR's `time` is the whole exchange,
+    /// in milliseconds), the token's tag, and the session a request names.
+    private static func noteFlowFacts(of entry: JSONValue, sent: Int64?, in exchange: inout CapturedExchange) {
+        let duration: Int64 = switch entry["time"] {
+        case .int(let value)? where value >= 0 && value < 1 << 40: Int64(value) * 1_000
+        case .double(let value)? where value.isFinite && value >= 0 && value < 1e12: Int64((value * 1_000).rounded())
+        default: 0
+        }
+        (exchange.sentMicroseconds, exchange.answeredMicroseconds) = (sent, sent.map { $0 + duration })
+        let headers = exchange.headers
+        exchange.tokenTag = headers.first { $0.name.lowercased() == "authorization" }.flatMap { TokenTag.of(authorization: $0.value) }
+        if let named = headers.first(where: { $0.name.lowercased() == "x-accord-session" }) { exchange.session = named.value }
     }
 
     /// A multipart body with a file that a HAR tool stored as text, as the bytes sent: text

@@ -6,7 +6,8 @@ import AccordJSON
 /// and the answer's status and code, not its body.
 public enum JournalLine {
     /// The exchange on `line`; `origin` names it in messages.
-    public static func exchange(_ line: ArraySlice<UInt8>, origin: String) throws(CaptureError) -> CapturedExchange {
+    /// - Parameter readsFlows: also read what the flow rules need (session, times, token tag, number).
+    public static func exchange(_ line: ArraySlice<UInt8>, origin: String, readsFlows: Bool = false) throws(CaptureError) -> CapturedExchange {
         let entry: JSONValue
         do {
             entry = try JSONReader.read(line)
@@ -16,6 +17,7 @@ public enum JournalLine {
         guard case .object(let members) = entry else { throw CaptureError("\(origin): not a journal line: not a JSON object") }
         // One pass over the members: a journal line has a dozen, and is read 100,000 times.
         var method: String?, path: String?, time: Int64?, status: Int?, code: Int?, omitted: Int?, verdict: String?, injected = false
+        var flow = FlowMembers()
         var query: [JSONValue] = [], headerMembers: [JSONValue.Member] = []
         var body: [UInt8] = []
         for member in members {
@@ -30,6 +32,8 @@ public enum JournalLine {
             case ("status", .int(let value)): status = value
             case ("code", .int(let value)): code = value
             case ("verdict", .string(let text)): verdict = text
+            // Read only for the flow rules: every other entry is judged without comparing its members to these.
+            case _ where readsFlows: flow.read(member)
             case ("injected", .string): injected = true
             default: break
             }
@@ -50,6 +54,25 @@ public enum JournalLine {
         var exchange = CapturedExchange(origin: origin, time: time, method: method, host: nil, target: target, headers: headers, body: body,
                                         omittedBodyBytes: omitted, response: response, recordedVerdict: verdict)
         exchange.injected = injected
+        if let session = flow.session { exchange.session = session }
+        (exchange.sentMicroseconds, exchange.answeredMicroseconds, exchange.tokenTag) = (flow.sent, flow.answered, flow.tokenTag)
+        exchange.journalSequence = flow.sequence
         return exchange
+    }
+}
+
+/// The members of a journal line the flow rules read.
+private struct FlowMembers {
+    var session: String?, sent: Int64?, answered: Int64?, tokenTag: String?, sequence: Int?
+
+    mutating func read(_ member: JSONValue.Member) {
+        switch (member.key, member.value) {
+        case ("session", .string(let text)): session = text
+        case ("seq", .int(let value)): sequence = value
+        case ("sent_us", .int(let value)): sent = Int64(value)
+        case ("answered_us", .int(let value)): answered = Int64(value)
+        case ("token_tag", .string(let text)): tokenTag = text
+        default: break
+        }
     }
 }

@@ -39,6 +39,11 @@ public enum RFC3339 {
     /// The Unix seconds of an RFC 3339 time as HAR files and clients write them
     /// (`2026-11-30T10:00:00.123+08:00`, `…Z`), or nil when `text` is not one.
     public static func unixSeconds(_ text: String) -> Int64? {
+        unixMilliseconds(text).map { $0 >= 0 ? $0 / 1_000 : ($0 - 999) / 1_000 }
+    }
+
+    /// The Unix milliseconds of an RFC 3339 time (its fraction cut to milliseconds), or nil.
+    public static func unixMilliseconds(_ text: String) -> Int64? {
         let bytes = Array(text.utf8)
         func number(_ range: Range<Int>) -> Int64? {
             guard range.upperBound <= bytes.count else { return nil }
@@ -53,16 +58,23 @@ public enum RFC3339 {
               let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
               (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
         var index = 19
+        var milliseconds: Int64 = 0
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
-            while index < bytes.count, (0x30...0x39).contains(bytes[index]) { index += 1 }
+            var digits = 0
+            while index < bytes.count, (0x30...0x39).contains(bytes[index]) {
+                if digits < 3 { milliseconds = milliseconds * 10 + Int64(bytes[index] - 0x30) }
+                digits += 1
+                index += 1
+            }
+            for _ in min(digits, 3)..<3 { milliseconds *= 10 }
         }
         var offset: Int64 = 0
         if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
             guard let hours = number(index + 1..<index + 3), let minutes = number(index + 4..<index + 6) else { return nil }
             offset = (hours * 60 + minutes) * 60 * (bytes[index] == UInt8(ascii: "-") ? -1 : 1)
         }
-        return days(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second - offset
+        return (days(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second - offset) * 1_000 + milliseconds
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).

@@ -1,3 +1,4 @@
+import AccordFlowConformance
 import AccordJSON
 
 extension ContractReport {
@@ -18,6 +19,26 @@ extension ContractReport {
                 .object([.init("route", .string(route))] + tally.jsonMembers)
             })),
             .init("other_unknown_routes", .int(otherUnknownRoutes)),
+        ] + (flows.map { [.init("flows", $0.json)] } ?? []))
+    }
+}
+
+extension FlowReport {
+    /// `{"violations": N, "matrix": [{endpoint, flow, exercised, conformed, violations: […]}]}`.
+    public var json: JSONValue {
+        .object([
+            .init("violations", .int(violations)),
+            .init("matrix", .array(cells.map { cell in
+                .object([
+                    .init("endpoint", .string(cell.pair.endpoint)), .init("flow", .string(cell.pair.flow.rawValue)),
+                    .init("exercised", .int(cell.exercised)), .init("conformed", .bool(cell.conformed)),
+                    .init("violations", .array(cell.violations.map { violation in
+                        .object([.init("rule", .string(violation.rule.rawValue)), .init("session", .string(violation.session)),
+                                 .init("met", .int(violation.met)), .init("offending", violation.offending.map { .int($0) } ?? .null),
+                                 .init("message", .string(violation.description))])
+                    })),
+                ])
+            })),
         ])
     }
 }

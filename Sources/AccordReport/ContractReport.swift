@@ -1,4 +1,5 @@
 import AccordContract
+import AccordFlowConformance
 import AccordJSON
 
 /// The verdict on a run against the contracts: per endpoint, the requests seen and the
@@ -34,6 +35,8 @@ public struct ContractReport: Sendable {
         case violations
         /// An endpoint was never called.
         case uncovered
+        /// A client broke what a code's flow asks (`--check-flows`).
+        case flows
     }
 
     public var title: String
@@ -44,6 +47,8 @@ public struct ContractReport: Sendable {
     public var endpointCoverage: Coverage
     public var answerCoverage: Coverage
     public var codeCoverage: Coverage
+    /// What clients did after each flow's codes, when the run checked it (`--check-flows`).
+    public var flows: FlowReport?
 
     /// - Parameters:
     ///   - answers: the names of each endpoint's fixtures and examples, by endpoint id.
@@ -81,8 +86,9 @@ public struct ContractReport: Sendable {
     /// `128 requests, 3 violations in 2 endpoints, 27/32 endpoints covered`.
     public var summary: String {
         let places = endpointsWithViolations
+        let flowText = flows.map { ", \($0.violations) flow violation\($0.violations == 1 ? "" : "s")" } ?? ""
         return "\(requests) request\(requests == 1 ? "" : "s"), \(violations) violation\(violations == 1 ? "" : "s") in \(places) "
-            + "endpoint\(places == 1 ? "" : "s"), \(endpointCoverage.covered)/\(endpointCoverage.total) endpoints covered"
+            + "endpoint\(places == 1 ? "" : "s"), \(endpointCoverage.covered)/\(endpointCoverage.total) endpoints covered" + flowText
     }
 
     /// The conditions of `conditions` that this run meets.
@@ -92,6 +98,7 @@ public struct ContractReport: Sendable {
             return switch condition {
             case .violations: violations > 0
             case .uncovered: endpointCoverage.covered < endpointCoverage.total
+            case .flows: (flows?.violations ?? 0) > 0
             }
         }
     }

@@ -1,4 +1,5 @@
 import AccordContract
+import AccordFlowConformance
 import AccordJSON
 
 /// Writes a ``ContractReport`` as JUnit XML, the form Jenkins, GitHub Actions
@@ -41,6 +42,16 @@ public struct JUnitWriter: Sendable {
                     message: "\(report.otherUnknownRoutes) more requests to routes beyond the \(Observations.routesKept) kept", text: "")))
             }
             suites.append(Suite(name: "unknown-routes", cases: cases, properties: []))
+        }
+        if let flows = report.flows {
+            // One case per endpoint and flow it met: passed when the client did what the flow asks.
+            suites.append(Suite(name: "flows", cases: flows.cells.map { cell in
+                let name = "\(cell.pair.endpoint) \(cell.pair.flow.rawValue)"
+                guard !cell.violations.isEmpty else { return Case(className: "accord.flows", name: name, outcome: .passed(output: "met \(cell.exercised) times")) }
+                return Case(className: "accord.flows", name: name, outcome: .failed(
+                    message: "\(cell.violations.count) flow violation\(cell.violations.count == 1 ? "" : "s")",
+                    text: cell.violations.map(\.description).joined(separator: "\n")))
+            }, properties: [("violations", String(flows.violations))]))
         }
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         let all = suites.flatMap(\.cases)

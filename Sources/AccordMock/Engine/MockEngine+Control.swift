@@ -58,7 +58,7 @@ extension MockEngine {
         ControlRoute("POST", "users/*/force-logout", handle: { $0.forceLogout }),
         ControlRoute("GET", "clock", handle: { engine in { _ throws(StorageError) in engine.controlAnswer(try engine.clockJSON()) } }),
         ControlRoute("POST", "clock", handle: { $0.moveClock }),
-        ControlRoute("POST", "reset", handle: { engine in { _ throws(StorageError) in try engine.state.reset(); return engine.controlAnswer(.object([])) } }),
+        ControlRoute("POST", "reset", handle: { engine in { _ throws(StorageError) in try engine.state.reset(); engine.flows?.reset(); return engine.controlAnswer(.object([])) } }),
         ControlRoute("GET", "requests", handle: { $0.listRequests }),
         ControlRoute("DELETE", "requests", handle: { engine in
             { _ throws(StorageError) in try engine.state.journal.clear(); return engine.controlAnswer(.object([])) }

@@ -1,4 +1,5 @@
 import AccordContract
+import AccordFlowConformance
 import AccordHTTP
 import AccordMocksFormat
 import AccordReport
@@ -23,6 +24,8 @@ public struct MockEngine: Sendable {
     public let collections: [String: CollectionDefinition]
     /// How large each request's body may be; the transport asks before reading one.
     public let bodyLimits: BodyLimits
+    /// The flow rules held to the journal as it is filed, with `checksFlows`; nil otherwise.
+    public let flows: FlowMonitor?
     let pipeline: Pipeline
     /// What every request meets first, the control API's and storage's too: framing and
     /// the body's limits (the pipeline runs the same stages for API requests).
@@ -47,7 +50,8 @@ public struct MockEngine: Sendable {
         bodyLimits = BodyLimits(contract: contract, router: router, json: options.maxBodyBytes)
         let stages = Stages(contract: contract, options: options, router: router, bodyLimits: bodyLimits, nonces: state.nonces, clock: state.clock)
         gates = Pipeline(stages: stages.gates)
-        pipeline = Pipeline(stages: stages.mock(state: state, fixtures: fixtures, scenarios: scenarios, collections: collections))
+        flows = options.checksFlows ? FlowMonitor(rules: FlowRules(contract: contract)) : nil
+        pipeline = Pipeline(stages: stages.mock(state: state, fixtures: fixtures, scenarios: scenarios, collections: collections, flows: flows))
     }
 
     /// Answers one request.
@@ -68,6 +72,8 @@ public struct MockEngine: Sendable {
 
     /// The report of every request the server answered so far.
     public func report(title: String = "accord serve") -> ContractReport {
-        ContractReport(title: title, contract: contract, answers: fixtureLabels, observed: state.observations.snapshot)
+        var report = ContractReport(title: title, contract: contract, answers: fixtureLabels, observed: state.observations.snapshot)
+        report.flows = flows?.report()
+        return report
     }
 }

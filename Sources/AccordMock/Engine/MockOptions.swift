@@ -24,6 +24,8 @@ public struct MockOptions: Sendable {
     public var scheme = "http"
     /// The host and port of the URLs the mock hands out when a request's `Host` names another server.
     public var fallbackHost = "localhost"
+    /// Hold each session's requests to the flows of the codes it was answered (`--check-flows`).
+    public var checksFlows = false
 
     /// Where the mock's own URLs point (uploads, public files).
     public var publicOrigin: PublicOrigin { PublicOrigin(scheme: scheme, fallbackHost: fallbackHost, serverNames: serverNames) }

@@ -35,6 +35,9 @@ extension JournalEntry {
         case ("answer", .string(let text)): answer = text
         case ("injected", .string(let text)): injected = text
         case ("replica", .string(let text)): replica = text
+        case ("sent_us", .int(let microseconds)): sentMicroseconds = Int64(microseconds)
+        case ("answered_us", .int(let microseconds)): answeredMicroseconds = Int64(microseconds)
+        case ("token_tag", .string(let text)): tokenTag = text
         case ("problems", .array(let items)): problems = items.compactMap(Self.problem)
         case ("response_bytes", .int(let size)):
             var kept = response ?? Response(.bytes([]))

@@ -62,6 +62,13 @@ public struct JournalEntry: Sendable {
     public var problems: [Problem] = []
     /// What was answered: the body when it is at most ``Body/limit`` bytes, and its size.
     public var response: Response?
+    /// When the request reached the engine and when its answer went out (its delay
+    /// included), in Unix microseconds of the real clock: what the flow rules order by.
+    /// Kept, with the token's tag, only when the flows are checked (`--check-flows`).
+    public var sentMicroseconds: Int64?
+    public var answeredMicroseconds: Int64?
+    /// The tag of the bearer token the request carried (``TokenTag``), never the token.
+    public var tokenTag: String?
 
     /// An answer's body as the journal keeps it: its bytes up to ``Body/limit``, else only its size.
     public struct Response: Sendable, Equatable {
@@ -197,6 +204,9 @@ public struct JournalEntry: Sendable {
         if let injected { Self.member("injected", injected, into: &output) }
         Self.member("verdict", verdict.rawValue, into: &output)
         if let replica { Self.member("replica", replica, into: &output) }
+        if let sentMicroseconds { Self.member("sent_us", Int(sentMicroseconds), into: &output) }
+        if let answeredMicroseconds { Self.member("answered_us", Int(answeredMicroseconds), into: &output) }
+        if let tokenTag { Self.member("token_tag", tokenTag, into: &output) }
         if !problems.isEmpty {
             JournalEntry.raw(#","problems":["#, into: &output)
             for (index, problem) in problems.enumerated() {

@@ -33,6 +33,8 @@ struct Exchange: Sendable {
     var noted: MockResponse?
     /// Whether the request went past the last stage (the check pipelines end there).
     var passed = false
+    /// When the journal stage took the request and gave its answer, in Unix microseconds.
+    var timing: (sent: Int64, answered: Int64)?
 
     /// Whether the request named its session (`X-Accord-Session`).
     private let namesSession: Bool

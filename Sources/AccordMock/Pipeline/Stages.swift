@@ -44,7 +44,8 @@ struct Stages {
     }
 
     /// The mock's path, in the order a request meets it.
-    func mock(state: MockState, fixtures: FixtureSet, scenarios: [String: Scenario], collections: [String: CollectionDefinition]) -> [any Stage] {
+    func mock(state: MockState, fixtures: FixtureSet, scenarios: [String: Scenario], collections: [String: CollectionDefinition],
+              flows: FlowMonitor? = nil) -> [any Stage] {
         let service = contract.service
         let answers = Dictionary(uniqueKeysWithValues: contract.endpoints.map { endpoint in
             (endpoint.id, AnswerCompiler(contract: contract, endpoint: endpoint).answers(fixtures: fixtures.fixtures(for: endpoint.id)))
@@ -54,7 +55,7 @@ struct Stages {
         // With a shared storage, the routed request's reads go ahead of it in one round trip.
         let preview: [any Stage] = state.storage.readsAhead ? [PreviewStage(storage: state.storage, auth: service.auth, answers: answers)] : []
         return [
-            JournalStage(journal: state.journal, clock: state.clock, feed: state.events),
+            JournalStage(journal: state.journal, clock: state.clock, feed: state.events, flows: flows),
             ReportStage(observations: state.observations),
             StorageGuardStage(envelopes: envelopes),
             FramingStage(envelopes: envelopes),

@@ -1,5 +1,7 @@
 import AccordContract
+import AccordFlowConformance
 import AccordHTTP
+import Foundation
 
 /// Files every answered request in the journal on its way out: who sent it, what
 /// answered and why, and for a refusal each way the request broke the contract
@@ -8,13 +10,16 @@ struct JournalStage: Stage {
     let journal: any JournalStorage
     let clock: any ClockStorage
     let feed: JournalFeed
+    /// The flow rules to hand each filed entry, with `--check-flows`.
+    let flows: FlowMonitor?
     /// Whether this replica's adds feed the live feed; a shared journal feeds it itself.
     private let publishes: Bool
 
-    init(journal: any JournalStorage, clock: any ClockStorage, feed: JournalFeed) {
+    init(journal: any JournalStorage, clock: any ClockStorage, feed: JournalFeed, flows: FlowMonitor? = nil) {
         self.journal = journal
         self.clock = clock
         self.feed = feed
+        self.flows = flows
         publishes = !(journal is any SharedJournalStorage)
     }
 
@@ -22,12 +27,22 @@ struct JournalStage: Stage {
     static let notFiledHeader = "X-Accord-Journal"
 
     func respond(to exchange: inout Exchange, next: Next) throws(StorageError) -> MockResponse {
+        // The flow rules' times are kept only when they are checked: a request pays nothing for them otherwise.
+        let sent = flows == nil ? 0 : Self.microseconds()
         var response = try next(&exchange)
+        if flows != nil { exchange.timing = (sent, Self.microseconds() + Int64(response.delayMilliseconds) * 1_000) }
         // The engine wrote its JSON answers itself, compact; a fault's are broken on purpose.
         // Asked only while a stream listens: nothing else copies the body as it is.
         let ownJSON = feed.subscriberCount > 0 && response.summary.verdict != .fault && (response.header("Content-Type").map { ASCII.contains($0, "json") } ?? false)
         file(&response, for: exchange, problems: Self.problems(of: exchange), answerIsCompactJSON: ownJSON)
         return response
+    }
+
+    /// Unix microseconds of the real clock (the mock clock may be moved; the flow rules measure real time).
+    static func microseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1_000
     }
 
     /// How the request broke its endpoint's contract, as its refusal typed it: each
@@ -59,8 +74,11 @@ struct JournalStage: Stage {
             query: request.query, body: exchange.body.map { JournalEntry.Body($0, received: request.body.count) }, headers: request.headers,
             session: exchange.session, user: exchange.user, status: response.status, code: response.summary.code,
             answer: response.summary.source, injected: exchange.injection?.source, verdict: response.summary.verdict, problems: problems,
-            response: JournalEntry.Response(response.body, isCompactJSON: answerIsCompactJSON)
+            response: JournalEntry.Response(response.body, isCompactJSON: answerIsCompactJSON),
+            sentMicroseconds: exchange.timing?.sent, answeredMicroseconds: exchange.timing?.answered,
+            tokenTag: flows == nil ? nil : request.headers["authorization"].flatMap(TokenTag.of(authorization:))
         ))
         if publishes { feed.publish(entry) }
+        flows?.observe(entry)
     }
 }

@@ -1,0 +1,56 @@
+import AccordJSON
+import AccordTesting
+import Foundation
+import Testing
+import TongbanAPI
+
+/// The generated client (`Tests/TongbanAPI`) through every flow of the contract against
+/// `accord serve --check-flows`: ten calls meeting 1002 at once, 1005, a forced logout
+/// (1006), a quota alert (3008), a ban (1008), and a refused refresh (1007). The server's
+/// report must show each flow met and not one violation.
+@Suite(.serialized) struct GeneratedClientFlowTests {
+    private let login = AuthLoginPhoneRequest(phone: "13800138000", code: "123456",
+                                             deviceInfo: DeviceInfo(deviceID: "D-1", os: .ios, osVersion: "26.1", model: "iPhone", appVersion: "1.2.0"))
+
+    @Test(.disabled(if: ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil, "timing of concurrent calls under the sanitizer"))
+    func theGeneratedClientKeepsToEveryFlow() async throws {
+        let server = try ServerProcess(arguments: ["--quiet", "--check-flows", "--refresh-ttl", "1h"])
+        let control = Control(server: server)
+        let api = APIClient(configuration: ClientConfiguration(serverURL: URL(string: server.baseURL)!, appKey: "dev_app_key", appSecret: "dev_app_secret",
+                                                               deviceID: "flow-client", os: "ios", appVersion: "1.2.0", timeout: 30),
+                            storage: InMemoryTokenStorage())
+        _ = try await api.send(API.auth.loginPhone(login))
+        try await control.call("POST", "tokens/expire", "{}")
+        let inboxes = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<10 { group.addTask { (try? await api.send(API.signal.inbox())) != nil } }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(inboxes == 10)
+        try await control.call("POST", "tokens/invalidate", "{}")
+        _ = try await api.send(API.auth.userMe())
+        try await control.call("POST", "rules", #"{"match": {"endpoint": "signal.publish"}, "respond": {"code": 3008}, "times": 1}"#)
+        _ = try? await api.send(API.signal.publish(SignalPublishRequest(content: "第 21 条", isFlash: false)))
+        try await control.call("POST", "users/10086/force-logout")
+        _ = try? await api.send(API.auth.userMe())
+        _ = try await api.send(API.auth.loginPhone(login))
+        try await control.call("POST", "users/10086/ban", #"{"reason": "flow test"}"#)
+        _ = try? await api.send(API.signal.inbox())
+        try await control.call("DELETE", "users/10086/ban")
+        _ = try await api.send(API.auth.loginPhone(login))
+        try await control.call("POST", "clock", #"{"advance": "2h"}"#)
+        _ = try? await api.send(API.signal.quota())
+
+        let flows = try await control.call("GET", "report").1?["flows"]
+        #expect(flows?["violations"] == .int(0), "\(flows.map { JSONWriter.string($0) } ?? "no flows")")
+        guard case .array(let matrix)? = flows?["matrix"] else {
+            Issue.record("no matrix")
+            return
+        }
+        let met = Set(matrix.compactMap { cell -> String? in
+            guard case .string(let endpoint)? = cell["endpoint"], case .string(let flow)? = cell["flow"] else { return nil }
+            return "\(endpoint) \(flow)"
+        })
+        #expect(met.isSuperset(of: ["signal.inbox refresh-and-retry", "user.me refresh-and-retry", "signal.publish alert", "user.me logout",
+                                    "signal.inbox ban", "signal.quota refresh-and-retry", "auth.refresh logout"]), "\(met.sorted())")
+    }
+}
