@@ -12,6 +12,14 @@ public struct FlowChecker: Sendable {
     /// The endpoints that met each flow, and how often.
     public private(set) var exercised: [FlowPair: Int] = [:]
     private var sessions: [String: SessionFlows] = [:]
+    /// The sessions in the order they first came, oldest first from `oldest`.
+    private var order: [String] = []
+    private var oldest = 0
+    /// Sessions forgotten to keep at most ``sessionLimit``, the first seen first.
+    public private(set) var forgottenSessions = 0
+
+    /// The most sessions held at once: session names come from clients.
+    public static let sessionLimit = 10_000
 
     public init(rules: FlowRules) {
         self.rules = rules
@@ -19,12 +27,27 @@ public struct FlowChecker: Sendable {
 
     /// Takes the next request answered (sessions may interleave).
     public mutating func observe(_ observation: FlowObservation) {
+        if sessions[observation.session] == nil { remember(observation.session) }
         var state = sessions[observation.session] ?? SessionFlows()
         violations += state.check(observation, rules: rules)
         if let flow = state.update(with: observation, rules: rules), let endpoint = observation.endpoint {
             exercised[FlowPair(endpoint: endpoint, flow: flow), default: 0] += 1
         }
         sessions[observation.session] = state
+    }
+
+    /// Makes room for a new session, forgetting the first one seen when the limit is reached.
+    private mutating func remember(_ session: String) {
+        if sessions.count >= Self.sessionLimit, oldest < order.count {
+            sessions[order[oldest]] = nil
+            oldest += 1
+            forgottenSessions += 1
+        }
+        if oldest > Self.sessionLimit {
+            order.removeFirst(oldest)
+            oldest = 0
+        }
+        order.append(session)
     }
 
     /// Ends the check with what only the whole sequence shows. A refresh owes each
@@ -75,6 +98,9 @@ struct SessionFlows {
     var refreshes: [FlowObservation] = []
     /// Access tokens a refresh replaced, each with the request that met the code with it.
     var retired: [String: FlowObservation] = [:]
+    /// The most requests a session keeps in each list below (and tokens retired): the
+    /// oldest go first, so one client cannot grow the checker without bound.
+    static let listLimit = 256
     /// Requests a refresh owes a retry, until it comes: with the first request of the same
     /// call in that refresh's set, and whether any of that call's requests was retried.
     var owed: [(met: FlowObservation, after: Int64, first: FlowObservation, retried: Bool)] = []
@@ -129,9 +155,12 @@ struct SessionFlows {
         }
         if observation.endpoint != nil, observation.endpoint == rules.refresh {
             refreshes.append(observation)
+            Self.trim(&refreshes)
             if rules.succeeded(observation) {
+                if retired.count > Self.listLimit { retired = [:] }
                 for met in waiting { if let token = met.token { retired[token] = met } }
                 owed += waiting.map { met in (met, observation.answered, waiting.first { $0.isSameCall(as: met) } ?? met, false) }
+                Self.trim(&owed)
                 (lastRefresh, lastBatch) = (observation, waiting.first ?? lastBatch)
                 waiting = []
                 refreshes = []
@@ -149,13 +178,24 @@ struct SessionFlows {
         switch flow {
         case .refreshAndRetry?:
             // A call in flight with a token a refresh already replaced met the code too; it is the refresh's already.
-            if observation.token.map({ retired[$0] == nil }) ?? true { waiting.append(observation) }
+            if observation.token.map({ retired[$0] == nil }) ?? true {
+                waiting.append(observation)
+                Self.trim(&waiting)
+            }
         case .logout?: loggedOut = observation
         case .ban?: banned = observation
-        case .alert?: alerts.append(observation)
+        case .alert?:
+            alerts.removeAll { observation.answered - $0.answered >= rules.alertWindowMicroseconds }
+            alerts.append(observation)
+            Self.trim(&alerts)
         case .none?, nil: break
         }
         return flow
+    }
+
+    /// `list` without its oldest items beyond ``listLimit``.
+    static func trim<Item>(_ list: inout [Item]) {
+        if list.count > listLimit { list.removeFirst(list.count - listLimit) }
     }
 
     static func violation(_ met: FlowObservation, _ offending: FlowObservation?, _ flow: BusinessCode.Flow, _ rule: FlowViolation.Rule,

@@ -17,6 +17,8 @@ public struct FlowReport: Sendable {
     public var cells: [Cell]
 
     public var violations: Int { cells.reduce(0) { $0 + $1.violations.count } }
+    /// Sessions forgotten to stay within ``FlowChecker/sessionLimit``.
+    public var forgottenSessions: Int
 
     /// The report of a finished check.
     public init(_ checker: FlowChecker) {
@@ -27,5 +29,6 @@ public struct FlowReport: Sendable {
             cells[pair, default: Cell(pair: pair, exercised: 0, violations: [])].violations.append(violation)
         }
         self.cells = cells.values.sorted { $0.pair < $1.pair }
+        forgottenSessions = checker.forgottenSessions
     }
 }

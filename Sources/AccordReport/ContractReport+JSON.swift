@@ -27,7 +27,7 @@ extension FlowReport {
     /// `{"violations": N, "matrix": [{endpoint, flow, exercised, conformed, violations: […]}]}`.
     public var json: JSONValue {
         .object([
-            .init("violations", .int(violations)),
+            .init("violations", .int(violations)), .init("sessions_forgotten", .int(forgottenSessions)),
             .init("matrix", .array(cells.map { cell in
                 .object([
                     .init("endpoint", .string(cell.pair.endpoint)), .init("flow", .string(cell.pair.flow.rawValue)),

@@ -127,3 +127,19 @@ import Testing
         #expect(checker.exercised == [FlowPair(endpoint: "signal.inbox", flow: .refreshAndRetry): 1, FlowPair(endpoint: "user.me", flow: .ban): 1])
     }
 }
+
+/// What clients control cannot grow the checker without bound.
+@Suite struct FlowCheckerLimitTests {
+    @Test func sessionsBeyondTheLimitForgetTheFirstSeenAndAlertsKeepOnlyTheirWindow() {
+        var checker = FlowChecker(rules: FlowRules(contract: Repository.contract))
+        for index in 0..<(FlowChecker.sessionLimit + 5) {
+            checker.observe(FlowCheckerTests.call(index, "user.me", "/api/v1/users/me", at: Int64(index), token: "T\(index)", code: 1006, session: "s\(index)"))
+        }
+        #expect(checker.forgottenSessions == 5)
+        // s0 was forgotten: its token's next call is no longer held to its logout; s9 is.
+        checker.observe(FlowCheckerTests.call(20_000, "user.me", "/api/v1/users/me", at: 50_000, token: "T0", code: 1006, session: "s0"))
+        checker.observe(FlowCheckerTests.call(20_001, "user.me", "/api/v1/users/me", at: 50_000, token: "T9", code: 1006, session: "s9"))
+        #expect(checker.violations.map(\.session) == ["s9"])
+        #expect(FlowReport(checker).forgottenSessions == 6)
+    }
+}
