@@ -4,8 +4,9 @@ import Foundation
 
 /// One reader per replica of the shared journal's stream (`XREAD BLOCK`), handing every
 /// replica's new entries to this replica's live feed, whatever number of streams it has
-/// open. It reads only while a stream is open; a stream opened later starts from the
-/// entries the journal lists then (its replay), and the reader from the stream's end.
+/// open. It reads only while a stream is open, from the oldest entry number an open
+/// stream was offered (a stream opens at the newest number the journal had then), so no
+/// stream misses an entry filed after it opened, and none gets one twice.
 final class JournalFollower: Sendable {
     private let client: RedisClient
     /// Weak: the reader ends with the state whose feed it fills.
@@ -24,39 +25,26 @@ final class JournalFollower: Sendable {
     }
 
     private func run() {
-        var last: String?
         while true {
             guard let feed else { return }
-            guard feed.subscriberCount > 0 else {
-                last = nil
+            guard let seen = feed.oldestSeen else {
                 Thread.sleep(forTimeInterval: 0.05)
                 continue
             }
             do {
-                let from = try last ?? newestID()
-                last = try read(after: from, into: feed)
+                try read(after: seen, into: feed)
             } catch {
-                last = nil
                 Thread.sleep(forTimeInterval: 0.2)
             }
         }
     }
 
-    /// The stream's newest id, or `0-0` when it is empty.
-    private func newestID() throws(RedisError) -> String {
-        let reply = try client.send(RedisCommand("XREVRANGE", client.key("journal"), "+", "-", "COUNT", 1))
-        return reply.elements?.first?.elements?.first?.text ?? "0-0"
-    }
-
-    /// Publishes the entries after `id` (waiting a while for some) and returns the last id read.
-    private func read(after id: String, into feed: JournalFeed) throws(RedisError) -> String {
-        let reply = try client.send(RedisCommand("XREAD", "COUNT", 512, "BLOCK", Self.blockMilliseconds, "STREAMS", client.key("journal"), id))
-        guard let items = reply.elements?.first?.elements?.last?.elements else { return id }
-        var last = id
-        for item in items {
-            if let itemID = item.elements?.first?.text { last = itemID }
-            if let entry = RedisJournal.entry(item) { feed.publish(entry) }
+    /// Publishes the entries numbered after `number` (an id is its entry's number), waiting a while for some.
+    private func read(after number: Int, into feed: JournalFeed) throws(RedisError) {
+        let reply = try client.send(RedisCommand("XREAD", "COUNT", 512, "BLOCK", Self.blockMilliseconds, "STREAMS", client.key("journal"),
+                                                 "\(number)-0"))
+        for item in reply.elements?.first?.elements?.last?.elements ?? [] {
+            if let entry = RedisJournal.entry(item) { feed.publishInOrder(entry) }
         }
-        return last
     }
 }

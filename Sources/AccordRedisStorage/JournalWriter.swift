@@ -32,10 +32,12 @@ final class JournalWriter: Sendable {
     static let batchLimit = 256
 
     /// Numbers and adds each entry of `ARGV[2…]`, trimming the stream to about `ARGV[1]`.
+    /// An entry's id in the stream is its number (`N-0`), so a reader can go on from any
+    /// entry it names.
     static let add = RedisScript("""
     for index = 2, #ARGV do
         local number = redis.call('INCR', KEYS[1] .. ':seq')
-        redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 's', number, 'e', ARGV[index])
+        redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], number .. '-0', 's', number, 'e', ARGV[index])
     end
     return #ARGV - 1
     """)

@@ -72,4 +72,12 @@ final class RedisJournal: SharedJournalStorage {
     func follow(into feed: JournalFeed) {
         JournalFollower(client: client, feed: feed).start()
     }
+
+    func newestSequence() throws(StorageError) -> Int {
+        try shared { () throws(RedisError) in
+            try writer.flush()
+            let reply = try client.send(RedisCommand("GET", client.key("journal") + ":seq"))
+            return reply.text.flatMap { Int($0) } ?? 0
+        }
+    }
 }

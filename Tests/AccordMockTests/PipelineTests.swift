@@ -35,9 +35,11 @@ import Testing
         return (pipeline.run(request), log.all)
     }
 
+    /// Every stage in order; a storage that reads ahead (Redis) previews the request once it is routed.
     static let order = ["JournalStage", "ReportStage", "StorageGuardStage", "FramingStage", "CORSStage", "SteeringStage", "RouteStage",
-                        "BodyLimitStage", "BodyStage", "SignatureStage", "AuthenticationStage", "ValidationStage", "InjectionStage",
-                        "ChoiceStage", "TokenStage", "FaultStage", "UploadStage", "EffectStage", "RenderStage"]
+                        "BodyLimitStage"] + (StorageDriver.forEngines == .redis ? ["PreviewStage"] : [])
+        + ["BodyStage", "SignatureStage", "AuthenticationStage", "ValidationStage", "InjectionStage",
+           "ChoiceStage", "TokenStage", "FaultStage", "UploadStage", "EffectStage", "RenderStage"]
 
     /// The stages up to and including `last`.
     static func through(_ last: String) -> [String] {

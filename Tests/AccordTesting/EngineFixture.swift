@@ -25,7 +25,7 @@ public struct EngineFixture {
     ///   - yaml: fixtures given inline.
     ///   - directory: a fixture directory to load instead, such as ``Repository/mocks`` (with its `collections/`).
     ///   - collections: collection files given inline, by name (`signals` → `collections/signals.yaml`).
-    ///   - storage: the storage to serve from, made over the in-memory one (whose tokens already hold ``token``).
+    ///   - storage: the storage to serve from, made over the driver's own (``StorageDriver/forEngines``, whose tokens already hold ``token``).
     public init(contract: Contract = Repository.contract, fixtures yaml: String = "", fixturesIn directory: String? = nil,
                 collections: [String: String] = [:], scenarios: [String: Scenario] = [:], options: MockOptions = MockOptions(),
                 seed: UInt64 = 0, storage: ((any MockStorage) -> any MockStorage)? = nil) throws {
@@ -35,7 +35,8 @@ public struct EngineFixture {
         let (fixtures, diagnostics) = directory.map { loader.load(directory: $0) }
             ?? loader.load([ContractLoader.Source(path: "mocks/test.yaml", bytes: Array(yaml.utf8))])
         if diagnostics.containsErrors { throw FixtureProblems(diagnostics: diagnostics.map(\.description)) }
-        let memory = MockState(clock: MockClock(wall: now), nonceTTLSeconds: 600, seed: seed)
+        let wall = now
+        let memory = try MockState(seed: seed) { random in try StorageDriver.forEngines.make(wall: wall, random: random) }
         token = try memory.tokens.issue(uid: 10086).accessToken
         let state = storage.map { MockState(storage: $0(memory.storage), seed: seed) } ?? memory
         engine = MockEngine(contract: contract, fixtures: fixtures, scenarios: scenarios, collections: definitions, options: options, state: state)

@@ -135,6 +135,11 @@ public enum StorageDriver: String, CaseIterable, Sendable, CustomStringConvertib
 
     public var description: String { rawValue }
 
+    /// The driver engine suites serve from: `ACCORD_TEST_STORAGE=redis` runs every
+    /// ``EngineFixture`` on the shared Redis (scripts/test does, once), else memory.
+    public static let forEngines: StorageDriver = ProcessInfo.processInfo.environment["ACCORD_TEST_STORAGE"]
+        .flatMap(StorageDriver.init(rawValue:)) ?? .memory
+
     /// A fresh, empty storage of this driver (its own prefix on the shared Redis).
     public func make(wall: Int64, nonceTTLSeconds: Int = 600, accessTTL: Int = 7_200, refreshTTL: Int = 2_592_000, journal: Int = 10_000,
                      uploadBudget: Int = UploadStore.defaultBudget, random: @escaping @Sendable () -> Double = { 0 }) throws -> any MockStorage {

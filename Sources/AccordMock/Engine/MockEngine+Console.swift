@@ -51,6 +51,7 @@ extension MockEngine {
         guard let replay = replayText.map({ Int($0) }) ?? 100, (0...Self.replayLimit).contains(replay) else {
             return controlError(400, "invalid_replay", "'replay' takes a number from 0 to \(Self.replayLimit), found '\(replayText ?? "")'")
         }
+        let newest = try (state.journal as? any SharedJournalStorage)?.newestSequence() ?? 0
         var backlog = try state.journal.entries(matching: filter, limit: Self.replayLimit)
         if let last = request.headers["last-event-id"] {
             guard let sequence = Int(last) else { return controlError(400, "invalid_last_event_id", "Last-Event-ID is a sequence number, found '\(last)'") }
@@ -59,7 +60,7 @@ extension MockEngine {
             backlog = Array(backlog.suffix(replay))
         }
         do {
-            let pipe = try state.events.subscribe(filter: filter, replay: backlog)
+            let pipe = try state.events.subscribe(filter: filter, replay: backlog, after: newest)
             return MockResponse(status: 200, headers: [("Content-Type", "text/event-stream; charset=utf-8"), ("Cache-Control", "no-store"),
                                                        ("X-Accel-Buffering", "no"), ("Content-Security-Policy", Self.answerPolicy),
                                                        ("X-Content-Type-Options", "nosniff")],

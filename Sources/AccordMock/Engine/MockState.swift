@@ -34,9 +34,10 @@ public final class MockState: Sendable {
     }
 
     /// State in the storage `make` gives, which draws `percent` rules from the generator seeded by `seed`.
-    public convenience init(seed: UInt64, storage make: (_ random: @escaping @Sendable () -> Double) -> any MockStorage) {
+    public convenience init<Failure: Error>(seed: UInt64,
+                                            storage make: (_ random: @escaping @Sendable () -> Double) throws(Failure) -> any MockStorage) throws(Failure) {
         let generator = SeededRandom(seed: seed)
-        self.init(storage: make { generator.unit() }, generator: generator)
+        self.init(storage: try make { generator.unit() }, generator: generator)
     }
 
     /// State in this process's memory (``InMemoryStorage``).

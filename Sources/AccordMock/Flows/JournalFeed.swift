@@ -36,6 +36,8 @@ public final class JournalFeed: Sendable {
         let filter: JournalFilter
         var queued: [UInt8] = []
         var dropped = 0
+        /// The newest entry number this stream was offered (its replay, or what followed).
+        var seen: Int
     }
 
     private struct State {
@@ -64,9 +66,11 @@ public final class JournalFeed: Sendable {
     }
 
     /// A new stream: first `replay` (entries already kept), then every new entry `filter` admits.
-    public func subscribe(filter: JournalFilter, replay: [JournalEntry]) throws(Full) -> BodyPipe {
+    /// - Parameter after: for a shared journal, the newest entry number when the stream
+    ///   opened: entries up to it are the replay's, the ones after it follow live.
+    public func subscribe(filter: JournalFilter, replay: [JournalEntry], after: Int = 0) throws(Full) -> BodyPipe {
         let pipe = BodyPipe(capacity: streamBytes)
-        var subscriber = Subscriber(pipe: pipe, filter: filter)
+        var subscriber = Subscriber(pipe: pipe, filter: filter, seen: max(after, replay.last?.sequence ?? 0))
         subscriber.queued = Array("retry: 1000\n\n".utf8)
         // The replay is held to the same backlog as what follows: the newest entries that fit, the older ones counted as dropped.
         var events: [[UInt8]] = []
@@ -96,10 +100,33 @@ public final class JournalFeed: Sendable {
     /// Queues `entry` for every subscriber whose filter admits it. The entry is written
     /// out before the lock is taken, so the requests of other workers do not wait on it.
     public func publish(_ entry: JournalEntry) {
+        offer(entry, inOrder: false)
+    }
+
+    /// Queues `entry`, one of a shared journal's read in its order, for every subscriber
+    /// that has not been offered it yet and whose filter admits it: a reader that starts
+    /// again from ``oldestSeen`` gives no stream an entry twice.
+    public func publishInOrder(_ entry: JournalEntry) {
+        offer(entry, inOrder: true)
+    }
+
+    /// The oldest entry number an open stream was offered, from which a shared journal's
+    /// reader goes on; nil while none is open.
+    public var oldestSeen: Int? {
+        guard listening.load(ordering: .relaxed) > 0 else { return nil }
+        return state.withLock { $0.subscribers.lazy.map(\.seen).min() }
+    }
+
+    private func offer(_ entry: JournalEntry, inOrder: Bool) {
         guard listening.load(ordering: .relaxed) > 0 else { return }
         let event = Self.event(entry)
         state.withLock { state in
-            for index in state.subscribers.indices where state.subscribers[index].filter.admits(entry) {
+            for index in state.subscribers.indices {
+                if inOrder {
+                    guard entry.sequence > state.subscribers[index].seen else { continue }
+                    state.subscribers[index].seen = entry.sequence
+                }
+                guard state.subscribers[index].filter.admits(entry) else { continue }
                 if state.subscribers[index].queued.count + event.count > backlogBytes {
                     state.subscribers[index].dropped += 1
                     continue

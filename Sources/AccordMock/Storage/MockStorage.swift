@@ -179,8 +179,13 @@ public protocol SharedJournalStorage: JournalStorage {
     /// The entries this replica answered that never reached the shared journal (dropped
     /// while it was away and too many waited), for `GET /__accord/requests`.
     var dropped: Int { get }
-    /// Hands every entry filed from now on, by any replica, to `feed` while it has streams open.
+    /// Hands every entry filed from now on, by any replica, to `feed` while it has streams
+    /// open, in the journal's order (``JournalFeed/publishInOrder(_:)``), from the oldest
+    /// number a stream has yet to be offered (``JournalFeed/oldestSeen``).
     func follow(into feed: JournalFeed)
+    /// The number of the newest entry any replica filed (this replica's queued entries
+    /// written first): a stream opened now takes the entries after it live.
+    func newestSequence() throws(StorageError) -> Int
 }
 
 extension MockStorage {
