@@ -140,8 +140,19 @@ public struct CaptureCheck {
         guard flows != nil, let sent = exchange.sentMicroseconds, let answered = exchange.answeredMicroseconds else { return }
         flowed += 1
         let sequence = exchange.journalSequence ?? flowed
-        flows?.observe(FlowObservation(sequence: sequence, sent: sent, answered: answered, session: exchange.session, endpoint: observation.endpoint,
-                                       method: exchange.method, path: String(exchange.path), token: exchange.tokenTag, code: observation.code))
+        let nonceHeader = flows?.rules.nonceHeader
+        var flowObservation = FlowObservation(sequence: sequence, sent: sent, answered: answered, session: exchange.session, endpoint: observation.endpoint,
+                                       method: exchange.method, path: String(exchange.path), token: exchange.tokenTag, code: observation.code,
+                                       fault: exchange.fault ?? Self.serverFault(exchange, code: observation.code))
+        flowObservation.nonce = nonceHeader.flatMap { name in exchange.headers.first { $0.name.lowercased() == name }?.value }
+        flows?.observe(flowObservation)
+    }
+
+    /// A 5xx answer that is no code of the contract (a text body from a proxy or a crashed
+    /// backend): a fault the retry policy speaks of, as the status.
+    private static func serverFault(_ exchange: CapturedExchange, code: Int?) -> String? {
+        guard let status = exchange.response?.status, (500...599).contains(status), code == nil else { return nil }
+        return String(status)
     }
 
     /// The flow rules' findings, the calls still owed a retry counted; nil without `--check-flows`.

@@ -42,6 +42,9 @@ public struct CapturedExchange: Sendable {
     public var sentMicroseconds: Int64?
     public var answeredMicroseconds: Int64?
     public var tokenTag: String?
+    /// What the client met instead of an answer: the journal's injected fault (`reset`,
+    /// `503`), or `no-answer` for a HAR entry with status 0.
+    public var fault: String?
     /// The entry's number in a journal (`seq`), which flow violations name.
     public var journalSequence: Int?
 

@@ -80,6 +80,8 @@ enum HAREntry {
         let headers = exchange.headers
         exchange.tokenTag = headers.first { $0.name.lowercased() == "authorization" }.flatMap { TokenTag.of(authorization: $0.value) }
         if let named = headers.first(where: { $0.name.lowercased() == "x-accord-session" }) { exchange.session = named.value }
+        // A browser records a request that got no answer (reset, refused, timed out) with status 0.
+        if case .int(0)? = entry["response"]?["status"] { exchange.fault = "no-answer" }
     }
 
     /// A multipart body with a file that a HAR tool stored as text, as the bytes sent: text

@@ -57,13 +57,14 @@ public enum JournalLine {
         if let session = flow.session { exchange.session = session }
         (exchange.sentMicroseconds, exchange.answeredMicroseconds, exchange.tokenTag) = (flow.sent, flow.answered, flow.tokenTag)
         exchange.journalSequence = flow.sequence
+        exchange.fault = flow.fault
         return exchange
     }
 }
 
 /// The members of a journal line the flow rules read.
 private struct FlowMembers {
-    var session: String?, sent: Int64?, answered: Int64?, tokenTag: String?, sequence: Int?
+    var session: String?, sent: Int64?, answered: Int64?, tokenTag: String?, sequence: Int?, fault: String?
 
     mutating func read(_ member: JSONValue.Member) {
         switch (member.key, member.value) {
@@ -72,6 +73,7 @@ private struct FlowMembers {
         case ("sent_us", .int(let value)): sent = Int64(value)
         case ("answered_us", .int(let value)): answered = Int64(value)
         case ("token_tag", .string(let text)): tokenTag = text
+        case ("fault", .string(let text)): fault = text
         default: break
         }
     }

@@ -75,15 +75,15 @@ public struct FlowChecker: Sendable {
 /// An endpoint and a flow it met: one cell of the report's matrix.
 public struct FlowPair: Sendable, Hashable, Comparable {
     public var endpoint: String
-    public var flow: BusinessCode.Flow
+    public var flow: CheckedFlow
 
-    public init(endpoint: String, flow: BusinessCode.Flow) {
+    public init(endpoint: String, flow: CheckedFlow) {
         self.endpoint = endpoint
         self.flow = flow
     }
 
     public static func < (lhs: FlowPair, rhs: FlowPair) -> Bool {
-        (lhs.endpoint, lhs.flow.rawValue) < (rhs.endpoint, rhs.flow.rawValue)
+        (lhs.endpoint, lhs.flow) < (rhs.endpoint, rhs.flow)
     }
 }
 
@@ -108,6 +108,8 @@ struct SessionFlows {
     var loggedOut: FlowObservation?
     var banned: FlowObservation?
     var alerts: [FlowObservation] = []
+    /// Calls that met a fault lately, each with its retries so far.
+    var faults: [FaultChain] = []
 
     /// The rules `observation`, as a request sent, breaks.
     func check(_ observation: FlowObservation, rules: FlowRules) -> [FlowViolation] {
@@ -137,6 +139,7 @@ struct SessionFlows {
             found.append(Self.violation(ban, observation, .ban, retried ? .noRetryAfterBan : .onlyAllowedWhileBanned,
                                         "after \(ban.code ?? 0) at #\(ban.sequence) #\(observation.sequence) \(retried ? "retried the call" : "called \(observation.endpoint ?? observation.path)")"))
         }
+        found += retryViolations(observation, rules: rules)
         if let alert = alerts.first(where: { $0.isSameCall(as: observation) && observation.sent > $0.answered
                                              && observation.sent - $0.answered < rules.alertWindowMicroseconds }) {
             found.append(Self.violation(alert, observation, .alert, .noRepeatAfterAlert,
@@ -147,12 +150,14 @@ struct SessionFlows {
     }
 
     /// Takes in what `observation` was answered; the flow it met, if any.
-    mutating func update(with observation: FlowObservation, rules: FlowRules) -> BusinessCode.Flow? {
+    mutating func update(with observation: FlowObservation, rules: FlowRules) -> CheckedFlow? {
         let flow = rules.flow(of: observation.code)
         if let index = owed.firstIndex(where: { $0.met.isSameCall(as: observation) && observation.sent > $0.after }) {
             let retried = owed.remove(at: index)
             for other in owed.indices where owed[other].first == retried.first { owed[other].retried = true }
         }
+        // A fault is no answer: only the retry policy reads it.
+        if noteFault(observation, rules: rules) { return .retry }
         if observation.endpoint != nil, observation.endpoint == rules.refresh {
             refreshes.append(observation)
             Self.trim(&refreshes)
@@ -188,7 +193,7 @@ struct SessionFlows {
             alerts.removeAll { observation.answered - $0.answered >= rules.alertWindowMicroseconds }
             alerts.append(observation)
             Self.trim(&alerts)
-        case .none?, nil: break
+        case .retry?, nil: break
         }
         return flow
     }
@@ -198,7 +203,7 @@ struct SessionFlows {
         if list.count > listLimit { list.removeFirst(list.count - listLimit) }
     }
 
-    static func violation(_ met: FlowObservation, _ offending: FlowObservation?, _ flow: BusinessCode.Flow, _ rule: FlowViolation.Rule,
+    static func violation(_ met: FlowObservation, _ offending: FlowObservation?, _ flow: CheckedFlow, _ rule: FlowViolation.Rule,
                           _ what: String) -> FlowViolation {
         FlowViolation(endpoint: met.endpoint ?? met.path, flow: flow, rule: rule, session: met.session, met: met.sequence,
                       offending: offending?.sequence, what: what)

@@ -17,9 +17,14 @@ public struct FlowObservation: Sendable, Hashable {
     public var token: String?
     /// The business code answered (or, without an envelope, the code table's status); nil without one.
     public var code: Int?
+    /// The fault the client met instead of an answer (`reset`, `empty`, `503`), nil for an answer.
+    public var fault: String?
+    /// The request's nonce, when the contract signs: the same bytes sent again carry it.
+    public var nonce: String?
 
     public init(sequence: Int, sent: Int64, answered: Int64, session: String, endpoint: String?, method: String, path: String,
-                token: String?, code: Int?) {
+                token: String?, code: Int?, fault: String? = nil) {
+        self.fault = fault
         self.sequence = sequence
         self.sent = sent
         self.answered = answered
@@ -31,8 +36,20 @@ public struct FlowObservation: Sendable, Hashable {
         self.code = code
     }
 
+    /// Whether this is `other` sent again as it was, by the HTTP stack: the same signed nonce.
+    func isResend(of other: FlowObservation) -> Bool {
+        nonce != nil && nonce == other.nonce && isSameCall(as: other)
+    }
+
     /// Whether `other` is the same call again: the same method on the same path.
     func isSameCall(as other: FlowObservation) -> Bool {
         method == other.method && path == other.path
+    }
+
+    /// Whether a fault a client retries after stands for this answer: a connection reset
+    /// or closed without an answer (`no-answer` in a HAR file), or a 5xx status that is not a code of the contract.
+    /// A JSON body cut short or sent slowly is an answer; a retry does not mend it.
+    public static func isRetriedFault(_ fault: String) -> Bool {
+        fault == "reset" || fault == "empty" || fault == "no-answer" || Int(fault).map { (500...599).contains($0) } == true
     }
 }

@@ -13,11 +13,14 @@ public struct FlowViolation: Sendable, Hashable, CustomStringConvertible {
         case noRetryAfterBan = "a banned call is not retried"
         case onlyAllowedWhileBanned = "only the login, logout and public endpoints while banned"
         case noRepeatAfterAlert = "the same call not sent again within the alert window"
+        case retryOnlyWhatThePolicyRetries = "after a fault, only the calls the retry policy retries are sent again"
+        case boundedRetries = "no more retries after a fault than the retry policy's attempts"
+        case retryAfterTheBackoff = "each retry after the retry policy's wait"
     }
 
     /// The endpoint that met the code.
     public var endpoint: String
-    public var flow: BusinessCode.Flow
+    public var flow: CheckedFlow
     public var rule: Rule
     public var session: String
     /// The request that met the code, and the one that broke the rule (if one did).

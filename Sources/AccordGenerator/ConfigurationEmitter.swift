@@ -104,6 +104,8 @@ struct ConfigurationEmitter {
         }
         properties.append(Property(name: "timeout", type: "TimeInterval", defaultValue: "30", documentation: "Seconds before a call gives up.",
                                    preview: "30"))
+        properties.append(Property(name: "retryPolicy", type: "RetryPolicy", defaultValue: ".contract",
+                                   documentation: "How a call that met a fault is retried: the contract's policy, or `.never`.", preview: ".contract"))
         return properties
     }
 

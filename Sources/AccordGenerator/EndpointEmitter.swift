@@ -103,10 +103,11 @@ struct EndpointEmitter {
         writer.line(wrapped.opening)
         writer.line("    id: \(endpoint.id.swiftLiteral), method: .\(endpoint.method.rawValue.lowercased()),")
         writer.line("    path: \"/\(pathExpression.joined(separator: "/"))\", query: query, headers: headers,")
+        let retries = endpoint.retriesFaults.map { ", retriesFaults: \($0)" } ?? ""
         if endpoint.multipart != nil {
-            writer.line("    multipart: MultipartBody(fields: fields, files: files), requiresAuth: \(endpoint.requiresAuth)")
+            writer.line("    multipart: MultipartBody(fields: fields, files: files), requiresAuth: \(endpoint.requiresAuth)\(retries)")
         } else {
-            writer.line("    body: \(hasBody ? "body" : "nil"), requiresAuth: \(endpoint.requiresAuth)")
+            writer.line("    body: \(hasBody ? "body" : "nil"), requiresAuth: \(endpoint.requiresAuth)\(retries)")
         }
         writer.line(wrapped.closing)
     }

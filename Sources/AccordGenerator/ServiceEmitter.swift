@@ -13,6 +13,7 @@ struct ServiceEmitter {
         writeCodes(codes, into: &writer)
         writer.line()
         writeService(codes: codes, refreshTypes: refreshTypes, into: &writer)
+        writeRetryPolicy(into: &writer)
         writePayloads(into: &writer)
         writeTokenIssuing(into: &writer)
         return writer.text

@@ -65,7 +65,7 @@ public struct OpenAPIImport: Sendable {
         "Any", "Array", "Bool", "Character", "Codable", "CodingKey", "Data", "Date", "Decimal", "Decodable", "Decoder", "Dictionary", "Double",
         "Encodable", "Encoder", "Equatable", "Error", "Float", "Hashable", "Identifiable", "Int", "Int64", "Never", "Optional", "Protocol",
         "Result", "Self", "Sendable", "Set", "String", "Type", "URL", "UUID", "Void", "Page",
-        "API", "APIClient", "APIError", "APISending", "AccordBinary", "AccordDate", "AccordDateTime", "AccordDecimal", "AccordEmpty", "AccordJSON",
+        "API", "APIClient", "APIError", "APISending", "RetryPolicy", "AccordBinary", "AccordDate", "AccordDateTime", "AccordDecimal", "AccordEmpty", "AccordJSON",
         "BanPayload", "BusinessCode", "CancellableWait", "CanonicalJSON", "ClientConfiguration", "ClientEvent", "Endpoint", "Envelope", "ErrorMembers",
         "AccordIndirect", "EventBroadcast", "FilePart", "FixtureName", "HTTPMethod", "InMemoryTokenStorage", "KeychainTokenStorage", "MockAPIClient", "MockRoute", "MockTransport",
         "MultipartBody", "PortableMD5", "QueryItem", "ReceivedRequest", "RequestSigner", "ServerSentEvent", "ServerSentEventParser", "Service", "StreamEndpoint",

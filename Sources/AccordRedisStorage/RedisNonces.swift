@@ -42,4 +42,10 @@ final class RedisNonces: NonceStorage {
         default: throw .unavailable("Redis: SET NX answered \(reply)")
         }
     }
+
+    /// Deletes the nonce's key: every replica takes its next use as new.
+    func release(appKey: String, nonce: String) throws(StorageError) {
+        let delete = RedisCommand("DEL", client.key("nonce", appKey, nonce))
+        _ = try shared { () throws(RedisError) in try client.send(delete) }
+    }
 }

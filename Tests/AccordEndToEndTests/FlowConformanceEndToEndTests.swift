@@ -16,6 +16,8 @@ import Testing
         ("after-logout", "user.me logout: no authenticated call until a new login"),
         ("alert-loop", "signal.publish alert: the same call not sent again within the alert window"),
         ("banned-retry", "signal.inbox ban: a banned call is not retried"),
+        ("reset-loop", "signal.inbox retry: no more retries after a fault than the retry policy's attempts"),
+        ("post-retry", "signal.publish retry: after a fault, only the calls the retry policy retries are sent again"),
     ])
     func eachBadHabitIsTheViolationItShouldBeLiveAndOffline(_ habit: String, _ expected: String) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("accord-flows-\(UUID().uuidString)")

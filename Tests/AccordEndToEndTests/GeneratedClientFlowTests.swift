@@ -6,8 +6,9 @@ import TongbanAPI
 
 /// The generated client (`Tests/TongbanAPI`) through every flow of the contract against
 /// `accord serve --check-flows`: ten calls meeting 1002 at once, 1005, a forced logout
-/// (1006), a quota alert (3008), a ban (1008), and a refused refresh (1007). The server's
-/// report must show each flow met and not one violation.
+/// (1006), a quota alert (3008), a ban (1008), a refused refresh (1007), and a reset and
+/// an empty reply retried by the contract's policy. The server's report must show each
+/// flow met and not one violation.
 @Suite(.serialized) struct GeneratedClientFlowTests {
     private let login = AuthLoginPhoneRequest(phone: "13800138000", code: "123456",
                                              deviceInfo: DeviceInfo(deviceID: "D-1", os: .ios, osVersion: "26.1", model: "iPhone", appVersion: "1.2.0"))
@@ -39,6 +40,12 @@ import TongbanAPI
         _ = try await api.send(API.auth.loginPhone(login))
         try await control.call("POST", "clock", #"{"advance": "2h"}"#)
         _ = try? await api.send(API.signal.quota())
+        // Faults: the inbox's GET is retried after a reset and then an empty reply, 200 ms and then 400 ms later.
+        _ = try await api.send(API.auth.loginPhone(login))
+        try await control.call("POST", "rules", #"{"match": {"endpoint": "signal.inbox"}, "fault": "reset", "times": 1}"#)
+        try await control.call("POST", "rules", #"{"match": {"endpoint": "signal.inbox"}, "fault": "empty", "times": 1}"#)
+        let page = try await api.send(API.signal.inbox())
+        #expect(!page.items.isEmpty)
 
         let flows = try await control.call("GET", "report").1?["flows"]
         #expect(flows?["violations"] == .int(0), "\(flows.map { JSONWriter.string($0) } ?? "no flows")")
@@ -51,6 +58,8 @@ import TongbanAPI
             return "\(endpoint) \(flow)"
         })
         #expect(met.isSuperset(of: ["signal.inbox refresh-and-retry", "user.me refresh-and-retry", "signal.publish alert", "user.me logout",
-                                    "signal.inbox ban", "signal.quota refresh-and-retry", "auth.refresh logout"]), "\(met.sorted())")
+                                    "signal.inbox ban", "signal.quota refresh-and-retry", "auth.refresh logout", "signal.inbox retry"]), "\(met.sorted())")
+        let retried = matrix.first { $0["endpoint"] == .string("signal.inbox") && $0["flow"] == .string("retry") }?["exercised"]
+        #expect(retried == .int(2))
     }
 }

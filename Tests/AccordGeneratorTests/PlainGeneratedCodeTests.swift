@@ -58,7 +58,7 @@ import Testing
         #expect(service.contains("static let usesEnvelope = false"))
         #expect(service.contains("static let tokenInvalidCode = BusinessCode.tokenExpired"), "a rotated token is retried, as the mock answers it")
         let configuration = try #require(Self.files.first { $0.path == "Support/ClientConfiguration.swift" }).contents
-        #expect(configuration.contains("public init(serverURL: URL, timeout: TimeInterval = 30)"))
+        #expect(configuration.contains("public init(serverURL: URL, timeout: TimeInterval = 30, retryPolicy: RetryPolicy = .contract)"))
     }
 
     /// The package type-checks warning-free as Swift 6, as Swift 5 with complete concurrency

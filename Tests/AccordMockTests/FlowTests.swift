@@ -119,6 +119,26 @@ import Testing
         #expect(me.code == .int(0))
     }
 
+    /// libcurl and URLSession send an idempotent request again, byte for byte, when the
+    /// reused connection it went out on dies before an answer: after a fault that stands
+    /// for a failure before the backend, that resend is no replay; a second one is.
+    @Test func theHTTPStacksResendAfterAFaultBeforeTheBackendIsNoReplay() throws {
+        var fixture = try EngineFixture()
+        let rule = #"{"match": {"endpoint": "signal.quota"}, "fault": "reset", "times": 1}"#
+        let added = fixture.handle(MockRequest(method: "POST", target: "/__accord/rules", headers: [("Content-Type", "application/json")],
+                                               body: Array(rule.utf8)))
+        #expect(added.status == 201)
+        let request = fixture.signed("GET", "/api/v1/signals/quota")
+        #expect(fixture.handle(request).summary.verdict == .fault)
+        #expect(fixture.handle(request).code == .int(0))
+        #expect(fixture.handle(request).code == .int(1004))
+        // An answer delivered (no fault) keeps its nonce: the same bytes again are a replay.
+        let answered = fixture.signed("GET", "/api/v1/signals/quota")
+        #expect(fixture.handle(answered).code == .int(0))
+        #expect(fixture.handle(answered).code == .int(1004))
+        #expect(try fixture.state.journal.entries().compactMap(\.fault) == ["reset"])
+    }
+
     @Test func aRefreshAnsweredWithAFaultThatLosesTheAnswerRotatesNothing() throws {
         var fixture = try EngineFixture()
         let pair = try fixture.state.tokens.issue(uid: 7)

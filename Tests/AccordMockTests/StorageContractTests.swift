@@ -36,6 +36,14 @@ import Testing
         #expect(try storage.nonces.count == 2)
     }
 
+    @Test(arguments: StorageDriver.allCases) func aReleasedNonceIsTakenAsNewOnce(_ driver: StorageDriver) throws {
+        let storage = try driver.make(wall: wall)
+        #expect(try storage.nonces.insert(appKey: "app", nonce: "n-1", now: wall) == .accepted)
+        try storage.nonces.release(appKey: "app", nonce: "n-1")
+        #expect(try storage.nonces.insert(appKey: "app", nonce: "n-1", now: wall + 1) == .accepted)
+        #expect(try storage.nonces.insert(appKey: "app", nonce: "n-1", now: wall + 2) == .reused)
+    }
+
     @Test(arguments: StorageDriver.allCases) func tokensRotateExpireAndEnd(_ driver: StorageDriver) throws {
         let storage = try driver.make(wall: wall, accessTTL: 60, refreshTTL: 600)
         let tokens = storage.tokens

@@ -11,6 +11,7 @@ public enum ContractKeys {
         .init("headers", .map(.type), "Headers every request carries, by name, with their types."),
         .init("validation", .table(validation.name), "How refused requests are answered."),
         .init("swift", .table(swift.name), "How the generated Swift spells names."),
+        .init("flows", .table(flows.name), "The retry policy for faults, the alert window and what a banned user may call."),
         .init("codes", codeTable, "The business codes (or, without an envelope, HTTP error statuses) and the flow each triggers."),
         .init("types", .map(.table("named-type")), "Types the code table's payloads use."),
     ])
@@ -70,6 +71,19 @@ public enum ContractKeys {
         .init("acronyms", .list(.text), "Words written in capitals (kb_id → kbID)."),
     ])
 
+    public static let flows = KeyTable("flows", "What the flow rules hold a client to beyond the code table.", [
+        .init("retry", .table(retry.name), "How a call that met a fault (reset, timeout, 5xx) is retried."),
+        .init("alert_window", .textOrNumber, "How long after an alert code the same call may not be sent again (2s)."),
+        .init("allowed_while_banned", .list(.text), "The endpoints (or patterns) a banned user may call (the logins, the logout and public endpoints)."),
+    ])
+
+    public static let retry = KeyTable("retry", "The retry policy for faults.", [
+        .init("attempts", .integer, "Retries after the first try, 0 to \(Service.RetryPolicy.attemptLimit) (2)."),
+        .init("backoff", .textOrNumber, "The wait before the first retry, doubled before each next one (200ms)."),
+        .init("max_backoff", .textOrNumber, "The longest wait (2s)."),
+        .init("methods", .list(.words(Service.RetryPolicy.methodNames)), "The methods retried (GET, HEAD, OPTIONS, PUT, DELETE)."),
+    ])
+
     public static let errors = KeyTable("errors", "The error answers of an API without an envelope.", [
         .init("media_type", .text, "Their media type (application/problem+json)."), .init("body", .type, "Their body's type."),
     ])
@@ -101,6 +115,7 @@ public enum ContractKeys {
         .init("description", .text, "Documentation."),
         .init("auth", .either([.boolean, .words(["none"])]), "none (or false) for a public endpoint."),
         .init("deprecated", .boolean, "true marks it deprecated."),
+        .init("retry", .boolean, "Whether a call that met a fault is retried (by default: when the retry policy retries its method)."),
         .init("params", .map(.type), "The path parameters."),
         .init("query", .map(.type), "The query parameters."),
         .init("headers", .map(.type), "Headers of this endpoint."),
@@ -162,7 +177,7 @@ public enum ContractKeys {
     static let genericForm = KeyTable("generic-form", "A generic type: its parameters and members.", required: ["parameters", "fields"],
                                       [.init("parameters", .list(.text), "The type parameters, such as [T].")] + objectForm.keys)
 
-    public static let tables = [serviceFile, service, envelope, signing, signingHeaders, auth, apiKey, validation, swift, errors, code,
+    public static let tables = [serviceFile, service, envelope, signing, signingHeaders, auth, apiKey, validation, swift, flows, retry, errors, code,
                                 domainFile, endpoint, filePart, stream, example, longForm, objectForm, unionForm, enumForm, genericForm]
 
     /// The JSON Schema of a contract file.

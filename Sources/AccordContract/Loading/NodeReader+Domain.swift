@@ -112,6 +112,7 @@ extension NodeReader {
                     endpoint.requiresAuth = bool(value, "'auth' (none or false for a public endpoint)") ?? true
                 }
             case "deprecated": endpoint.isDeprecated = bool(value, "'deprecated'") ?? false
+            case "retry": endpoint.retriesFaults = bool(value, "'retry'")
             case "params": endpoint.parameters = mapping(value, "'params'").map { fields($0, of: "'params'") } ?? []
             case "query": endpoint.query = mapping(value, "'query'").map { fields($0, of: "'query'") } ?? []
             case "headers": endpoint.headers = mapping(value, "'headers'").map { fields($0, of: "'headers'") } ?? []

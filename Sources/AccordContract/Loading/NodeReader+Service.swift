@@ -34,6 +34,8 @@ extension NodeReader {
         if let node = rootNode["validation"] { validation = self.validation(node, plain: envelope == nil) }
         var swift = Service.SwiftNaming()
         if let node = rootNode["swift"] { swift = swiftNaming(node) }
+        var flows = Service.Flows()
+        if let node = rootNode["flows"] { flows = self.flows(node) }
         var errors = Service.Errors()
         if let node = rootNode["errors"] {
             if envelope != nil {
@@ -50,7 +52,7 @@ extension NodeReader {
         return Service(
             name: name ?? "", title: title, version: version, basePath: basePath, envelope: envelope, errors: errors,
             signing: signing, auth: auth, headers: headers, codes: codes, validation: validation, swift: swift,
-            location: location(serviceNode)
+            location: location(serviceNode), flows: flows
         )
     }
 
@@ -67,6 +69,7 @@ extension NodeReader {
         add(root["auth"]?["login"], "the auth login endpoint")
         add(root["auth"]?["logout"], "the auth logout endpoint")
         add(root["signing"]?["exempt"], "the signing exemption")
+        add(root["flows"]?["allowed_while_banned"], "an endpoint a banned user may call")
         return references
     }
 

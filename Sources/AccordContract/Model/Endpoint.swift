@@ -18,6 +18,9 @@ public struct Endpoint: Sendable, Hashable {
     /// Whether a bearer access token is required.
     public var requiresAuth: Bool
     public var isDeprecated: Bool
+    /// Whether a call that met a fault is retried (`retry:`); nil for the service's
+    /// retry policy, which retries its idempotent methods.
+    public var retriesFaults: Bool?
     /// Typed path parameters, one per `{name}` in the path.
     public var parameters: [Field]
     public var query: [Field]

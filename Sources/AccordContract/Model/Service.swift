@@ -21,6 +21,8 @@ public struct Service: Sendable, Hashable {
     public var headers: [Field]
     public var codes: [BusinessCode]
     public var validation: Validation
+    /// What the flow rules hold clients to beyond the code table, and the retry policy (`flows:`).
+    public var flows: Flows
     /// How the generated Swift names things (`swift:`).
     public var swift: SwiftNaming = SwiftNaming()
     /// Where the `service:` key was written.
@@ -29,8 +31,9 @@ public struct Service: Sendable, Hashable {
     public init(
         name: String, title: String? = nil, version: String, basePath: String, envelope: Envelope? = Envelope(),
         errors: Errors = Errors(), signing: Signing, auth: Auth, headers: [Field] = [], codes: [BusinessCode],
-        validation: Validation = Validation(), swift: SwiftNaming = SwiftNaming(), location: SourceLocation
+        validation: Validation = Validation(), swift: SwiftNaming = SwiftNaming(), location: SourceLocation, flows: Flows = Flows()
     ) {
+        self.flows = flows
         self.swift = swift
         self.name = name
         self.title = title

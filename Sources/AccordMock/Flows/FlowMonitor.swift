@@ -6,14 +6,17 @@ import AccordSync
 /// (`accord serve --check-flows`), per session; a report takes what it found so far.
 public final class FlowMonitor: Sendable {
     private let checker: Locked<FlowChecker>
+    private let nonceHeader: String?
 
     public init(rules: FlowRules) {
         checker = Locked(FlowChecker(rules: rules))
+        nonceHeader = rules.nonceHeader
     }
 
     /// Takes an entry just filed; entries a report does not count (CORS, control calls) and those before timing was kept are left out.
     func observe(_ entry: JournalEntry) {
-        guard let observation = entry.flowObservation else { return }
+        guard var observation = entry.flowObservation else { return }
+        observation.nonce = nonceHeader.flatMap { entry.headers[$0] }
         checker.withLock { $0.observe(observation) }
     }
 
@@ -36,6 +39,6 @@ extension JournalEntry {
     public var flowObservation: FlowObservation? {
         guard verdict.isObserved, let sent = sentMicroseconds, let answered = answeredMicroseconds else { return nil }
         return FlowObservation(sequence: sequence, sent: sent, answered: answered, session: session, endpoint: endpoint, method: method,
-                               path: path, token: tokenTag, code: code)
+                               path: path, token: tokenTag, code: code, fault: fault)
     }
 }

@@ -34,6 +34,7 @@ extension JournalEntry {
         case ("code", .int(let number)): code = number
         case ("answer", .string(let text)): answer = text
         case ("injected", .string(let text)): injected = text
+        case ("fault", .string(let text)): fault = text
         case ("replica", .string(let text)): replica = text
         case ("sent_us", .int(let microseconds)): sentMicroseconds = Int64(microseconds)
         case ("answered_us", .int(let microseconds)): answeredMicroseconds = Int64(microseconds)

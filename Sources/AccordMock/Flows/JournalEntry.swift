@@ -69,6 +69,8 @@ public struct JournalEntry: Sendable {
     public var answeredMicroseconds: Int64?
     /// The tag of the bearer token the request carried (``TokenTag``), never the token.
     public var tokenTag: String?
+    /// The fault injected in place of the answer (`reset`, `503`, `malformed`), as it is written.
+    public var fault: String?
 
     /// An answer's body as the journal keeps it: its bytes up to ``Body/limit``, else only its size.
     public struct Response: Sendable, Equatable {
@@ -202,6 +204,7 @@ public struct JournalEntry: Sendable {
         if let code { Self.member("code", code, into: &output) }
         if let answer { Self.member("answer", answer, into: &output) }
         if let injected { Self.member("injected", injected, into: &output) }
+        if let fault { Self.member("fault", fault, into: &output) }
         Self.member("verdict", verdict.rawValue, into: &output)
         if let replica { Self.member("replica", replica, into: &output) }
         if let sentMicroseconds { Self.member("sent_us", Int(sentMicroseconds), into: &output) }

@@ -35,6 +35,8 @@ struct Exchange: Sendable {
     var passed = false
     /// When the journal stage took the request and gave its answer, in Unix microseconds.
     var timing: (sent: Int64, answered: Int64)?
+    /// The app key and nonce of a signed request the signature stage accepted.
+    var signedNonce: (appKey: String, nonce: String)?
 
     /// Whether the request named its session (`X-Accord-Session`).
     private let namesSession: Bool

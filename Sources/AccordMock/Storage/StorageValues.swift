@@ -91,6 +91,11 @@ public protocol NonceStorage: Sendable {
     /// Records `nonce` of `appKey` seen at `now` (Unix seconds), atomically: whether it
     /// is new, was already seen within the window, or cannot be kept.
     func insert(appKey: String, nonce: String, now: Int64) throws(StorageError) -> NonceOutcome
+    /// Takes the next use of `nonce` of `appKey` as new, once: its request met a fault
+    /// that stands for a failure before the backend, which never saw the nonce, so the
+    /// HTTP stack's own resend of those bytes (libcurl and URLSession resend an idempotent
+    /// request whose reused connection died) is no replay.
+    func release(appKey: String, nonce: String) throws(StorageError)
 }
 
 /// What keeping a nonce found (``NonceStorage/insert(appKey:nonce:now:)``).

@@ -8,8 +8,11 @@ usage: bad_habits.py PORT HABIT
   after-logout    after 1006, goes on calling with the revoked token
   alert-loop      sends a publish again right after it was answered 3008
   banned-retry    retries a call answered 1008
+  reset-loop      retries a GET whose connection is reset, again and again (the policy allows two retries)
+  post-retry      sends a POST again after a 503 (the policy retries only GET, PUT and DELETE)
 """
 import hashlib
+import http.client
 import json
 import sys
 import time
@@ -38,6 +41,14 @@ def call(port, method, path, body=None, token=None):
     request = urllib.request.Request(f"http://127.0.0.1:{port}/api/v1{path}", data=data, method=method, headers=headers)
     with urllib.request.urlopen(request, timeout=10) as response:
         return json.load(response)
+
+
+def attempt(port, method, path, body=None, token=None):
+    """The call's answer, or None when it met a fault (a reset, a 5xx)."""
+    try:
+        return call(port, method, path, body, token)
+    except (OSError, http.client.HTTPException):
+        return None
 
 
 def control(port, method, path, body=None):
@@ -84,6 +95,18 @@ def main(port, habit):
         control(port, "POST", "users/10086/ban", {"reason": "bad habits"})
         assert call(port, "GET", "/signals/inbox", token=access)["code"] == 1008
         call(port, "GET", "/signals/inbox", token=access)
+    elif habit == "reset-loop":
+        control(port, "POST", "rules", {"match": {"endpoint": "signal.inbox"}, "fault": "reset"})
+        for wait in [0.25, 0.45, 0.05, 0.05]:
+            assert attempt(port, "GET", "/signals/inbox", token=access) is None
+            time.sleep(wait)
+        attempt(port, "GET", "/signals/inbox", token=access)
+    elif habit == "post-retry":
+        control(port, "POST", "rules", {"match": {"endpoint": "signal.publish"}, "fault": "503", "times": 1})
+        body = {"content": "once more", "is_flash": False}
+        assert attempt(port, "POST", "/signals", body, token=access) is None
+        time.sleep(0.25)
+        call(port, "POST", "/signals", body, token=access)
     else:
         sys.exit(f"unknown habit {habit}")
 

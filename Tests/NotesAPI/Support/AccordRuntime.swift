@@ -36,9 +36,13 @@ public nonisolated struct Endpoint<Response: Decodable & Sendable>: Sendable {
     public var multipart: MultipartBody?
     /// Whether a bearer access token is required.
     public var requiresAuth: Bool
+    /// Whether a call that met a fault is retried whatever its method (`retry:` in the
+    /// contract); nil for the ``RetryPolicy``'s methods.
+    public var retriesFaults: Bool?
 
     public init(id: String, method: HTTPMethod, path: String, query: [QueryItem] = [], headers: [QueryItem] = [],
-                body: (any Encodable & Sendable)? = nil, multipart: MultipartBody? = nil, requiresAuth: Bool) {
+                body: (any Encodable & Sendable)? = nil, multipart: MultipartBody? = nil, requiresAuth: Bool, retriesFaults: Bool? = nil) {
+        self.retriesFaults = retriesFaults
         self.id = id
         self.method = method
         self.path = path

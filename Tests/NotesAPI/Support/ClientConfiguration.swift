@@ -8,10 +8,13 @@ nonisolated public struct ClientConfiguration: Sendable {
     public var serverURL: URL
     /// Seconds before a call gives up.
     public var timeout: TimeInterval
+    /// How a call that met a fault is retried: the contract's policy, or `.never`.
+    public var retryPolicy: RetryPolicy
 
-    public init(serverURL: URL, timeout: TimeInterval = 30) {
+    public init(serverURL: URL, timeout: TimeInterval = 30, retryPolicy: RetryPolicy = .contract) {
         self.serverURL = serverURL
         self.timeout = timeout
+        self.retryPolicy = retryPolicy
     }
 
     /// The service-wide headers, and the API key when `requiresAuth` and it travels in a header.

@@ -126,20 +126,44 @@ public actor APIClient: APISending {
         var envelope: Data
     }
 
+    /// One call's answer, retried after a fault as ``ClientConfiguration/retryPolicy``
+    /// says: each retry signed anew, after the policy's wait (or the server's
+    /// `Retry-After`, when it is within the policy). A refresh is never retried: its
+    /// caller decides what a failed one means.
     private func perform<Response>(_ endpoint: Endpoint<Response>, tokens: Tokens?, refreshing: Bool = false) async throws(APIError) -> Answer<Response> {
+        var retries = 0
+        while true {
+            var serverAsks: TimeInterval?
+            let failure: APIError
+            do {
+                let (data, response) = try await exchange(endpoint, tokens: tokens, refreshing: refreshing)
+                do { return try Self.answer(data, response: response, as: Response.self) } catch {
+                    (failure, serverAsks) = (error, RetryPolicy.retryAfter(response))
+                }
+            } catch {
+                failure = error
+            }
+            retries += 1
+            guard !refreshing, let wait = configuration.retryPolicy.delay(beforeRetry: retries, of: endpoint, after: failure, serverAsks: serverAsks) else {
+                throw failure
+            }
+            do { try await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000)) } catch { throw .cancelled }
+        }
+    }
+
+    /// Sends `endpoint` once, as a new signed request.
+    private func exchange<Response>(_ endpoint: Endpoint<Response>, tokens: Tokens?, refreshing: Bool) async throws(APIError) -> (Data, HTTPURLResponse) {
         let request = try request(for: endpoint, tokens: tokens)
         let transport = transport
         if let form = endpoint.multipart {
             let file: URL
             do { file = try form.writeToTemporaryFile() } catch { throw APIError.transport("cannot write the multipart body of \(endpoint.id): \(error)") }
             defer { try? FileManager.default.removeItem(at: file) }
-            let (data, response) = try await Self.withinTimeout(configuration.timeout) { try await transport.upload(request, fromFile: file) }
-            return try Self.answer(data, response: response, as: Response.self)
+            return try await Self.withinTimeout(configuration.timeout) { try await transport.upload(request, fromFile: file) }
         }
-        let (data, response) = try await Self.withinTimeout(configuration.timeout) {
+        return try await Self.withinTimeout(configuration.timeout) {
             try await refreshing ? transport.sendRefresh(request) : transport.send(request)
         }
-        return try Self.answer(data, response: response, as: Response.self)
     }
 
     /// What `operation` returns, or `.timeout` once `seconds` have passed: the client's

@@ -20,8 +20,10 @@ nonisolated public struct ClientConfiguration: Sendable {
     public var language: String?
     /// Seconds before a call gives up.
     public var timeout: TimeInterval
+    /// How a call that met a fault is retried: the contract's policy, or `.never`.
+    public var retryPolicy: RetryPolicy
 
-    public init(serverURL: URL, appKey: String, appSecret: String, deviceID: String, os: String, appVersion: String, language: String? = nil, timeout: TimeInterval = 30) {
+    public init(serverURL: URL, appKey: String, appSecret: String, deviceID: String, os: String, appVersion: String, language: String? = nil, timeout: TimeInterval = 30, retryPolicy: RetryPolicy = .contract) {
         self.serverURL = serverURL
         self.appKey = appKey
         self.appSecret = appSecret
@@ -30,6 +32,7 @@ nonisolated public struct ClientConfiguration: Sendable {
         self.appVersion = appVersion
         self.language = language
         self.timeout = timeout
+        self.retryPolicy = retryPolicy
     }
 
     /// The service-wide headers, and the API key when `requiresAuth` and it travels in a header.

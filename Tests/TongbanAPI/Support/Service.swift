@@ -227,6 +227,11 @@ nonisolated enum Service {
     }
 }
 
+nonisolated extension RetryPolicy {
+    /// The contract's retry policy (`flows.retry`).
+    public static let contract = RetryPolicy(attempts: 2, backoff: 0.2, maxBackoff: 2, methods: [.get, .put, .delete])
+}
+
 /// The `data` of a ban answer, as the code table declares it for 1008 (banned).
 public typealias BanPayload = BanNotice
 

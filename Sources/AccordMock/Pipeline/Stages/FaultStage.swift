@@ -10,7 +10,11 @@ struct FaultStage: Stage {
         var response = try next(&exchange)
         guard let injection = exchange.injection else { return response }
         response.delayMilliseconds += injection.delayMilliseconds
-        if let fault = exchange.fault { Self.apply(fault, to: &response) }
+        if let fault = exchange.fault {
+            Self.apply(fault, to: &response)
+            // The backend never saw the request: the HTTP stack's resend of it is no replay.
+            if fault.losesTheAnswer, let signed = exchange.signedNonce { try state.nonces.release(appKey: signed.appKey, nonce: signed.nonce) }
+        }
         return response
     }
 

@@ -76,7 +76,8 @@ struct JournalStage: Stage {
             answer: response.summary.source, injected: exchange.injection?.source, verdict: response.summary.verdict, problems: problems,
             response: JournalEntry.Response(response.body, isCompactJSON: answerIsCompactJSON),
             sentMicroseconds: exchange.timing?.sent, answeredMicroseconds: exchange.timing?.answered,
-            tokenTag: flows == nil ? nil : request.headers["authorization"].flatMap(TokenTag.of(authorization:))
+            tokenTag: flows == nil ? nil : request.headers["authorization"].flatMap(TokenTag.of(authorization:)),
+            fault: exchange.fault?.description
         ))
         if publishes { feed.publish(entry) }
         flows?.observe(entry)

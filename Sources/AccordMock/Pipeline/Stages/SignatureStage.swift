@@ -38,7 +38,9 @@ struct SignatureStage: Stage {
             return refuse(&exchange, rejection)
         case .success(let signed):
             switch try nonces.insert(appKey: signed.appKey, nonce: signed.nonce, now: now) {
-            case .accepted: return try next(&exchange)
+            case .accepted:
+                exchange.signedNonce = (signed.appKey, signed.nonce)
+                return try next(&exchange)
             case .reused: return refuse(&exchange, verifier.replayed(signed))
             case .full: return refuse(&exchange, verifier.nonceStoreFull(capacity: nonces.capacity))
             }

@@ -32,7 +32,13 @@ public final class NonceCache: Sendable {
         var rebuiltAt: Int64 = 0
         /// The tick at which the table was last found full.
         var fullAt: Int64?
+        /// Fingerprints of nonces released (``release(appKey:nonce:)``), each taken as new once.
+        var released: Set<UInt64> = []
     }
+
+    /// The most nonces released and not yet used again; past it a release is dropped, so
+    /// the resend is refused as a replay (closed, as when the table is full).
+    public static let releaseLimit = 4_096
 
     private let state: Locked<State>
     /// Seconds per tick.
@@ -56,11 +62,7 @@ public final class NonceCache: Sendable {
 
     /// Records the nonce at `now` (Unix seconds) unless it was seen within the TTL.
     public func insert(appKey: String, nonce: String, now: Int64) -> NonceOutcome {
-        var hasher = Hasher()
-        hasher.combine(seed)
-        hasher.combine(appKey)
-        hasher.combine(nonce)
-        let hash = UInt64(bitPattern: Int64(hasher.finalize()))
+        let hash = hash(appKey: appKey, nonce: nonce)
         let tick = now / width
         return state.withLock { state in
             // A clock that steps back files the nonce with the latest tick: kept longer, never shorter.
@@ -77,7 +79,9 @@ public final class NonceCache: Sendable {
                 state.rebuiltAt = current
             }
             let fingerprint = NonceTable.fingerprint(of: hash)
-            if state.table.containsLive(fingerprint, at: current, span: span) { return .reused }
+            if state.table.containsLive(fingerprint, at: current, span: span) {
+                return state.released.remove(fingerprint) == nil ? .reused : .accepted
+            }
             if state.table.liveBound >= capacity {
                 // Only a later tick can have expired anything: one rebuild per tick while full.
                 guard state.fullAt != current else { return .full }
@@ -91,6 +95,23 @@ public final class NonceCache: Sendable {
             state.table.insert(fingerprint, at: current, span: span)
             return .accepted
         }
+    }
+
+    /// Takes the nonce's next use as new, once (``NonceStorage/release(appKey:nonce:)``).
+    public func release(appKey: String, nonce: String) {
+        let fingerprint = NonceTable.fingerprint(of: hash(appKey: appKey, nonce: nonce))
+        state.withLock { state in
+            if state.released.count < Self.releaseLimit { state.released.insert(fingerprint) }
+        }
+    }
+
+    /// The keyed hash of (app key, nonce) the table keeps a fingerprint of.
+    private func hash(appKey: String, nonce: String) -> UInt64 {
+        var hasher = Hasher()
+        hasher.combine(seed)
+        hasher.combine(appKey)
+        hasher.combine(nonce)
+        return UInt64(bitPattern: Int64(hasher.finalize()))
     }
 
     /// How many nonces are remembered now (a scan of the table; for tests and reports).
