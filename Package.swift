@@ -136,7 +136,7 @@ let package = Package(
                                                                 "AccordSigning", "AccordSync", "AccordTesting", "AccordValidation",
                                                                 "NotesAPI", "TongbanAPI", "accord"],
                     exclude: ["Clients"]),
-        .testTarget(name: "AccordMockTests", dependencies: ["AccordContract", "AccordCrypto", "AccordFiles", "AccordHTTP", "AccordJSON",
+        .testTarget(name: "AccordMockTests", dependencies: ["AccordContract", "AccordCrypto", "AccordFiles", "AccordFlowConformance", "AccordHTTP", "AccordJSON",
                                                             "AccordMock", "AccordMocksFormat", "AccordRedis", "AccordRedisStorage", "AccordReport", "AccordSigning",
                                                             "AccordSync", "AccordTesting", "AccordValidation"]),
         .testTarget(

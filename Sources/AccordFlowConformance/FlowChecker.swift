@@ -11,6 +11,8 @@ public struct FlowChecker: Sendable {
     public private(set) var violations: [FlowViolation] = []
     /// The endpoints that met each flow, and how often.
     public private(set) var exercised: [FlowPair: Int] = [:]
+    /// How many requests each rule was put to (broken or kept).
+    public private(set) var checks: [FlowViolation.Rule: Int] = [:]
     private var sessions: [String: SessionFlows] = [:]
     /// The sessions in the order they first came, oldest first from `oldest`.
     private var order: [String] = []
@@ -29,6 +31,7 @@ public struct FlowChecker: Sendable {
     public mutating func observe(_ observation: FlowObservation) {
         if sessions[observation.session] == nil { remember(observation.session) }
         var state = sessions[observation.session] ?? SessionFlows()
+        for rule in state.rulesInForce(for: observation, rules: rules) { checks[rule, default: 0] += 1 }
         violations += state.check(observation, rules: rules)
         if let flow = state.update(with: observation, rules: rules), let endpoint = observation.endpoint {
             exercised[FlowPair(endpoint: endpoint, flow: flow), default: 0] += 1

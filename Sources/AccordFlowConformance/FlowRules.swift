@@ -22,6 +22,8 @@ public struct FlowRules: Sendable {
     /// The nonce header of a signing contract, lowercased: a resend with the nonce of the
     /// request that met the fault is the HTTP stack's, not the app's retry.
     public var nonceHeader: String?
+    /// The matrix the contract declares (``DeclaredFlow``): a report shows each cell, met or not.
+    public var declared: [FlowPair]
 
     public init(contract: Contract) {
         let service = contract.service
@@ -40,6 +42,7 @@ public struct FlowRules: Sendable {
                                       uniquingKeysWith: { first, _ in first })
         retryWindowMicroseconds = max(2_000_000, Int64(retry.maxBackoffMilliseconds) * 2_000)
         nonceHeader = service.signing.isEnabled ? service.signing.nonceHeader.lowercased() : nil
+        declared = DeclaredFlow.all(in: contract).map(\.pair)
     }
 
     /// The flow `code` triggers; nil for success and for codes without one.

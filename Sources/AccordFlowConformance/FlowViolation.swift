@@ -16,9 +16,20 @@ public struct FlowViolation: Sendable, Hashable, CustomStringConvertible {
         case retryOnlyWhatThePolicyRetries = "after a fault, only the calls the retry policy retries are sent again"
         case boundedRetries = "no more retries after a fault than the retry policy's attempts"
         case retryAfterTheBackoff = "each retry after the retry policy's wait"
+
+        /// The flow whose rule it is.
+        public var flow: CheckedFlow {
+            switch self {
+            case .oneRefresh, .refreshFirst, .retryOnce, .noOldToken: .refreshAndRetry
+            case .logoutAfterRefusedRefresh, .noCallsAfterLogout: .logout
+            case .noRetryAfterBan, .onlyAllowedWhileBanned: .ban
+            case .noRepeatAfterAlert: .alert
+            case .retryOnlyWhatThePolicyRetries, .boundedRetries, .retryAfterTheBackoff: .retry
+            }
+        }
     }
 
-    /// The endpoint that met the code.
+    /// The endpoint that met the code (or the fault).
     public var endpoint: String
     public var flow: CheckedFlow
     public var rule: Rule

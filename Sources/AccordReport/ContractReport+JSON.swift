@@ -24,20 +24,27 @@ extension ContractReport {
 }
 
 extension FlowReport {
-    /// `{"violations": N, "matrix": [{endpoint, flow, exercised, conformed, violations: […]}]}`.
+    /// `{"violations": N, "declared": M, "exercised": K, "matrix": [{endpoint, flow, declared, exercised, conformed, violations: […]}]}`:
+    /// `declared` the pairs the contract declares, `exercised` how many of them the run met; then
+    /// `rules`: each rule with its flow, how many requests it was put to and how many broke it.
     public var json: JSONValue {
         .object([
             .init("violations", .int(violations)), .init("sessions_forgotten", .int(forgottenSessions)),
+            .init("declared", .int(declaredCount)), .init("exercised", .int(exercisedDeclaredCount)),
             .init("matrix", .array(cells.map { cell in
                 .object([
                     .init("endpoint", .string(cell.pair.endpoint)), .init("flow", .string(cell.pair.flow.rawValue)),
-                    .init("exercised", .int(cell.exercised)), .init("conformed", .bool(cell.conformed)),
+                    .init("declared", .bool(cell.declared)), .init("exercised", .int(cell.exercised)), .init("conformed", .bool(cell.conformed)),
                     .init("violations", .array(cell.violations.map { violation in
                         .object([.init("rule", .string(violation.rule.rawValue)), .init("session", .string(violation.session)),
                                  .init("met", .int(violation.met)), .init("offending", violation.offending.map { .int($0) } ?? .null),
                                  .init("message", .string(violation.description))])
                     })),
                 ])
+            })),
+            .init("rules", .array(rules.map { entry in
+                .object([.init("rule", .string(entry.rule.rawValue)), .init("flow", .string(entry.rule.flow.rawValue)),
+                         .init("checked", .int(entry.checked)), .init("broken", .int(entry.broken))])
             })),
         ])
     }

@@ -80,6 +80,23 @@ import Testing
         ])
     }
 
+    @Test func theReportCountsTheRequestsEachRuleWasPutTo() {
+        var checker = FlowChecker(rules: FlowRules(contract: Repository.contract))
+        let refresh = [FlowCheckerTests.inbox(1, at: 0, token: "A", code: 1002), FlowCheckerTests.refresh(2, at: 10), FlowCheckerTests.inbox(3, at: 20, token: "B", code: 0)]
+        // Then a fault, and a retry sent before the policy's wait: that rule is put to it and broken.
+        var (fault, retry) = (Self.inbox(4, at: 30, fault: "reset"), Self.inbox(5, at: 40, fault: nil))
+        (fault.token, retry.token) = ("B", "B")
+        for observation in refresh + [fault, retry] { checker.observe(observation) }
+        checker.finish()
+        let counted = FlowReport(checker).rules.filter { $0.checked > 0 }.map { "\($0.rule.flow.rawValue): \($0.rule.rawValue) \($0.checked)/\($0.broken)" }
+        #expect(counted == [
+            "refresh-and-retry: one refresh for the calls that met the code 1/0", "refresh-and-retry: the refresh before any retry 1/0",
+            "refresh-and-retry: the call retried once 1/0", "refresh-and-retry: no request with the old token after the refresh 3/0",
+            "retry: after a fault, only the calls the retry policy retries are sent again 1/0",
+            "retry: no more retries after a fault than the retry policy's attempts 1/0", "retry: each retry after the retry policy's wait 1/1",
+        ])
+    }
+
     @Test func theMatrixCountsTheFaultsEachEndpointMet() {
         var checker = FlowChecker(rules: FlowRules(contract: Repository.contract))
         for observation in [Self.inbox(1, at: 0, fault: "reset"), Self.inbox(2, at: 300, fault: nil), Self.publish(3, at: 400, fault: "503")] {

@@ -17,11 +17,27 @@ public struct Scenario: Sendable {
         /// The step stays current: it answers every request to its endpoint from then
         /// on (a ban that holds), and the steps after it are never reached.
         public var repeats = false
+
+        public init(endpoint: String, action: Injection?, fixture: String? = nil, repeats: Bool = false) {
+            self.endpoint = endpoint
+            self.action = action
+            self.fixture = fixture
+            self.repeats = repeats
+        }
     }
 
     public var name: String
     public var description: String?
     public var steps: [Step]
+
+    /// The name of `accord serve`'s built-in exercise of every declared flow, which no file may take.
+    public static let exerciseName = "exercise-flows"
+
+    public init(name: String, description: String? = nil, steps: [Step]) {
+        self.name = name
+        self.description = description
+        self.steps = steps
+    }
 }
 
 /// Loads `scenarios/*.yaml` under a fixtures directory.
@@ -42,6 +58,10 @@ public struct ScenarioLoader: Sendable {
 
     private func scenario(_ name: String, _ root: Node, reader: inout NodeReader) -> Scenario? {
         guard let pairs = reader.mapping(root, "a scenario") else { return nil }
+        if name == Scenario.exerciseName {
+            reader.error("'\(name)' is the built-in scenario that injects every flow into every endpoint in turn; give this file another name", at: root)
+            return nil
+        }
         reader.checkKeys(pairs, allowed: MocksKeys.scenario.names, in: "a scenario")
         let steps = (root["steps"].flatMap { reader.sequence($0, "'steps'") } ?? []).compactMap { step($0, reader: &reader) }
         if steps.isEmpty { reader.error("scenario '\(name)' has no steps", at: root) }

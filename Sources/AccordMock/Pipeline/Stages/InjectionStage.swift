@@ -23,6 +23,8 @@ struct InjectionStage: Stage {
     /// The `data` an injected code answers when the rule gives none: a value of the
     /// payload the code table declares for it (``BusinessCode/data``), made once.
     private let payloads: [Int: JSONValue]
+    /// The steps of the built-in `exercise-flows` scenario, made once.
+    private let exercise: FlowExercise
 
     init(state: MockState, contract: Contract, scenarios: [String: Scenario], defaultScenario: String?, envelopes: Envelopes) {
         self.state = state
@@ -32,6 +34,7 @@ struct InjectionStage: Stage {
         self.envelopes = envelopes
         let generator = ResponseGenerator(types: contract.types)
         payloads = Dictionary(uniqueKeysWithValues: codes.compactMap { code in code.data.map { (code.code, generator.value(for: $0)) } })
+        exercise = FlowExercise(contract: contract)
     }
 
     func respond(to exchange: inout Exchange, next: Next) throws(StorageError) -> MockResponse {
@@ -76,6 +79,12 @@ struct InjectionStage: Stage {
         var named = request.headers[Self.scenarioHeader]
         if named == nil { named = try state.scenarios.startedScenario(session: exchange.session) }
         guard let name = named ?? defaultScenario else { return .success(nil) }
+        if name == FlowExercise.name {
+            guard let scenario = exercise.scenarios[endpoint],
+                  let (index, step) = try state.scenarios.step(for: endpoint, session: FlowExercise.progressKey(session: exchange.session, endpoint: endpoint),
+                                                               scenario: scenario) else { return .success(nil) }
+            return .success(Injected(action: step.action, source: "scenario:\(name):\(endpoint)#\(index + 1)"))
+        }
         guard let scenario = scenarios[name] else {
             return .failure(Injection.SyntaxError(message: "unknown scenario '\(name)'\(NameSuggestion.hint(for: name, in: scenarios.keys.sorted())); "
                                         + "scenarios: \(scenarios.keys.sorted().joined(separator: ", "))"))

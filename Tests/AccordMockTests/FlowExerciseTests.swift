@@ -1,0 +1,53 @@
+import AccordContract
+import AccordFlowConformance
+import AccordHTTP
+import AccordMock
+import AccordTesting
+import Testing
+
+/// The built-in scenario `exercise-flows`: every (endpoint, flow) pair the contract
+/// declares, injected into each endpoint's calls in turn, per session (the retry flow as a 502).
+@Suite struct FlowExerciseTests {
+    @Test func theRepositorysContractDeclaresEachEndpointsFlows() {
+        let declared = DeclaredFlow.all(in: Repository.contract)
+        func flows(_ endpoint: String) -> [String] {
+            declared.filter { $0.pair.endpoint == endpoint }.map { "\($0.pair.flow.rawValue)\($0.code.map { " \($0)" } ?? "")" }
+        }
+        #expect(flows("signal.inbox") == ["refresh-and-retry 1002", "logout 1006", "ban 1008", "retry"])
+        #expect(flows("signal.publish") == ["refresh-and-retry 1002", "logout 1006", "ban 1008", "alert 3008"])
+        #expect(flows("auth.refresh") == ["logout 1007"])
+        #expect(flows("auth.login-phone") == [])
+        #expect(flows("app.start-config") == ["retry"])
+        // Every endpoint declares one flow at least but the public POSTs, the logins and the logout; the count is the report's 'declared'.
+        #expect(Set(Repository.contract.endpoints.map(\.id)).subtracting(declared.map(\.pair.endpoint)).sorted()
+                == ["auth.login-apple", "auth.login-phone", "auth.logout", "auth.sms-send"])
+        #expect(declared.count == 217)
+    }
+
+    @Test func eachEndpointsCallsMeetItsFlowsInTurnThenPass() throws {
+        var fixture = try EngineFixture()
+        let steering = [("X-Accord-Scenario", "exercise-flows"), ("X-Accord-Session", "ui-1")]
+        func quota() -> String {
+            let answer = fixture.handle(fixture.signed("GET", "/api/v1/signals/quota", headers: steering))
+            return answer.summary.verdict == .fault ? "fault" : answer.code.map { "\($0)" } ?? "none"
+        }
+        #expect(quota() == "int(1002)")
+        // Another endpoint has a turn of its own.
+        #expect(fixture.handle(fixture.signed("GET", "/api/v1/users/me", headers: steering)).code == .int(1002))
+        #expect((0..<8).map { _ in quota() } == ["int(0)", "int(1006)", "int(0)", "int(1008)", "int(0)", "fault", "int(0)", "int(0)"])
+        // Another session starts from the first flow.
+        let other = fixture.handle(fixture.signed("GET", "/api/v1/signals/quota", headers: [("X-Accord-Scenario", "exercise-flows"), ("X-Accord-Session", "ui-2")]))
+        #expect(other.code == .int(1002))
+        let sources = try fixture.state.journal.entries().prefix(3).map(\.injected)
+        #expect(sources == ["scenario:exercise-flows:signal.quota#1", "scenario:exercise-flows:user.me#1", "scenario:exercise-flows:signal.quota#2"])
+    }
+
+    @Test func theControlAPIStartsItForASession() throws {
+        var fixture = try EngineFixture()
+        let started = fixture.handle(MockRequest(method: "POST", target: "/__accord/sessions/ui-3/scenario", headers: [("Content-Type", "application/json")],
+                                                 body: Array(#"{"name": "exercise-flows"}"#.utf8)))
+        #expect(started.status == 200)
+        #expect(fixture.handle(fixture.signed("GET", "/api/v1/signals/quota", headers: [("X-Accord-Session", "ui-3")])).code == .int(1002))
+        #expect(fixture.handle(fixture.signed("GET", "/api/v1/signals/quota", headers: [("X-Accord-Session", "ui-4")])).code == .int(0))
+    }
+}
