@@ -32,7 +32,7 @@ class Server:
     def __init__(self):
         self.log = tempfile.TemporaryFile(mode="w+")
         self.process = subprocess.Popen(
-            [ACCORD, "serve", "--port", "0", "--quiet", "--no-reload",
+            [ACCORD, "serve", "--port", "0", "--quiet", "--no-reload", "--check-flows",
              "--contracts", os.path.join(REPOSITORY, "contracts"), "--mocks", os.path.join(REPOSITORY, "mocks")],
             stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.time() + 20
@@ -254,6 +254,24 @@ class ConsoleTests(unittest.TestCase):
         self.assertEqual(self.server.app("publish")["result"], "ok", "the rule fired once")
         self.driver.find_element(By.ID, "tab-traffic").click()
         self.wait_for(lambda: [row for row in self.row_where("signal.publish") if "3008" in row.text and "injected" in row.text], "the injected 3008")
+
+    def test_the_flows_view_shows_what_the_app_did_after_each_flow_as_it_happens(self):
+        self.driver.find_element(By.ID, "tab-flows").click()
+        summary = self.driver.find_element(By.ID, "conformance-summary")
+        self.wait_for(lambda: summary.text == "0 of 217 cells met, 0 violations", "the empty matrix")
+        self.server.control("POST", "rules", {"match": {"endpoint": "signal.publish"}, "respond": {"code": 3008}, "times": 2})
+        # The console client sends the publish again at once: within the alert window.
+        self.assertEqual(self.server.app("publish")["code"], "3008")
+        self.assertEqual(self.server.app("publish")["code"], "3008")
+        table = self.driver.find_element(By.CSS_SELECTOR, "#conformance tbody")
+        self.wait_for(lambda: "the same call not sent again within the alert window" in table.text, "the violation in the table")
+        broken = [row.text for row in table.find_elements(By.CSS_SELECTOR, "tr.broken")]
+        self.assertEqual(len(broken), 1)
+        self.assertRegex(broken[0], r"^signal\.publish alert 2\s+signal\.publish: after 3008 at #\d+ the call was sent again at #\d+, \d+ ms later "
+                                    r"\(alert: the same call not sent again within the alert window\) in session user:10086$")
+        self.assertEqual(summary.text, "1 of 217 cells met, 1 violation")
+        self.shoot("flows-conformance")
+        self.assertEqual(self.severe_console_messages(), [])
 
     def test_try_it_signs_on_the_server_and_the_answer_is_journaled(self):
         self.driver.find_element(By.ID, "tab-contracts").click()

@@ -74,6 +74,7 @@ function show(view) {
   if (view === 'flows') {
     fillSessions();
     refreshFlows();
+    refreshConformance();
   }
 }
 
@@ -141,6 +142,7 @@ function addEntry(entry) {
   state.rows.push(entry);
   if (state.rows.length > MAX_ROWS) state.rows.splice(0, state.rows.length - MAX_ROWS);
   state.lastSequence = entry.seq;
+  scheduleConformance();
   if (admits(entry, filters())) $('#traffic tbody').prepend(row(entry));
   const body = $('#traffic tbody');
   while (body.rows.length > MAX_ROWS) body.deleteRow(body.rows.length - 1);
@@ -274,6 +276,38 @@ async function refreshFlows() {
       el('td', { text: rule.times_left ?? '∞' }),
       el('td', { text: rule.seen }),
       el('td', {}, el('button', { type: 'button', text: 'Delete', onclick: () => act(`rule ${rule.id} deleted`, async () => { await call('DELETE', 'rules/' + rule.id); await refreshFlows(); }) })))));
+  } catch (error) {
+    notify(error.message, true);
+  }
+}
+
+// What the flow rules found (`accord serve --check-flows`): the cells of the matrix the
+// traffic met, each kept or with the violations, read from the report as traffic arrives.
+let conformanceTimer;
+function scheduleConformance() {
+  if (conformanceTimer || $('#view-flows').hidden) return;
+  conformanceTimer = setTimeout(() => {
+    conformanceTimer = undefined;
+    refreshConformance();
+  }, 250);
+}
+
+async function refreshConformance() {
+  try {
+    const flows = (await call('GET', 'report')).flows;
+    const summary = $('#conformance-summary');
+    if (!flows) {
+      summary.textContent = 'start accord serve with --check-flows to see it';
+      $('#conformance tbody').replaceChildren();
+      return;
+    }
+    summary.textContent = `${flows.exercised} of ${flows.declared} cells met, ${flows.violations} violation${flows.violations === 1 ? '' : 's'}`;
+    const met = flows.matrix.filter((cell) => cell.exercised > 0 || cell.violations.length > 0);
+    $('#conformance tbody').replaceChildren(...met.map((cell) => el('tr', { class: cell.violations.length ? 'broken' : undefined },
+      el('td', { text: cell.endpoint }),
+      el('td', { text: cell.flow }),
+      el('td', { text: String(cell.exercised) }),
+      el('td', {}, cell.violations.length ? cell.violations.map((violation) => el('div', { text: violation.message })) : 'kept'))));
   } catch (error) {
     notify(error.message, true);
   }
