@@ -6,8 +6,8 @@ import TongbanAPI
 
 /// The generated client (`Tests/TongbanAPI`) through every flow of the contract against
 /// `accord serve --check-flows`: ten calls meeting 1002 at once, 1005, a forced logout
-/// (1006), a quota alert (3008), a ban (1008), a refused refresh (1007), and a reset and
-/// an empty reply retried by the contract's policy. The server's report must show each
+/// (1006), a quota alert (3008), a ban (1008), a refused refresh (1007), a forced logout
+/// while a refresh is on its way, and a reset and an empty reply retried by the contract's policy. The server's report must show each
 /// flow met and not one violation.
 @Suite(.serialized) struct GeneratedClientFlowTests {
     private let login = AuthLoginPhoneRequest(phone: "13800138000", code: "123456",
@@ -40,6 +40,20 @@ import TongbanAPI
         _ = try await api.send(API.auth.loginPhone(login))
         try await control.call("POST", "clock", #"{"advance": "2h"}"#)
         _ = try? await api.send(API.signal.quota())
+        // 1006 during a refresh: the refresh's answer is held 300 ms, and the user is logged out while it is on its way.
+        // The retry with the new tokens meets 1006 and the session ends; nothing is sent with a token after that.
+        _ = try await api.send(API.auth.loginPhone(login))
+        try await control.call("POST", "rules", #"{"match": {"endpoint": "auth.refresh"}, "fault": "latency:300ms", "times": 1}"#)
+        try await control.call("POST", "tokens/expire", "{}")
+        async let during = api.send(API.signal.quota())
+        try await Task.sleep(nanoseconds: 100_000_000)
+        try await control.call("POST", "users/10086/force-logout")
+        do {
+            _ = try await during
+            Issue.record("the call succeeded with tokens revoked during their refresh")
+        } catch {
+            #expect(error as? APIError == .sessionEnded(.forceLogout))
+        }
         // Faults: the inbox's GET is retried after a reset and then an empty reply, 200 ms and then 400 ms later.
         _ = try await api.send(API.auth.loginPhone(login))
         try await control.call("POST", "rules", #"{"match": {"endpoint": "signal.inbox"}, "fault": "reset", "times": 1}"#)
