@@ -15,7 +15,7 @@
 #   proxy-gate   the inbox GET through `accord proxy` (its checks, the upstream client)
 #                in front of an accord serve on the repository's mocks
 #   check-entry  one captured request judged by `accord check-requests`: the difference
-#                between a journal of 2N entries and one of N, over N
+#                between a journal of 2N entries and one of N, over N (N at least 1,000)
 # Every serve runs the repository's contracts with its default options but one worker
 # thread and no reload, a fresh nonce per request, and a live-feed listener attached to
 # GET /__accord/events. For the serve kinds, each pipeline stage's own cost (without the
