@@ -142,8 +142,8 @@ public struct CaptureCheck {
         let sequence = exchange.journalSequence ?? flowed
         let nonceHeader = flows?.rules.nonceHeader
         var flowObservation = FlowObservation(sequence: sequence, sent: sent, answered: answered, session: exchange.session, endpoint: observation.endpoint,
-                                       method: exchange.method, path: String(exchange.path), token: exchange.tokenTag, code: observation.code,
-                                       fault: exchange.fault ?? Self.serverFault(exchange, code: observation.code))
+                                              method: exchange.method, path: String(exchange.path), token: exchange.tokenTag, code: observation.code,
+                                              fault: exchange.fault ?? Self.serverFault(exchange, code: observation.code))
         flowObservation.nonce = nonceHeader.flatMap { name in exchange.headers.first { $0.name.lowercased() == name }?.value }
         flows?.observe(flowObservation)
     }
