@@ -54,7 +54,11 @@ import TongbanAPI
         try await control.call("POST", "tokens/expire", "{}")
         let refreshes = try await Self.refreshes(control)
         async let during = api.send(API.signal.quota())
-        for _ in 0..<250 where try await Self.refreshes(control) == refreshes { try await Task.sleep(nanoseconds: 20_000_000) }
+        var polls = 0
+        while try await Self.refreshes(control) == refreshes, polls < 250 {
+            polls += 1
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
         try await control.call("POST", "users/10086/force-logout")
         do {
             _ = try await during
