@@ -47,7 +47,7 @@ let package = Package(
         .target(name: "AccordSigning", dependencies: ["AccordContract", "AccordCrypto", "AccordJSON", "AccordValidation"]),
         // What a run did against the contracts: observations, coverage, JUnit and JSON reports.
         // What a client must do after each code's flow, checked over a session's requests.
-        .target(name: "AccordFlowConformance", dependencies: ["AccordContract"]),
+        .target(name: "AccordFlowConformance", dependencies: ["AccordContract", "AccordJSON"]),
         .target(name: "AccordReport", dependencies: ["AccordContract", "AccordFlowConformance", "AccordJSON", "AccordSync"]),
         // Captured traffic read as exchanges: HAR 1.2 files and `accord serve --record` journals.
         // and judged against the contracts by the mock's own checks (`accord check-requests`).
@@ -145,7 +145,7 @@ let package = Package(
             exclude: ["Corpus"]
         ),
         .testTarget(name: "AccordJSONTests", dependencies: ["AccordJSON"]),
-        .testTarget(name: "AccordFlowConformanceTests", dependencies: ["AccordContract", "AccordFlowConformance", "AccordTesting"]),
+        .testTarget(name: "AccordFlowConformanceTests", dependencies: ["AccordContract", "AccordFlowConformance", "AccordJSON", "AccordTesting", "AccordValidation"]),
         .testTarget(name: "AccordTLSTests", dependencies: ["AccordTLS"]),
         .testTarget(name: "AccordImportTests", dependencies: ["AccordContract", "AccordDiagnostics", "AccordHTTP", "AccordImport", "AccordJSON", "AccordMock",
                                                               "AccordMocksFormat", "AccordOpenAPI", "AccordSigning", "AccordTesting", "AccordValidation",

@@ -145,6 +145,9 @@ public struct CaptureCheck {
                                               method: exchange.method, path: String(exchange.path), token: exchange.tokenTag, code: observation.code,
                                               fault: exchange.fault ?? Self.serverFault(exchange, code: observation.code))
         flowObservation.nonce = nonceHeader.flatMap { name in exchange.headers.first { $0.name.lowercased() == name }?.value }
+        flowObservation.codeName = flows?.rules.codeName(of: observation.code) {
+            exchange.journaledAnswer ?? exchange.response?.body.flatMap { try? JSONReader.read($0) }
+        }
         flows?.observe(flowObservation)
     }
 

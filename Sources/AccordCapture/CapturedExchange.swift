@@ -1,3 +1,5 @@
+import AccordJSON
+
 /// One request taken from captured traffic (a HAR file, an `accord serve --record`
 /// journal), and its answer where the capture has it.
 public struct CapturedExchange: Sendable {
@@ -47,6 +49,9 @@ public struct CapturedExchange: Sendable {
     public var fault: String?
     /// The entry's number in a journal (`seq`), which flow violations name.
     public var journalSequence: Int?
+    /// The answer's body as a journal line keeps it, read for the flow rules only: it tells
+    /// which entry of a plain API's status the answer is (`when:`).
+    public var journaledAnswer: JSONValue?
 
     /// The path without the query.
     public var path: Substring {

@@ -3,7 +3,7 @@ import AccordJSON
 
 /// A line of an `accord serve --record` journal as a captured exchange. The journal
 /// keeps the request (its headers with credentials masked, its JSON body up to 4 KiB)
-/// and the answer's status and code, not its body.
+/// and the answer's status and code; its body only for the flow rules.
 public enum JournalLine {
     /// The exchange on `line`; `origin` names it in messages.
     /// - Parameter readsFlows: also read what the flow rules need (session, times, token tag, number).
@@ -32,9 +32,9 @@ public enum JournalLine {
             case ("status", .int(let value)): status = value
             case ("code", .int(let value)): code = value
             case ("verdict", .string(let text)): verdict = text
+            case ("injected", .string): injected = true
             // Read only for the flow rules: every other entry is judged without comparing its members to these.
             case _ where readsFlows: flow.read(member)
-            case ("injected", .string): injected = true
             default: break
             }
         }
@@ -58,13 +58,14 @@ public enum JournalLine {
         (exchange.sentMicroseconds, exchange.answeredMicroseconds, exchange.tokenTag) = (flow.sent, flow.answered, flow.tokenTag)
         exchange.journalSequence = flow.sequence
         exchange.fault = flow.fault
+        exchange.journaledAnswer = flow.answer
         return exchange
     }
 }
 
 /// The members of a journal line the flow rules read.
 private struct FlowMembers {
-    var session: String?, sent: Int64?, answered: Int64?, tokenTag: String?, sequence: Int?, fault: String?
+    var session: String?, sent: Int64?, answered: Int64?, tokenTag: String?, sequence: Int?, fault: String?, answer: JSONValue?
 
     mutating func read(_ member: JSONValue.Member) {
         switch (member.key, member.value) {
@@ -74,6 +75,7 @@ private struct FlowMembers {
         case ("answered_us", .int(let value)): answered = Int64(value)
         case ("token_tag", .string(let text)): tokenTag = text
         case ("fault", .string(let text)): fault = text
+        case ("response_body", let body): answer = body
         default: break
         }
     }

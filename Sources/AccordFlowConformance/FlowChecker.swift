@@ -154,7 +154,7 @@ struct SessionFlows {
 
     /// Takes in what `observation` was answered; the flow it met, if any.
     mutating func update(with observation: FlowObservation, rules: FlowRules) -> CheckedFlow? {
-        let flow = rules.flow(of: observation.code)
+        let flow = rules.flow(of: observation)
         if let index = owed.firstIndex(where: { $0.met.isSameCall(as: observation) && observation.sent > $0.after }) {
             let retried = owed.remove(at: index)
             for other in owed.indices where owed[other].first == retried.first { owed[other].retried = true }

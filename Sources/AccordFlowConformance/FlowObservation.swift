@@ -17,6 +17,9 @@ public struct FlowObservation: Sendable, Hashable {
     public var token: String?
     /// The business code answered (or, without an envelope, the code table's status); nil without one.
     public var code: Int?
+    /// The code-table entry the answer is, when its status has entries that ask different
+    /// flows (``FlowRules/codeName(of:body:)``); nil otherwise.
+    public var codeName: String?
     /// The fault the client met instead of an answer (`reset`, `empty`, `503`), nil for an answer.
     public var fault: String?
     /// The request's nonce, when the contract signs: the same bytes sent again carry it.

@@ -1,10 +1,17 @@
 import AccordContract
+import AccordJSON
 
 /// What the contract says each code makes a client do, and the endpoints the rules need
 /// to know: the refresh, the logins, the logout, what a banned user may still call.
 public struct FlowRules: Sendable {
-    /// The flow each code of the table triggers (codes with flow `none` are left out).
+    /// The flow each code of the table triggers (codes with flow `none` are left out);
+    /// of a plain API's status with several entries, the flow of the one without `when`.
     public var flows: [Int: CheckedFlow]
+    /// The flow of each entry, by name, for the statuses whose entries ask different flows
+    /// (a plain API's `401` that is `token-expired` or `force-logout` by its `when`).
+    public var flowsByName: [String: CheckedFlow]
+    /// The code table, which tells those statuses' entries apart by the answer's body.
+    private let service: Service
     public var refresh: String?
     public var logins: Set<String>
     public var logout: String?
@@ -28,7 +35,11 @@ public struct FlowRules: Sendable {
     public init(contract: Contract) {
         let service = contract.service
         let auth = service.auth
-        flows = Dictionary(service.codes.compactMap { code in CheckedFlow(code.flow).map { (code.code, $0) } }, uniquingKeysWith: { first, _ in first })
+        flows = Dictionary(Set(service.codes.map(\.code)).compactMap { code in service.code(code).flatMap { CheckedFlow($0.flow) }.map { (code, $0) } },
+                           uniquingKeysWith: { first, _ in first })
+        let told = Dictionary(grouping: service.codes, by: \.code).values.filter { Set($0.map(\.flow)).count > 1 }.joined()
+        flowsByName = Dictionary(told.compactMap { entry in CheckedFlow(entry.flow).map { (entry.name, $0) } }, uniquingKeysWith: { first, _ in first })
+        self.service = service
         refresh = auth.refreshEndpoint.isEmpty ? nil : auth.refreshEndpoint
         logins = Set(auth.loginEndpoints)
         logout = auth.logoutEndpoint
@@ -45,9 +56,19 @@ public struct FlowRules: Sendable {
         declared = DeclaredFlow.all(in: contract).map(\.pair)
     }
 
-    /// The flow `code` triggers; nil for success and for codes without one.
-    func flow(of code: Int?) -> CheckedFlow? {
-        code.flatMap { flows[$0] }
+    /// The flow `observation`'s answer asks for; nil for success and for codes without one.
+    func flow(of observation: FlowObservation) -> CheckedFlow? {
+        if let name = observation.codeName { return flowsByName[name] }
+        return observation.code.flatMap { flows[$0] }
+    }
+
+    /// The name of the code-table entry an answer of `code` is, when its status has
+    /// entries that ask different flows: the one whose `when` the answer's body carries
+    /// (else the status's entry without `when`). Nil for every other code, and `body` is
+    /// then not asked for: only those answers are read again.
+    public func codeName(of code: Int?, body: () -> JSONValue?) -> String? {
+        guard let code, service.codes.contains(where: { $0.code == code && flowsByName[$0.name] != nil }) else { return nil }
+        return service.code(status: code, body: body())?.name
     }
 
     /// Whether the policy retries `observation`'s call after a fault.

@@ -1,6 +1,8 @@
 import AccordContract
 import AccordFlowConformance
+import AccordJSON
 import AccordTesting
+import AccordValidation
 import Testing
 
 /// Each rule of the flows, held to a conforming sequence and a violating one that differ
@@ -125,6 +127,35 @@ import Testing
         checker.finish()
         #expect(checker.violations.isEmpty)
         #expect(checker.exercised == [FlowPair(endpoint: "signal.inbox", flow: .refreshAndRetry): 1, FlowPair(endpoint: "user.me", flow: .ban): 1])
+    }
+
+    /// A plain API's 401 is `token-expired` or `force-logout` by its problem's `type`
+    /// (`when:`): the rules read the answer's body to know which flow it asks for, and a
+    /// 401 whose body names no entry is the one without `when`.
+    @Test func aPlainAPIsStatusAsksTheFlowOfTheEntryItsBodyNames() throws {
+        let contract = try #require(ContractLint.run(directory: Repository.plainContracts).contract)
+        let rules = FlowRules(contract: contract)
+        func notes(_ sequence: Int, at sent: Int64, token: String, status: Int?, type: String?) -> FlowObservation {
+            var observation = Self.call(sequence, "notes.list", "/v1/notes", at: sent, token: token, code: 0)
+            observation.code = status
+            observation.codeName = rules.codeName(of: status) { type.map { JSONValue.object([.init("type", .string($0))]) } }
+            return observation
+        }
+        func violations(metWith type: String?) -> [String] {
+            var checker = FlowChecker(rules: rules)
+            let refresh = Self.call(2, "session.refresh", "/v1/sessions/refresh", at: 10, token: nil, code: 0, method: "POST")
+            for observation in [notes(1, at: 0, token: "A", status: 401, type: type), refresh, notes(3, at: 20, token: "B", status: nil, type: nil)] {
+                checker.observe(observation)
+            }
+            checker.finish()
+            return checker.violations.map(\.description)
+        }
+        #expect(rules.codeName(of: 401) { nil } == "force-logout")
+        #expect(rules.codeName(of: 429) { Issue.record("a status of one entry is not read again"); return nil } == nil)
+        #expect(violations(metWith: "https://notes.example.com/problems/token-expired") == [])
+        #expect(violations(metWith: "about:blank") == [
+            "notes.list: after 401 at #1 #3 was sent with a token before a new login (logout: no authenticated call until a new login) in session s1",
+        ])
     }
 }
 

@@ -11,7 +11,7 @@ import Testing
     @Test func theRepositorysContractDeclaresEachEndpointsFlows() {
         let declared = DeclaredFlow.all(in: Repository.contract)
         func flows(_ endpoint: String) -> [String] {
-            declared.filter { $0.pair.endpoint == endpoint }.map { "\($0.pair.flow.rawValue)\($0.code.map { " \($0)" } ?? "")" }
+            declared.filter { $0.pair.endpoint == endpoint }.map { "\($0.pair.flow.rawValue)\($0.entry.map { " \($0.code)" } ?? "")" }
         }
         #expect(flows("signal.inbox") == ["refresh-and-retry 1002", "logout 1006", "ban 1008", "retry"])
         #expect(flows("signal.publish") == ["refresh-and-retry 1002", "logout 1006", "ban 1008", "alert 3008"])

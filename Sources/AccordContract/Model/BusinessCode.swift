@@ -1,4 +1,5 @@
 import AccordDiagnostics
+import AccordJSON
 
 /// One entry of the code table: a non-zero `code` in the envelope, or for a plain API
 /// an HTTP error status, told apart from the status's other entries by a member of
@@ -65,5 +66,11 @@ extension BusinessCode {
     /// same discriminator (or by none).
     public func clashes(with other: BusinessCode) -> Bool {
         code == other.code && discriminator == other.discriminator
+    }
+
+    /// The error body's members that make an answer of this code this entry and not
+    /// another of its status (`{type: …token-expired}`); nil when no `when` tells them apart.
+    public var discriminatingData: JSONValue? {
+        discriminator.map { JSONValue.object([.init($0.member, .string($0.value))]) }
     }
 }

@@ -24,7 +24,7 @@ struct FlowExercise: Sendable {
         for declared in DeclaredFlow.all(in: contract) {
             let endpoint = declared.pair.endpoint
             // A 502 for the retry flow: it asks for no wait (a 503's Retry-After does), and no HTTP stack resends it by itself.
-            let action: Injection = declared.code.map { .business(code: $0, message: nil, data: nil) } ?? .fault(.httpStatus(502))
+            let action: Injection = declared.entry.map { .business(code: $0.code, message: nil, data: $0.discriminatingData) } ?? .fault(.httpStatus(502))
             steps[endpoint, default: []] += [Scenario.Step(endpoint: endpoint, action: action), Scenario.Step(endpoint: endpoint, action: nil)]
         }
         scenarios = Dictionary(uniqueKeysWithValues: steps.map { endpoint, steps in (endpoint, Scenario(name: "\(Self.name):\(endpoint)", steps: steps)) })

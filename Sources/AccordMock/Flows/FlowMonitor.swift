@@ -1,22 +1,24 @@
 import AccordContract
 import AccordFlowConformance
+import AccordJSON
 import AccordSync
 
 /// The flow rules held live to the journal's entries as they are filed
 /// (`accord serve --check-flows`), per session; a report takes what it found so far.
 public final class FlowMonitor: Sendable {
     private let checker: Locked<FlowChecker>
-    private let nonceHeader: String?
+    private let rules: FlowRules
 
     public init(rules: FlowRules) {
         checker = Locked(FlowChecker(rules: rules))
-        nonceHeader = rules.nonceHeader
+        self.rules = rules
     }
 
     /// Takes an entry just filed; entries a report does not count (CORS, control calls) and those before timing was kept are left out.
     func observe(_ entry: JournalEntry) {
         guard var observation = entry.flowObservation else { return }
-        observation.nonce = nonceHeader.flatMap { entry.headers[$0] }
+        observation.nonce = rules.nonceHeader.flatMap { entry.headers[$0] }
+        observation.codeName = rules.codeName(of: entry.code) { entry.response?.bytes.flatMap { try? JSONReader.read($0) } }
         checker.withLock { $0.observe(observation) }
     }
 

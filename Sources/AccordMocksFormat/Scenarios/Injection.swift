@@ -52,8 +52,7 @@ public enum Injection: Sendable, Hashable {
         }
         if let code = codes.first(where: { $0.name == word }) {
             // One of a plain API's entries of a status: its discriminator marks the body.
-            let marked = code.discriminator.map { JSONValue.object([.init($0.member, .string($0.value))]) }
-            self = .business(code: code.code, message: nil, data: marked)
+            self = .business(code: code.code, message: nil, data: code.discriminatingData)
             return
         }
         switch word {
