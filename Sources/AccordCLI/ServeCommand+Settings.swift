@@ -21,8 +21,10 @@ extension ServeCommand {
             options.listener.options.scheme = tls == nil ? "http" : "https"
             options.listener.options.fallbackHost = port == 0 ? "localhost" : "localhost:\(port)"
             if let cors = arguments["cors"] { options.listener.options.corsAllowOrigin = cors == "off" ? nil : cors }
+            let limits = try Self.limits(arguments)
+            options.listener.options.seed = limits.seed
             host = MockHost.Configuration(contracts: try arguments.directory("contracts", else: "contracts"), mocks: try arguments.directory("mocks", else: "mocks"),
-                                          listener: options.listener, state: try Self.limits(arguments), stateFile: arguments["state"],
+                                          listener: options.listener, state: limits, stateFile: arguments["state"],
                                           reloads: !arguments.has("no-reload"), tls: tls, storage: try Self.storage(arguments))
         }
 

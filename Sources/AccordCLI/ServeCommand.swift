@@ -9,7 +9,7 @@ struct ServeCommand: Subcommand {
         Arguments.Option(name: "mocks", valueName: "DIR", help: "The fixtures directory (default: mocks)."),
         Arguments.Option(name: "port", valueName: "N", help: "The port; 0 picks a free one (default: 8080)."),
         Arguments.Option(name: "cors", valueName: "ORIGIN", help: "Access-Control-Allow-Origin to answer, or 'off' (default: *)."),
-        Arguments.Option(name: "seed", valueName: "N", help: "Seed of {{random}} in fixtures (default: 0)."),
+        Arguments.Option(name: "seed", valueName: "N", help: "Seed of {{random}} in fixtures and of exercise-flows-random's order (default: 0)."),
         Arguments.Option(name: "access-ttl", valueName: "DURATION", help: "Access token lifetime, such as 30s or 2h (default: the contract's)."),
         Arguments.Option(name: "refresh-ttl", valueName: "DURATION", help: "Refresh token lifetime (default: the contract's)."),
         Arguments.Option(name: "no-reload", valueName: nil, help: "Do not watch the directories for changes."),

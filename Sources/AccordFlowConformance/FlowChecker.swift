@@ -27,16 +27,19 @@ public struct FlowChecker: Sendable {
         self.rules = rules
     }
 
-    /// Takes the next request answered (sessions may interleave).
-    public mutating func observe(_ observation: FlowObservation) {
+    /// Takes the next request answered (sessions may interleave); returns the rules it broke.
+    @discardableResult
+    public mutating func observe(_ observation: FlowObservation) -> [FlowViolation] {
         if sessions[observation.session] == nil { remember(observation.session) }
         var state = sessions[observation.session] ?? SessionFlows()
         for rule in state.rulesInForce(for: observation, rules: rules) { checks[rule, default: 0] += 1 }
-        violations += state.check(observation, rules: rules)
+        let broken = state.check(observation, rules: rules)
+        violations += broken
         if let flow = state.update(with: observation, rules: rules), let endpoint = observation.endpoint {
             exercised[FlowPair(endpoint: endpoint, flow: flow), default: 0] += 1
         }
         sessions[observation.session] = state
+        return broken
     }
 
     /// Makes room for a new session, forgetting the first one seen when the limit is reached.

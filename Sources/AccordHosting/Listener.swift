@@ -75,8 +75,8 @@ enum Startup {
                 throw .setting
             }
         }
-        if let name = listener.options.scenario, project.scenarios[name] == nil, name != Scenario.exerciseName {
-            let names = (project.scenarios.keys + [Scenario.exerciseName]).sorted()
+        if let name = listener.options.scenario, project.scenarios[name] == nil, !Scenario.builtInNames.contains(name) {
+            let names = Scenario.builtInNames.union(project.scenarios.keys).sorted()
             messages.warn("error: --scenario '\(name)': no such scenario in \(mocks)/scenarios; available: \(names.joined(separator: ", "))")
             throw .setting
         }

@@ -31,8 +31,9 @@ final class RedisJournal: SharedJournalStorage {
     var recordingStatus: JournalRecorder.Status? { recorder?.status }
 
     /// Queues `entry` for the stream and returns it unnumbered: the number is Redis's,
-    /// given when the batch is written, and the live feed carries it.
-    func add(_ entry: JournalEntry) throws(StorageError) -> JournalEntry {
+    /// given when the batch is written, and the live feed carries it. The flow rules judge
+    /// the shared journal as it is read, every replica's entries together, not here.
+    func add(_ entry: JournalEntry, judgedBy flows: FlowMonitor?) throws(StorageError) -> JournalEntry {
         var stamped = entry
         stamped.replica = replica
         writer.queue(stamped.bytes)

@@ -5,7 +5,7 @@ import Testing
 import TongbanAPI
 
 /// The generated client (`Tests/TongbanAPI`) against `accord serve --check-flows
-/// --scenario exercise-flows`: calling every endpoint until each flow the contract
+/// --scenario exercise-flows` (or `exercise-flows-random`): calling every endpoint until each flow the contract
 /// declares for it was injected (a refresh's code, a forced logout, a ban, an alert, a
 /// 502), as an app's UI tests would, meets every cell of the report's matrix, puts every
 /// rule to a request and breaks none. The driver does what an app does around the client: it
@@ -82,16 +82,15 @@ import TongbanAPI
         ("upload.image", { _ = try await $0.send(API.upload.image(file: FilePart(fileURL: photo, contentType: "image/png"), purpose: .avatar)) }),
     ]
 
-    /// A PNG the upload sends: its signature and some bytes, which is all the mock reads of it.
-    private static let photo: URL = {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("accord-exercise-\(UUID().uuidString).png")
-        try? Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + (0..<100).map { UInt8($0) }).write(to: file)
-        return file
-    }()
+    /// A PNG the upload sends, written for each run: its signature and some bytes, which is all the mock reads of it.
+    private static let photo = FileManager.default.temporaryDirectory.appendingPathComponent("accord-exercise-\(UUID().uuidString).png")
 
-    @Test(.disabled(if: ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil, "timing of the retries under the sanitizer"))
-    func everyFlowOfEachEndpointDrivenIsMetAndKeptTo() async throws {
-        let server = try ServerProcess(arguments: ["--quiet", "--check-flows", "--scenario", "exercise-flows"])
+    /// In turn, and in each endpoint's order drawn from a seed.
+    @Test(.disabled(if: ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil, "timing of the retries under the sanitizer"),
+          arguments: ["exercise-flows", "exercise-flows-random"])
+    func everyFlowOfEachEndpointDrivenIsMetAndKeptTo(_ exercise: String) async throws {
+        let server = try ServerProcess(arguments: ["--quiet", "--check-flows", "--scenario", exercise, "--seed", "7"])
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + (0..<100).map { UInt8($0) }).write(to: Self.photo)
         defer { try? FileManager.default.removeItem(at: Self.photo) }
         let api = APIClient(configuration: ClientConfiguration(serverURL: URL(string: server.baseURL)!, appKey: "dev_app_key", appSecret: "dev_app_secret",
                                                                deviceID: "exercise", os: "ios", appVersion: "1.2.0", timeout: 30),
@@ -126,7 +125,7 @@ import TongbanAPI
         }
         #expect(unmet == [])
         let met = matrix.filter { $0["declared"] == .bool(true) && $0["exercised"] != .int(0) }.count
-        print("exercise-flows: \(met) of \(flows?["declared"].map { JSONWriter.string($0) } ?? "?") declared pairs met by \(driven.count) endpoints")
+        print("\(exercise): \(met) of \(flows?["declared"].map { JSONWriter.string($0) } ?? "?") declared pairs met by \(driven.count) endpoints")
         #expect(flows?["exercised"] == .int(met))
         // docs/flows.md gives these figures.
         #expect(driven.count == 61 && met == 217 && flows?["declared"] == .int(217))

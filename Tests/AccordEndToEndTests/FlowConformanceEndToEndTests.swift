@@ -46,5 +46,16 @@ import Testing
         }
         #expect(broken == [expected], "\(broken)")
         #expect(check.text.contains("flow: \(expected.split(separator: " ")[0]): after "), "\(check.text)")
+        // The journal's entry that broke the rule says so itself, as it was filed.
+        let offending = matrix.flatMap { cell -> [String] in
+            guard case .array(let violations)? = cell["violations"] else { return [] }
+            return violations.compactMap { if case .int(let number)? = $0["offending"], case .string(let rule)? = $0["rule"] { "#\(number) \(rule)" } else { nil } }
+        }
+        let verdicts = try String(contentsOfFile: journal, encoding: .utf8).split(separator: "\n").flatMap { line -> [String] in
+            let entry = try JSONReader.read(Array(line.utf8))
+            guard case .int(let number)? = entry["seq"], case .array(let violations)? = entry["flow_violations"] else { return [] }
+            return violations.compactMap { if case .string(let rule)? = $0["rule"] { "#\(number) \(rule)" } else { nil } }
+        }
+        #expect(!offending.isEmpty && verdicts == offending, "journal: \(verdicts), report: \(offending)")
     }
 }

@@ -140,4 +140,44 @@ import TongbanAPI
         #expect(flow == ["auth.login-phone:0", "signal.quota:1002", "auth.refresh:0", "signal.quota:0", "signal.quota:0"])
         #expect(Set(journal.compactMap { if case .string(let name)? = $0["replica"] { name } else { nil } }) == ["r0", "r1", "r2"])
     }
+
+    /// With `--check-flows`, a session's requests spread over the replicas are judged
+    /// whole: the 1002 on one, the refresh on another, the old token on a third make one
+    /// violation, which every replica's report and journal show; no replica saw it alone.
+    @Test func theFlowRulesJudgeASessionWhoseCallsWentToEveryReplica() async throws {
+        let replicas = try Replicas(arguments: ["--check-flows"])
+        let login = try await Replicas.send(replicas[0], "POST", "/api/v1/auth/login/phone", body: ServeEndToEndTests.loginBody, session: "spread")
+        guard case .string(let access)? = login.envelope?.value(at: "/data/access_token"),
+              case .string(let refresh)? = login.envelope?.value(at: "/data/refresh_token") else { Issue.record("login failed: \(login)"); return }
+        try await Control(server: replicas[0]).call("POST", "tokens/expire", "{}")
+        #expect(Replicas.code(try await Replicas.send(replicas[1], "GET", "/api/v1/signals/quota", token: access, session: "spread")) == 1002)
+        let refreshed = try await Replicas.send(replicas[2], "POST", "/api/v1/auth/token/refresh", body: #"{"refresh_token":"\#(refresh)"}"#, session: "spread")
+        #expect(Replicas.code(refreshed) == 0)
+        // The old token, expired and retired: 1002 again.
+        #expect(Replicas.code(try await Replicas.send(replicas[0], "GET", "/api/v1/signals/quota", token: access, session: "spread")) == 1002)
+        for server in replicas.servers {
+            var entries: [JSONValue] = []
+            for _ in 0..<50 {
+                entries = try await Control(server: server).journal(session: "spread")
+                if entries.count == 4 { break }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let numbers = entries.compactMap { entry -> Int? in if case .int(let number)? = entry["seq"] { number } else { nil } }
+            let verdicts = entries.flatMap { entry -> [String] in
+                guard case .array(let violations)? = entry["flow_violations"] else { return [] }
+                return violations.compactMap { if case .string(let message)? = $0["message"] { message } else { nil } }
+            }
+            guard numbers.count == 4 else { Issue.record("\(entries)"); continue }
+            let expected = "signal.quota: after 1002 at #\(numbers[1]) and the refresh at #\(numbers[2]), #\(numbers[3]) was sent with the old token "
+                + "(refresh-and-retry: no request with the old token after the refresh) in session spread"
+            #expect(verdicts == [expected])
+            let report = try await Control(server: server).call("GET", "report").1
+            guard case .array(let matrix)? = report?["flows"]?["matrix"] else { Issue.record("no flows: \(String(describing: report))"); continue }
+            let reported = matrix.flatMap { cell -> [String] in
+                guard case .array(let violations)? = cell["violations"] else { return [] }
+                return violations.compactMap { if case .string(let message)? = $0["message"] { message } else { nil } }
+            }
+            #expect(reported == [expected])
+        }
+    }
 }

@@ -243,7 +243,7 @@ import Testing
         #expect(fixture.handle(fixture.signed("GET", "/api/v1/signals/quota", headers: [("X-Accord-Session", "other")])).code == .int(0))
         let unknown = fixture.handle(MockRequest(method: "POST", target: "/__accord/sessions/s/scenario", headers: [("Content-Type", "application/json")],
                                                  body: Array(#"{"name": "nope"}"#.utf8)))
-        #expect(unknown.json?["message"] == .string("give {\"name\": SCENARIO}; scenarios: banned, exercise-flows, forced-logout, quota, refresh-fails, silent-refresh, token-expiry"))
+        #expect(unknown.json?["message"] == .string("give {\"name\": SCENARIO}; scenarios: banned, exercise-flows, exercise-flows-random, forced-logout, quota, refresh-fails, silent-refresh, token-expiry"))
     }
 
     @Test func theContractViewListsEveryEndpointByDomainAndTheCodesWithTheirFlows() throws {

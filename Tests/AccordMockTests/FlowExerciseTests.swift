@@ -42,6 +42,34 @@ import Testing
         #expect(sources == ["scenario:exercise-flows:signal.quota#1", "scenario:exercise-flows:user.me#1", "scenario:exercise-flows:signal.quota#2"])
     }
 
+    /// `exercise-flows-random`: each session's calls of an endpoint meet the same flows,
+    /// once each with a pass between them, in an order drawn from `--seed` and the session:
+    /// the same for the same two, whatever else the server answered meanwhile.
+    @Test func theRandomExerciseDrawsEachSessionsOrderFromTheSeed() throws {
+        func flows(session: String, seed: UInt64) throws -> [String] {
+            var options = MockOptions()
+            options.seed = seed
+            var fixture = try EngineFixture(options: options)
+            let steering = [("X-Accord-Scenario", "exercise-flows-random"), ("X-Accord-Session", session)]
+            return (0..<9).map { _ in
+                let answer = fixture.handle(fixture.signed("GET", "/api/v1/signals/quota", headers: steering))
+                return answer.summary.verdict == .fault ? "fault" : answer.code.map { "\($0)" } ?? "none"
+            }
+        }
+        let inTurn = ["int(1002)", "int(1006)", "int(1008)", "fault"]
+        var orders: Set<[String]> = []
+        for session in (1...6).map({ "ui-\($0)" }) {
+            let answers = try flows(session: session, seed: 7)
+            #expect(try flows(session: session, seed: 7) == answers)
+            let injected = stride(from: 0, to: 8, by: 2).map { answers[$0] }
+            #expect(injected.sorted() == inTurn.sorted() && stride(from: 1, to: 9, by: 2).allSatisfy { answers[$0] == "int(0)" }, "\(answers)")
+            orders.insert(injected)
+        }
+        // Six sessions do not all draw the matrix's own order, and another seed draws others.
+        #expect(orders.count > 1 && orders != [inTurn])
+        #expect(try (1...6).map { try flows(session: "ui-\($0)", seed: 8) } != (1...6).map { try flows(session: "ui-\($0)", seed: 7) })
+    }
+
     @Test func theControlAPIStartsItForASession() throws {
         var fixture = try EngineFixture()
         let started = fixture.handle(MockRequest(method: "POST", target: "/__accord/sessions/ui-3/scenario", headers: [("Content-Type", "application/json")],

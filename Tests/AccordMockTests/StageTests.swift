@@ -213,7 +213,7 @@ import Testing
     }
 
     @Test func injectionAnswersCodesAndHandsFaultsOn() throws {
-        let stage = InjectionStage(state: state, contract: contract, scenarios: [:], defaultScenario: nil, envelopes: envelopes)
+        let stage = InjectionStage(state: state, contract: contract, scenarios: [:], defaultScenario: nil, envelopes: envelopes, seed: 0)
         let quota = try route("signal.quota")
         let (injected, _) = try run(stage, MockRequest(method: "GET", target: "/", headers: [("X-Accord-Inject", "banned")]), quota)
         #expect(passes(injected), "the answer is made here and answered by RenderStage, past the token stage")

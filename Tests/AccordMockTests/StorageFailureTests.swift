@@ -108,7 +108,7 @@ private struct UnreachableRules: RuleStorage {
 private struct UnreachableJournal: JournalStorage {
     let capacity: Int
     var recordingStatus: JournalRecorder.Status? { nil }
-    func add(_ entry: JournalEntry) throws(StorageError) -> JournalEntry { throw refused("journal") }
+    func add(_ entry: JournalEntry, judgedBy flows: FlowMonitor?) throws(StorageError) -> JournalEntry { throw refused("journal") }
     func entries(matching filter: JournalFilter, limit: Int) throws(StorageError) -> [JournalEntry] { throw refused("journal") }
     func clear() throws(StorageError) { throw refused("journal") }
 }

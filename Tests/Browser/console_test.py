@@ -271,6 +271,15 @@ class ConsoleTests(unittest.TestCase):
                                     r"\(alert: the same call not sent again within the alert window\) in session user:10086$")
         self.assertEqual(summary.text, "1 of 217 cells met, 1 violation")
         self.shoot("flows-conformance")
+        # The journal's entry that broke the rule carries it: marked in the table, named in its detail.
+        self.driver.find_element(By.ID, "tab-traffic").click()
+        marked = self.driver.find_elements(By.CSS_SELECTOR, "#traffic tr.flow-broken")
+        self.assertEqual([row.text.split()[0] for row in marked], [re.search(r"sent again at #(\d+)", broken[0]).group(1)])
+        marked[0].click()
+        detail = self.driver.find_element(By.ID, "detail")
+        self.wait_for(lambda: "Flow rules broken" in detail.text, "the entry's verdict")
+        self.assertIn("(alert: the same call not sent again within the alert window) in session user:10086",
+                      detail.find_element(By.CSS_SELECTOR, "ul.flow-violations").text)
         self.assertEqual(self.severe_console_messages(), [])
 
     def test_try_it_signs_on_the_server_and_the_answer_is_journaled(self):

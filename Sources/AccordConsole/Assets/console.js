@@ -121,13 +121,14 @@ function admits(entry, filter) {
 
 function row(entry) {
   const time = entry.time.slice(11, 19);
-  return el('tr', { 'data-seq': entry.seq, class: 'verdict-' + entry.verdict, onclick: () => select(entry.seq) },
+  const flowClass = entry.flow_violations ? ' flow-broken' : '';
+  return el('tr', { 'data-seq': entry.seq, class: 'verdict-' + entry.verdict + flowClass, onclick: () => select(entry.seq) },
     el('td', { text: entry.seq }),
     el('td', { text: time }),
     el('td', {}, el('b', { text: entry.method }), ' ', entry.path, entry.endpoint ? el('small', { text: ' ' + entry.endpoint }) : null),
     el('td', { text: entry.status }),
     el('td', { text: entry.code ?? '' }),
-    el('td', { text: entry.verdict + (entry.problems ? ` (${entry.problems.length})` : '') }),
+    el('td', { text: entry.verdict + (entry.problems ? ` (${entry.problems.length})` : '') + (entry.flow_violations ? ' · flow' : '') }),
     el('td', { text: entry.session }),
     el('td', { text: entry.user ?? '' }));
 }
@@ -171,6 +172,10 @@ function select(sequence) {
   if (entry.problems) {
     parts.push(section('Violations', el('ul', { class: 'problems' },
       entry.problems.map((problem) => el('li', {}, el('code', { text: problem.pointer || '(whole)' }), ' ', problem.message)))));
+  }
+  if (entry.flow_violations) {
+    parts.push(section('Flow rules broken', el('ul', { class: 'flow-violations' },
+      entry.flow_violations.map((violation) => el('li', {}, el('code', { text: `${violation.flow} after #${violation.met}` }), ' ', violation.message)))));
   }
   const answer = entry.response_body;
   const data = answer && typeof answer === 'object' ? answer.data : undefined;

@@ -106,7 +106,7 @@ extension MockEngine {
         } catch {
             return controlError(400, "invalid_filter", error.message)
         }
-        var members: [JSONValue.Member] = [.init("requests", .array(try state.journal.entries(matching: filter, limit: limit).map(\.json)))]
+        var members: [JSONValue.Member] = [.init("requests", .array(try journalEntries(matching: filter, limit: limit).map(\.json)))]
         if let recording = state.journal.recordingStatus { members.append(.init("recording", recording.json)) }
         if let shared = state.journal as? any SharedJournalStorage, shared.dropped > 0 { members.append(.init("dropped", .int(shared.dropped))) }
         return controlAnswer(.object(members))

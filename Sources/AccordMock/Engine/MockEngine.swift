@@ -44,8 +44,8 @@ public struct MockEngine: Sendable {
         self.collections = collections
         self.options = options
         self.state = state
-        // The built-in exercise is named as a scenario is; no file may take its name (lint refuses it).
-        let scenarios = scenarios.merging([FlowExercise.name: FlowExercise.placeholder]) { _, builtIn in builtIn }
+        // The built-in exercises are named as scenarios are; no file may take their names (lint refuses them).
+        let scenarios = scenarios.merging(FlowExercise.placeholders) { _, builtIn in builtIn }
         self.scenarios = scenarios
         fixtureLabels = fixtures.byEndpoint.mapValues { $0.map { "fixture:" + $0.name } }
         let router = Router(contract: contract)
@@ -72,10 +72,32 @@ public struct MockEngine: Sendable {
         }
     }
 
-    /// The report of every request the server answered so far.
+    /// The report of every request the server answered so far. With a shared journal the
+    /// flows are every replica's, judged now over the entries it keeps (none when it
+    /// cannot be read: a report of this replica's part alone would be wrong).
     public func report(title: String = "accord serve") -> ContractReport {
         var report = ContractReport(title: title, contract: contract, answers: fixtureLabels, observed: state.observations.snapshot)
-        report.flows = flows?.report()
+        if let flows {
+            report.flows = isJournalShared ? try? sharedJournal(judgedBy: flows).report : flows.report()
+        }
         return report
+    }
+
+    /// The journal's entries that `filter` lets through, the last `limit` of them, oldest
+    /// first, each with the flow rules it broke; a shared journal's are judged as they are
+    /// read here, over every replica's entries.
+    func journalEntries(matching filter: JournalFilter, limit: Int) throws(StorageError) -> [JournalEntry] {
+        guard let flows, isJournalShared else { return try state.journal.entries(matching: filter, limit: limit) }
+        return Array(try sharedJournal(judgedBy: flows).entries.filter(filter.admits).suffix(max(0, limit)))
+    }
+
+    /// Whether several replicas file into the journal (`--storage redis://…`).
+    private var isJournalShared: Bool { state.journal is any SharedJournalStorage }
+
+    /// Every entry the shared journal keeps, judged by `flows` afresh, and what they show.
+    private func sharedJournal(judgedBy flows: FlowMonitor) throws(StorageError) -> (entries: [JournalEntry], report: FlowReport) {
+        var entries = try state.journal.entries(matching: JournalFilter(), limit: state.journal.capacity)
+        let report = flows.judge(&entries)
+        return (entries, report)
     }
 }

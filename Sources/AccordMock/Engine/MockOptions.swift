@@ -26,6 +26,8 @@ public struct MockOptions: Sendable {
     public var fallbackHost = "localhost"
     /// Hold each session's requests to the flows of the codes it was answered (`--check-flows`).
     public var checksFlows = false
+    /// `--seed`: with each session's name, the order in which `exercise-flows-random` injects an endpoint's flows.
+    public var seed: UInt64 = 0
 
     /// Where the mock's own URLs point (uploads, public files).
     public var publicOrigin: PublicOrigin { PublicOrigin(scheme: scheme, fallbackHost: fallbackHost, serverNames: serverNames) }

@@ -91,12 +91,12 @@ public final class MockState: Sendable {
     }
 }
 
-/// A seeded generator shared across threads (Vigna's SplitMix64).
+/// A seeded generator shared across threads (``SplitMix``).
 final class SeededRandom: Sendable {
-    private let state: Locked<UInt64>
+    private let state: Locked<SplitMix>
 
     init(seed: UInt64) {
-        state = Locked(seed)
+        state = Locked(SplitMix(seed: seed))
     }
 
     func next(in range: ClosedRange<Int>) -> Int {
@@ -109,19 +109,30 @@ final class SeededRandom: Sendable {
         Double(nextBits() >> 11) / Double(1 << 53)
     }
 
-    /// 64 random bits. SplitMix64: its arithmetic wraps by design (`&+`, `&*`).
+    /// 64 random bits.
     func nextBits() -> UInt64 {
-        state.withLock { state in
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        state.withLock { $0.next() }
     }
 
     private struct Generator: RandomNumberGenerator {
         let source: SeededRandom
         mutating func next() -> UInt64 { source.nextBits() }
+    }
+}
+
+/// Vigna's SplitMix64: the same seed gives the same sequence. Its arithmetic wraps by design (`&+`, `&*`).
+struct SplitMix: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

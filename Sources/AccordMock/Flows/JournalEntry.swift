@@ -1,4 +1,5 @@
 import AccordContract
+import AccordFlowConformance
 import AccordHTTP
 import AccordJSON
 import AccordReport
@@ -71,6 +72,9 @@ public struct JournalEntry: Sendable {
     public var tokenTag: String?
     /// The fault injected in place of the answer (`reset`, `503`, `malformed`), as it is written.
     public var fault: String?
+    /// The flow rules this request broke, by what an earlier answer of its session asked
+    /// (`--check-flows`): set as the entry is numbered, or, in a shared journal, as it is read.
+    public var flowViolations: [FlowViolation] = []
 
     /// An answer's body as the journal keeps it: its bytes up to ``Body/limit``, else only its size.
     public struct Response: Sendable, Equatable {
@@ -215,6 +219,21 @@ public struct JournalEntry: Sendable {
             for (index, problem) in problems.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
                 problem.write(into: &output)
+            }
+            output.append(UInt8(ascii: "]"))
+        }
+        if !flowViolations.isEmpty {
+            JournalEntry.raw(#","flow_violations":["#, into: &output)
+            for (index, violation) in flowViolations.enumerated() {
+                JournalEntry.raw(index == 0 ? #"{"flow":"# : #",{"flow":"#, into: &output)
+                JSONWriter.writeString(violation.flow.rawValue, into: &output)
+                JournalEntry.raw(#","rule":"#, into: &output)
+                JSONWriter.writeString(violation.rule.rawValue, into: &output)
+                JournalEntry.raw(#","met":"#, into: &output)
+                JSONWriter.writeInteger(violation.met, into: &output)
+                JournalEntry.raw(#","message":"#, into: &output)
+                JSONWriter.writeString(violation.description, into: &output)
+                output.append(UInt8(ascii: "}"))
             }
             output.append(UInt8(ascii: "]"))
         }

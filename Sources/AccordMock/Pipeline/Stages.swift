@@ -91,6 +91,6 @@ struct Stages {
     }
 
     private func injection(state: MockState, scenarios: [String: Scenario]) -> InjectionStage {
-        InjectionStage(state: state, contract: contract, scenarios: scenarios, defaultScenario: options.scenario, envelopes: envelopes)
+        InjectionStage(state: state, contract: contract, scenarios: scenarios, defaultScenario: options.scenario, envelopes: envelopes, seed: options.seed)
     }
 }

@@ -124,10 +124,12 @@ public protocol JournalStorage: Sendable {
     var capacity: Int { get }
     /// The `--record` file's state, when recording.
     var recordingStatus: JournalRecorder.Status? { get }
-    /// Keeps `entry`, numbered (`INCR journal:seq`), and returns it as kept: numbered, or,
-    /// by a shared journal that writes it later in a batch, not yet (its number is in ``entries(matching:limit:)``).
+    /// Keeps `entry`, numbered (`INCR journal:seq`), and returns it as kept: numbered and
+    /// judged by `flows`, or, by a shared journal that writes it later in a batch, not yet
+    /// (its number is in ``entries(matching:limit:)``, and its verdicts are given as it is
+    /// read, over every replica's entries: ``MockEngine/journalEntries(matching:limit:)``).
     @discardableResult
-    func add(_ entry: JournalEntry) throws(StorageError) -> JournalEntry
+    func add(_ entry: JournalEntry, judgedBy flows: FlowMonitor?) throws(StorageError) -> JournalEntry
     /// The newest `limit` entries that `filter` lets through, oldest first.
     func entries(matching filter: JournalFilter, limit: Int) throws(StorageError) -> [JournalEntry]
     func clear() throws(StorageError)
@@ -175,6 +177,14 @@ public protocol RecordStorage: Sendable {
 
 /// A journal several replicas file into: its entries reach this replica's live feed from
 /// the shared store (every replica's, in one order), not from this replica's own adds.
+extension JournalStorage {
+    /// Keeps `entry`, judged by no flow rules.
+    @discardableResult
+    public func add(_ entry: JournalEntry) throws(StorageError) -> JournalEntry {
+        try add(entry, judgedBy: nil)
+    }
+}
+
 public protocol SharedJournalStorage: JournalStorage {
     /// The entries this replica answered that never reached the shared journal (dropped
     /// while it was away and too many waited), for `GET /__accord/requests`.

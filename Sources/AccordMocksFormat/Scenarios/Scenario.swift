@@ -32,6 +32,10 @@ public struct Scenario: Sendable {
 
     /// The name of `accord serve`'s built-in exercise of every declared flow, which no file may take.
     public static let exerciseName = "exercise-flows"
+    /// The same exercise with each endpoint's flows in an order drawn from `--seed` and the session's name.
+    public static let shuffledExerciseName = "exercise-flows-random"
+    /// The built-in scenarios' names.
+    public static let builtInNames: Set<String> = [exerciseName, shuffledExerciseName]
 
     public init(name: String, description: String? = nil, steps: [Step]) {
         self.name = name
@@ -58,8 +62,8 @@ public struct ScenarioLoader: Sendable {
 
     private func scenario(_ name: String, _ root: Node, reader: inout NodeReader) -> Scenario? {
         guard let pairs = reader.mapping(root, "a scenario") else { return nil }
-        if name == Scenario.exerciseName {
-            reader.error("'\(name)' is the built-in scenario that injects every flow into every endpoint in turn; give this file another name", at: root)
+        if Scenario.builtInNames.contains(name) {
+            reader.error("'\(name)' is a built-in scenario that injects every flow into every endpoint; give this file another name", at: root)
             return nil
         }
         reader.checkKeys(pairs, allowed: MocksKeys.scenario.names, in: "a scenario")

@@ -23,10 +23,10 @@ struct InjectionStage: Stage {
     /// The `data` an injected code answers when the rule gives none: a value of the
     /// payload the code table declares for it (``BusinessCode/data``), made once.
     private let payloads: [Int: JSONValue]
-    /// The steps of the built-in `exercise-flows` scenario, made once.
+    /// The steps of the built-in `exercise-flows` scenarios, made once.
     private let exercise: FlowExercise
 
-    init(state: MockState, contract: Contract, scenarios: [String: Scenario], defaultScenario: String?, envelopes: Envelopes) {
+    init(state: MockState, contract: Contract, scenarios: [String: Scenario], defaultScenario: String?, envelopes: Envelopes, seed: UInt64) {
         self.state = state
         codes = contract.service.codes
         self.scenarios = scenarios
@@ -34,7 +34,7 @@ struct InjectionStage: Stage {
         self.envelopes = envelopes
         let generator = ResponseGenerator(types: contract.types)
         payloads = Dictionary(uniqueKeysWithValues: codes.compactMap { code in code.data.map { (code.code, generator.value(for: $0)) } })
-        exercise = FlowExercise(contract: contract)
+        exercise = FlowExercise(contract: contract, seed: seed)
     }
 
     func respond(to exchange: inout Exchange, next: Next) throws(StorageError) -> MockResponse {
@@ -79,9 +79,9 @@ struct InjectionStage: Stage {
         var named = request.headers[Self.scenarioHeader]
         if named == nil { named = try state.scenarios.startedScenario(session: exchange.session) }
         guard let name = named ?? defaultScenario else { return .success(nil) }
-        if name == FlowExercise.name {
-            guard let scenario = exercise.scenarios[endpoint],
-                  let (index, step) = try state.scenarios.step(for: endpoint, session: FlowExercise.progressKey(session: exchange.session, endpoint: endpoint),
+        if Scenario.builtInNames.contains(name) {
+            guard let scenario = exercise.scenario(name, endpoint: endpoint, session: exchange.session),
+                  let (index, step) = try state.scenarios.step(for: endpoint, session: FlowExercise.progressKey(name, session: exchange.session, endpoint: endpoint),
                                                                scenario: scenario) else { return .success(nil) }
             return .success(Injected(action: step.action, source: "scenario:\(name):\(endpoint)#\(index + 1)"))
         }

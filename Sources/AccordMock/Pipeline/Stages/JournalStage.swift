@@ -78,8 +78,7 @@ struct JournalStage: Stage {
             sentMicroseconds: exchange.timing?.sent, answeredMicroseconds: exchange.timing?.answered,
             tokenTag: flows == nil ? nil : request.headers["authorization"].flatMap(TokenTag.of(authorization:)),
             fault: exchange.fault?.description
-        ))
+        ), judgedBy: flows)
         if publishes { feed.publish(entry) }
-        flows?.observe(entry)
     }
 }

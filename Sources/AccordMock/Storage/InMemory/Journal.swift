@@ -30,13 +30,15 @@ public final class Journal: Sendable {
     /// What the recorder wrote and lost, when recording.
     public var recordingStatus: JournalRecorder.Status? { recorder?.status }
 
-    /// Keeps `entry`, numbering it; returns it numbered.
+    /// Keeps `entry`, numbering it and, with `flows`, judging it in the order of the
+    /// numbers; returns it numbered, with the rules it broke.
     @discardableResult
-    public func add(_ entry: JournalEntry) -> JournalEntry {
+    public func add(_ entry: JournalEntry, judgedBy flows: FlowMonitor?) -> JournalEntry {
         let numbered = state.withLock { state -> JournalEntry in
             state.sequence += 1
             var numbered = entry
             numbered.sequence = state.sequence
+            if let flows { numbered.flowViolations = flows.judge(numbered) }
             if state.entries.count < capacity {
                 state.entries.append(numbered)
             } else {
