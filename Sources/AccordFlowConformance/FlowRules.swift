@@ -10,7 +10,8 @@ public struct FlowRules: Sendable {
     /// The flow of each entry, by name, for the statuses whose entries ask different flows
     /// (a plain API's `401` that is `token-expired` or `force-logout` by its `when`).
     public var flowsByName: [String: CheckedFlow]
-    /// The code table, which tells those statuses' entries apart by the answer's body.
+    /// Those statuses, and the code table that tells their entries apart by the answer's body.
+    private let toldApart: Set<Int>
     private let service: Service
     public var refresh: String?
     public var logins: Set<String>
@@ -39,6 +40,7 @@ public struct FlowRules: Sendable {
                            uniquingKeysWith: { first, _ in first })
         let told = Dictionary(grouping: service.codes, by: \.code).values.filter { Set($0.map(\.flow)).count > 1 }.joined()
         flowsByName = Dictionary(told.compactMap { entry in CheckedFlow(entry.flow).map { (entry.name, $0) } }, uniquingKeysWith: { first, _ in first })
+        toldApart = Set(told.map(\.code))
         self.service = service
         refresh = auth.refreshEndpoint.isEmpty ? nil : auth.refreshEndpoint
         logins = Set(auth.loginEndpoints)
@@ -67,7 +69,7 @@ public struct FlowRules: Sendable {
     /// (else the status's entry without `when`). Nil for every other code, and `body` is
     /// then not asked for: only those answers are read again.
     public func codeName(of code: Int?, body: () -> JSONValue?) -> String? {
-        guard let code, service.codes.contains(where: { $0.code == code && flowsByName[$0.name] != nil }) else { return nil }
+        guard let code, toldApart.contains(code) else { return nil }
         return service.code(status: code, body: body())?.name
     }
 

@@ -175,7 +175,8 @@ struct ServiceEmitter {
                     }
                     writer.line("    return \(fallback)")
                 }
-                writer.line("default: return BusinessCode.unknown(status)")
+                // A status the table does not list is `APIError.http`: a 5xx of a proxy or a crashed backend is then a fault the retry policy retries.
+                writer.line("default: return nil")
             }
         }
         writer.line("/// The member of the error body, and its value, that marks `code` (a plain API's entry with `when`).")

@@ -71,6 +71,59 @@ import Testing
         #expect(journal.filter { $0["endpoint"] == .string("notes.list") && $0["status"] == .int(200) }.count == 10)
     }
 
+    /// Under `exercise-flows` every notes endpoint meets each flow the plain contract
+    /// declares: a 401 that is `token-expired` (refreshed, retried), one that is
+    /// `force-logout` (told apart by its problem's `type`), a ban, a 429 alert, a 502.
+    /// The client keeps to every rule, and the recorded journal gives the same flows offline.
+    @Test func theClientKeepsToEveryFlowOfThePlainAPIsStatuses() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("accord-plain-flows-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let journal = directory.appendingPathComponent("run.jsonl").path
+        let server = try ServerProcess(arguments: ["--quiet", "--check-flows", "--scenario", "exercise-flows", "--record", journal],
+                                       mocks: Repository.plainMocks, contracts: Repository.plainContracts)
+        let api = client(server)
+        _ = try await api.send(signIn)
+        let calls: [@Sendable (APIClient) async throws -> Void] = [
+            { _ = try await $0.send(API.notes.list()) }, { _ = try await $0.send(API.notes.get(noteID: "n_1")) },
+            { _ = try await $0.send(API.notes.create(NotesCreateRequest(title: "Groceries", body: "milk"))) },
+        ]
+        for _ in 0..<9 {
+            for call in calls {
+                do {
+                    try await call(api)
+                } catch {
+                    switch error as? APIError {
+                    case .sessionEnded?, .banned?: _ = try await api.send(signIn)
+                    case .business(.quota, _, _)?: try await Task.sleep(nanoseconds: 2_100_000_000)
+                    default: Issue.record("\(error)")
+                    }
+                }
+            }
+        }
+        let flows = try await Control(server: server).call("GET", "report").1?["flows"]
+        try await Control(server: server).call("POST", "shutdown")
+        _ = server.waitForExit(timeout: 10)
+        #expect(flows?["violations"] == .int(0), "\(flows.map { JSONWriter.string($0) } ?? "no flows")")
+        guard case .array(let matrix)? = flows?["matrix"] else {
+            Issue.record("no matrix")
+            return
+        }
+        let met = matrix.compactMap { cell -> String? in
+            guard case .string(let endpoint)? = cell["endpoint"], endpoint.hasPrefix("notes."), cell["declared"] == .bool(true),
+                  cell["exercised"] != .int(0), case .string(let flow)? = cell["flow"] else { return nil }
+            return "\(endpoint) \(flow)"
+        }
+        #expect(met == ["notes.create alert", "notes.create ban", "notes.create logout", "notes.create refresh-and-retry",
+                        "notes.get ban", "notes.get logout", "notes.get refresh-and-retry", "notes.get retry",
+                        "notes.list ban", "notes.list logout", "notes.list refresh-and-retry", "notes.list retry"])
+        let offline = directory.appendingPathComponent("offline.json").path
+        let check = try ExternalCommand.run(ServerProcess.executable.path, ["check-requests", journal, "--contracts", Repository.plainContracts,
+                                                                            "--check-flows", "--report", offline, "--report-format", "json"])
+        #expect(check.errors == "", "\(check.errors)")
+        #expect(try JSONReader.read(Array(Data(contentsOf: URL(fileURLWithPath: offline))))["flows"] == flows)
+    }
+
     @Test func aBanIsTypedFromItsProblemBody() async throws {
         let server = try server()
         let api = client(server)

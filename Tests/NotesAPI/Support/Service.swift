@@ -119,7 +119,7 @@ nonisolated enum Service {
         case 404: return .notFound
         case 422: return .invalidRequest
         case 429: return .quota
-        default: return BusinessCode.unknown(status)
+        default: return nil
         }
     }
     /// The member of the error body, and its value, that marks `code` (a plain API's entry with `when`).
