@@ -105,13 +105,7 @@ import TongbanAPI
             try await Replicas.send(replicas[index], "GET", "/api/v1/signals/quota", session: "journal")
         }
         for server in replicas.servers {
-            var entries: [JSONValue] = []
-            // Each replica writes its entries off the request path: within a moment they are everyone's.
-            for _ in 0..<50 {
-                entries = try await Control(server: server).journal(session: "journal")
-                if entries.count == 6 { break }
-                try await Task.sleep(for: .milliseconds(20))
-            }
+            let entries = try await Replicas.journal(on: server, session: "journal", count: 6)
             // Listed in the order they reached Redis, which a replica's batch may delay past the next replica's request.
             let answered = entries.compactMap { entry -> String? in if case .string(let name)? = entry["replica"] { name } else { nil } }
             #expect(answered.sorted() == ["r0", "r0", "r1", "r1", "r2", "r2"])
@@ -156,12 +150,7 @@ import TongbanAPI
         // The old token, expired and retired: 1002 again.
         #expect(Replicas.code(try await Replicas.send(replicas[0], "GET", "/api/v1/signals/quota", token: access, session: "spread")) == 1002)
         for server in replicas.servers {
-            var entries: [JSONValue] = []
-            for _ in 0..<50 {
-                entries = try await Control(server: server).journal(session: "spread")
-                if entries.count == 4 { break }
-                try await Task.sleep(for: .milliseconds(20))
-            }
+            let entries = try await Replicas.journal(on: server, session: "spread", count: 4)
             let numbers = entries.compactMap { entry -> Int? in if case .int(let number)? = entry["seq"] { number } else { nil } }
             let verdicts = entries.flatMap { entry -> [String] in
                 guard case .array(let violations)? = entry["flow_violations"] else { return [] }

@@ -52,6 +52,18 @@ struct Replicas {
         return (access, refresh, uid)
     }
 
+    /// `session`'s entries as `server` lists them, once it lists `count` (or after a second):
+    /// each replica writes its entries off the request path, so within a moment they are everyone's.
+    static func journal(on server: ServerProcess, session: String, count: Int) async throws -> [JSONValue] {
+        var entries: [JSONValue] = []
+        for _ in 0..<50 {
+            entries = try await Control(server: server).journal(session: session)
+            if entries.count == count { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return entries
+    }
+
     static func code(_ answer: (status: Int, envelope: JSONValue?)) -> Int? {
         if case .int(let code)? = answer.envelope?["code"] { code } else { nil }
     }

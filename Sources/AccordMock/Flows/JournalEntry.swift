@@ -214,6 +214,13 @@ public struct JournalEntry: Sendable {
         if let sentMicroseconds { Self.member("sent_us", Int(sentMicroseconds), into: &output) }
         if let answeredMicroseconds { Self.member("answered_us", Int(answeredMicroseconds), into: &output) }
         if let tokenTag { Self.member("token_tag", tokenTag, into: &output) }
+        writeVerdicts(into: &output)
+        response?.append(to: &output)
+        output.append(UInt8(ascii: "}"))
+    }
+
+    /// `,"problems":[…]` and `,"flow_violations":[{"flow":…,"rule":…,"met":…,"message":…}]`, each when there are any.
+    private func writeVerdicts(into output: inout [UInt8]) {
         if !problems.isEmpty {
             JournalEntry.raw(#","problems":["#, into: &output)
             for (index, problem) in problems.enumerated() {
@@ -222,23 +229,20 @@ public struct JournalEntry: Sendable {
             }
             output.append(UInt8(ascii: "]"))
         }
-        if !flowViolations.isEmpty {
-            JournalEntry.raw(#","flow_violations":["#, into: &output)
-            for (index, violation) in flowViolations.enumerated() {
-                JournalEntry.raw(index == 0 ? #"{"flow":"# : #",{"flow":"#, into: &output)
-                JSONWriter.writeString(violation.flow.rawValue, into: &output)
-                JournalEntry.raw(#","rule":"#, into: &output)
-                JSONWriter.writeString(violation.rule.rawValue, into: &output)
-                JournalEntry.raw(#","met":"#, into: &output)
-                JSONWriter.writeInteger(violation.met, into: &output)
-                JournalEntry.raw(#","message":"#, into: &output)
-                JSONWriter.writeString(violation.description, into: &output)
-                output.append(UInt8(ascii: "}"))
-            }
-            output.append(UInt8(ascii: "]"))
+        guard !flowViolations.isEmpty else { return }
+        JournalEntry.raw(#","flow_violations":["#, into: &output)
+        for (index, violation) in flowViolations.enumerated() {
+            JournalEntry.raw(index == 0 ? #"{"flow":"# : #",{"flow":"#, into: &output)
+            JSONWriter.writeString(violation.flow.rawValue, into: &output)
+            JournalEntry.raw(#","rule":"#, into: &output)
+            JSONWriter.writeString(violation.rule.rawValue, into: &output)
+            JournalEntry.raw(#","met":"#, into: &output)
+            JSONWriter.writeInteger(violation.met, into: &output)
+            JournalEntry.raw(#","message":"#, into: &output)
+            JSONWriter.writeString(violation.description, into: &output)
+            output.append(UInt8(ascii: "}"))
         }
-        response?.append(to: &output)
-        output.append(UInt8(ascii: "}"))
+        output.append(UInt8(ascii: "]"))
     }
 
     /// `,"name":"text"`.
@@ -279,20 +283,5 @@ public struct JournalEntry: Sendable {
     /// The literal's bytes, copied without an array made of them first.
     static func raw(_ literal: StaticString, into output: inout [UInt8]) {
         literal.withUTF8Buffer { output.append(contentsOf: $0) }
-    }
-
-}
-
-extension JournalEntry {
-    /// Headers whose values are credentials: shown as their scheme (`Bearer`) only, when they have one.
-    static let maskedHeaders = ["authorization", "cookie", "proxy-authorization", MockEngine.adminTokenHeader]
-
-    /// The value of the header `name` as the journal shows it: a credential as its first
-    /// word only (`Bearer <masked>`), any other as it is. Four names are compared by
-    /// length first: cheaper than hashing each header's name.
-    static func maskedValue(of name: String, _ value: String) -> String {
-        guard maskedHeaders.contains(where: { HTTPHeaders.same($0, name) }) else { return value }
-        let scheme = value.utf8.firstIndex(of: UInt8(ascii: " ")).map { "\(value[..<$0]) " } ?? ""
-        return scheme + "<masked>"
     }
 }
