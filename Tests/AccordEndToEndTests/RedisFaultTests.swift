@@ -57,9 +57,10 @@ import Testing
     }
 
     /// Within 2 s of Redis's return; under ThreadSanitizer (scripts/test sets TSAN_OPTIONS
-    /// for that run), whose instrumentation slows the server several times over, within 6 s:
-    /// one such run on a loaded machine took 2.8 s.
-    private static let recoveryBound: Duration = ProcessInfo.processInfo.environment["TSAN_OPTIONS"] == nil ? .seconds(2) : .seconds(6)
+    /// for that run), whose instrumentation slows the server several times over while the
+    /// other sanitized suites run beside it on two cores, within 12 s: such runs took 2.8 s
+    /// and, once, 8.1 s. The 2 s bound is held in the uninstrumented run.
+    private static let recoveryBound: Duration = ProcessInfo.processInfo.environment["TSAN_OPTIONS"] == nil ? .seconds(2) : .seconds(12)
 
     @Test func redisKilledUnderLoadIsOnly503sThenServiceWithinTwoSecondsOfItsReturn() async throws {
         let redis = try RedisServer()
