@@ -36,8 +36,9 @@ public struct FlowRules: Sendable {
     public init(contract: Contract) {
         let service = contract.service
         let auth = service.auth
-        flows = Dictionary(Set(service.codes.map(\.code)).compactMap { code in service.code(code).flatMap { CheckedFlow($0.flow) }.map { (code, $0) } },
-                           uniquingKeysWith: { first, _ in first })
+        flows = Dictionary(uniqueKeysWithValues: Set(service.codes.map(\.code)).compactMap { code in
+            service.code(code).flatMap { CheckedFlow($0.flow) }.map { (code, $0) }
+        })
         let told = Dictionary(grouping: service.codes, by: \.code).values.filter { Set($0.map(\.flow)).count > 1 }.joined()
         flowsByName = Dictionary(told.compactMap { entry in CheckedFlow(entry.flow).map { (entry.name, $0) } }, uniquingKeysWith: { first, _ in first })
         toldApart = Set(told.map(\.code))

@@ -14,11 +14,11 @@ public enum StorageChoice: Sendable, Equatable {
 }
 
 extension StorageChoice {
-    /// `seed` mixed with the replica's name (FNV-1a): replicas sharing one storage draw
+    /// `seed` mixed with the replica's name: replicas sharing one storage draw
     /// different `{{random}}` and `{{uuid}}` values (ids of records in one shared
     /// collection must not repeat), and one replica still draws the same ones each run.
     static func seed(_ seed: UInt64, replica: String) -> UInt64 {
-        seed ^ replica.utf8.reduce(0xCBF2_9CE4_8422_2325 as UInt64) { hash, byte in (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        SplitMix.seed(seed, mixedWith: replica)
     }
 }
 

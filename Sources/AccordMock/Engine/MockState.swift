@@ -121,14 +121,20 @@ final class SeededRandom: Sendable {
 }
 
 /// Vigna's SplitMix64: the same seed gives the same sequence. Its arithmetic wraps by design (`&+`, `&*`).
-struct SplitMix: RandomNumberGenerator, Sendable {
+package struct SplitMix: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
-    init(seed: UInt64) {
+    package init(seed: UInt64) {
         state = seed
     }
 
-    mutating func next() -> UInt64 {
+    /// `seed` mixed with `text` (FNV-1a of its bytes): the same on every replica and in
+    /// every run, unlike `Hasher`, and different for different texts.
+    package static func seed(_ seed: UInt64, mixedWith text: String) -> UInt64 {
+        seed ^ text.utf8.reduce(0xCBF2_9CE4_8422_2325 as UInt64) { hash, byte in (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+    }
+
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

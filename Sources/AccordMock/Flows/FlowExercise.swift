@@ -45,7 +45,7 @@ struct FlowExercise: Sendable {
     func scenario(_ name: String, endpoint: String, session: String) -> Scenario? {
         guard var order = injections[endpoint] else { return nil }
         if name == Self.shuffledName {
-            var random = SplitMix(seed: seed ^ Self.hash(session + "\u{1F}" + endpoint))
+            var random = SplitMix(seed: SplitMix.seed(seed, mixedWith: session + "\u{1F}" + endpoint))
             order.shuffle(using: &random)
         }
         return Scenario(name: "\(name):\(endpoint)", steps: order.flatMap { [$0, Scenario.Step(endpoint: endpoint, action: nil)] })
@@ -54,10 +54,5 @@ struct FlowExercise: Sendable {
     /// The scenario session that keeps `session`'s progress through `endpoint` under the exercise `name`.
     static func progressKey(_ name: String, session: String, endpoint: String) -> String {
         "\(session)\u{1F}\(name):\(endpoint)"
-    }
-
-    /// FNV-1a of `text`: the same on every replica and in every run, unlike `Hasher`.
-    private static func hash(_ text: String) -> UInt64 {
-        text.utf8.reduce(0xCBF2_9CE4_8422_2325 as UInt64) { hash, byte in (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
     }
 }
