@@ -1,7 +1,7 @@
 import Foundation
 import PackagePlugin
 
-/// `swift package --allow-writing-to-package-directory accord-generate [--contracts DIR] --output DIR [--access LEVEL] [--check]`
+/// `swift package --allow-writing-to-package-directory accord-generate [--contracts DIR] --output DIR [--access LEVEL] [--namespace NAME] [--check]`
 ///
 /// Runs `accord generate` from this package, so an app package that depends on Accord
 /// regenerates its client without installing anything. Paths are relative to the

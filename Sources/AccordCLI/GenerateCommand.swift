@@ -16,6 +16,8 @@ struct GenerateCommand: Subcommand {
         Arguments.Option(name: "mocks", valueName: "DIR", help: "The fixtures emitted as typed values (default: mocks beside the contracts directory, if it exists)."),
         Arguments.Option(name: "fixtures", valueName: nil, help: "Emit typed fixtures and the in-process mock's routes (the default)."),
         Arguments.Option(name: "no-fixtures", valueName: nil, help: "Emit no typed fixtures."),
+        Arguments.Option(name: "namespace", valueName: "NAME",
+                         help: "Nest every generated name in the enum NAME (Tongban.API, Tongban.Endpoint), clear of other modules' names."),
         Arguments.Option(name: "check", valueName: nil, help: "Write nothing; exit 1 naming every file that differs (for CI)."),
     ]
 
@@ -50,10 +52,19 @@ struct GenerateCommand: Subcommand {
         let samples = fixtures ? FixtureSamples(contract: contract, fixtures: project.fixtures, collections: project.collections).byEndpoint : [:]
         let generator = SwiftGenerator(contract: contract, access: access, samples: samples)
         for diagnostic in generator.diagnostics() { console.writeError(renderer.render(diagnostic)) }
-        if outputDirectory.hasSuffix(".swift") {
-            return writeOne(SwiftGenerator.File.joined(generator.files()), to: outputDirectory, check: arguments.has("check"), console: console)
+        var files = generator.files()
+        if let namespace = arguments["namespace"] {
+            do {
+                files = try SwiftGenerator.nested(files, in: namespace, access: access)
+            } catch {
+                console.printError("error: --namespace \(error)")
+                return 2
+            }
         }
-        let output = GeneratedOutput(files: generator.files(), directory: outputDirectory)
+        if outputDirectory.hasSuffix(".swift") {
+            return writeOne(SwiftGenerator.File.joined(files), to: outputDirectory, check: arguments.has("check"), console: console)
+        }
+        let output = GeneratedOutput(files: files, directory: outputDirectory)
         return arguments.has("check") ? check(output, console: console) : write(output, console: console)
     }
 

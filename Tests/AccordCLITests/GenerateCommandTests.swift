@@ -37,4 +37,29 @@ import Testing
         #expect(stale.status == 1)
         #expect(stale.error == "\(one): error: differs; run 'accord generate --output \(one)'\n")
     }
+
+    /// `--namespace NAME`: one enum holds every name; a name that cannot hold them is a usage error, nothing written.
+    @Test func aNamespaceHoldsEveryNameAndABadOneIsRefused() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("accord-generate-namespace-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let project = ["--contracts", Repository.plainContracts, "--mocks", Repository.plainMocks, "--output", directory]
+        let notAnIdentifier = "is not a Swift identifier (letters, digits and '_', not starting with a digit)"
+        for (name, problem) in [("API", "is a type the generated code declares already"), ("Note", "is a type the generated code declares already"),
+                                ("2fa", notAnIdentifier), ("Notes.API", notAnIdentifier), ("Bücher", notAnIdentifier),
+                                ("class", "is a Swift keyword"), ("Foundation", "is the name of a module the generated code imports")] {
+            let refused = CommandRun(["generate"] + project + ["--namespace", name])
+            #expect(refused.status == 2)
+            #expect(refused.error == "error: --namespace '\(name)' \(problem)\n", "\(name)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory))
+
+        let written = CommandRun(["generate"] + project + ["--namespace", "Notes"])
+        #expect(written.status == 0, "\(written.error)")
+        let declaration = try String(contentsOfFile: directory + "/Support/Namespace.swift", encoding: .utf8)
+        #expect(declaration.hasSuffix("\npublic nonisolated enum Notes {}\n"))
+        let runtime = try String(contentsOfFile: directory + "/Support/AccordRuntime.swift", encoding: .utf8)
+        #expect(runtime.contains("\nnonisolated extension Notes {\n    /// The API's endpoints, grouped by domain: `API.signal.publish(body)`.\n    public nonisolated enum API {}\n"))
+        #expect(CommandRun(["generate"] + project + ["--namespace", "Notes", "--check"]).status == 0)
+        #expect(CommandRun(["generate"] + project + ["--check"]).status == 1)
+    }
 }

@@ -1,3 +1,5 @@
+import AccordGenerator
+import AccordMock
 import AccordTesting
 import Foundation
 import Testing
@@ -10,6 +12,10 @@ import Testing
 /// Each target holds the checked-in `Tests/TongbanAPI` (which the golden test keeps equal
 /// to what `accord generate` writes) and the same small app: a main-actor view model that
 /// loads the inbox through `MockTransport`, meets an expired token, refreshes and retries.
+///
+/// Two more targets hold the same output generated with `--namespace Tongban` beside a
+/// module that declares the names Moya and Alamofire declare (`API`, `Endpoint`,
+/// `HTTPMethod`, `Transport`, `Tokens`, `Page`, `QueryItem`); their app uses both.
 @Suite struct LanguageModeTests {
     /// Each app target's name and SwiftPM settings.
     static let modes: [(target: String, settings: String)] = [
@@ -58,6 +64,42 @@ import Testing
 
         """
 
+    /// The targets of the namespaced output, in the strictest settings: Swift 5 with complete checking, default `MainActor`.
+    static let namespacedModes = [modes[1], modes[2]].map { (target: "Namespaced" + $0.target, settings: $0.settings) }
+
+    /// A module with the top-level names of Moya and Alamofire.
+    static let clash = """
+        public enum API { public static let name = "their API" }
+        public struct Endpoint: CustomStringConvertible { public init() {}; public var description: String { "their Endpoint" } }
+        public enum HTTPMethod: String { case get = "their GET" }
+        public protocol Transport {}
+        public struct Tokens {}
+        public struct Page {}
+        public struct QueryItem {}
+
+        """
+
+    /// The app of the namespaced targets: the same view model, written with `Tongban.`, beside the other module's names.
+    static let namespacedApp = "import Clash\n" + app
+        .replacingOccurrences(of: "any APISending", with: "any Tongban.APISending")
+        .replacingOccurrences(of: "[Signal]", with: "[Tongban.Signal]")
+        .replacingOccurrences(of: "api.send(API.", with: "api.send(Tongban.API.")
+        .replacingOccurrences(of: "= Tokens(", with: "= Tongban.Tokens(")
+        .replacingOccurrences(of: "= MockTransport(", with: "= Tongban.MockTransport(")
+        .replacingOccurrences(of: "= APIClient(", with: "= Tongban.APIClient(")
+        .replacingOccurrences(of: "storage: InMemoryTokenStorage(", with: "storage: Tongban.InMemoryTokenStorage(")
+        .replacingOccurrences(of: #"print("\(signals) signals after \(calls.joined(separator: " "))")"#, with: #"""
+            let theirs = [API.name, Endpoint().description, HTTPMethod.get.rawValue, "\(Tokens.self) \(Page.self) \(QueryItem.self)"]
+                    print("\(signals) signals after \(calls.joined(separator: " ")); \(theirs.joined(separator: ", "))")
+            """#)
+
+    /// The repository's output nested in `Tongban`.
+    static func namespacedFiles() throws -> [SwiftGenerator.File] {
+        let project = Repository.project
+        let samples = FixtureSamples(contract: project.contract, fixtures: project.fixtures, collections: project.collections).byEndpoint
+        return try SwiftGenerator.nested(SwiftGenerator(contract: project.contract, samples: samples).files(), in: "Tongban", access: .public)
+    }
+
     /// Left out of the ThreadSanitizer run, as the other app builds are: it holds both cores
     /// while sanitized servers of other suites must answer in time.
     @Test(.disabled(if: ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil, "swift build of app packages starves the sanitized servers"))
@@ -71,7 +113,21 @@ import Testing
             try FileManager.default.copyItem(at: generated, to: sources)
             try Self.app.write(to: sources.appendingPathComponent("App.swift"), atomically: true, encoding: .utf8)
         }
+        let namespaced = try Self.namespacedFiles()
+        for mode in Self.namespacedModes {
+            let sources = package.appendingPathComponent("Sources/\(mode.target)")
+            for file in namespaced {
+                let url = sources.appendingPathComponent(file.path)
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try file.contents.write(to: url, atomically: true, encoding: .utf8)
+            }
+            try Self.namespacedApp.write(to: sources.appendingPathComponent("App.swift"), atomically: true, encoding: .utf8)
+        }
+        try FileManager.default.createDirectory(at: package.appendingPathComponent("Sources/Clash"), withIntermediateDirectories: true)
+        try Self.clash.write(to: package.appendingPathComponent("Sources/Clash/Clash.swift"), atomically: true, encoding: .utf8)
         let targets = Self.modes.map { #"        .executableTarget(name: "\#($0.target)", swiftSettings: \#($0.settings)),"# }
+            + Self.namespacedModes.map { #"        .executableTarget(name: "\#($0.target)", dependencies: ["Clash"], swiftSettings: \#($0.settings)),"# }
+            + [#"        .target(name: "Clash"),"#]
         try (["// swift-tools-version:6.2", "import PackageDescription", "",
               #"let package = Package(name: "Modes", platforms: [.macOS(.v13), .iOS(.v16)], targets: ["#]
              + targets + ["])", ""]).joined(separator: "\n")
@@ -85,6 +141,12 @@ import Testing
             let run = try ExternalCommand.run(package.appendingPathComponent(".build/debug/\(mode.target)").path, [])
             #expect(run.status == 0, "\(mode.target): \(run.errors)")
             #expect(run.text == "3 signals after signal.inbox auth.refresh signal.inbox\n", "\(mode.target)")
+        }
+        for mode in Self.namespacedModes where build.status == 0 {
+            let run = try ExternalCommand.run(package.appendingPathComponent(".build/debug/\(mode.target)").path, [])
+            #expect(run.status == 0, "\(mode.target): \(run.errors)")
+            #expect(run.text == "3 signals after signal.inbox auth.refresh signal.inbox; their API, their Endpoint, their GET, Tokens Page QueryItem\n",
+                    "\(mode.target)")
         }
     }
 }
