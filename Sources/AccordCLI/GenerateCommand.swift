@@ -17,7 +17,8 @@ struct GenerateCommand: Subcommand {
         Arguments.Option(name: "fixtures", valueName: nil, help: "Emit typed fixtures and the in-process mock's routes (the default)."),
         Arguments.Option(name: "no-fixtures", valueName: nil, help: "Emit no typed fixtures."),
         Arguments.Option(name: "namespace", valueName: "NAME",
-                         help: "Nest every generated name in the enum NAME (Tongban.API, Tongban.Endpoint), clear of other modules' names."),
+                         help: "Nest every generated name in the enum NAME (Tongban.API, Tongban.Endpoint), clear of other modules' names; "
+                         + "overrides the service file's swift: {namespace: NAME}."),
         Arguments.Option(name: "check", valueName: nil, help: "Write nothing; exit 1 naming every file that differs (for CI)."),
     ]
 
@@ -50,16 +51,19 @@ struct GenerateCommand: Subcommand {
         }
         let contract = project.contract
         let samples = fixtures ? FixtureSamples(contract: contract, fixtures: project.fixtures, collections: project.collections).byEndpoint : [:]
-        let generator = SwiftGenerator(contract: contract, access: access, samples: samples)
-        for diagnostic in generator.diagnostics() { console.writeError(renderer.render(diagnostic)) }
-        var files = generator.files()
-        if let namespace = arguments["namespace"] {
-            do {
-                files = try SwiftGenerator.nested(files, in: namespace, access: access)
-            } catch {
-                console.printError("error: --namespace \(error)")
-                return 2
-            }
+        let generator = SwiftGenerator(contract: contract, access: access, samples: samples, namespace: arguments["namespace"])
+        let diagnostics = generator.diagnostics()
+        for diagnostic in diagnostics { console.writeError(renderer.render(diagnostic)) }
+        guard !diagnostics.containsErrors else {
+            console.printError("error: not generating: the contracts ask for what cannot be generated")
+            return 1
+        }
+        let files: [SwiftGenerator.File]
+        do {
+            files = try generator.output()
+        } catch {
+            console.printError("error: --namespace \(error)")
+            return 2
         }
         if outputDirectory.hasSuffix(".swift") {
             return writeOne(SwiftGenerator.File.joined(files), to: outputDirectory, check: arguments.has("check"), console: console)

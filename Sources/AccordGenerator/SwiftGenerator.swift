@@ -41,10 +41,16 @@ public struct SwiftGenerator: Sendable {
     /// Swift names with the contract's acronyms.
     private var naming: Naming { fixtures.naming }
 
-    public init(contract: Contract, access: Access = .public, samples: [String: [FixtureSample]] = [:]) {
+    /// The enum every name is nested in (``output()``): the one asked for, else the service file's `swift.namespace`.
+    public var namespace: String? { namespaceOverride ?? contract.service.swift.namespace }
+    let namespaceOverride: String?
+
+    /// `namespace` overrides the service file's.
+    public init(contract: Contract, access: Access = .public, samples: [String: [FixtureSample]] = [:], namespace: String? = nil) {
         self.contract = contract
         self.access = access
         self.samples = samples
+        namespaceOverride = namespace
         fixtures = FixtureEmitter(contract: contract, access: Self.keyword(access), samples: samples)
     }
 
@@ -53,6 +59,7 @@ public struct SwiftGenerator: Sendable {
         access == .public ? "public " : ""
     }
 
+    /// The files, every name at the top level; ``output()`` nests them in the namespace.
     public func files() -> [File] {
         let accessKeyword = Self.keyword(access)
         let translator = TypeTranslator(contract: contract)
@@ -138,9 +145,11 @@ public struct SwiftGenerator: Sendable {
         return files
     }
 
-    /// What the generated code cannot do for this contract, as warnings at the place to fix.
+    /// What the generated code cannot do for this contract, as warnings at the place to
+    /// fix, and an error where it cannot be generated as the contract asks (its namespace).
     public func diagnostics() -> [Diagnostic] {
         var diagnostics = enumRenames()
+        if namespaceOverride == nil, let namespace = namespaceDiagnostic() { diagnostics.append(namespace) }
         diagnostics += fixtures.diagnostics
         if contract.service.auth.refreshes, let reason = ServiceEmitter.refreshUnsupportedReason(contract) {
             let location = contract.endpoint(contract.service.auth.refreshEndpoint)?.location ?? contract.service.location

@@ -24,9 +24,10 @@ extension OpenAPIDocument {
             .init("unknown_members", .string(service.validation.unknownMembers.rawValue)),
             service.envelope == nil ? .init("status", .int(service.validation.status)) : .init("violation_code", .int(service.validation.violationCode)),
         ])))
-        if !service.swift.acronyms.isEmpty {
-            members.append(.init("swift", .object([.init("acronyms", .array(service.swift.acronyms.map(JSONValue.string)))])))
-        }
+        var swift: [JSONValue.Member] = []
+        if !service.swift.acronyms.isEmpty { swift.append(.init("acronyms", .array(service.swift.acronyms.map(JSONValue.string)))) }
+        if let namespace = service.swift.namespace { swift.append(.init("namespace", .string(namespace))) }
+        if !swift.isEmpty { members.append(.init("swift", .object(swift))) }
         members.append(.init("codes", .array(service.codes.map(entry))))
         return [.init("x-accord-service", .object(members))]
     }

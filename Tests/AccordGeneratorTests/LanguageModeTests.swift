@@ -97,7 +97,7 @@ import Testing
     static func namespacedFiles() throws -> [SwiftGenerator.File] {
         let project = Repository.project
         let samples = FixtureSamples(contract: project.contract, fixtures: project.fixtures, collections: project.collections).byEndpoint
-        return try SwiftGenerator.nested(SwiftGenerator(contract: project.contract, samples: samples).files(), in: "Tongban", access: .public)
+        return try SwiftGenerator(contract: project.contract, samples: samples, namespace: "Tongban").output()
     }
 
     /// Left out of the ThreadSanitizer run, as the other app builds are: it holds both cores

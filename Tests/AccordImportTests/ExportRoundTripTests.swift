@@ -18,6 +18,15 @@ import Testing
         try expectRoundTrip(contract)
     }
 
+    /// The service file's `swift: {namespace: …}` travels in `x-accord-service`.
+    @Test func theNamespaceComesBack() throws {
+        var contract = try #require(ContractLint.run(directory: Repository.plainContracts).contract)
+        contract.service.swift.namespace = "Notes"
+        try expectRoundTrip(contract)
+        let text = try OpenAPIDocument(contract: contract).rendered(as: .yaml)
+        #expect(text.contains("namespace: Notes"))
+    }
+
     private func expectRoundTrip(_ original: Contract) throws {
         let text = try OpenAPIDocument(contract: original).rendered(as: .yaml)
         let result = OpenAPIImport().run(document: Array(text.utf8), path: "openapi.yaml")
@@ -83,7 +92,7 @@ struct Structure {
         codes = service.codes.map { "\($0.code) \($0.name) \($0.flow) \($0.httpStatus) \($0.message) \($0.data.map { describe($0) } ?? "")" }.sorted()
         self.service = [
             "\(service.name) \(service.version) \(service.basePath) \(service.envelope.map { "\($0.code) \($0.message) \($0.data)" } ?? "none")",
-            "signing \(service.signing)", "auth \(service.auth)", "validation \(service.validation)", "swift \(service.swift)",
+            "signing \(service.signing)", "auth \(service.auth)", "validation \(service.validation)", "swift \(service.swift.acronyms) \(service.swift.namespace ?? "-")",
             "errors \(service.errors.mediaType) \(service.errors.body.map { describe($0) } ?? "")",
         ] + service.headers.map { "header \($0.name) \(describe($0))" }
     }

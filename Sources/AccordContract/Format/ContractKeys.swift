@@ -69,6 +69,7 @@ public enum ContractKeys {
 
     public static let swift = KeyTable("swift", "How the generated Swift spells names.", [
         .init("acronyms", .list(.text), "Words written in capitals (kb_id → kbID)."),
+        .init("namespace", .text, "The enum every generated name is nested in (Tongban → Tongban.API), as accord generate --namespace."),
     ])
 
     public static let flows = KeyTable("flows", "What the flow rules hold a client to beyond the code table.", [

@@ -186,12 +186,25 @@ extension NodeReader {
         return validation
     }
 
-    /// `swift: {acronyms: [kb, sku]}`: each a lower-case word of letters and digits that
-    /// starts with a letter, at most 16 characters, each once, at most 200.
+    /// `swift: {acronyms: [kb, sku], namespace: Tongban}`: each acronym a lower-case word of
+    /// letters and digits that starts with a letter, at most 16 characters, each once, at
+    /// most 200; the namespace an ASCII identifier (what else it must not be, the generator says).
     private mutating func swiftNaming(_ node: Node) -> Service.SwiftNaming {
         var naming = Service.SwiftNaming()
         guard let pairs = mapping(node, "'swift'") else { return naming }
         checkKeys(pairs, allowed: ContractKeys.swift.names, in: "'swift'")
+        if let value = node["namespace"], let name = text(value, "'namespace'") {
+            if let first = name.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic || first == "_", name.count <= 64,
+               name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "_") }) {
+                naming.namespace = name
+                naming.namespaceLocation = location(value)
+            } else {
+                let kept = String(name.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "_") }.prefix(64))
+                let suggestion = kept.isEmpty ? "" : "; write '\(kept.first?.isNumber == true ? "_" + kept : kept)'"
+                error("'namespace' is a Swift identifier of ASCII letters, digits and '_' that does not start with a digit, "
+                      + "at most 64 characters, found '\(name)'\(suggestion)", at: value)
+            }
+        }
         guard let list = node["acronyms"], let items = sequence(list, "'acronyms'") else { return naming }
         if items.count > 200 { error("'acronyms' lists \(items.count) words; at most 200", at: list) }
         for item in items.prefix(200) {

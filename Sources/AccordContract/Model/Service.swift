@@ -77,9 +77,16 @@ extension Service {
         /// Words written all in capitals in names, beside the generator's own (`kb` →
         /// `searchKB`, `KBArticle`), lower case as written in the contract.
         public var acronyms: [String]
+        /// The enum every generated name is nested in (`Tongban` → `Tongban.API`), as
+        /// `accord generate --namespace` would; nil for names at the top level.
+        public var namespace: String?
+        /// Where the namespace is written, for what the generator finds wrong with it.
+        public var namespaceLocation: SourceLocation?
 
-        public init(acronyms: [String] = []) {
+        public init(acronyms: [String] = [], namespace: String? = nil, namespaceLocation: SourceLocation? = nil) {
             self.acronyms = acronyms
+            self.namespace = namespace
+            self.namespaceLocation = namespaceLocation
         }
     }
 
