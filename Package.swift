@@ -5,7 +5,9 @@ let package = Package(
     name: "Accord",
     products: [
         .executable(name: "accord", targets: ["accord"]),
+        .executable(name: "accord-generate", targets: ["accord-generate"]),
         .plugin(name: "AccordGenerate", targets: ["AccordGenerate"]),
+        .plugin(name: "AccordBuild", targets: ["AccordBuild"]),
         .library(name: "AccordContract", targets: ["AccordContract"]),
         .library(name: "AccordJSON", targets: ["AccordJSON"]),
         .library(name: "AccordHTTP", targets: ["AccordHTTP"]),
@@ -97,12 +99,19 @@ let package = Package(
                 plugins: ["EmbedFiles"]),
         // Files embedded in a target as string literals: the generator's runtime, the console's assets.
         .plugin(name: "EmbedFiles", capability: .buildTool()),
+        // What every command shares: arguments, their usage errors, the console, the command protocol and its help.
+        .target(name: "AccordCommandLine", dependencies: ["AccordContract"]),
+        // `generate`, shared by `accord` and `accord-generate`: no server, HTTP client or Redis below it.
+        .target(name: "AccordGenerateCommand", dependencies: ["AccordCommandLine", "AccordContract", "AccordDiagnostics", "AccordGenerator", "AccordMock",
+                                                              "AccordMocksFormat"]),
         // The `accord` commands, as a library so tests run them in-process.
-        .target(name: "AccordCLI", dependencies: ["AccordCapture", "AccordContract", "AccordDiagnostics", "AccordDiff", "AccordFiles", "AccordImport",
-                                                  "AccordGenerator", "AccordHosting", "AccordHTTP", "AccordJSON", "AccordMock", "AccordMocksFormat",
+        .target(name: "AccordCLI", dependencies: ["AccordCapture", "AccordCommandLine", "AccordContract", "AccordDiagnostics", "AccordDiff", "AccordFiles",
+                                                  "AccordGenerateCommand", "AccordImport", "AccordGenerator", "AccordHosting", "AccordHTTP", "AccordJSON", "AccordMock", "AccordMocksFormat",
                                                   "AccordOpenAPI", "AccordProxy", "AccordRedis", "AccordReport", "AccordServer", "AccordSigning", "AccordSync", "AccordTLS",
                                                   "AccordValidation", "AccordVerification"]),
         .executableTarget(name: "accord", dependencies: ["AccordCLI"]),
+        // `accord generate` alone, for the plugins.
+        .executableTarget(name: "accord-generate", dependencies: ["AccordCommandLine", "AccordGenerateCommand"]),
         // `swift package accord-generate --output DIR`: the generator for app packages.
         .plugin(
             name: "AccordGenerate",
@@ -110,8 +119,10 @@ let package = Package(
                 intent: .custom(verb: "accord-generate", description: "Generate Swift models, endpoints and a client from contracts/"),
                 permissions: [.writeToPackageDirectory(reason: "writes the generated Swift files into the package")]
             ),
-            dependencies: ["accord"]
+            dependencies: ["accord-generate"]
         ),
+        // Generation at build time: a target's contracts/ and mocks/ into one Swift file in the build directory.
+        .plugin(name: "AccordBuild", capability: .buildTool(), dependencies: ["accord-generate"]),
 
         // The generated client of the repository's contracts, compiled as a consumer would;
         // AccordGeneratorTests fails when it drifts from what `accord generate` writes.
@@ -154,7 +165,7 @@ let package = Package(
         .testTarget(name: "AccordOpenAPITests", dependencies: ["AccordContract", "AccordJSON", "AccordOpenAPI", "AccordTesting", "AccordYAML"]),
         .testTarget(name: "AccordValidationTests", dependencies: ["AccordContract", "AccordDiagnostics", "AccordJSON", "AccordValidation"]),
         .testTarget(name: "AccordProxyTests", dependencies: ["AccordHTTP", "AccordJSON", "AccordMock", "AccordProxy"]),
-        .testTarget(name: "AccordCLITests", dependencies: ["AccordCapture", "AccordCLI", "AccordContract", "AccordImport", "AccordJSON", "AccordMock", "AccordMocksFormat", "AccordSync",
+        .testTarget(name: "AccordCLITests", dependencies: ["AccordCapture", "AccordCLI", "AccordCommandLine", "AccordContract", "AccordImport", "AccordJSON", "AccordMock", "AccordMocksFormat", "AccordSync",
                                                            "AccordTesting", "AccordYAML"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,5 @@
-import AccordContract
-import AccordDiagnostics
-import AccordMock
+import AccordCommandLine
+import AccordGenerateCommand
 
 /// The `accord` command line: parses the subcommand and runs it.
 ///
@@ -39,18 +38,7 @@ public enum AccordCommand {
             console.printError("error: unknown command '\(first)'\(hint)\n\n\(usage)")
             return 2
         }
-        let rest = Array(arguments.dropFirst())
-        if rest.contains("--help") || rest.contains("-h") {
-            console.print(command.help)
-            return 0
-        }
-        do {
-            let parsed = try Arguments(rest, options: command.options, takesPositionals: command.positionals != nil)
-            return command.run(parsed, console: console)
-        } catch {
-            console.printError("error: \(error.message)\n\n\(command.help)")
-            return 2
-        }
+        return command.run(Array(arguments.dropFirst()), console: console)
     }
 
     static var usage: String {
@@ -65,49 +53,6 @@ public enum AccordCommand {
         OPTIONS:
           --help      Show help; 'accord <command> --help' for a command.
           --version   Show the version.
-        """
-    }
-}
-
-/// One `accord` subcommand.
-protocol Subcommand: Sendable {
-    var name: String { get }
-    var abstract: String { get }
-    var options: [Arguments.Option] { get }
-    /// How the usage names the arguments that are not options (`FILE…`); nil when there are none.
-    var positionals: String? { get }
-    func run(_ arguments: Arguments, console: Console) -> Int32
-}
-
-extension Subcommand {
-    var positionals: String? { nil }
-
-    /// The contract in `arguments["contracts"]` (default `contracts`), loaded and checked
-    /// as every command loads it (``MockProject/load(contracts:mocks:)``), its problems
-    /// printed; nil when it has errors.
-    func loadContract(_ arguments: Arguments, console: Console) -> Contract? {
-        let directory = arguments["contracts"] ?? "contracts"
-        let outcome = MockProject.load(contracts: directory, mocks: nil)
-        var renderer = DiagnosticRenderer()
-        for diagnostic in outcome.diagnostics { console.writeError(renderer.render(diagnostic)) }
-        guard let contract = outcome.project?.contract else {
-            console.printError("error: the contracts in \(directory) have errors")
-            return nil
-        }
-        return contract
-    }
-
-    var help: String {
-        let width = (options.map(\.usage.count).max() ?? 0) + 2
-        let lines = options.map { "  " + $0.usage.padding(toLength: width, withPad: " ", startingAt: 0) + $0.help }
-        return """
-        OVERVIEW: \(abstract)
-
-        USAGE: accord \(name) \(options.map { "[\($0.usage)]" }.joined(separator: " "))\(positionals.map { " " + $0 } ?? "")
-
-        OPTIONS:
-        \(lines.joined(separator: "\n"))
-          --help\(String(repeating: " ", count: max(1, width - 6)))Show help for this command.
         """
     }
 }

@@ -1,4 +1,5 @@
 import AccordCapture
+import AccordCommandLine
 import AccordContract
 import AccordFiles
 import AccordReport

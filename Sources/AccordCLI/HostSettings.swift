@@ -1,3 +1,4 @@
+import AccordCommandLine
 import AccordHosting
 import AccordReport
 

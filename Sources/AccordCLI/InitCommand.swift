@@ -1,3 +1,4 @@
+import AccordCommandLine
 import Foundation
 
 /// `accord init [DIR] [--style plain|envelope]`: a small working project to start from.

@@ -1,3 +1,4 @@
+import AccordCommandLine
 import AccordDiagnostics
 import AccordGenerator
 import AccordJSON

@@ -1,3 +1,4 @@
+import AccordCommandLine
 import AccordFiles
 import AccordMock
 import AccordOpenAPI

@@ -1,3 +1,4 @@
+import AccordCommandLine
 import AccordHosting
 
 /// `accord serve`: the mock backend on a contracts and a fixtures directory.

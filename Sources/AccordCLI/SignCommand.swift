@@ -1,3 +1,4 @@
+import AccordCommandLine
 import AccordContract
 import AccordHTTP
 import AccordJSON

@@ -1,4 +1,5 @@
 import AccordCLI
+import AccordCommandLine
 import AccordSync
 
 /// What one in-process run of `accord` gave.

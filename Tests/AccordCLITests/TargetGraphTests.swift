@@ -73,6 +73,15 @@ import Testing
         #expect(made.isEmpty, "\(made)")
     }
 
+    /// The plugins' tool generates only: no libmicrohttpd, libcurl or hiredis below it (OpenSSL's libcrypto is, through
+    /// the engine's fixture rendering); `accord` is not among its dependencies.
+    @Test func thePluginsToolReachesNoServerClientOrRedis() {
+        let reach = Self.graph.reach("accord-generate")
+        #expect(reach.isSuperset(of: ["AccordGenerateCommand", "AccordGenerator", "CYAML"]))
+        #expect(reach.isDisjoint(with: ["CMicroHTTPD", "CCurl", "CHiredis", "AccordServer", "AccordHTTPClient", "AccordHosting", "AccordCLI"]), "\(reach.sorted())")
+        #expect(reach.contains("CCrypto"))
+    }
+
     /// The engine is handed a storage and knows no Redis; the Redis client knows no engine.
     @Test func redisStandsBesideTheEngine() {
         #expect(Self.graph.reach("AccordMock").isDisjoint(with: ["AccordRedis", "AccordRedisStorage", "CHiredis"]))

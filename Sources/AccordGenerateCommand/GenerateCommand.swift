@@ -1,3 +1,4 @@
+import AccordCommandLine
 import AccordContract
 import AccordDiagnostics
 import AccordGenerator
@@ -5,11 +6,12 @@ import AccordMock
 import AccordMocksFormat
 import Foundation
 
-/// `accord generate`: Swift models, typed endpoints and runtime support from the contracts.
-struct GenerateCommand: Subcommand {
-    let name = "generate"
-    let abstract = "Generate Swift models, typed endpoints, the client and typed fixtures from the contracts and mocks."
-    let options = [
+/// `accord generate` (and `accord-generate`, the plugins' tool): Swift models, typed
+/// endpoints and runtime support from the contracts.
+public struct GenerateCommand: Subcommand {
+    public let name = "generate"
+    public let abstract = "Generate Swift models, typed endpoints, the client and typed fixtures from the contracts and mocks."
+    public let options = [
         Arguments.Option(name: "contracts", valueName: "DIR", help: "The contracts directory (default: contracts)."),
         Arguments.Option(name: "output", valueName: "DIR", help: "Where to write the Swift files (required); a path ending in .swift gets every file in one."),
         Arguments.Option(name: "access", valueName: "LEVEL", help: "'public' or 'internal' (default: public)."),
@@ -22,7 +24,9 @@ struct GenerateCommand: Subcommand {
         Arguments.Option(name: "check", valueName: nil, help: "Write nothing; exit 1 naming every file that differs (for CI)."),
     ]
 
-    func run(_ arguments: Arguments, console: Console) -> Int32 {
+    public init() {}
+
+    public func run(_ arguments: Arguments, console: Console) -> Int32 {
         guard let outputDirectory = arguments["output"] else {
             console.printError("error: '--output DIR' is required\n\n\(help)")
             return 2

@@ -1,4 +1,3 @@
-import AccordHosting
 import Foundation
 
 /// Where a command writes: standard output and standard error, or buffers in tests.
@@ -17,11 +16,10 @@ public struct Console: Sendable {
         error: { FileHandle.standardError.write(Data($0.utf8)) }
     )
 
-    func print(_ text: String) { writeOutput(text + "\n") }
-    func printError(_ text: String) { writeError(text + "\n") }
-    func write(_ text: String) { writeOutput(text) }
-    func writeError(_ text: String) { writeError(text) }
-
-    /// The console as a running server's messages.
-    var messages: HostMessages { HostMessages(output: { self.write($0) }, error: { self.writeError($0) }) }
+    /// `text` and a newline on standard output.
+    public func print(_ text: String) { writeOutput(text + "\n") }
+    /// `text` and a newline on standard error.
+    public func printError(_ text: String) { writeError(text + "\n") }
+    public func write(_ text: String) { writeOutput(text) }
+    public func writeError(_ text: String) { writeError(text) }
 }
