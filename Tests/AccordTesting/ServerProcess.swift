@@ -46,13 +46,26 @@ public final class ServerProcess: @unchecked Sendable {
         let stdout = Pipe(), stderr = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr
+        // At the end of a stream the handler is taken off before the pipe can close: a read
+        // source left on a closed descriptor, which another test may reuse, is what
+        // libdispatch's event loop must never meet.
         stdout.fileHandleForReading.readabilityHandler = { [output] handle in
             let data = handle.availableData
-            if data.isEmpty { output.finish() } else { output.append(data) }
+            if data.isEmpty {
+                handle.readabilityHandler = nil
+                output.finish()
+            } else {
+                output.append(data)
+            }
         }
         stderr.fileHandleForReading.readabilityHandler = { [errors] handle in
             let data = handle.availableData
-            if data.isEmpty { errors.finish() } else { errors.append(data) }
+            if data.isEmpty {
+                handle.readabilityHandler = nil
+                errors.finish()
+            } else {
+                errors.append(data)
+            }
         }
         try process.run()
         // The whole banner: its last line names the console.
