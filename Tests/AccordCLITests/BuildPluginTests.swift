@@ -73,6 +73,19 @@ import Testing
         for library in ["libmicrohttpd", "libcurl", "libhiredis", "libgnutls"] {
             #expect(!libraries.contains(library), "\(library) in \(libraries)")
         }
+
+        // A target with the plugin and no contracts/ fails the build, saying where they go.
+        let empty = package.appendingPathComponent("Sources/Empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        try "public let nothing = 0\n".write(to: empty.appendingPathComponent("Empty.swift"), atomically: true, encoding: .utf8)
+        let plugin = #".plugin(name: "AccordBuild", package: "\#(Repository.root.lastPathComponent.lowercased())")"#
+        try Self.manifest.replacingOccurrences(of: "        .executableTarget(name: \"App\"",
+                                               with: "        .target(name: \"Empty\", plugins: [\(plugin)]),\n        .executableTarget(name: \"App\"")
+            .write(to: package.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        let refused = try ExternalCommand.run("swift", ["build", "--package-path", package.path])
+        #expect(refused.status != 0)
+        #expect((refused.text + refused.errors).contains("AccordBuild: target 'Empty' has no contracts/ folder (\(empty.path)/contracts); put the contracts there"),
+                "\(refused.text)\(refused.errors)")
     }
 
     /// `swift build` of `package`, then its app's output.
