@@ -30,8 +30,8 @@ struct LintCommand: Subcommand {
         // fixtures that cannot be typed), once the contract loads.
         let generator = outcome.project.map { project -> [Diagnostic] in
             let samples = FixtureSamples(contract: project.contract, fixtures: project.fixtures, collections: project.collections)
-            return SwiftGenerator(contract: project.contract, samples: samples.byEndpoint)
-                .diagnostics()
+            let generator = SwiftGenerator(contract: project.contract, samples: samples.byEndpoint)
+            return generator.diagnostics() + [generator.namespaceDiagnostic()].compactMap { $0 }
         } ?? []
         let lint = Lint(outcome: outcome, diagnostics: (outcome.diagnostics + generator).sortedByLocation())
         if format == "json" {

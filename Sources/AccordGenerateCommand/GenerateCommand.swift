@@ -56,18 +56,18 @@ public struct GenerateCommand: Subcommand {
         let contract = project.contract
         let samples = fixtures ? FixtureSamples(contract: contract, fixtures: project.fixtures, collections: project.collections).byEndpoint : [:]
         let generator = SwiftGenerator(contract: contract, access: access, samples: samples, namespace: arguments["namespace"])
-        let diagnostics = generator.diagnostics()
-        for diagnostic in diagnostics { console.writeError(renderer.render(diagnostic)) }
-        guard !diagnostics.containsErrors else {
-            console.printError("error: not generating: the contracts ask for what cannot be generated")
-            return 1
-        }
+        for diagnostic in generator.diagnostics() { console.writeError(renderer.render(diagnostic)) }
         let files: [SwiftGenerator.File]
         do {
             files = try generator.output()
         } catch {
-            console.printError("error: --namespace \(error)")
-            return 2
+            guard let diagnostic = error.diagnostic else {
+                console.printError("error: --namespace \(error)")
+                return 2
+            }
+            console.writeError(renderer.render(diagnostic))
+            console.printError("error: not generating: the contracts ask for what cannot be generated")
+            return 1
         }
         if outputDirectory.hasSuffix(".swift") {
             return writeOne(SwiftGenerator.File.joined(files), to: outputDirectory, check: arguments.has("check"), console: console)

@@ -163,7 +163,7 @@ struct Namespace: Sendable {
         return names
     }
 
-    private static let typeKeywords: [[UInt8]] = ["struct", "enum", "class", "actor", "protocol", "typealias", "associatedtype"].map { Array($0.utf8) }
+    private static let typeKeywords: [[UInt8]] = TopLevelDeclarations.typeKeywords.union(["associatedtype"]).map { Array($0.utf8) }
 
     /// `Value` and `Key` of `func decode<Value: Decodable, Key>(…)`, `struct Box<Value>`, `init<Value>(…)`.
     private static func genericParameters(in line: Substring) -> [String] {

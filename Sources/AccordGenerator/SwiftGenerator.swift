@@ -145,11 +145,10 @@ public struct SwiftGenerator: Sendable {
         return files
     }
 
-    /// What the generated code cannot do for this contract, as warnings at the place to
-    /// fix, and an error where it cannot be generated as the contract asks (its namespace).
+    /// What the generated code cannot do for this contract, as warnings at the place to fix
+    /// (what is wrong with the service file's namespace: ``namespaceDiagnostic()``).
     public func diagnostics() -> [Diagnostic] {
         var diagnostics = enumRenames()
-        if namespaceOverride == nil, let namespace = namespaceDiagnostic() { diagnostics.append(namespace) }
         diagnostics += fixtures.diagnostics
         if contract.service.auth.refreshes, let reason = ServiceEmitter.refreshUnsupportedReason(contract) {
             let location = contract.endpoint(contract.service.auth.refreshEndpoint)?.location ?? contract.service.location

@@ -194,12 +194,12 @@ extension NodeReader {
         guard let pairs = mapping(node, "'swift'") else { return naming }
         checkKeys(pairs, allowed: ContractKeys.swift.names, in: "'swift'")
         if let value = node["namespace"], let name = text(value, "'namespace'") {
-            if let first = name.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic || first == "_", name.count <= 64,
-               name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "_") }) {
+            let isIdentifierScalar = { (scalar: Unicode.Scalar) in scalar.isASCII && (scalar.properties.isAlphabetic || scalar.properties.numericType != nil || scalar == "_") }
+            if let first = name.unicodeScalars.first, first.properties.numericType == nil, name.count <= 64, name.unicodeScalars.allSatisfy(isIdentifierScalar) {
                 naming.namespace = name
                 naming.namespaceLocation = location(value)
             } else {
-                let kept = String(name.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "_") }.prefix(64))
+                let kept = String(String.UnicodeScalarView(name.unicodeScalars.filter(isIdentifierScalar)).prefix(64))
                 let suggestion = kept.isEmpty ? "" : "; write '\(kept.first?.isNumber == true ? "_" + kept : kept)'"
                 error("'namespace' is a Swift identifier of ASCII letters, digits and '_' that does not start with a digit, "
                       + "at most 64 characters, found '\(name)'\(suggestion)", at: value)
