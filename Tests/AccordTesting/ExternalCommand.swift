@@ -11,8 +11,10 @@ public enum ExternalCommand {
         public var text: String { String(decoding: output, as: UTF8.self) }
     }
 
-    /// Runs `program` (a path, or a name looked up on `PATH`) with `arguments`, feeding it `input`.
-    public static func run(_ program: String, _ arguments: [String], input: String? = nil) throws -> Outcome {
+    /// Runs `program` (a path, or a name looked up on `PATH`) with `arguments`, feeding it
+    /// `input`. A program still running after `timeLimit` seconds is killed (its status is
+    /// SIGKILL's, its errors say so), so no program can hang the suite.
+    public static func run(_ program: String, _ arguments: [String], input: String? = nil, timeLimit: Double = 300) throws -> Outcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program.hasPrefix("/") ? program : "/usr/bin/env")
         process.arguments = program.hasPrefix("/") ? arguments : [program] + arguments
@@ -21,6 +23,14 @@ public enum ExternalCommand {
         process.standardError = errors
         process.standardInput = feed
         try process.run()
+        let overrun = Locked(false)
+        let watchdog = DispatchWorkItem { [process] in
+            guard process.isRunning else { return }
+            overrun.withLock { $0 = true }
+            kill(process.processIdentifier, SIGKILL)
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeLimit, execute: watchdog)
+        defer { watchdog.cancel() }
         if let input { feed.fileHandleForWriting.write(Data(input.utf8)) }
         try feed.fileHandleForWriting.close()
         // Both pipes are drained at once, so a chatty standard error cannot block the program.
@@ -33,6 +43,8 @@ public enum ExternalCommand {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         drained.wait()
         process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, output: data, errors: String(decoding: errorText.withLock { $0 }, as: UTF8.self))
+        var errorOutput = String(decoding: errorText.withLock { $0 }, as: UTF8.self)
+        if overrun.withLock({ $0 }) { errorOutput += "\n\(program) was killed: still running after \(timeLimit) s" }
+        return Outcome(status: process.terminationStatus, output: data, errors: errorOutput)
     }
 }

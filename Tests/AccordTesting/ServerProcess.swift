@@ -83,8 +83,13 @@ public final class ServerProcess: @unchecked Sendable {
 
     deinit {
         guard process.isRunning else { return }
+        stop()
+    }
+
+    /// SIGTERM, and SIGKILL for a server that has not stopped 10 s later, so one stuck
+    /// stop cannot hang the suite.
+    private func stop() {
         process.terminate()
-        // A server that does not stop within 10 s is killed, so one stuck stop cannot hang the suite.
         let deadline = Date().addingTimeInterval(10)
         while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
@@ -134,13 +139,13 @@ public final class ServerProcess: @unchecked Sendable {
         return process.terminationStatus
     }
 
-    /// Sends SIGTERM and waits for the process and for the last of its output (the
-    /// pipes are read on another thread, so the exit can come before the last line);
-    /// returns the exit status and how long the process took to exit.
+    /// Sends SIGTERM (SIGKILL when the process still runs 10 s later) and waits for the
+    /// process and for the last of its output (the pipes are read on another thread, so
+    /// the exit can come before the last line); returns the exit status and how long the
+    /// process took to exit.
     public func terminate() -> (status: Int32, seconds: Double) {
         let start = Date()
-        process.terminate()
-        process.waitUntilExit()
+        stop()
         let elapsed = Date().timeIntervalSince(start)
         let deadline = Date().addingTimeInterval(5)
         while !(output.isFinished && errors.isFinished) && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
