@@ -68,7 +68,7 @@ public struct OpenAPIImport: Sendable {
         "API", "APIClient", "APIError", "APISending", "RetryPolicy", "AccordBinary", "AccordDate", "AccordDateTime", "AccordDecimal", "AccordEmpty", "AccordJSON",
         "BanPayload", "BusinessCode", "CancellableWait", "CanonicalJSON", "ClientConfiguration", "ClientEvent", "Endpoint", "Envelope", "ErrorMembers",
         "AccordIndirect", "EventBroadcast", "FilePart", "FixtureName", "HTTPMethod", "InMemoryTokenStorage", "KeychainTokenStorage", "MockAPIClient", "MockRoute", "MockTransport",
-        "MultipartBody", "PortableMD5", "QueryItem", "ReceivedRequest", "RequestSigner", "ServerSentEvent", "ServerSentEventParser", "Service", "StreamEndpoint",
+        "MultipartBody", "OnceGate", "PortableMD5", "QueryItem", "ReceivedRequest", "RequestSigner", "ServerSentEvent", "ServerSentEventParser", "Service", "SessionExchange", "StreamEndpoint",
         "StreamingTask", "StringCodable", "TokenIssuing", "TokenStorage", "Tokens", "Transport", "URLSessionTransport",
     ]
 

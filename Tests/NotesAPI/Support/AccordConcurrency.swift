@@ -8,7 +8,7 @@ import Foundation
 nonisolated enum CancellableWait {
     /// `task`'s value, or nil when the calling task is cancelled first.
     static func value<Value: Sendable>(of task: Task<Value, Never>) async -> Value? {
-        let gate = Gate<Value>()
+        let gate = OnceGate<Value?>()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
                 gate.wait(with: continuation)
@@ -18,33 +18,36 @@ nonisolated enum CancellableWait {
             gate.open(with: nil)
         }
     }
+}
 
-    /// Resumes its one continuation exactly once, with whichever comes first.
-    private final class Gate<Value: Sendable>: @unchecked Sendable {
-        private let lock = NSLock()
-        private var continuation: CheckedContinuation<Value?, Never>?
-        private var outcome: Value??
+/// Resumes its one continuation exactly once, with whichever outcome comes first; an
+/// outcome that comes before the continuation waits for it.
+nonisolated final class OnceGate<Outcome: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<Outcome, Never>?
+    private var outcome: Outcome?
 
-        func wait(with continuation: CheckedContinuation<Value?, Never>) {
-            lock.lock()
-            if let outcome {
-                lock.unlock()
-                continuation.resume(returning: outcome)
-            } else {
-                self.continuation = continuation
-                lock.unlock()
-            }
-        }
+    init() {}
 
-        func open(with value: Value?) {
-            lock.lock()
-            guard outcome == nil else { lock.unlock(); return }
-            outcome = .some(value)
-            let waiting = continuation
-            continuation = nil
+    func wait(with continuation: CheckedContinuation<Outcome, Never>) {
+        lock.lock()
+        if let outcome {
             lock.unlock()
-            waiting?.resume(returning: value)
+            continuation.resume(returning: outcome)
+        } else {
+            self.continuation = continuation
+            lock.unlock()
         }
+    }
+
+    func open(with value: Outcome) {
+        lock.lock()
+        guard outcome == nil else { lock.unlock(); return }
+        outcome = value
+        let waiting = continuation
+        continuation = nil
+        lock.unlock()
+        waiting?.resume(returning: value)
     }
 }
 

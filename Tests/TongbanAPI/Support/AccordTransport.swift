@@ -54,6 +54,11 @@ nonisolated extension Transport {
 ///
 /// Refreshes go through a second, ephemeral session of their own, so they never wait on
 /// or reuse the connections of ordinary calls.
+///
+/// A cancelled call (a timeout too) throws `URLError(.cancelled)` at once. On Apple
+/// platforms its session task is cancelled; on Linux it is left to end by itself within
+/// the request's `timeoutInterval`, because FoundationNetworking can deadlock or stop the
+/// process when a task is cancelled as its answer arrives.
 public nonisolated struct URLSessionTransport: Transport {
     public let session: URLSession
     private let refreshSession: URLSession
@@ -71,17 +76,25 @@ public nonisolated struct URLSessionTransport: Transport {
         try await Self.send(request, on: refreshSession)
     }
 
-    /// The body streamed from `file` by the session (`upload(for:fromFile:)`).
+    /// The body streamed from `file` by the session.
     public func upload(_ request: URLRequest, fromFile file: URL) async throws -> (Data, HTTPURLResponse) {
+        #if canImport(FoundationNetworking)
+        return try await SessionExchange.run { session.uploadTask(with: request, fromFile: file, completionHandler: $0) }
+        #else
         let (data, response) = try await session.upload(for: request, fromFile: file)
         guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
         return (data, http)
+        #endif
     }
 
     private static func send(_ request: URLRequest, on session: URLSession) async throws -> (Data, HTTPURLResponse) {
+        #if canImport(FoundationNetworking)
+        return try await SessionExchange.run { session.dataTask(with: request, completionHandler: $0) }
+        #else
         let (data, response) = try await session.data(for: request)
         guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
         return (data, http)
+        #endif
     }
 
     public func open(_ request: URLRequest) async throws -> (HTTPURLResponse, AsyncThrowingStream<Data, any Error>) {
@@ -117,45 +130,79 @@ public nonisolated struct URLSessionTransport: Transport {
 }
 
 #if canImport(FoundationNetworking)
+/// One whole exchange on Linux, where a cancelled call is let go of, not its session task.
+///
+/// FoundationNetworking (checked on Swift 6.3.1) fails when a task is cancelled as its
+/// answer arrives — and a client timeout is such a cancellation: `data(for:)` can
+/// deadlock (its cancellation handler waits for the session's work queue under the
+/// task's status lock, while the queue resumes the task and waits for that lock, so the
+/// session never answers again), and `URLSessionTask.cancel()` itself can stop the
+/// process (a fatal error when the transfer completes between its two steps). So the
+/// caller is answered `URLError(.cancelled)` at once, and the transfer is left to end by
+/// itself, within the request's `timeoutInterval`.
+nonisolated enum SessionExchange {
+    typealias Completion = @Sendable (Data?, URLResponse?, (any Error)?) -> Void
+
+    /// The answer to the task `start` makes with the completion handler it is given.
+    static func run(_ start: @Sendable (@escaping Completion) -> URLSessionTask) async throws -> (Data, HTTPURLResponse) {
+        let gate = OnceGate<Result<(Data, HTTPURLResponse), any Error>>()
+        return try await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                gate.wait(with: continuation)
+                // A caller cancelled before it began has its answer already: nothing is sent.
+                guard !Task.isCancelled else { return }
+                start { data, response, error in
+                    if let error {
+                        gate.open(with: .failure(error))
+                    } else if let http = response as? HTTPURLResponse {
+                        gate.open(with: .success((data ?? Data(), http)))
+                    } else {
+                        gate.open(with: .failure(URLError(.badServerResponse)))
+                    }
+                }.resume()
+            }
+        } onCancel: {
+            gate.open(with: .failure(URLError(.cancelled)))
+        }.get()
+    }
+}
+
 /// One streamed exchange on Linux, where `URLSession.bytes(for:)` is missing: a data
-/// delegate hands on the head and each chunk as the session receives them.
+/// delegate hands on the head and each chunk as the session receives them. A caller that
+/// stops waiting or reading is let go of, as in ``SessionExchange``.
 nonisolated final class StreamingTask: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private let lock = NSLock()
-    /// Waits for the head; nil once it has been answered.
-    private var head: CheckedContinuation<HTTPURLResponse, any Error>?
+    private let head = OnceGate<Result<HTTPURLResponse, any Error>>()
     private let chunks: AsyncThrowingStream<Data, any Error>.Continuation
 
-    private init(head: CheckedContinuation<HTTPURLResponse, any Error>, chunks: AsyncThrowingStream<Data, any Error>.Continuation) {
-        self.head = head
+    private init(chunks: AsyncThrowingStream<Data, any Error>.Continuation) {
         self.chunks = chunks
     }
 
     static func open(_ request: URLRequest, configuration: URLSessionConfiguration) async throws -> (HTTPURLResponse, AsyncThrowingStream<Data, any Error>) {
         let (stream, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
-        let box = TaskBox()
+        let delegate = StreamingTask(chunks: continuation)
         let response = try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (head: CheckedContinuation<HTTPURLResponse, any Error>) in
-                let delegate = StreamingTask(head: head, chunks: continuation)
+            await withCheckedContinuation { waiting in
+                delegate.head.wait(with: waiting)
+                guard !Task.isCancelled else { return }
                 let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
-                let task = session.dataTask(with: request)
-                box.attach(task)
-                continuation.onTermination = { _ in task.cancel() }
-                task.resume()
+                session.dataTask(with: request).resume()
                 // The session keeps its delegate until the task ends, then lets both go.
                 session.finishTasksAndInvalidate()
             }
         } onCancel: {
-            box.cancel()
-        }
+            delegate.head.open(with: .failure(URLError(.cancelled)))
+            continuation.finish(throwing: URLError(.cancelled))
+        }.get()
         return (response, stream)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
         if let http = response as? HTTPURLResponse {
-            takeHead()?.resume(returning: http)
+            head.open(with: .success(http))
         } else {
-            takeHead()?.resume(throwing: URLError(.badServerResponse))
+            head.open(with: .failure(URLError(.badServerResponse)))
         }
         completionHandler(.allow)
     }
@@ -166,43 +213,11 @@ nonisolated final class StreamingTask: NSObject, URLSessionDataDelegate, @unchec
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         if let error {
-            takeHead()?.resume(throwing: error)
+            head.open(with: .failure(error))
             chunks.finish(throwing: error)
         } else {
-            takeHead()?.resume(throwing: URLError(.badServerResponse))
+            head.open(with: .failure(URLError(.badServerResponse)))
             chunks.finish()
-        }
-    }
-
-    private func takeHead() -> CheckedContinuation<HTTPURLResponse, any Error>? {
-        lock.lock()
-        defer { lock.unlock() }
-        let waiting = head
-        head = nil
-        return waiting
-    }
-
-    /// The task, for a cancellation that may come before it exists.
-    private final class TaskBox: @unchecked Sendable {
-        private let lock = NSLock()
-        private var stored: URLSessionDataTask?
-        private var cancelled = false
-
-        /// Keeps `task`, cancelling it at once if the caller already gave up.
-        func attach(_ task: URLSessionDataTask) {
-            let cancelNow = lock.withLock { () -> Bool in
-                stored = task
-                return cancelled
-            }
-            if cancelNow { task.cancel() }
-        }
-
-        func cancel() {
-            let task = lock.withLock { () -> URLSessionDataTask? in
-                cancelled = true
-                return stored
-            }
-            task?.cancel()
         }
     }
 }
