@@ -35,11 +35,19 @@ import TongbanAPI
     @Test(arguments: Exchange.allCases) func aCallCancelledAsItsAnswerArrivesEnds(_ exchange: Exchange) async throws {
         let server = try ServerProcess(arguments: ["--quiet"])
         let transport = URLSessionTransport()
-        var request = URLRequest(url: URL(string: server.baseURL + "/__accord/health")!)
-        request.httpMethod = exchange == .upload ? "POST" : "GET"
+        let request = {
+            var request = URLRequest(url: URL(string: server.baseURL + "/__accord/health")!)
+            request.httpMethod = exchange == .upload ? "POST" : "GET"
+            return request
+        }()
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("accord-cancel-\(UUID().uuidString)")
         try Data("body".utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
+        // How long an answer takes here and now (a loaded machine answers slower): the
+        // cancels are spread over twice that, so that many land as the answer arrives.
+        let start = ContinuousClock.now
+        for _ in 0..<5 { try await exchange.run(transport, request, file: file) }
+        let answerTime = (ContinuousClock.now - start) / 5
         var answered = 0
         for round in 0..<Self.rounds {
             let ended = Locked((done: false, failed: false))
@@ -51,10 +59,9 @@ import TongbanAPI
                     ended.withLock { $0 = (true, true) }
                 }
             }
-            // The cancel comes from a thread of its own, 0 to 2 ms after the call starts
-            // (the server answers in about that time): if it deadlocks, that thread stays
-            // stuck, not one the tests run on.
-            let delay = Double.random(in: 0...0.002)
+            // The cancel comes from a thread of its own: if it deadlocks, that thread
+            // stays stuck, not one the tests run on.
+            let delay = Double.random(in: 0...2) * (Double(answerTime.components.seconds) + Double(answerTime.components.attoseconds) / 1e18)
             Thread.detachNewThread {
                 Thread.sleep(forTimeInterval: delay)
                 call.cancel()
@@ -67,6 +74,6 @@ import TongbanAPI
         }
         // Which side of the race each round fell on, for the log: both sides were met when
         // neither figure is 0.
-        print("\(exchange): \(answered) of \(Self.rounds) answered before their cancel")
+        print("\(exchange): \(answered) of \(Self.rounds) answered before their cancel (an answer took \(answerTime))")
     }
 }
