@@ -35,7 +35,7 @@ import Testing
 
     /// Left out of the ThreadSanitizer run, as the other package builds are.
     @Test(.disabled(if: ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil, "swift build of app packages starves the sanitized servers"))
-    func aTargetsContractsBecomeItsClientAtBuildTime() throws {
+    func aTargetsContractsBecomeItsClientAtBuildTime() async throws {
         let package = FileManager.default.temporaryDirectory.appendingPathComponent("accord-build-plugin-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: package) }
         let notes = package.appendingPathComponent("Sources/Notes")
@@ -50,7 +50,7 @@ import Testing
         try Self.manifest.write(to: package.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
         try Self.app.write(to: package.appendingPathComponent("Sources/App/main.swift"), atomically: true, encoding: .utf8)
 
-        try #require(try Self.buildAndRun(package) == "Groceries; fixture: Groceries\n")
+        try #require(try await Self.buildAndRun(package) == "Groceries; fixture: Groceries\n")
         // The file compiled is what `accord generate` writes into one file from the same folders.
         let outputs = ".build/plugins/outputs/\(package.lastPathComponent.lowercased())/Notes/destination/AccordBuild/Accord.swift"
         let built = try String(contentsOf: package.appendingPathComponent(outputs), encoding: .utf8)
@@ -64,7 +64,7 @@ import Testing
         let mocks = notes.appendingPathComponent("mocks/notes.yaml")
         try (try String(contentsOf: mocks, encoding: .utf8)).replacingOccurrences(of: "title: Groceries, body", with: "title: Shopping, body")
             .write(to: mocks, atomically: true, encoding: .utf8)
-        #expect(try Self.buildAndRun(package) == "Shopping; fixture: Shopping\n")
+        #expect(try await Self.buildAndRun(package) == "Shopping; fixture: Shopping\n")
 
         // The plugin's tool: libyaml and OpenSSL's libcrypto (the fixtures' page cursors), no server, HTTP client or Redis client.
         let tool = package.appendingPathComponent(".build/debug/accord-generate").path
@@ -82,15 +82,15 @@ import Testing
         try Self.manifest.replacingOccurrences(of: "        .executableTarget(name: \"App\"",
                                                with: "        .target(name: \"Empty\", plugins: [\(plugin)]),\n        .executableTarget(name: \"App\"")
             .write(to: package.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
-        let refused = try ExternalCommand.run("swift", ["build", "--package-path", package.path])
+        let refused = try await ExternalCommand.runOnOwnThread("swift", ["build", "--package-path", package.path], timeLimit: 900)
         #expect(refused.status != 0)
         #expect((refused.text + refused.errors).contains("AccordBuild: target 'Empty' has no contracts/ folder (\(empty.path)/contracts); put the contracts there"),
                 "\(refused.text)\(refused.errors)")
     }
 
     /// `swift build` of `package`, then its app's output.
-    static func buildAndRun(_ package: URL) throws -> String {
-        let build = try ExternalCommand.run("swift", ["build", "--package-path", package.path])
+    static func buildAndRun(_ package: URL) async throws -> String {
+        let build = try await ExternalCommand.runOnOwnThread("swift", ["build", "--package-path", package.path], timeLimit: 900)
         guard build.status == 0 else {
             Issue.record("swift build failed: \(build.text)\(build.errors)")
             return ""

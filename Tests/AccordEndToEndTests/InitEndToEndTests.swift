@@ -23,7 +23,7 @@ import Testing
     /// time (one did not: "Empty reply from server"), and a compiler run has no race of ours to find.
     @Test(.disabled(if: ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil, "swift build of app packages starves the sanitized servers"),
           arguments: ["plain", "envelope"])
-    func theStarterLintsServesAndGeneratesSwiftThatBuilds(_ style: String) throws {
+    func theStarterLintsServesAndGeneratesSwiftThatBuilds(_ style: String) async throws {
         let directory = try emptyDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let initialized = try ExternalCommand.run(Self.accord, ["init", directory, "--style", style])
@@ -60,7 +60,7 @@ import Testing
             """.write(toFile: app + "/Package.swift", atomically: true, encoding: .utf8)
         let generated = try shell("\"\(Self.accord)\" generate --contracts ../contracts --mocks ../mocks --output Sources/API", in: app)
         #expect(generated.status == 0, "\(generated.errors)")
-        let build = try shell("swift build 2>&1", in: app)
+        let build = try await ExternalCommand.runOnOwnThread("/bin/sh", ["-c", "cd \"$0\" && swift build 2>&1", app], timeLimit: 900)
         #expect(build.status == 0, "\(build.text)")
     }
 

@@ -86,7 +86,7 @@ import Testing
     /// Left out of the ThreadSanitizer run, as `InitEndToEndTests` is: its `swift test` of
     /// an app package holds both cores while sanitized servers must answer in time.
     @Test(.disabled(if: ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil, "swift test of an app package starves the sanitized servers"))
-    func everyCommandOfTheTutorialGivesTheOutputItShows() throws {
+    func everyCommandOfTheTutorialGivesTheOutputItShows() async throws {
         let listener = LoopbackListener()
         let port = String(listener.port)
         listener.close()
@@ -95,7 +95,8 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("accord-tutorial-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let outcome = try ExternalCommand.run("/bin/bash", ["-c", "cd \"$0\" && " + Self.script(steps, accord: ServerProcess.executable), directory.path])
+        let outcome = try await ExternalCommand.runOnOwnThread("/bin/bash", ["-c", "cd \"$0\" && " + Self.script(steps, accord: ServerProcess.executable), directory.path],
+                                                             timeLimit: 900)
         var printed: [Int: [String]] = [:]
         var current: Int?
         for line in outcome.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {

@@ -103,7 +103,7 @@ import Testing
     /// Left out of the ThreadSanitizer run, as the other app builds are: it holds both cores
     /// while sanitized servers of other suites must answer in time.
     @Test(.disabled(if: ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil, "swift build of app packages starves the sanitized servers"))
-    func theGeneratedPackageBuildsWarningFreeAndRunsInEveryMode() throws {
+    func theGeneratedPackageBuildsWarningFreeAndRunsInEveryMode() async throws {
         let package = FileManager.default.temporaryDirectory.appendingPathComponent("accord-modes-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: package) }
         let generated = Repository.root.appendingPathComponent("Tests/TongbanAPI")
@@ -133,7 +133,8 @@ import Testing
              + targets + ["])", ""]).joined(separator: "\n")
             .write(to: package.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
 
-        let build = try ExternalCommand.run("swift", ["build", "--package-path", package.path, "-Xswiftc", "-warnings-as-errors"])
+        let build = try await ExternalCommand.runOnOwnThread("swift", ["build", "--package-path", package.path, "-Xswiftc", "-warnings-as-errors"],
+                                                             timeLimit: 900)
         #expect(build.status == 0, "\(build.text)\(build.errors)")
         let warnings = build.text.split(separator: "\n").filter { $0.contains("warning:") }
         #expect(warnings.isEmpty, "\(warnings.joined(separator: "\n"))")

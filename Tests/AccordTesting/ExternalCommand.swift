@@ -11,6 +11,18 @@ public enum ExternalCommand {
         public var text: String { String(decoding: output, as: UTF8.self) }
     }
 
+    /// ``run(_:_:input:timeLimit:)`` on a thread of its own, for a long program (`swift
+    /// build`) in an async test: waiting on the cooperative pool, whose threads are as many
+    /// as the cores, would leave every other async test without a thread for minutes.
+    public static func runOnOwnThread(_ program: String, _ arguments: [String], input: String? = nil,
+                                      timeLimit: Double = 300) async throws -> Outcome {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try run(program, arguments, input: input, timeLimit: timeLimit) })
+            }
+        }
+    }
+
     /// Runs `program` (a path, or a name looked up on `PATH`) with `arguments`, feeding it
     /// `input`. A program still running after `timeLimit` seconds is killed (its status is
     /// SIGKILL's, its errors say so), so no program can hang the suite.
