@@ -65,12 +65,15 @@ final class JournalWriter: Sendable {
             defer { pending.threadRunning = true }
             return (!pending.threadRunning, firstDrop)
         }
-        if firstDrop {
-            report("journal: Redis at \(client.url.host):\(client.url.port) is away and \(Self.queueLimit) entries wait for it: "
-                   + "older entries are dropped until it is back (GET /__accord/requests counts them)")
-        }
+        if firstDrop { tellOutage() }
         if startThread { Thread.detachNewThread { [self] in run() } }
         wake.signal()
+    }
+
+    /// Tells, once an outage, that entries are being dropped.
+    private func tellOutage() {
+        report("journal: Redis at \(client.url.host):\(client.url.port) is away and \(Self.queueLimit) entries wait for it: "
+               + "older entries are dropped until it is back (GET /__accord/requests counts them)")
     }
 
     /// Writes every queued entry now, in the caller's thread.
@@ -94,11 +97,17 @@ final class JournalWriter: Sendable {
                 pending.withLock { $0.dropping = false }
                 return .success(true)
             } catch {
-                pending.withLock { pending in
+                // A batch put back where the queue filled up meanwhile loses its oldest
+                // entries: counted, and told if they are the outage's first.
+                let firstDrop = pending.withLock { pending -> Bool in
                     let room = max(0, Self.queueLimit - pending.entries.count)
                     pending.entries.insert(contentsOf: batch.suffix(min(room, batch.count)), at: 0)
-                    pending.dropped += batch.count - min(room, batch.count)
+                    guard batch.count > room else { return false }
+                    pending.dropped += batch.count - room
+                    defer { pending.dropping = true }
+                    return !pending.dropping
                 }
+                if firstDrop { tellOutage() }
                 return .failure(error)
             }
         }
