@@ -41,7 +41,7 @@ let package = Package(
         // Digests, HMAC and random bytes (OpenSSL libcrypto).
         .target(name: "AccordCrypto", dependencies: ["CCrypto", "AccordJSON"]),
         // The contract model (its signing rule too), its loader from YAML and the structural checks.
-        .target(name: "AccordContract", dependencies: ["AccordYAML", "AccordDiagnostics", "AccordJSON"]),
+        .target(name: "AccordContract", dependencies: ["AccordYAML", "AccordDiagnostics", "AccordJSON", "AccordSync"]),
         // JSON values checked against contract schemas (examples, later requests).
         .target(name: "AccordValidation", dependencies: ["AccordContract", "AccordJSON", "AccordDiagnostics", "AccordSync"]),
         // X-Sign under the contract's signing rule: sorted params, signing, verification, and requests built
@@ -95,7 +95,7 @@ let package = Package(
         .target(name: "AccordOpenAPI", dependencies: ["AccordContract", "AccordJSON", "AccordYAML"]),
         // Swift code from contracts: models, typed endpoints, runtime support.
         // Its runtime is ordinary Swift in Runtime/, embedded at build time by EmbedFiles.
-        .target(name: "AccordGenerator", dependencies: ["AccordContract", "AccordDiagnostics", "AccordJSON", "AccordMocksFormat"], exclude: ["Runtime"],
+        .target(name: "AccordGenerator", dependencies: ["AccordContract", "AccordDiagnostics", "AccordJSON", "AccordMocksFormat", "AccordSync"], exclude: ["Runtime"],
                 plugins: ["EmbedFiles"]),
         // Files embedded in a target as string literals: the generator's runtime, the console's assets.
         .plugin(name: "EmbedFiles", capability: .buildTool()),

@@ -88,19 +88,3 @@ final class PendingBatch: Sendable {
         return result.withLock { $0 } ?? EntryParser.Batch(items: [])
     }
 }
-
-extension Array where Element: Sendable {
-    /// `map` on every core, in order: the array cut into a few chunks per core.
-    func concurrentMap<T: Sendable>(_ transform: @escaping @Sendable (Element) -> T) -> [T] {
-        let chunks = Swift.min(count, ProcessInfo.processInfo.activeProcessorCount * 4)
-        guard chunks > 1 else { return map(transform) }
-        let parts = Locked([[T]](repeating: [], count: chunks))
-        let elements = self
-        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-            let range = (elements.count * chunk / chunks)..<(elements.count * (chunk + 1) / chunks)
-            let part = elements[range].map(transform)
-            parts.withLock { $0[chunk] = part }
-        }
-        return parts.withLock { $0.flatMap { $0 } }
-    }
-}

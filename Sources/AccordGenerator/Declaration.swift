@@ -1,7 +1,7 @@
 import AccordContract
 
 /// A Swift type to emit, with the nested types it owns.
-indirect enum Declaration {
+indirect enum Declaration: Sendable {
     /// A struct with stored properties.
     case structure(Structure)
     /// An open enum: known cases plus `unknown(raw)`.

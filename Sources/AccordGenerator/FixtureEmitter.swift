@@ -2,6 +2,7 @@ import AccordContract
 import AccordDiagnostics
 import AccordJSON
 import AccordMocksFormat
+import AccordSync
 
 /// Writes fixtures as typed Swift values built with the models' memberwise
 /// initializers (no JSON decoded at run time), so the compiler checks them and a
@@ -31,21 +32,27 @@ struct FixtureEmitter {
         self.access = access
         self.samples = samples
         let writer = SwiftValueWriter(contract: contract)
-        naming = writer.naming
-        var typed: [String: [Typed]] = [:]
-        var diagnostics: [Diagnostic] = []
-        for endpoint in contract.endpoints {
+        let naming = writer.naming
+        self.naming = naming
+        // Each endpoint's fixtures typed on their own, on every core.
+        let perEndpoint = contract.endpoints.concurrentMap { endpoint -> (typed: [Typed], diagnostics: [Diagnostic]) in
             let successes = (samples[endpoint.id] ?? []).filter { $0.code == 0 }
             let responseType = naming.type(endpoint.id) + "Response"
+            var typed: [Typed] = []
+            var diagnostics: [Diagnostic] = []
             for (sample, name) in zip(successes, naming.caseNames(successes.map(\.name))) {
                 guard let (type, value) = writer.typedValue(sample.data, schema: endpoint.response, suggested: responseType) else {
                     diagnostics.append(.warning("fixture '\(sample.name)' of '\(endpoint.id)' is not typed: its data does not fit the response",
                                                 at: sample.location))
                     continue
                 }
-                typed[endpoint.id, default: []].append(Typed(sample: sample, property: name.name, type: type, value: value))
+                typed.append(Typed(sample: sample, property: name.name, type: type, value: value))
             }
+            return (typed, diagnostics)
         }
+        var typed: [String: [Typed]] = [:]
+        for (endpoint, result) in zip(contract.endpoints, perEndpoint) where !result.typed.isEmpty { typed[endpoint.id] = result.typed }
+        let diagnostics = perEndpoint.flatMap(\.diagnostics)
         self.typed = typed
         self.diagnostics = diagnostics
     }

@@ -21,6 +21,10 @@ struct Naming: Sendable {
     /// `expires_at` → `expiresAt`; `signal_id` → `signalID`; `ai_score` → `aiScore`; `2fa` → `_2fa`; a name with no
     /// letter or digit at all (`" "`, `"-"`, as enums in OpenAPI documents have) → `empty`.
     func property(_ wire: String) -> String {
+        if let joined = asciiCamelCase(wire, lowerFirst: true) {
+            guard !joined.isEmpty else { return "empty" }
+            return Self.escaped(joined.utf8.first.map { (0x30...0x39).contains($0) } == true ? "_" + joined : joined)
+        }
         let words = Self.words(wire)
         guard let first = words.first else { return "empty" }
         // An acronym or a word in capitals (`PUT`) starts the name in lower case whole.
@@ -32,20 +36,56 @@ struct Naming: Sendable {
 
     /// `login-phone` → `LoginPhone`; `ai.chat` → `AIChat`; `signal` → `Signal`.
     func type(_ wire: String) -> String {
-        let name = Self.words(wire).map(capitalized).joined()
-        return name.first?.isNumber == true ? "_" + name : name
+        let name = asciiCamelCase(wire, lowerFirst: false) ?? Self.words(wire).map(capitalized).joined()
+        return name.utf8.first.map { (0x30...0x39).contains($0) } == true ? "_" + name : name
+    }
+
+    /// ``property(_:)``'s and ``type(_:)``'s words joined, for a name all in ASCII (almost every
+    /// wire name), on its bytes without a string per word; nil for any other name. The first word
+    /// is lowercased as `property` does it when `lowerFirst`, else capitalized as the others.
+    private func asciiCamelCase(_ wire: String, lowerFirst: Bool) -> String? {
+        guard wire.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        var name: [UInt8] = []
+        name.reserveCapacity(wire.utf8.count)
+        var first = true
+        for word in wire.utf8.split(whereSeparator: { !Self.isAlphanumeric($0) }) {
+            let acronym = acronyms.contains(String(decoding: word.lazy.map(Self.lowercased), as: UTF8.self))
+            if first && lowerFirst {
+                // An acronym or a word in capitals (`PUT`) starts the name in lower case whole.
+                let shouted = word.allSatisfy { (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) }
+                if acronym || shouted {
+                    name += word.lazy.map(Self.lowercased)
+                } else {
+                    name.append(Self.lowercased(word[word.startIndex]))
+                    name += word.dropFirst()
+                }
+            } else if acronym {
+                name += word.lazy.map(Self.uppercased)
+            } else {
+                name.append(Self.uppercased(word[word.startIndex]))
+                name += word.dropFirst()
+            }
+            first = false
+        }
+        return String(decoding: name, as: UTF8.self)
+    }
+
+    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+    }
+
+    private static func lowercased(_ byte: UInt8) -> UInt8 {
+        (0x41...0x5A).contains(byte) ? byte + 0x20 : byte
+    }
+
+    private static func uppercased(_ byte: UInt8) -> UInt8 {
+        (0x61...0x7A).contains(byte) ? byte - 0x20 : byte
     }
 
     /// Split at anything that cannot be in an identifier (`_`, `-`, `.`, `/`, `+`, spaces …):
-    /// `image/png` → `image`, `png`.
+    /// `image/png` → `image`, `png`. (An ASCII name is split on its bytes: ``asciiCamelCase(_:lowerFirst:)``.)
     private static func words(_ wire: String) -> [String] {
-        // ASCII, as almost every wire name is: split the bytes, without Unicode property lookups.
-        if wire.utf8.allSatisfy({ $0 < 0x80 }) {
-            return wire.utf8.split(whereSeparator: { byte in
-                !((0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte))
-            }).map { String(decoding: $0, as: UTF8.self) }
-        }
-        return wire.split(whereSeparator: { !($0.isLetter || $0.isNumber) }).map(String.init)
+        wire.split(whereSeparator: { !($0.isLetter || $0.isNumber) }).map(String.init)
     }
 
     /// `signal.publish` → `publish`; `auth.login-phone` → `loginPhone`.

@@ -2,6 +2,7 @@ import AccordContract
 import AccordDiagnostics
 import AccordJSON
 import AccordMocksFormat
+import AccordSync
 
 /// Generates the Swift for a contract: one file per model type, one per domain for
 /// endpoints, a catalog, and the runtime support. Deterministic: the same contract
@@ -70,32 +71,29 @@ public struct SwiftGenerator: Sendable {
         files.append(File(path: "Support/ClientConfiguration.swift", contents: header("service.yaml") + "import Foundation\n\n"
                           + ConfigurationEmitter(contract: contract, access: accessKeyword, naming: naming).source()))
 
+        // Each file is written on its own, so they are written on every core.
         // An instance (`Page<Match>`) is the generic struct with its argument: nothing to write.
-        for declaration in contract.types.values.sorted(by: { $0.name < $1.name }) where declaration.instance == nil {
-            var writer = SwiftWriter()
-            models.write(translator.declaration(for: declaration), into: &writer)
-            files.append(File(path: "Models/\(declaration.name).swift",
-                              contents: header(TypeTranslator.fileName(declaration.location.file)) + "import Foundation\n\n" + writer.text))
+        let declared = contract.types.values.sorted(by: { $0.name < $1.name }).filter { $0.instance == nil }
+        files += declared.concurrentMap { declaration in
+            model(translator.declaration(for: declaration), from: declaration.location.file, emitter: models)
         }
 
         var messageTypes: [String: (body: String?, response: String)] = [:]
+        var inline: [(declaration: Declaration, file: String)] = []
         for endpoint in contract.endpoints {
             var declarations: [Declaration] = []
             messageTypes[endpoint.id] = endpoints.messageTypes(for: endpoint, models: &declarations)
-            for declaration in declarations {
-                var writer = SwiftWriter()
-                models.write(declaration, into: &writer)
-                files.append(File(path: "Models/\(declaration.name).swift",
-                                  contents: header(TypeTranslator.fileName(endpoint.location.file)) + "import Foundation\n\n" + writer.text))
-            }
+            inline += declarations.map { ($0, endpoint.location.file) }
         }
+        files += inline.concurrentMap { model($0.declaration, from: $0.file, emitter: models) }
 
-        for domain in contract.domains {
+        let domainTypes = messageTypes
+        files += contract.domains.concurrentMap { domain in
             var writer = SwiftWriter()
             let domainEndpoints = contract.endpoints.filter { $0.domain == domain.name }
-            endpoints.write(domain: domain, endpoints: domainEndpoints, messageTypes: messageTypes, into: &writer)
-            files.append(File(path: "Endpoints/API+\(naming.type(domain.name)).swift",
-                              contents: header(TypeTranslator.fileName(domain.file)) + "import Foundation\n\n" + writer.text))
+            endpoints.write(domain: domain, endpoints: domainEndpoints, messageTypes: domainTypes, into: &writer)
+            return File(path: "Endpoints/API+\(naming.type(domain.name)).swift",
+                        contents: header(TypeTranslator.fileName(domain.file)) + "import Foundation\n\n" + writer.text)
         }
 
         let refreshTypes = messageTypes[contract.service.auth.refreshEndpoint]
@@ -110,6 +108,13 @@ public struct SwiftGenerator: Sendable {
         files.append(catalogFile(messageTypes: messageTypes, access: accessKeyword))
         if !samples.isEmpty { files += fixtureFiles(responseTypes: messageTypes.mapValues(\.response)) }
         return files.sorted { $0.path < $1.path }
+    }
+
+    /// `Models/NAME.swift`: one model declaration, from the contract file `file`.
+    private func model(_ declaration: Declaration, from file: String, emitter: ModelEmitter) -> File {
+        var writer = SwiftWriter()
+        emitter.write(declaration, into: &writer)
+        return File(path: "Models/\(declaration.name).swift", contents: header(TypeTranslator.fileName(file)) + "import Foundation\n\n" + writer.text)
     }
 
     /// `Endpoints/API+Catalog.swift`: every endpoint's response type by id, and the in-process mock's routes.
@@ -134,12 +139,11 @@ public struct SwiftGenerator: Sendable {
 
     /// `Fixtures/`: each domain's typed fixtures and their catalog.
     private func fixtureFiles(responseTypes: [String: String]) -> [File] {
-        var files: [File] = []
-        for domain in contract.domains {
-            guard let source = fixtures.source(domain: domain, responseTypes: responseTypes) else { continue }
-            files.append(File(path: "Fixtures/API+\(naming.type(domain.name))Fixtures.swift",
-                              contents: header("mocks/ and \(TypeTranslator.fileName(domain.file))") + "import Foundation\n\n" + source))
-        }
+        var files = contract.domains.concurrentMap { domain -> File? in
+            guard let source = fixtures.source(domain: domain, responseTypes: responseTypes) else { return nil }
+            return File(path: "Fixtures/API+\(naming.type(domain.name))Fixtures.swift",
+                        contents: header("mocks/ and \(TypeTranslator.fileName(domain.file))") + "import Foundation\n\n" + source)
+        }.compactMap { $0 }
         files.append(File(path: "Fixtures/API+FixtureCatalog.swift",
                           contents: header("mocks/ and the contract's examples") + "import Foundation\n\n" + fixtures.catalog()))
         return files

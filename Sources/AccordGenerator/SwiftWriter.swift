@@ -9,7 +9,11 @@ struct SwiftWriter {
     private var depth = 0
 
     mutating func line(_ content: String = "") {
-        text += content.isEmpty ? "\n" : String(repeating: "    ", count: depth) + content + "\n"
+        if !content.isEmpty {
+            for _ in 0..<depth { text += "    " }
+            text += content
+        }
+        text += "\n"
     }
 
     /// `///` lines for a description (several lines kept as such).

@@ -1,4 +1,5 @@
 import AccordDiagnostics
+import AccordSync
 import AccordYAML
 import Foundation
 
@@ -75,7 +76,9 @@ public struct ContractLoader: Sendable {
             return Outcome(contract: nil, diagnostics: [.error("no contract files (*.yaml, *.yml) in '\(directory)'", at: SourceLocation(file: directory))])
         }
         var files = ContractFiles()
-        for source in sources { files.read(source, limits: limits) }
+        // Each file parsed (and a domain file read) on every core, as none needs another; merged in order.
+        let limits = limits
+        for file in sources.concurrentMap({ ParsedFile($0, limits: limits) }) { files.add(file) }
         files.mergeDomainCodes()
         var diagnostics = files.diagnostics
         let (service, domains, serviceTypes) = (files.service, files.domains, files.serviceTypes)
@@ -121,22 +124,14 @@ private struct ContractFiles {
     /// The `codes:` tables of domain files, read once the service says how codes are keyed.
     var domainCodes: [(document: YAMLDocument, node: Node)] = []
 
-    mutating func read(_ source: ContractLoader.Source, limits: YAMLParser.Limits) {
-        let document = YAMLParser.parse(source.bytes, file: source.path, limits: limits)
-        diagnostics += document.diagnostics
-        guard let root = document.root else {
-            if document.diagnostics.isEmpty {
-                diagnostics.append(.error("empty contract file; a contract file starts with 'service:' or 'domain:'",
-                                          at: SourceLocation(file: source.path, line: 1, column: 1)))
-            }
-            return
-        }
-        var reader = NodeReader(document: document)
-        guard let pairs = reader.mapping(root, "a contract file") else {
-            diagnostics += reader.diagnostics
-            return
-        }
-        if let serviceNode = root["service"] {
+    /// Takes in one file: its domain, or, for the service file, the service read now in order.
+    mutating func add(_ file: ParsedFile) {
+        diagnostics += file.diagnostics
+        switch file.kind {
+        case .domain(let domain, let codes):
+            if let domain { domains.append(domain) }
+            if let codes { domainCodes.append((file.document, codes)) }
+        case .service(var reader, let pairs, let root, let serviceNode):
             if let first = serviceLocation {
                 reader.error("a second service file; the service is already declared at \(first)", at: serviceNode)
             } else {
@@ -144,18 +139,15 @@ private struct ContractFiles {
                 service = reader.service(pairs, at: root, references: &references)
                 if let types = root["types"] {
                     let declarations = reader.typeDeclarations(types, domain: "service")
-                    serviceTypes = [DomainFile(domain: Domain(name: "service", file: source.path, description: nil,
+                    serviceTypes = [DomainFile(domain: Domain(name: "service", file: file.document.file, description: nil,
                                                               typeNames: declarations.map(\.name), endpointIDs: []),
                                                types: declarations, endpoints: [], routeLocations: [:])]
                 }
             }
-        } else if root["domain"] != nil {
-            if let decoded = reader.domain(pairs, at: root) { domains.append(decoded) }
-            if let codes = root["codes"] { domainCodes.append((document, codes)) }
-        } else {
-            reader.error("a contract file starts with 'service:' (the service file) or 'domain:' (a domain file)", at: root)
+            diagnostics += reader.diagnostics
+        case .unusable:
+            break
         }
-        diagnostics += reader.diagnostics
     }
 
     /// Adds each domain file's codes to the service's table, in the form the service
@@ -182,5 +174,51 @@ private struct ContractFiles {
             diagnostics += reader.diagnostics
         }
         self.service = service
+    }
+}
+
+/// One contract file parsed and, when it is a domain file, read: what loading can do for a
+/// file without the others, so files are taken on every core.
+private struct ParsedFile: Sendable {
+    /// What the file turned out to be.
+    enum Kind: Sendable {
+        /// A domain file: its domain (nil when it cannot be read) and its `codes:` table, read once the service is.
+        case domain(DomainFile?, codes: Node?)
+        /// The service file, read in order (a second one is an error naming the first): its root and `service:` node.
+        case service(NodeReader, pairs: [Node.Pair], root: Node, service: Node)
+        /// Empty, not a mapping or neither kind: reported already.
+        case unusable
+    }
+
+    var document: YAMLDocument
+    var kind: Kind = .unusable
+    /// What parsing and reading the file reported so far.
+    var diagnostics: [Diagnostic]
+
+    init(_ source: ContractLoader.Source, limits: YAMLParser.Limits) {
+        document = YAMLParser.parse(source.bytes, file: source.path, limits: limits)
+        diagnostics = document.diagnostics
+        guard let root = document.root else {
+            if document.diagnostics.isEmpty {
+                diagnostics.append(.error("empty contract file; a contract file starts with 'service:' or 'domain:'",
+                                          at: SourceLocation(file: source.path, line: 1, column: 1)))
+            }
+            return
+        }
+        var reader = NodeReader(document: document)
+        guard let pairs = reader.mapping(root, "a contract file") else {
+            diagnostics += reader.diagnostics
+            return
+        }
+        if let service = root["service"] {
+            kind = .service(reader, pairs: pairs, root: root, service: service)
+            return
+        }
+        if root["domain"] != nil {
+            kind = .domain(reader.domain(pairs, at: root), codes: root["codes"])
+        } else {
+            reader.error("a contract file starts with 'service:' (the service file) or 'domain:' (a domain file)", at: root)
+        }
+        diagnostics += reader.diagnostics
     }
 }

@@ -4,7 +4,7 @@ import AccordYAML
 
 /// Reads the nodes of one YAML file (a contract or a fixture file) into values,
 /// collecting a located diagnostic for every problem instead of stopping at the first.
-public struct NodeReader {
+public struct NodeReader: Sendable {
     public let document: YAMLDocument
     public var diagnostics: [Diagnostic] = []
 
