@@ -7,11 +7,12 @@ public struct HTTPHeaders: Sendable, Sequence {
     public private(set) var fields: [(name: String, value: String)] = []
     /// One bit for each name's length and first byte seen so far: a name whose bit is clear
     /// is new, and is added without a scan for an earlier header to join (most are new).
-    private var seen: UInt64 = 0
+    /// Looking a name up whose bit is clear answers nil at once (most absent headers).
+    @usableFromInline private(set) var seen: UInt64 = 0
 
     /// The bit of `seen` a name sets.
-    @inline(__always)
-    private static func bit(_ name: String) -> UInt64 {
+    @usableFromInline @inline(__always)
+    static func bit(_ name: String) -> UInt64 {
         1 << UInt64((name.utf8.count &+ Int(name.utf8.first ?? 0)) & 63)
     }
 
@@ -27,7 +28,10 @@ public struct HTTPHeaders: Sendable, Sequence {
 
     /// The value of the header with this lowercased name.
     public subscript(lowercasedName: String) -> String? {
-        @inlinable get { fields.first { Self.same($0.name, lowercasedName) }?.value }
+        @inlinable get {
+            guard seen & Self.bit(lowercasedName) != 0 else { return nil }
+            return fields.first { Self.same($0.name, lowercasedName) }?.value
+        }
         set {
             fields.removeAll { $0.name == lowercasedName }
             if let newValue {
