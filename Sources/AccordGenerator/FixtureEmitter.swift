@@ -27,11 +27,11 @@ struct FixtureEmitter {
     let typed: [String: [Typed]]
     /// A warning at every success fixture whose data does not fit its response.
     let diagnostics: [Diagnostic]
-    init(contract: Contract, access: String, samples: [String: [FixtureSample]]) {
+    init(contract: Contract, access: String, samples: [String: [FixtureSample]], translator: TypeTranslator) {
         self.contract = contract
         self.access = access
         self.samples = samples
-        let writer = SwiftValueWriter(contract: contract)
+        let writer = SwiftValueWriter(contract: contract, translator: translator)
         let naming = writer.naming
         self.naming = naming
         // Each endpoint's fixtures typed on their own, on every core.

@@ -5,7 +5,9 @@ import AccordContract
 struct ServiceEmitter {
     let contract: Contract
     let access: String
-    let naming: Naming
+    /// The generation's one type translator.
+    let translator: TypeTranslator
+    var naming: Naming { translator.naming }
 
     func source(refreshTypes: (body: String?, response: String)?) -> String {
         var writer = SwiftWriter()
@@ -226,7 +228,6 @@ struct ServiceEmitter {
     /// `BanPayload`, the `data` of a ban as the code table declares it (``APIError/banned(_:)``
     /// carries it), and a typed accessor on `APIError` for every other code with a payload.
     private func writePayloads(into writer: inout SwiftWriter) {
-        let translator = TypeTranslator(contract: contract)
         let models = ModelEmitter(access: access)
         var nested: [Declaration] = []
         let codes = contract.service.codes.sorted { $0.code < $1.code }

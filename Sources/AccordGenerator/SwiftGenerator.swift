@@ -37,10 +37,12 @@ public struct SwiftGenerator: Sendable {
     public let access: Access
     /// The fixtures to emit as typed values, by endpoint id; none when empty.
     public let samples: [String: [FixtureSample]]
+    /// The one type translator of the generation: every emitter names types through it.
+    private let translator: TypeTranslator
     /// The fixtures typed once, for the files and the diagnostics alike.
     private let fixtures: FixtureEmitter
     /// Swift names with the contract's acronyms.
-    private var naming: Naming { fixtures.naming }
+    private var naming: Naming { translator.naming }
 
     /// The enum every name is nested in (``output()``): the one asked for, else the service file's `swift.namespace`.
     public var namespace: String? { namespaceOverride ?? contract.service.swift.namespace }
@@ -52,7 +54,9 @@ public struct SwiftGenerator: Sendable {
         self.access = access
         self.samples = samples
         namespaceOverride = namespace
-        fixtures = FixtureEmitter(contract: contract, access: Self.keyword(access), samples: samples)
+        let translator = TypeTranslator(contract: contract)
+        self.translator = translator
+        fixtures = FixtureEmitter(contract: contract, access: Self.keyword(access), samples: samples, translator: translator)
     }
 
     /// `public ` or the empty string (internal).
@@ -63,7 +67,6 @@ public struct SwiftGenerator: Sendable {
     /// The files, every name at the top level; ``output()`` nests them in the namespace.
     public func files() -> [File] {
         let accessKeyword = Self.keyword(access)
-        let translator = TypeTranslator(contract: contract)
         let models = ModelEmitter(access: accessKeyword)
         let endpoints = EndpointEmitter(contract: contract, access: accessKeyword, translator: translator)
         let features: Set<Runtime.Feature> = contract.service.signing.isEnabled ? [.signing] : []
@@ -97,7 +100,7 @@ public struct SwiftGenerator: Sendable {
         }
 
         let refreshTypes = messageTypes[contract.service.auth.refreshEndpoint]
-        var serviceEmitter = ServiceEmitter(contract: contract, access: accessKeyword, naming: naming)
+        var serviceEmitter = ServiceEmitter(contract: contract, access: accessKeyword, translator: translator)
         serviceEmitter.inlineResponses = contract.endpoints.compactMap { endpoint in
             guard case .object = endpoint.response.kind, let name = messageTypes[endpoint.id]?.response else { return nil }
             return (name, endpoint.response)

@@ -8,13 +8,13 @@ import AccordJSON
 /// inline types qualified by the struct that declares them.
 struct SwiftValueWriter {
     let contract: Contract
-    /// Built once: it indexes every endpoint's stream toggle.
+    /// The generation's one type translator (it indexes every endpoint's stream toggle).
     private let translator: TypeTranslator
     var naming: Naming { translator.naming }
 
-    init(contract: Contract) {
+    init(contract: Contract, translator: TypeTranslator) {
         self.contract = contract
-        translator = TypeTranslator(contract: contract)
+        self.translator = translator
     }
 
     /// The Swift type and value expression of `value` at a place of `schema`'s type, or

@@ -8,9 +8,22 @@
 # how long swiftc takes to type-check the 2,000-endpoint output without the typed
 # fixtures, with them, and with them nested in the namespace, and the ratios.
 #
-# usage: scripts/bench/generate.sh [RUNS] [SMALL] [LARGE]   (default: 5 200 2000)
+# With --baseline REV, the generator of commit REV (built once in
+# .build/bench-baseline/REV) is set beside this one in the same run: the public symbol
+# lists of the two 2,000-endpoint outputs are diffed (so time is not won by generating
+# less), each output is type-checked twice, alternately, and the repository's own
+# contracts and mocks (each generator its own commit's) are generated into an app package
+# built clean in debug, twice each;
+# the ratios are printed (targets: type-check <= 0.5x, clean build <= 0.6x).
+#
+# usage: scripts/bench/generate.sh [--baseline REV] [RUNS] [SMALL] [LARGE]   (default: 5 200 2000)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+baseline=""
+if [[ ${1:-} == --baseline ]]; then
+    baseline=${2:?usage: scripts/bench/generate.sh [--baseline REV] [RUNS] [SMALL] [LARGE]}
+    shift 2
+fi
 runs=${1:-5}
 small=${2:-200}
 large=${3:-2000}
@@ -84,4 +97,86 @@ with_fixtures = typecheck("with fixtures")
 namespaced = typecheck("with fixtures, nested in a namespace", *NAMESPACE)
 print(f"type-check time with fixtures / without: {with_fixtures / without:.2f} (target <= 1.5)")
 print(f"type-check time nested in a namespace / at the top level: {namespaced / with_fixtures:.2f}")
+PY
+
+[[ -n $baseline ]] || exit 0
+revision=$(git rev-parse --short "$baseline^{commit}")
+tree=.build/bench-baseline/$revision
+[[ -d $tree ]] || git worktree add --detach "$tree" "$revision" >/dev/null
+(cd "$tree" && swift build -c release --product accord >/dev/null)
+python3 -u - "$accord" "$(cd "$tree" && swift build -c release --show-bin-path)/accord" "$revision" "$work" "$large" "$tree" <<'PY'
+import glob, json, os, shutil, statistics, subprocess, sys, time
+ours, theirs, revision, work, large_size, tree = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), sys.argv[6]
+generators = {"this tree": ours, revision: theirs}
+# Each generator takes the repository's contracts and mocks of its own commit (the format grew since).
+repository = {"this tree": "contracts", revision: f"{tree}/contracts"}
+
+def generate(accord, contracts, out):
+    subprocess.run([accord, "generate", "--contracts", contracts, "--output", out], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return sorted(os.path.join(root, name) for root, _, names in os.walk(out) for name in names if name.endswith(".swift"))
+
+def public_symbols(files, out):
+    """Every public symbol of the output compiled as a module, by its USR, with its path for reading."""
+    graph = f"{out}-symbols"
+    subprocess.run(["swiftc", "-emit-module", "-wmo", "-swift-version", "6", "-module-name", "Synthetic",
+                    "-emit-module-path", f"{graph}/Synthetic.swiftmodule", "-emit-symbol-graph", "-emit-symbol-graph-dir", graph,
+                    "-Xfrontend", "-experimental-skip-all-function-bodies", *files], check=True)
+    symbols = {}
+    for path in glob.glob(f"{graph}/*.symbols.json"):
+        for symbol in json.load(open(path, encoding="utf-8"))["symbols"]:
+            symbols[symbol["identifier"]["precise"]] = ".".join(symbol["pathComponents"])
+    return symbols
+
+outputs = {name: generate(accord, f"{work}/c{large_size}", f"{work}/base-{i}") for i, (name, accord) in enumerate(generators.items())}
+symbols = {name: public_symbols(files, f"{work}/base-{i}") for i, (name, files) in enumerate(outputs.items())}
+mine, old = symbols["this tree"], symbols[revision]
+dropped = sorted(old[usr] for usr in old.keys() - mine.keys())
+added = sorted(mine[usr] for usr in mine.keys() - old.keys())
+# A symbol whose declaration changed (a parameter added, `@Sendable`) has a new USR under the same name.
+base = lambda path: path.split("(")[0]
+changed = {path: [other for other in added if base(other) == base(path)] for path in dropped}
+missing = [path for path, now in changed.items() if not now]
+print(f"public symbols of the {large_size:,}-endpoint output: {len(mine):,} here, {len(old):,} at {revision}; "
+      f"{len(missing):,} of {revision}'s missing here, {len(dropped) - len(missing):,} changed, {len(added):,} added here")
+for path in missing: print(f"  missing here: {path}")
+for path, now in changed.items():
+    if now: print(f"  changed: {path} -> {', '.join(now)}")
+for path in added[:10]: print(f"  added here: {path}")
+
+def typecheck(files):
+    start = time.perf_counter()
+    subprocess.run(["swiftc", "-typecheck", "-wmo", "-swift-version", "6", "-module-name", "Synthetic", *files], check=True)
+    return time.perf_counter() - start
+
+times = {name: [] for name in generators}
+for _ in range(2):           # alternately, so drift hits both alike
+    for name, files in outputs.items(): times[name].append(typecheck(files))
+t_mine, t_old = (statistics.median(times[name]) for name in generators)
+print(f"swiftc -typecheck -wmo of the {large_size:,}-endpoint output with fixtures, median of 2: {t_mine:.1f} s here, "
+      f"{t_old:.1f} s at {revision}: {t_mine / t_old:.2f}x (target <= 0.5)")
+
+# The repository's own contracts and mocks, generated by each into a library target of an app package, built clean in debug.
+def package(name, accord, index):
+    root = f"{work}/app-{index}"
+    generate(accord, repository[name], f"{root}/Sources/TongbanAPI")
+    with open(f"{root}/Package.swift", "w", encoding="utf-8") as manifest:
+        manifest.write('// swift-tools-version: 6.1\nimport PackageDescription\n\n'
+                       'let package = Package(name: "App", platforms: [.macOS(.v13), .iOS(.v16)], '
+                       'targets: [.target(name: "TongbanAPI")])\n')
+    return root
+
+def clean_build(root):
+    shutil.rmtree(f"{root}/.build", ignore_errors=True)
+    start = time.perf_counter()
+    subprocess.run(["swift", "build", "--package-path", root], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+apps = {name: package(name, accord, i) for i, (name, accord) in enumerate(generators.items())}
+builds = {name: [] for name in generators}
+for _ in range(2):
+    for name, root in apps.items(): builds[name].append(clean_build(root))
+b_mine, b_old = (statistics.median(builds[name]) for name in generators)
+print(f"clean debug build of an app package of the repository's generated client, median of 2: {b_mine:.1f} s here, "
+      f"{b_old:.1f} s at {revision}: {b_mine / b_old:.2f}x (target <= 0.6)")
 PY
