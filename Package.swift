@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "AccordYAML", targets: ["AccordYAML"]),
         .library(name: "AccordValidation", targets: ["AccordValidation"]),
         .library(name: "AccordMocksFormat", targets: ["AccordMocksFormat"]),
+        .library(name: "AccordMockState", targets: ["AccordMockState"]),
         .library(name: "AccordMock", targets: ["AccordMock"]),
         .library(name: "AccordCapture", targets: ["AccordCapture"]),
         .library(name: "AccordProxy", targets: ["AccordProxy"]),
@@ -62,14 +63,19 @@ let package = Package(
         // The mocks/ format read and checked: fixtures, collections, effects, scenarios, templates.
         .target(name: "AccordMocksFormat", dependencies: ["AccordContract", "AccordDiagnostics", "AccordJSON", "AccordSync", "AccordValidation",
                                                           "AccordYAML"]),
-        // The mock backend as a pure function: routing, validation, answers, state, flows.
+        // The mock's state and what acts on it, without the engine: storage (in memory), records and
+        // their effects, templates, the journal, uploads, a project loaded and checked, and the answers
+        // the generator types as fixtures. No OpenSSL: what signs cursors and upload policies is handed in.
+        .target(name: "AccordMockState", dependencies: ["AccordContract", "AccordDiagnostics", "AccordFlowConformance", "AccordHTTP", "AccordJSON",
+                                                      "AccordMocksFormat", "AccordReport", "AccordSync", "AccordValidation", "AccordYAML"]),
+        // The mock backend as a pure function: routing, validation, signatures, answers, flows, the console.
         .target(name: "AccordMock", dependencies: ["AccordConsole", "AccordContract", "AccordCrypto", "AccordDiagnostics", "AccordFiles", "AccordFlowConformance", "AccordHTTP",
-                                                 "AccordJSON", "AccordMocksFormat", "AccordReport", "AccordSigning", "AccordSync", "AccordValidation",
-                                                 "AccordYAML"]),
+                                                 "AccordJSON", "AccordMockState", "AccordMocksFormat", "AccordReport", "AccordSigning", "AccordSync",
+                                                 "AccordValidation", "AccordYAML"]),
         // Redis over hiredis: a pool of pipelining connections, reconnection with backoff, Lua scripts by SHA-1.
         .target(name: "AccordRedis", dependencies: ["CHiredis", "AccordCrypto", "AccordSync"]),
         // The mock's state in Redis (`accord serve --storage redis://…`), shared by replicas: every storage part, atomic.
-        .target(name: "AccordRedisStorage", dependencies: ["AccordContract", "AccordCrypto", "AccordHTTP", "AccordJSON", "AccordMock",
+        .target(name: "AccordRedisStorage", dependencies: ["AccordContract", "AccordCrypto", "AccordHTTP", "AccordJSON", "AccordMock", "AccordMockState",
                                                            "AccordMocksFormat", "AccordRedis", "AccordSync"]),
         // HTTPS identities: a local CA and the server certificates it signs (OpenSSL libcrypto), iOS trust profiles.
         .target(name: "AccordTLS", dependencies: ["CCrypto", "AccordCrypto", "AccordFiles"]),
@@ -81,7 +87,7 @@ let package = Package(
         .target(name: "AccordProxy", dependencies: ["AccordContract", "AccordFiles", "AccordHTTP", "AccordHTTPClient", "AccordJSON", "AccordMock",
                                                     "AccordServer", "AccordSync", "AccordValidation", "AccordYAML"]),
         // `serve` and `proxy` on a socket: loading, listening, TLS, reloads, the state file, the stop, the report.
-        .target(name: "AccordHosting", dependencies: ["AccordContract", "AccordDiagnostics", "AccordFiles", "AccordJSON", "AccordMock",
+        .target(name: "AccordHosting", dependencies: ["AccordContract", "AccordDiagnostics", "AccordFiles", "AccordJSON", "AccordMock", "AccordMockState",
                                                       "AccordMocksFormat", "AccordProxy", "AccordRedis", "AccordRedisStorage", "AccordReport", "AccordServer",
                                                       "AccordTLS"]),
         // Provider verification: the contract's examples and negative checks against a real backend.
@@ -101,12 +107,12 @@ let package = Package(
         .plugin(name: "EmbedFiles", capability: .buildTool()),
         // What every command shares: arguments, their usage errors, the console, the command protocol and its help.
         .target(name: "AccordCommandLine", dependencies: ["AccordContract"]),
-        // `generate`, shared by `accord` and `accord-generate`: no server, HTTP client or Redis below it.
-        .target(name: "AccordGenerateCommand", dependencies: ["AccordCommandLine", "AccordContract", "AccordDiagnostics", "AccordGenerator", "AccordMock",
+        // `generate`, shared by `accord` and `accord-generate`: no server, HTTP client, Redis or OpenSSL below it.
+        .target(name: "AccordGenerateCommand", dependencies: ["AccordCommandLine", "AccordContract", "AccordDiagnostics", "AccordGenerator", "AccordMockState",
                                                               "AccordMocksFormat"]),
         // The `accord` commands, as a library so tests run them in-process.
         .target(name: "AccordCLI", dependencies: ["AccordCapture", "AccordCommandLine", "AccordContract", "AccordDiagnostics", "AccordDiff", "AccordFiles",
-                                                  "AccordGenerateCommand", "AccordImport", "AccordGenerator", "AccordHosting", "AccordHTTP", "AccordJSON", "AccordMock", "AccordMocksFormat",
+                                                  "AccordGenerateCommand", "AccordImport", "AccordGenerator", "AccordHosting", "AccordHTTP", "AccordJSON", "AccordMock", "AccordMockState", "AccordMocksFormat",
                                                   "AccordOpenAPI", "AccordProxy", "AccordRedis", "AccordReport", "AccordServer", "AccordSigning", "AccordSync", "AccordTLS",
                                                   "AccordValidation", "AccordVerification"]),
         .executableTarget(name: "accord", dependencies: ["AccordCLI"]),
@@ -134,21 +140,21 @@ let package = Package(
         .executableTarget(name: "console-client", dependencies: ["TongbanAPI"], path: "Tests/ConsoleClient"),
         // What the test targets share: the repository's contracts and variants of them, an
         // in-process engine with a signing client, a real server process, raw connections.
-        .target(name: "AccordTesting", dependencies: ["AccordContract", "AccordDiagnostics", "AccordHTTP", "AccordJSON", "AccordMock",
+        .target(name: "AccordTesting", dependencies: ["AccordContract", "AccordDiagnostics", "AccordHTTP", "AccordJSON", "AccordMock", "AccordMockState",
                                                       "AccordMocksFormat", "AccordRedis", "AccordRedisStorage", "AccordSigning", "AccordSync",
                                                       "AccordValidation"], path: "Tests/AccordTesting"),
         .testTarget(name: "AccordGeneratorTests", dependencies: ["AccordCLI", "AccordContract", "AccordDiagnostics", "AccordGenerator",
-                                                                 "AccordHTTP", "AccordJSON", "AccordMock", "AccordMocksFormat",
+                                                                 "AccordHTTP", "AccordJSON", "AccordMock", "AccordMockState", "AccordMocksFormat",
                                                                  "AccordSigning", "AccordTesting", "AccordValidation", "TongbanAPI"]),
         .testTarget(name: "AccordYAMLTests", dependencies: ["AccordYAML"]),
-        .testTarget(name: "AccordSigningTests", dependencies: ["AccordContract", "AccordCrypto", "AccordHTTP", "AccordJSON", "AccordMock",
+        .testTarget(name: "AccordSigningTests", dependencies: ["AccordContract", "AccordCrypto", "AccordHTTP", "AccordJSON", "AccordMock", "AccordMockState",
                                                                "AccordSigning", "AccordTesting"]),
-        .testTarget(name: "AccordEndToEndTests", dependencies: ["AccordContract", "AccordHTTP", "AccordJSON", "AccordMock", "AccordRedis", "AccordServer",
+        .testTarget(name: "AccordEndToEndTests", dependencies: ["AccordContract", "AccordHTTP", "AccordJSON", "AccordMock", "AccordMockState", "AccordRedis", "AccordServer",
                                                                 "AccordSigning", "AccordSync", "AccordTesting", "AccordValidation",
                                                                 "NotesAPI", "TongbanAPI", "accord"],
                     exclude: ["Clients"]),
         .testTarget(name: "AccordMockTests", dependencies: ["AccordContract", "AccordCrypto", "AccordFiles", "AccordFlowConformance", "AccordHTTP", "AccordJSON",
-                                                            "AccordMock", "AccordMocksFormat", "AccordRedis", "AccordRedisStorage", "AccordReport", "AccordSigning",
+                                                            "AccordMock", "AccordMockState", "AccordMocksFormat", "AccordRedis", "AccordRedisStorage", "AccordReport", "AccordSigning",
                                                             "AccordSync", "AccordTesting", "AccordValidation"]),
         .testTarget(
             name: "AccordContractTests",
@@ -158,14 +164,14 @@ let package = Package(
         .testTarget(name: "AccordJSONTests", dependencies: ["AccordJSON"]),
         .testTarget(name: "AccordFlowConformanceTests", dependencies: ["AccordContract", "AccordFlowConformance", "AccordJSON", "AccordTesting", "AccordValidation"]),
         .testTarget(name: "AccordTLSTests", dependencies: ["AccordTLS"]),
-        .testTarget(name: "AccordImportTests", dependencies: ["AccordContract", "AccordDiagnostics", "AccordHTTP", "AccordImport", "AccordJSON", "AccordMock",
+        .testTarget(name: "AccordImportTests", dependencies: ["AccordContract", "AccordDiagnostics", "AccordHTTP", "AccordImport", "AccordJSON", "AccordMock", "AccordMockState",
                                                               "AccordMocksFormat", "AccordOpenAPI", "AccordSigning", "AccordTesting", "AccordValidation",
                                                               "AccordYAML"],
                     exclude: ["Corpus"]),
         .testTarget(name: "AccordOpenAPITests", dependencies: ["AccordContract", "AccordJSON", "AccordOpenAPI", "AccordTesting", "AccordYAML"]),
         .testTarget(name: "AccordValidationTests", dependencies: ["AccordContract", "AccordDiagnostics", "AccordJSON", "AccordValidation"]),
         .testTarget(name: "AccordProxyTests", dependencies: ["AccordHTTP", "AccordJSON", "AccordMock", "AccordProxy"]),
-        .testTarget(name: "AccordCLITests", dependencies: ["AccordCapture", "AccordCLI", "AccordCommandLine", "AccordContract", "AccordImport", "AccordJSON", "AccordMock", "AccordMocksFormat", "AccordSync",
+        .testTarget(name: "AccordCLITests", dependencies: ["AccordCapture", "AccordCLI", "AccordCommandLine", "AccordContract", "AccordImport", "AccordJSON", "AccordMock", "AccordMockState", "AccordMocksFormat", "AccordSync",
                                                            "AccordTesting", "AccordYAML"]),
     ],
     swiftLanguageModes: [.v6]

@@ -17,10 +17,11 @@ let package = Package(
         .executableTarget(name: "FuzzJSON", dependencies: [.product(name: "AccordJSON", package: accord)]),
         // Whole requests (method, target, headers, body) through the mock engine and the proxy's gate.
         .executableTarget(name: "FuzzEngine", dependencies: [.product(name: "AccordHTTP", package: accord),
-                                                                  .product(name: "AccordMock", package: accord)]),
+                                                                  .product(name: "AccordMock", package: accord),
+                                                                  .product(name: "AccordMockState", package: accord)]),
         // Template expressions and the JSON templates that hold them, rendered.
         .executableTarget(name: "FuzzTemplate", dependencies: [.product(name: "AccordHTTP", package: accord),
-                                                                  .product(name: "AccordMock", package: accord),
+                                                                  .product(name: "AccordMockState", package: accord),
                                                                   .product(name: "AccordMocksFormat", package: accord)]),
         // Captures: HAR files entry by entry and --record journal lines.
         .executableTarget(name: "FuzzCapture", dependencies: [.product(name: "AccordCapture", package: accord)]),
@@ -30,7 +31,7 @@ let package = Package(
         // OpenAPI documents through the importer: every problem a diagnostic, never a crash or a hang.
         .executableTarget(name: "FuzzImport", dependencies: [.product(name: "AccordImport", package: accord)]),
         // Durations, injections, command-line and control-API rules.
-        .executableTarget(name: "FuzzNumbers", dependencies: [.product(name: "AccordMock", package: accord),
+        .executableTarget(name: "FuzzNumbers", dependencies: [.product(name: "AccordMockState", package: accord),
                                                                  .product(name: "AccordMocksFormat", package: accord)]),
     ],
     swiftLanguageModes: [.v6]

@@ -3,6 +3,7 @@ import AccordDiagnostics
 import AccordGenerator
 import AccordJSON
 import AccordMock
+import AccordMockState
 import AccordMocksFormat
 
 /// `accord lint`: every problem in the contracts, compiler-style, non-zero exit on errors.

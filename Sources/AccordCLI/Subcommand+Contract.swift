@@ -2,6 +2,7 @@ import AccordCommandLine
 import AccordContract
 import AccordDiagnostics
 import AccordMock
+import AccordMockState
 
 extension Subcommand {
     /// The contract in `arguments["contracts"]` (default `contracts`), loaded and checked

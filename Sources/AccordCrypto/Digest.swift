@@ -1,7 +1,7 @@
 import AccordJSON
 internal import CCrypto
 
-/// Digests and random bytes from OpenSSL's libcrypto.
+/// Digests and HMACs from OpenSSL's libcrypto.
 public enum Digest {
     /// Lowercase hex MD5 of `bytes`.
     public static func md5Hex(_ bytes: some Sequence<UInt8>) -> String {
@@ -78,7 +78,7 @@ public enum Digest {
     /// Lowercase hex HMAC-SHA256 of `bytes` under `key`.
     public static func hmacSHA256Hex(key: some Sequence<UInt8>, _ bytes: some Sequence<UInt8>) -> String {
         let message = Array(bytes)
-        return hex(message.withUnsafeBufferPointer { hmacSHA256(key: Array(key), $0) })
+        return Hex.lowercase(message.withUnsafeBufferPointer { hmacSHA256(key: Array(key), $0) })
     }
 
     /// The raw HMAC-SHA256 of `message` under `key`.
@@ -96,14 +96,8 @@ public enum Digest {
         return a.isEmpty || CRYPTO_memcmp(a, b, a.count) == 0
     }
 
-    /// `count` cryptographically random bytes, or nil if the generator failed.
-    public static func randomBytes(_ count: Int) -> [UInt8]? {
-        var bytes = [UInt8](repeating: 0, count: count)
-        return RAND_bytes(&bytes, Int32(count)) == 1 ? bytes : nil
-    }
-
     private static func evpHex(_ input: UnsafeBufferPointer<UInt8>, _ type: OpaquePointer?) -> String {
-        hex(evp(input, type))
+        Hex.lowercase(evp(input, type))
     }
 
     private static func evp(_ input: UnsafeBufferPointer<UInt8>, _ type: OpaquePointer?) -> [UInt8] {
@@ -111,20 +105,6 @@ public enum Digest {
             var length: UInt32 = 0
             _ = EVP_Digest(input.baseAddress, input.count, output.baseAddress, &length, type, nil)
             count = Int(length)
-        }
-    }
-
-    /// Lowercase hex of `bytes`.
-    public static func hex(_ bytes: [UInt8]) -> String {
-        String(unsafeUninitializedCapacity: bytes.count * 2) { text in
-            let digits: StaticString = "0123456789abcdef"
-            var index = 0
-            for byte in bytes {
-                text[index] = digits.utf8Start[Int(byte >> 4)]
-                text[index + 1] = digits.utf8Start[Int(byte & 0x0F)]
-                index += 2
-            }
-            return index
         }
     }
 }

@@ -2,7 +2,7 @@ import AccordCommandLine
 import AccordContract
 import AccordDiagnostics
 import AccordGenerator
-import AccordMock
+import AccordMockState
 import AccordMocksFormat
 import Foundation
 

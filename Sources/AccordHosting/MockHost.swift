@@ -1,5 +1,6 @@
 import AccordContract
 import AccordMock
+import AccordMockState
 import AccordMocksFormat
 import AccordReport
 import AccordServer

@@ -1,6 +1,7 @@
 import AccordFiles
 import AccordJSON
 import AccordMock
+import AccordMockState
 import AccordMocksFormat
 import Foundation
 

@@ -1,4 +1,5 @@
 import AccordMock
+import AccordMockState
 import Dispatch
 import Foundation
 

@@ -9,4 +9,18 @@ public enum Hex {
         if folded >= 0x61 && folded <= 0x66 { return folded - 0x61 + 10 }
         return nil
     }
+
+    /// `bytes` in lowercase hex, two digits each: `[0xAB, 0x01]` → `ab01`.
+    public static func lowercase(_ bytes: some Collection<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: bytes.count * 2) { text in
+            let digits: StaticString = "0123456789abcdef"
+            var index = 0
+            for byte in bytes {
+                text[index] = digits.utf8Start[Int(byte >> 4)]
+                text[index + 1] = digits.utf8Start[Int(byte & 0x0F)]
+                index += 2
+            }
+            return index
+        }
+    }
 }

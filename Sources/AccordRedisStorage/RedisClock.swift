@@ -1,4 +1,5 @@
 import AccordMock
+import AccordMockState
 import AccordRedis
 
 /// The mock clock in Redis: each replica's wall clock plus one shared offset

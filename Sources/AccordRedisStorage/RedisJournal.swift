@@ -1,4 +1,5 @@
 import AccordMock
+import AccordMockState
 import AccordRedis
 
 /// The journal in Redis: one stream, `PREFIX:journal` (`XADD … MAXLEN ~ capacity`), each

@@ -1,4 +1,5 @@
 import AccordMock
+import AccordMockState
 import AccordRedis
 
 /// Nonces in Redis: one `SET PREFIX:nonce:APP:NONCE 1 NX EX TTL` each, the check and the

@@ -1,5 +1,6 @@
 import AccordCrypto
 import AccordMock
+import AccordMockState
 import AccordRedis
 import AccordSync
 
@@ -89,7 +90,7 @@ public final class RedisStorage: MockStorage {
     public var cursorSecret: [UInt8] {
         get throws(StorageError) {
             if let known = secret.withLock({ $0 }) { return known }
-            let candidate = Digest.randomBytes(32) ?? []
+            let candidate = SecureRandom.bytes(32)
             let replies = try shared { () throws(RedisError) in
                 try client.send([RedisCommand("SET", client.key("cursor", "secret"), candidate, "NX"), RedisCommand("GET", client.key("cursor", "secret"))])
             }

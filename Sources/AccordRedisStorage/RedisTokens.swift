@@ -1,5 +1,6 @@
 import AccordJSON
 import AccordMock
+import AccordMockState
 import AccordRedis
 
 /// Tokens and bans in Redis, shared by every replica: issuing, rotation, logout and the

@@ -1,5 +1,6 @@
 import AccordCrypto
 import AccordMock
+import AccordMockState
 import AccordRedis
 
 /// Uploaded files in Redis, within one budget for all replicas: a hash per file
@@ -43,7 +44,8 @@ final class RedisUploads: UploadStorage {
     static let scripts = [store]
 
     func store(_ bytes: [UInt8], contentType: String, at time: Int64, id given: String?) throws(StorageError) -> StoredFile? {
-        guard bytes.count <= budgetBytes, let id = given ?? Digest.randomBytes(16).map(Digest.hex) else { return nil }
+        guard bytes.count <= budgetBytes else { return nil }
+        let id = given ?? SecureRandom.hex(16)
         try shared { () throws(RedisError) in
             try client.run(Self.store, keys: [], arguments: [client.url.prefix, id, bytes, contentType, time, budgetBytes, UploadStore.maxFiles])
         }

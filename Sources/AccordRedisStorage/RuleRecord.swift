@@ -1,5 +1,6 @@
 import AccordJSON
 import AccordMock
+import AccordMockState
 import AccordMocksFormat
 
 /// What of an injection rule does not change while it stands, as Redis keeps it:

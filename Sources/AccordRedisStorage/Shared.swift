@@ -1,4 +1,5 @@
 import AccordMock
+import AccordMockState
 import AccordRedis
 
 /// `body`'s Redis failure as the storage failure every part throws: a 503 on the mock's

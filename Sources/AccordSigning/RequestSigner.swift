@@ -1,5 +1,6 @@
 import AccordContract
 import AccordCrypto
+import AccordJSON
 
 /// Computes `X-Sign` under a contract's signing settings.
 ///
@@ -35,7 +36,7 @@ public struct RequestSigner: Sendable {
 
     /// The lowercase hex signature of `input`.
     public func signature(_ input: Input, secret: String) -> String {
-        Digest.hex(digest(input, secret: secret))
+        Hex.lowercase(digest(input, secret: secret))
     }
 
     /// The raw digest the signature spells.

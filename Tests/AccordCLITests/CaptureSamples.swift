@@ -1,5 +1,6 @@
 import AccordJSON
 import AccordMock
+import AccordMockState
 import AccordTesting
 import Foundation
 

@@ -73,13 +73,21 @@ import Testing
         #expect(made.isEmpty, "\(made)")
     }
 
-    /// The plugins' tool generates only: no libmicrohttpd, libcurl or hiredis below it (OpenSSL's libcrypto is, through
-    /// the engine's fixture rendering); `accord` is not among its dependencies.
-    @Test func thePluginsToolReachesNoServerClientOrRedis() {
+    /// The plugins' tool generates only: of the C libraries, libyaml alone is below it (the typed fixtures are
+    /// rendered by the mock's state, not its engine, so no OpenSSL); `accord` is not among its dependencies.
+    @Test func thePluginsToolReachesNoCLibraryButLibyaml() {
         let reach = Self.graph.reach("accord-generate")
-        #expect(reach.isSuperset(of: ["AccordGenerateCommand", "AccordGenerator", "CYAML"]))
-        #expect(reach.isDisjoint(with: ["CMicroHTTPD", "CCurl", "CHiredis", "AccordServer", "AccordHTTPClient", "AccordHosting", "AccordCLI"]), "\(reach.sorted())")
-        #expect(reach.contains("CCrypto"))
+        #expect(reach.isSuperset(of: ["AccordGenerateCommand", "AccordGenerator", "AccordMockState", "CYAML"]))
+        #expect(reach.filter { $0.hasPrefix("C") && $0.dropFirst().first?.isUppercase == true } == ["CYAML"], "\(reach.sorted())")
+        #expect(reach.isDisjoint(with: ["AccordMock", "AccordCrypto", "AccordSigning", "AccordServer", "AccordHTTPClient", "AccordHosting", "AccordCLI"]),
+                "\(reach.sorted())")
+    }
+
+    /// The mock's state needs no engine and no OpenSSL: what signs is handed to it.
+    @Test func theMockStateStandsBelowTheEngine() {
+        #expect(Self.graph.reach("AccordMock").contains("AccordMockState"))
+        #expect(Self.graph.reach("AccordMockState").isDisjoint(with: Self.openSSL.union(Self.transports).union(["AccordMock", "AccordSigning", "CHiredis"])),
+                "\(Self.graph.reach("AccordMockState").sorted())")
     }
 
     /// The engine is handed a storage and knows no Redis; the Redis client knows no engine.

@@ -1,6 +1,7 @@
 import AccordContract
 import AccordJSON
 import AccordMock
+import AccordMockState
 import AccordTesting
 import Foundation
 import Testing

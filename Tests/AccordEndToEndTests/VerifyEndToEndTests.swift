@@ -1,5 +1,6 @@
 import AccordContract
 import AccordMock
+import AccordMockState
 import AccordServer
 import AccordTesting
 import Foundation

@@ -4,6 +4,7 @@ import AccordGenerator
 import AccordHTTP
 import AccordJSON
 import AccordMock
+import AccordMockState
 import AccordMocksFormat
 import AccordSigning
 import AccordTesting

@@ -1,5 +1,6 @@
 import AccordGenerator
 import AccordMock
+import AccordMockState
 import AccordTesting
 import Foundation
 import Testing

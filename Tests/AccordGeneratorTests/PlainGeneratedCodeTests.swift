@@ -1,6 +1,7 @@
 import AccordContract
 import AccordGenerator
 import AccordMock
+import AccordMockState
 import AccordMocksFormat
 import AccordTesting
 import Foundation

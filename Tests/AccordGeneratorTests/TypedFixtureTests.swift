@@ -3,6 +3,7 @@ import AccordDiagnostics
 import AccordGenerator
 import AccordJSON
 import AccordMock
+import AccordMockState
 import AccordMocksFormat
 import AccordTesting
 import Foundation

@@ -3,6 +3,7 @@ import AccordHTTP
 import AccordImport
 import AccordJSON
 import AccordMock
+import AccordMockState
 import AccordSigning
 import AccordTesting
 import AccordValidation

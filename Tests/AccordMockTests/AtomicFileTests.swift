@@ -1,5 +1,6 @@
 import AccordFiles
 import AccordMock
+import AccordMockState
 import Foundation
 import Testing
 

@@ -1,6 +1,7 @@
 import AccordContract
 import AccordHTTP
 import AccordMock
+import AccordMockState
 import AccordMocksFormat
 import AccordTesting
 import Testing

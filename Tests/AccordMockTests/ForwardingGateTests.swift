@@ -2,6 +2,7 @@ import AccordContract
 import AccordHTTP
 import AccordJSON
 import AccordMock
+import AccordMockState
 import AccordTesting
 import Foundation
 import Testing

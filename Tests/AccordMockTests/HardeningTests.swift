@@ -1,6 +1,7 @@
 import AccordContract
 import AccordJSON
 @testable import AccordMocksFormat
+import AccordMockState
 import AccordTesting
 import Foundation
 import Testing

@@ -1,5 +1,6 @@
 import AccordHTTP
 @testable import AccordMock
+import AccordMockState
 import Foundation
 import Testing
 

@@ -2,6 +2,7 @@ import AccordContract
 import AccordHTTP
 import AccordJSON
 @testable import AccordMocksFormat
+import AccordMockState
 import AccordSync
 import AccordTesting
 import Testing

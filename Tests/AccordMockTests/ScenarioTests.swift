@@ -1,6 +1,7 @@
 import AccordContract
 import AccordJSON
 import AccordMock
+import AccordMockState
 import AccordMocksFormat
 import AccordTesting
 import Foundation

@@ -2,6 +2,7 @@ import AccordContract
 import AccordHTTP
 import AccordJSON
 import AccordMock
+import AccordMockState
 import AccordMocksFormat
 import AccordRedisStorage
 import AccordSigning

@@ -1,6 +1,7 @@
 import AccordHTTP
 import AccordJSON
 @testable import AccordMock
+import AccordMockState
 import AccordMocksFormat
 import AccordTesting
 import Foundation

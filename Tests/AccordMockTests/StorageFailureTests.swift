@@ -2,6 +2,7 @@ import AccordHTTP
 import AccordJSON
 @testable import AccordMock
 @testable import AccordMocksFormat
+import AccordMockState
 import AccordTesting
 import Testing
 

@@ -2,6 +2,7 @@ import AccordContract
 import AccordHTTP
 import AccordJSON
 @testable import AccordMock
+import AccordMockState
 import AccordTesting
 import AccordValidation
 import Foundation

@@ -3,6 +3,7 @@ import AccordCrypto
 import AccordHTTP
 import AccordJSON
 import AccordMock
+import AccordMockState
 import AccordSigning
 import AccordTesting
 import Foundation

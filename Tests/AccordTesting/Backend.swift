@@ -1,6 +1,7 @@
 import AccordHTTP
 import AccordJSON
 import AccordMock
+import AccordMockState
 import AccordSync
 import Foundation
 

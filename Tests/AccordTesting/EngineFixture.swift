@@ -3,6 +3,7 @@ import AccordDiagnostics
 import AccordHTTP
 import AccordJSON
 import AccordMock
+import AccordMockState
 import AccordMocksFormat
 import AccordSigning
 import AccordValidation

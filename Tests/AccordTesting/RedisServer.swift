@@ -1,4 +1,5 @@
 import AccordMock
+import AccordMockState
 import AccordRedis
 import AccordRedisStorage
 import AccordSync

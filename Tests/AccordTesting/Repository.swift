@@ -1,6 +1,7 @@
 import AccordContract
 import AccordDiagnostics
 import AccordMock
+import AccordMockState
 import AccordValidation
 import Foundation
 

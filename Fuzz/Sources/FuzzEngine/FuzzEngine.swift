@@ -1,5 +1,6 @@
 import AccordHTTP
 import AccordMock
+import AccordMockState
 import Foundation
 
 /// The repository's contracts and fixtures, loaded once; two engines over one state:

@@ -1,6 +1,6 @@
 import AccordContract
 import AccordJSON
-import AccordMock
+import AccordMockState
 import AccordMocksFormat
 import Foundation
 

@@ -1,7 +1,7 @@
 import AccordContract
 import AccordHTTP
 import AccordJSON
-import AccordMock
+import AccordMockState
 import AccordMocksFormat
 
 private let state = MockState(clock: MockClock(wall: 1_796_025_600), nonceTTLSeconds: 600)

@@ -60,6 +60,10 @@ public struct ContractLoader: Sendable {
         self.limits = limits
     }
 
+    /// Contracts of more bytes than this in all are parsed on every core (a large API's, as
+    /// `scripts/bench/generate.sh` makes); fewer, as the repository's, on the calling thread.
+    static let parallelBytes = 128 << 10
+
     /// Loads every `*.yaml` and `*.yml` file directly inside `directory`.
     public func load(directory: String) -> Outcome {
         guard let (sources, unreadable) = Source.yamlFiles(in: directory) else {
@@ -76,9 +80,12 @@ public struct ContractLoader: Sendable {
             return Outcome(contract: nil, diagnostics: [.error("no contract files (*.yaml, *.yml) in '\(directory)'", at: SourceLocation(file: directory))])
         }
         var files = ContractFiles()
-        // Each file parsed (and a domain file read) on every core, as none needs another; merged in order.
+        // Each file parsed (and a domain file read) on its own, as none needs another, then merged in order:
+        // on every core when there is enough to parse to pay for the threads.
         let limits = limits
-        for file in sources.concurrentMap({ ParsedFile($0, limits: limits) }) { files.add(file) }
+        let parse = { @Sendable (source: Source) in ParsedFile(source, limits: limits) }
+        let parsed = sources.reduce(0) { $0 + $1.bytes.count } > Self.parallelBytes ? sources.concurrentMap(parse) : sources.map(parse)
+        for file in parsed { files.add(file) }
         files.mergeDomainCodes()
         var diagnostics = files.diagnostics
         let (service, domains, serviceTypes) = (files.service, files.domains, files.serviceTypes)

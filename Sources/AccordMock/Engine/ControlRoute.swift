@@ -1,5 +1,6 @@
 import AccordHTTP
 import AccordJSON
+import AccordMockState
 
 /// One call of the control API: its method, its path under `/__accord/` as segments
 /// (`*` stands for any one), and the engine's handler for it.

@@ -1,6 +1,7 @@
 import AccordContract
 import AccordCrypto
 import AccordHTTP
+import AccordMockState
 import AccordMocksFormat
 
 /// Who may steer the server through the control API under `/__accord/` (the
@@ -19,8 +20,6 @@ import AccordMocksFormat
 ///   from a peer beyond loopback need the admin token too, unless
 ///   ``MockOptions/allowsRemoteSteering`` is set.
 extension MockEngine {
-    static let adminTokenHeader = "x-accord-admin-token"
-
     /// Why a control call is refused, or nil when it may run.
     /// - Parameter needsToken: false for the console's own files, which hold no state:
     ///   the page asks for the admin token and sends it with every call.
@@ -59,7 +58,7 @@ extension MockEngine {
 extension MockRequest {
     /// Whether the request carries `token` in `X-Accord-Admin-Token` (compared in constant time).
     func carriesAdminToken(_ token: String?) -> Bool {
-        guard let token, let given = headers[MockEngine.adminTokenHeader] else { return false }
+        guard let token, let given = headers[CredentialHeaders.adminToken] else { return false }
         return Digest.constantTimeEquals(given.utf8, token.utf8)
     }
 }

@@ -3,6 +3,7 @@ import AccordContract
 import AccordCrypto
 import AccordHTTP
 import AccordJSON
+import AccordMockState
 import AccordSigning
 import AccordValidation
 
@@ -183,7 +184,7 @@ extension MockEngine {
         } catch {
             return controlError(409, "cannot_sign", error.message)
         }
-        let nonce = if let random = Digest.randomBytes(16) { Digest.hex(random) } else { String(try state.nextSequence()) }
+        let nonce = SecureRandom.hex(16)
         let built = builder.request(to: values.endpoint, parameters: values.parameters, query: values.query, body: values.body,
                                     accessToken: values.token, timestamp: try state.clock.wallNow, nonce: nonce)
         var headers = built.headers

@@ -1,6 +1,7 @@
 import AccordContract
 import AccordHTTP
 import AccordJSON
+import AccordMockState
 
 /// The control API under `/__accord/`, for testers and test suites:
 ///

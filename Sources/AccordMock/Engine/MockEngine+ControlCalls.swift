@@ -1,6 +1,7 @@
 import AccordContract
 import AccordHTTP
 import AccordJSON
+import AccordMockState
 import AccordMocksFormat
 
 /// The handlers of the control API's calls (``MockEngine/controlRoutes`` lists them).

@@ -1,5 +1,6 @@
 import AccordHTTP
 import AccordJSON
+import AccordMockState
 
 extension MockEngine {
     /// `GET /__storage/ID`: an uploaded file's bytes with the media type it was stored
@@ -31,7 +32,7 @@ extension MockEngine {
     /// is stored under the policy's id and its public URL answers it.
     private func put(_ request: MockRequest, id: String?) throws(StorageError) -> MockResponse {
         if request.bodyLimitExceeded { return storageError(413, "body_too_large", "the file is larger than the server's body limit") }
-        guard let id, let policy = UploadPolicy.verified(id: id, query: request.query, key: try state.cursorSecret) else {
+        guard let id, let policy = UploadPolicy.verified(id: id, query: request.query, key: try state.cursorSecret, signer: HMACSigner()) else {
             return storageError(403, "policy_invalid", "this upload URL was not signed by this server, or was changed; ask the API for a new upload policy")
         }
         guard try state.clock.now <= policy.expires else {

@@ -1,6 +1,7 @@
 import AccordContract
 import AccordFlowConformance
 import AccordHTTP
+import AccordMockState
 import AccordMocksFormat
 import AccordReport
 import AccordValidation
@@ -31,9 +32,8 @@ public struct MockEngine: Sendable {
     /// the body's limits (the pipeline runs the same stages for API requests).
     private let gates: Pipeline
 
-    /// Where uploaded files are written (`PUT`, with a signed policy) and served back
-    /// (`GET`): outside the base path and the control API, so a device reaches it.
-    public static let storagePrefix = "/__storage/"
+    /// Where uploaded files are written and served back (``StoredFile/pathPrefix``).
+    public static let storagePrefix = StoredFile.pathPrefix
 
     /// The header that names the session a request belongs to.
     static let sessionHeader = "x-accord-session"

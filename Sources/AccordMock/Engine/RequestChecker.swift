@@ -1,5 +1,6 @@
 import AccordContract
 import AccordHTTP
+import AccordMockState
 import AccordReport
 import AccordSigning
 

@@ -1,5 +1,6 @@
 import AccordContract
 import AccordFlowConformance
+import AccordMockState
 import AccordMocksFormat
 
 /// The built-in scenarios `exercise-flows` and `exercise-flows-random`: each session's

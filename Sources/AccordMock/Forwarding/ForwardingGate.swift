@@ -1,6 +1,7 @@
 import AccordContract
 import AccordHTTP
 import AccordJSON
+import AccordMockState
 import AccordMocksFormat
 import AccordReport
 import AccordValidation
@@ -46,7 +47,7 @@ public struct ForwardingGate: Sendable {
 
     /// Headers that steer Accord itself; they are not forwarded.
     public static let steeringHeaders: Set<String> = [InjectionStage.header, InjectionStage.scenarioHeader, MockEngine.sessionHeader,
-                                                       MockEngine.adminTokenHeader]
+                                                       CredentialHeaders.adminToken]
 
     public init(engine: MockEngine, mode: Mode) {
         self.engine = engine

@@ -1,4 +1,5 @@
 import AccordHTTP
+import AccordMockState
 /// One step of a request's path through the engine (``Pipeline``), in the shape of
 /// Hummingbird's middleware: it ends the request with an answer, or asks the rest of
 /// the path for one (`next`) and may act on that answer on its way back.

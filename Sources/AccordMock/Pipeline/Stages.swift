@@ -1,4 +1,5 @@
 import AccordContract
+import AccordMockState
 import AccordMocksFormat
 import AccordSigning
 
@@ -50,7 +51,7 @@ struct Stages {
         let answers = Dictionary(uniqueKeysWithValues: contract.endpoints.map { endpoint in
             (endpoint.id, AnswerCompiler(contract: contract, endpoint: endpoint).answers(fixtures: fixtures.fixtures(for: endpoint.id)))
         })
-        let effects = EffectRunner(contract: contract, collections: collections, state: state, envelopes: envelopes)
+        let effects = EffectRunner(contract: contract, collections: collections, state: state, envelopes: envelopes, signer: HMACSigner())
         let grant = TokenGrant(tokens: state.tokens, auth: service.auth, envelopes: envelopes)
         // With a shared storage, the routed request's reads go ahead of it in one round trip.
         let preview: [any Stage] = state.storage.readsAhead ? [PreviewStage(storage: state.storage, auth: service.auth, answers: answers)] : []

@@ -1,3 +1,4 @@
+import AccordMockState
 import Foundation
 import Synchronization
 

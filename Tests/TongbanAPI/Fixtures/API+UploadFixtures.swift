@@ -19,7 +19,7 @@ nonisolated public struct UploadFixtures: Sendable {
     public struct PolicyFixtures: Sendable {
         /// `signed` (fixture in upload.yaml)
         public var signed: UploadPolicy {
-            UploadPolicy(uploadURL: URL(fixture: "http://localhost/__storage/00000000000000000000000000000000?expires=1796026500&type=image%2Fjpeg&max=48213&sig=a0ff91cc985d645f5c4bddd4c55be113"), method: UploadPolicy.Method.put, headers: ["Content-Type": "image/jpeg"], maxSize: 48213, contentTypes: ["image/jpeg"], publicURL: URL(fixture: "http://localhost/__storage/00000000000000000000000000000000"), expiresAt: AccordDateTime(fixture: "2026-11-30T08:15:00Z"))
+            UploadPolicy(uploadURL: URL(fixture: "http://localhost/__storage/00000000000000000000000000000000?expires=1796026500&type=image%2Fjpeg&max=48213&sig=00000000000000000000000000000000"), method: UploadPolicy.Method.put, headers: ["Content-Type": "image/jpeg"], maxSize: 48213, contentTypes: ["image/jpeg"], publicURL: URL(fixture: "http://localhost/__storage/00000000000000000000000000000000"), expiresAt: AccordDateTime(fixture: "2026-11-30T08:15:00Z"))
         }
         /// `default` (example in upload.yaml)
         public var `default`: UploadPolicy {

@@ -1,4 +1,5 @@
 import AccordHTTP
+import AccordMockState
 /// The last stage of a check without answers (``RequestChecker``): a request that got
 /// this far keeps to the contract.
 struct AcceptStage: Stage {

@@ -1,5 +1,6 @@
 import AccordContract
 import AccordHTTP
+import AccordMockState
 
 /// Checks the credential of an endpoint that needs one. A bearer token is checked
 /// against the token store: expired, invalidated, revoked, missing or banned each

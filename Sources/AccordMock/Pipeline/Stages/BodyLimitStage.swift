@@ -1,4 +1,5 @@
 import AccordHTTP
+import AccordMockState
 /// Refuses a body the transport did not keep: over its limit (413), or over the budget
 /// of all bodies in flight (503, with `Retry-After`).
 struct BodyLimitStage: Stage {

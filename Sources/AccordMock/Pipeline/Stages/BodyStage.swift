@@ -1,6 +1,7 @@
 import AccordContract
 import AccordHTTP
 import AccordJSON
+import AccordMockState
 
 /// Decodes the JSON body of an endpoint that takes one: 415 for another media type,
 /// 400 with the line and column of the first problem for a body that is not JSON.

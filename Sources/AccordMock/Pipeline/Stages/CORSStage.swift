@@ -1,5 +1,6 @@
 import AccordContract
 import AccordHTTP
+import AccordMockState
 
 /// Answers `OPTIONS` (the `Allow`ed methods of a declared path and, with
 /// ``MockOptions/corsAllowOrigin``, a CORS preflight granting the contract's headers),

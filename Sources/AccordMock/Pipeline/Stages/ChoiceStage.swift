@@ -1,6 +1,7 @@
 import AccordContract
 import AccordHTTP
 import AccordJSON
+import AccordMockState
 import Foundation
 
 /// Chooses the answer (``Exchange/draft``): the one a `Prefer: example=NAME` or a

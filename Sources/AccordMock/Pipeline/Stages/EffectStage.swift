@@ -1,5 +1,6 @@
 import AccordContract
 import AccordHTTP
+import AccordMockState
 
 /// Runs the chosen fixture's effects on the session's collections (``EffectRunner``):
 /// the records they make, change, find or list become the answer's `data`. Only for a

@@ -1,4 +1,5 @@
 import AccordHTTP
+import AccordMockState
 import AccordMocksFormat
 /// Spoils the answer of the stages after it with what was injected: added latency, an
 /// HTTP error with a text body, a reset or empty reply, a JSON body cut short, or a

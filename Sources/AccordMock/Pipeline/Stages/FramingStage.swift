@@ -1,4 +1,5 @@
 import AccordHTTP
+import AccordMockState
 /// Refuses a message whose framing the transport found ambiguous, a target that is not
 /// a path (origin-form, RFC 9112 §3.2.1: `@host:port/…`, `:port/…`, `http://host/…` and
 /// `*` could steer a proxy's upstream URL elsewhere), and a target that holds an

@@ -1,6 +1,7 @@
 import AccordContract
 import AccordHTTP
 import AccordJSON
+import AccordMockState
 import AccordMocksFormat
 
 /// Finds what a tester injected into this request, in this order: its

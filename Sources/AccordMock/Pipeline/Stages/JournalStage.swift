@@ -1,6 +1,7 @@
 import AccordContract
 import AccordFlowConformance
 import AccordHTTP
+import AccordMockState
 import Foundation
 
 /// Files every answered request in the journal on its way out: who sent it, what

@@ -1,4 +1,5 @@
 import AccordHTTP
+import AccordMockState
 
 /// Runs a check whose refusal is noted, not answered (``ForwardingGate/Mode/report``):
 /// a request it refuses goes on to the stages after it with ``Exchange/refusal`` set;

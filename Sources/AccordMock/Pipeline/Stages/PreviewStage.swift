@@ -1,5 +1,6 @@
 import AccordContract
 import AccordHTTP
+import AccordMockState
 import AccordMocksFormat
 
 /// Tells the storage, once the request is routed, what the request will read of it

@@ -1,6 +1,7 @@
 import AccordContract
 import AccordHTTP
 import AccordJSON
+import AccordMockState
 
 /// The answer, last: an injected business code's; a binary endpoint's stored file;
 /// else the chosen fixture rendered with what its templates read (or the `data` its

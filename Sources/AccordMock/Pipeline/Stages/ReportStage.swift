@@ -1,6 +1,7 @@
 import AccordContract
 import AccordHTTP
 import AccordJSON
+import AccordMockState
 import AccordReport
 
 /// Counts every answered request for the run's report on its way out: the endpoint,

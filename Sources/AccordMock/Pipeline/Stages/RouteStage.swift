@@ -1,6 +1,7 @@
 import AccordContract
 import AccordHTTP
 import AccordJSON
+import AccordMockState
 
 /// Finds the endpoint of a request (``Exchange/route``), or answers 405 with `Allow`
 /// or 404 with the nearest declared routes.

@@ -1,5 +1,6 @@
 import AccordContract
 import AccordHTTP
+import AccordMockState
 import AccordMocksFormat
 
 /// Refuses steering headers (`X-Accord-Inject`, `X-Accord-Scenario`,

@@ -1,4 +1,5 @@
 import AccordHTTP
+import AccordMockState
 
 /// Answers a storage failure of any later stage: 503 with `Retry-After: 1` and the
 /// kind `storage_unavailable`, in the contract's envelope. It stands right inside the

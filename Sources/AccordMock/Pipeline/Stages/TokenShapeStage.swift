@@ -1,5 +1,6 @@
 import AccordContract
 import AccordHTTP
+import AccordMockState
 
 /// Checks the shape of the access token an endpoint needs, without knowing it: the
 /// proxy forwards tokens another server issued. `Authorization` must read

@@ -1,6 +1,7 @@
 import AccordContract
 import AccordHTTP
 import AccordJSON
+import AccordMockState
 
 /// Every token flow, for every answer the client gets (a fixture's, an injected one,
 /// one a fault slows): a login issues real tokens to its user, a refresh rotates the

@@ -1,6 +1,7 @@
 import AccordContract
 import AccordHTTP
 import AccordJSON
+import AccordMockState
 
 /// Keeps the file parts of a multipart request in the upload store
 /// (``MockEngine/storagePrefix`` serves them back) and, for a body naming a file's
@@ -23,8 +24,9 @@ struct UploadStage: Stage {
             exchange.draft?.context.uploads = stored
         }
         if route.endpoint.multipart == nil, case .string(let type)? = exchange.body?["content_type"], case .int(let size)? = exchange.body?["size"],
-           (1...ByteSizeText.maxBytes).contains(size), let policy = UploadPolicy.issue(contentType: type, maxSize: size, now: try state.clock.now) {
-            exchange.draft?.context.uploadPolicy = policy.json(origin: origin.origin(for: exchange.request), key: try state.cursorSecret)
+           (1...ByteSizeText.maxBytes).contains(size) {
+            let policy = UploadPolicy.issue(contentType: type, maxSize: size, now: try state.clock.now)
+            exchange.draft?.context.uploadPolicy = policy.json(origin: origin.origin(for: exchange.request), key: try state.cursorSecret, signer: HMACSigner())
         }
         return try next(&exchange)
     }

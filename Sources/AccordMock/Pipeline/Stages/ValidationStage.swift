@@ -1,5 +1,6 @@
 import AccordContract
 import AccordHTTP
+import AccordMockState
 
 /// Checks the routed request against its endpoint and answers every violation at
 /// once, each with its JSON pointer, what was expected and what was found.

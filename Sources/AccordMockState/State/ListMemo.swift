@@ -1,0 +1,88 @@
+import AccordJSON
+import AccordMocksFormat
+import AccordSync
+
+/// What list and count effects computed from a session's records, kept while the records
+/// stay the same (their ``RecordStorage`` version): a repeated read of an unchanged
+/// inbox is a lookup and a binary search for its cursor, not a scan and a sort.
+///
+/// Rows hold the records as the answer shows them (cut to the items' type), written as
+/// JSON, so a page is copied, not written again. Bounded: at most ``rowLimit`` rows
+/// and ``entryLimit`` lists and counts (a client sending a new filter value each time
+/// makes a new one); past either it is emptied and starts over.
+package final class ListMemo: Sendable {
+    /// One sorted, filtered list, or one count, of one session's records at one version.
+    package struct Key: Hashable, Sendable {
+        package var session: String
+        package var collection: String
+        package var version: UInt64
+        /// Which effect asked.
+        package var asker: Asker
+        /// Its filters' values for this request.
+        package var values: [Part]
+    }
+
+    /// The effect that asks, by where it was written (``Effect/place``).
+    package enum Asker: Hashable, Sendable {
+        case list(place: String)
+        /// The `index`th count of the effect.
+        case count(index: Int, place: String)
+    }
+
+    /// One filter of a list or count with its value for this request: hashed as it is,
+    /// not written out as text first.
+    package enum Part: Hashable, Sendable {
+        /// A `where` condition, its template rendered.
+        case condition(pointer: JSONPointer, comparison: RecordFilter.Comparison, value: JSONValue)
+        /// A query filter and the text the request sent.
+        case query(pointer: JSONPointer, text: String)
+    }
+
+    /// A record's place, and the record as the answer shows it (cut to the items' type)
+    /// written as JSON: all a page needs of it, so the cut record itself is not kept.
+    package typealias Row = (position: ListOrder.Position, json: [UInt8])
+
+    private enum Entry {
+        case rows([Row])
+        case count(Int)
+    }
+
+    private struct State {
+        var entries: [Key: Entry] = [:]
+        var rows = 0
+    }
+
+    /// The most rows held in all.
+    package static let rowLimit = 250_000
+    /// The most lists and counts held.
+    package static let entryLimit = 10_000
+
+    private let state = Locked(State())
+
+    /// The rows for `key`, computed by `compute` (outside the lock) when not known.
+    package func rows(for key: Key, _ compute: () -> [Row]) -> [Row] {
+        if case .rows(let rows)? = state.withLock({ $0.entries[key] }) { return rows }
+        let rows = compute()
+        store(.rows(rows), rowCount: rows.count, for: key)
+        return rows
+    }
+
+    /// The count for `key`, computed by `compute` when not known.
+    package func count(for key: Key, _ compute: () -> Int) -> Int {
+        if case .count(let count)? = state.withLock({ $0.entries[key] }) { return count }
+        let count = compute()
+        store(.count(count), rowCount: 0, for: key)
+        return count
+    }
+
+    private func store(_ entry: Entry, rowCount: Int, for key: Key) {
+        state.withLock { state in
+            if state.rows + rowCount > Self.rowLimit || state.entries.count >= Self.entryLimit {
+                state.entries.removeAll(keepingCapacity: true)
+                state.rows = 0
+            }
+            state.entries[key] = entry
+            state.rows += rowCount
+        }
+    }
+}
