@@ -11,7 +11,7 @@ public enum Hex {
     }
 
     /// `bytes` in lowercase hex, two digits each: `[0xAB, 0x01]` → `ab01`.
-    public static func lowercase(_ bytes: some Collection<UInt8>) -> String {
+    public static func lowercase(_ bytes: [UInt8]) -> String {
         String(unsafeUninitializedCapacity: bytes.count * 2) { text in
             let digits: StaticString = "0123456789abcdef"
             var index = 0

@@ -27,7 +27,7 @@ final class RedisRecords: RecordStorage {
     }
 
     /// A session's name as it appears in keys: hex, so no name can reach into another's keys.
-    private static func hex(_ session: String) -> String { Hex.lowercase(session.utf8) }
+    private static func hex(_ session: String) -> String { Hex.lowercase(Array(session.utf8)) }
 
     private static func size(of records: [JSONValue]) -> Int { records.reduce(0) { $0 + $1.approximateSize } }
 
