@@ -110,7 +110,7 @@ final class RedisRules: RuleStorage {
         snapshot.begin()
         try shared { () throws(RedisError) in
             let ids = try client.send(RedisCommand("LRANGE", client.key("rules"), 0, -1)).elements?.compactMap(\.text) ?? []
-            try client.send([RedisCommand("DEL", client.key("rules"))] + ids.map { RedisCommand("DEL", client.key("rule", $0)) }
+            _ = try client.send([RedisCommand("DEL", client.key("rules"))] + ids.map { RedisCommand("DEL", client.key("rule", $0)) }
                             + [RedisCommand("INCR", client.key("rules", "version"))])
         }
     }

@@ -1,4 +1,3 @@
-import AccordCrypto
 import AccordMock
 import AccordMockState
 import AccordRedis

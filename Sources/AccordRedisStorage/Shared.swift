@@ -3,7 +3,8 @@ import AccordMockState
 import AccordRedis
 
 /// `body`'s Redis failure as the storage failure every part throws: a 503 on the mock's
-/// path, never a made-up answer.
+/// path, never a made-up answer. A write's reply may go unread, as the body's would.
+@discardableResult
 func shared<Value>(_ body: () throws(RedisError) -> Value) throws(StorageError) -> Value {
     do {
         return try body()

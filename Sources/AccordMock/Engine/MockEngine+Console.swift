@@ -1,6 +1,5 @@
 import AccordConsole
 import AccordContract
-import AccordCrypto
 import AccordHTTP
 import AccordJSON
 import AccordMockState
