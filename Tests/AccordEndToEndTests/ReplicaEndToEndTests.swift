@@ -150,8 +150,14 @@ import TongbanAPI
         // The old token, expired and retired: 1002 again.
         #expect(Replicas.code(try await Replicas.send(replicas[0], "GET", "/api/v1/signals/quota", token: access, session: "spread")) == 1002)
         for server in replicas.servers {
+            // Numbered as each replica's journal writer reached Redis, which need not be the order
+            // the calls were answered in: the calls in answered order, with their numbers.
             let entries = try await Replicas.journal(on: server, session: "spread", count: 4)
-            let numbers = entries.compactMap { entry -> Int? in if case .int(let number)? = entry["seq"] { number } else { nil } }
+            let answered = entries.sorted { first, second in
+                guard case .int(let a)? = first["answered_us"], case .int(let b)? = second["answered_us"] else { return false }
+                return a < b
+            }
+            let numbers = answered.compactMap { entry -> Int? in if case .int(let number)? = entry["seq"] { number } else { nil } }
             let verdicts = entries.flatMap { entry -> [String] in
                 guard case .array(let violations)? = entry["flow_violations"] else { return [] }
                 return violations.compactMap { if case .string(let message)? = $0["message"] { message } else { nil } }
