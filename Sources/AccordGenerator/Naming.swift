@@ -21,23 +21,28 @@ struct Naming: Sendable {
     /// `expires_at` → `expiresAt`; `signal_id` → `signalID`; `ai_score` → `aiScore`; `2fa` → `_2fa`; a name with no
     /// letter or digit at all (`" "`, `"-"`, as enums in OpenAPI documents have) → `empty`.
     func property(_ wire: String) -> String {
-        if let joined = asciiCamelCase(wire, lowerFirst: true) {
-            guard !joined.isEmpty else { return "empty" }
-            return Self.escaped(joined.utf8.first.map { (0x30...0x39).contains($0) } == true ? "_" + joined : joined)
-        }
-        let words = Self.words(wire)
-        guard let first = words.first else { return "empty" }
-        // An acronym or a word in capitals (`PUT`) starts the name in lower case whole.
-        let shouted = first.allSatisfy { $0.isUppercase || $0.isNumber }
-        let head = acronyms.contains(first.lowercased()) || shouted ? first.lowercased() : first.prefix(1).lowercased() + first.dropFirst()
-        let joined = head + words.dropFirst().map(capitalized).joined()
-        return Self.escaped(joined.first?.isNumber == true ? "_" + joined : joined)
+        let joined = asciiCamelCase(wire, lowerFirst: true) ?? lowerCamelCase(Self.words(wire))
+        guard !joined.isEmpty else { return "empty" }
+        return Self.escaped(Self.clearOfLeadingDigit(joined))
     }
 
     /// `login-phone` → `LoginPhone`; `ai.chat` → `AIChat`; `signal` → `Signal`.
     func type(_ wire: String) -> String {
-        let name = asciiCamelCase(wire, lowerFirst: false) ?? Self.words(wire).map(capitalized).joined()
-        return name.utf8.first.map { (0x30...0x39).contains($0) } == true ? "_" + name : name
+        Self.clearOfLeadingDigit(asciiCamelCase(wire, lowerFirst: false) ?? Self.words(wire).map(capitalized).joined())
+    }
+
+    /// The words of a name that is not all ASCII joined as ``property(_:)`` joins them.
+    private func lowerCamelCase(_ words: [String]) -> String {
+        guard let first = words.first else { return "" }
+        // An acronym or a word in capitals (`PUT`) starts the name in lower case whole.
+        let shouted = first.allSatisfy { $0.isUppercase || $0.isNumber }
+        let head = acronyms.contains(first.lowercased()) || shouted ? first.lowercased() : first.prefix(1).lowercased() + first.dropFirst()
+        return head + words.dropFirst().map(capitalized).joined()
+    }
+
+    /// `2fa` → `_2fa`: an identifier cannot start with a digit.
+    private static func clearOfLeadingDigit(_ name: String) -> String {
+        name.first?.isNumber == true ? "_" + name : name
     }
 
     /// ``property(_:)``'s and ``type(_:)``'s words joined, for a name all in ASCII (almost every
