@@ -34,25 +34,46 @@ import Testing
         #expect(allowed.standardOutput.contains("eviction allowed (--allow-eviction)"))
     }
 
-    /// Logins as fast as one client sends them; each answer's status and body size.
+    /// Logins as fast as one client sends them, each client on a thread of its own; each
+    /// answer's status and body size, timed where URLSession hands it over. Not on the
+    /// tasks' shared threads: beside suites that block them (a `swift build` waited for),
+    /// an answer could wait seconds there to be seen, and the time would be the test's, not the server's.
     private final class Load: @unchecked Sendable {
         let answers = Locked<[(at: ContinuousClock.Instant, status: Int, bytes: Int, retryAfter: String?)]>([])
         let running = Locked(true)
+        private let finished = DispatchGroup()
 
-        func run(_ server: ServerProcess) async {
-            while running.withLock({ $0 }) {
-                var request = URLRequest(url: URL(string: server.baseURL + "/api/v1/auth/login/phone")!)
-                request.httpMethod = "POST"
-                request.httpBody = Data(ServeEndToEndTests.loginBody.utf8)
-                for (name, value) in ServeEndToEndTests.signedHeaders("/api/v1/auth/login/phone", body: ServeEndToEndTests.loginBody) {
-                    request.setValue(value, forHTTPHeaderField: name)
+        func start(_ server: ServerProcess, clients: Int) {
+            for _ in 0..<clients {
+                finished.enter()
+                Thread.detachNewThread { [self] in
+                    while running.withLock({ $0 }) { login(server) }
+                    finished.leave()
                 }
-                guard let (data, response) = try? await URLSession.shared.data(for: request), let http = response as? HTTPURLResponse else {
-                    answers.withLock { $0.append((ContinuousClock.now, 0, 0, nil)) }
-                    continue
-                }
-                answers.withLock { $0.append((ContinuousClock.now, http.statusCode, data.count, http.value(forHTTPHeaderField: "Retry-After"))) }
             }
+        }
+
+        /// Stops the clients and waits for the answers to the requests they had sent.
+        func stop() {
+            running.withLock { $0 = false }
+            finished.wait()
+        }
+
+        private func login(_ server: ServerProcess) {
+            var request = URLRequest(url: URL(string: server.baseURL + "/api/v1/auth/login/phone")!)
+            request.httpMethod = "POST"
+            request.httpBody = Data(ServeEndToEndTests.loginBody.utf8)
+            for (name, value) in ServeEndToEndTests.signedHeaders("/api/v1/auth/login/phone", body: ServeEndToEndTests.loginBody) {
+                request.setValue(value, forHTTPHeaderField: name)
+            }
+            let answered = DispatchSemaphore(value: 0)
+            URLSession.shared.dataTask(with: request) { [answers] data, response, _ in
+                let at = ContinuousClock.now
+                let http = response as? HTTPURLResponse
+                answers.withLock { $0.append((at, http?.statusCode ?? 0, data?.count ?? 0, http?.value(forHTTPHeaderField: "Retry-After"))) }
+                answered.signal()
+            }.resume()
+            answered.wait()
         }
     }
 
@@ -66,7 +87,7 @@ import Testing
         let redis = try RedisServer()
         let server = try ServerProcess(arguments: ["--no-reload", "--storage", redis.urlText("kill")])
         let load = Load()
-        let clients = Task { await withTaskGroup(of: Void.self) { group in for _ in 0..<4 { group.addTask { await load.run(server) } } } }
+        load.start(server, clients: 4)
         // Served first (under ThreadSanitizer the first answers take a while), then killed.
         for _ in 0..<200 where !load.answers.withLock({ $0.contains { $0.status == 200 } }) {
             try await Task.sleep(for: .milliseconds(50))
@@ -78,8 +99,7 @@ import Testing
         try redis.restart()
         let restarted = ContinuousClock.now
         try await Task.sleep(for: Self.recoveryBound + .milliseconds(500))
-        load.running.withLock { $0 = false }
-        await clients.value
+        load.stop()
 
         let answers = load.answers.withLock { $0 }
         #expect(server.waitForExit(timeout: 0) == nil, "the server is still running")
