@@ -29,8 +29,15 @@ indirect enum Declaration: Sendable {
         var isOptional: Bool
         var documentation: String?
         var isDeprecated: Bool
-        /// Kept on the heap (`@AccordIndirect`): the member closes a cycle of types held by value.
+        /// Kept on the heap (in an `AccordIndirect`): the member closes a cycle of types held by value.
         var isIndirect = false
+
+        /// Stored in a private property of its own (``storageName``) behind the public one:
+        /// boxed, or deprecated (the generated code reads the storage without a warning).
+        var isStoredApart: Bool { isIndirect || isDeprecated }
+
+        /// `_name`, the private stored property of one ``isStoredApart``.
+        var storageName: String { "_" + Naming.bare(swiftName) }
     }
 
     struct Enumeration {

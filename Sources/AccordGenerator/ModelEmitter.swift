@@ -1,7 +1,8 @@
 import AccordContract
 
-/// Writes model declarations: `Codable, Hashable, Sendable` structs with explicit
-/// `CodingKeys` and a memberwise initializer, and open enums that keep unknown values.
+/// Writes model declarations: `Codable, Hashable, Sendable` structs with a memberwise
+/// initializer and `Codable` written out by wire name (no `CodingKeys` enum: see
+/// ``writeDecoder(_:into:)``), tagged unions, and open enums that keep unknown values.
 struct ModelEmitter {
     /// `public ` or the empty string (internal).
     let access: String
@@ -20,7 +21,7 @@ struct ModelEmitter {
     /// An enum with one case per shape and `unknown(kind:raw:)`, which keeps a kind this
     /// version does not know with its whole JSON, so an old app reads a new kind's list.
     private func write(_ union: Declaration.TaggedUnion, into writer: inout SwiftWriter) {
-        let key = "DiscriminatorKey.discriminator"
+        let key = union.discriminator.swiftLiteral
         writer.documentation(union.documentation.summary, remark: union.documentation.remark
                              + ". Told apart by `\(union.discriminator)`; a value this version does not know decodes as `unknown` and encodes back unchanged.")
         writer.block("\(access)\(union.isIndirect ? "indirect " : "")enum \(union.name): Codable, Hashable, Sendable") { writer in
@@ -37,7 +38,7 @@ struct ModelEmitter {
             }
             writer.line()
             writer.block("\(access)init(from decoder: any Decoder) throws") { writer in
-                writer.line("let kind = try decoder.container(keyedBy: DiscriminatorKey.self).decode(String.self, forKey: \(key))")
+                writer.line("let kind: String = try AccordMembersDecoder(decoder).required(\(key))")
                 writer.switchBlock("kind") { writer in
                     for item in union.cases { writer.line("case \(item.value.swiftLiteral): self = .\(Naming.bare(item.name))(try \(item.type)(from: decoder))") }
                     writer.line("default: self = .unknown(kind: kind, raw: try AccordJSON(from: decoder))")
@@ -49,12 +50,8 @@ struct ModelEmitter {
                     for item in union.cases { writer.line("case .\(Naming.bare(item.name))(let value): try value.encode(to: encoder)") }
                     writer.line("case .unknown(_, let raw): try raw.encode(to: encoder); return")
                 }
-                writer.line("var container = encoder.container(keyedBy: DiscriminatorKey.self)")
-                writer.line("try container.encode(kind, forKey: \(key))")
-            }
-            writer.line()
-            writer.block("private enum DiscriminatorKey: String, CodingKey") { writer in
-                writer.line("case discriminator = \(union.discriminator.swiftLiteral)")
+                writer.line("var members = AccordMembersEncoder(encoder)")
+                writer.line("try members.required(kind, \(key))")
             }
         }
     }
@@ -72,24 +69,12 @@ struct ModelEmitter {
             writeProperties(structure, into: &writer)
             if !structure.properties.isEmpty { writer.line() }
             writeInitializer(structure, into: &writer)
-            let indirect = structure.properties.contains(where: \.isIndirect)
-            if indirect || structure.properties.contains(where: \.isOptional) {
-                writer.line()
-                writeLenientDecoder(structure, into: &writer)
-            }
-            if indirect {
-                writer.line()
-                writeEncoder(structure, into: &writer)
-            }
-            // An object with no members (`fields: {}`) has no keys: Codable needs none, and an empty `CodingKeys` is not Swift.
+            // An object with no members (`fields: {}`) has nothing to read or write: Swift's own Codable does.
             if !structure.properties.isEmpty {
                 writer.line()
-                writer.block("enum CodingKeys: String, CodingKey") { writer in
-                    for property in structure.properties {
-                        let name = property.swiftName
-                        writer.line(Naming.bare(name) == property.wireName ? "case \(name)" : "case \(name) = \(property.wireName.swiftLiteral)")
-                    }
-                }
+                writeDecoder(structure, into: &writer)
+                writer.line()
+                writeEncoder(structure, into: &writer)
             }
             for nested in structure.nested {
                 writer.line()
@@ -99,23 +84,31 @@ struct ModelEmitter {
     }
 
     /// The stored properties. One that closes a cycle of types held by value is stored in an
-    /// `AccordIndirect` box (`_parent`) behind a property of the value's own type.
+    /// `AccordIndirect` box (`_parent`) behind a property of the value's own type; a
+    /// deprecated one is stored apart (`_old`) behind the deprecated property, so that the
+    /// initializers and `encode(to:)` reach it without a deprecation warning in the app.
     private func writeProperties(_ structure: Declaration.Structure, into writer: inout SwiftWriter) {
         for property in structure.properties {
             let type = property.type + (property.isOptional ? "?" : "")
             writer.documentation(property.documentation, remark: nil)
             if property.isDeprecated { writer.line("@available(*, deprecated)") }
-            guard property.isIndirect else {
+            guard property.isStoredApart else {
                 writer.line("\(access)var \(property.swiftName): \(type)")
                 continue
             }
-            let storage = "_" + Naming.bare(property.swiftName)
+            let storage = property.storageName
             writer.block("\(access)var \(property.swiftName): \(type)") { writer in
-                writer.line("get { \(storage).value }")
-                writer.line("set { \(storage) = AccordIndirect(newValue) }")
+                writer.line(property.isIndirect ? "get { \(storage).value }" : "get { \(storage) }")
+                writer.line(property.isIndirect ? "set { \(storage) = AccordIndirect(newValue) }" : "set { \(storage) = newValue }")
             }
-            writer.line("private var \(storage): AccordIndirect<\(type)>")
+            writer.line("private var \(storage): \(property.isIndirect ? "AccordIndirect<\(type)>" : type)")
         }
+    }
+
+    /// `self.name = value`, or the same into the property's storage.
+    private func assignment(of value: String, to property: Declaration.Property) -> String {
+        guard property.isStoredApart else { return "self.\(Naming.bare(property.swiftName)) = \(value)" }
+        return "self.\(property.storageName) = " + (property.isIndirect ? "AccordIndirect(\(value))" : value)
     }
 
     private func writeInitializer(_ structure: Declaration.Structure, into writer: inout SwiftWriter) {
@@ -125,36 +118,32 @@ struct ModelEmitter {
             return "\(property.swiftName): \(type)" + (defaultValue.map { " = \($0)" } ?? "")
         }
         writer.block("\(access)init(\(parameters.joined(separator: ", ")))") { writer in
-            for property in structure.properties {
-                let name = Naming.bare(property.swiftName)
-                writer.line(property.isIndirect ? "self._\(name) = AccordIndirect(\(property.swiftName))" : "self.\(name) = \(property.swiftName)")
-            }
+            for property in structure.properties { writer.line(assignment(of: property.swiftName, to: property)) }
         }
     }
 
-    /// `init(from:)` that reads optional members with `decodeLeniently`: an optional value
-    /// that cannot be read is nil instead of failing the whole answer; required ones throw.
-    private func writeLenientDecoder(_ structure: Declaration.Structure, into writer: inout SwiftWriter) {
+    /// `init(from:)`, each member read by its wire name through `AccordMembersDecoder`:
+    /// an optional one leniently (a value that cannot be read is nil instead of failing
+    /// the whole answer), a required one or the decoding throws.
+    private func writeDecoder(_ structure: Declaration.Structure, into writer: inout SwiftWriter) {
         writer.block("\(access)init(from decoder: any Decoder) throws") { writer in
-            writer.line("let container = try decoder.container(keyedBy: CodingKeys.self)")
+            writer.line("let members = try AccordMembersDecoder(decoder)")
             for property in structure.properties {
-                let name = Naming.bare(property.swiftName)
-                let key = "." + name
-                let value = property.isOptional ? "container.decodeLeniently(\(property.type).self, forKey: \(key))"
-                    : "try container.decodeRequired(\(property.type).self, forKey: \(key))"
-                writer.line(property.isIndirect ? "self._\(name) = AccordIndirect(\(value))" : "self.\(name) = \(value)")
+                let value = "\(property.isOptional ? "members.lenient" : "try members.required")(\(property.wireName.swiftLiteral))"
+                writer.line(assignment(of: value, to: property))
             }
         }
     }
 
-    /// `encode(to:)` of a struct with boxed members, which Swift cannot synthesize: the same
-    /// keys and the same leaving out of nil optionals.
+    /// `encode(to:)`, each member written by its wire name in declaration order, a nil
+    /// optional left out, as Swift's synthesized one does.
     private func writeEncoder(_ structure: Declaration.Structure, into writer: inout SwiftWriter) {
         writer.block("\(access)func encode(to encoder: any Encoder) throws") { writer in
-            writer.line("var container = encoder.container(keyedBy: CodingKeys.self)")
+            writer.line("var members = AccordMembersEncoder(encoder)")
             for property in structure.properties {
-                let name = Naming.bare(property.swiftName)
-                writer.line("try container.\(property.isOptional ? "encodeIfPresent" : "encode")(\(property.swiftName), forKey: .\(name))")
+                let method = property.isOptional ? "optional" : "required"
+                let value = property.isIndirect ? property.storageName + ".value" : property.isStoredApart ? property.storageName : Naming.bare(property.swiftName)
+                writer.line("try members.\(method)(self.\(value), \(property.wireName.swiftLiteral))")
             }
         }
     }

@@ -85,18 +85,19 @@ import TongbanAPI
             }
 
             init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.itemID = try container.decodeRequired(String.self, forKey: .itemID)
-                self.default = try container.decodeRequired(Bool.self, forKey: .default)
-                self.price = container.decodeLeniently(AccordDecimal.self, forKey: .price)
-                self.kind = try container.decodeRequired(Kind.self, forKey: .kind)
+                let members = try AccordMembersDecoder(decoder)
+                self.itemID = try members.required("item_id")
+                self.default = try members.required("default")
+                self.price = members.lenient("price")
+                self.kind = try members.required("kind")
             }
 
-            enum CodingKeys: String, CodingKey {
-                case itemID = "item_id"
-                case `default`
-                case price
-                case kind
+            func encode(to encoder: any Encoder) throws {
+                var members = AccordMembersEncoder(encoder)
+                try members.required(self.itemID, "item_id")
+                try members.required(self.default, "default")
+                try members.optional(self.price, "price")
+                try members.required(self.kind, "kind")
             }
 
             /// - Remark: inline in shop.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
@@ -158,7 +159,7 @@ import TongbanAPI
         ("nothing: {}", "var nothing: AccordEmpty"),
         ("point: {x: int, y: int}", "var point: Point"),
         ("mode: fast | slow", "var mode: Mode"),
-        ("old: {type: string, optional: true, deprecated: true}", "@available(*, deprecated)\n    var old: String?"),
+        ("old: {type: string, optional: true, deprecated: true}", "@available(*, deprecated)\n    var old: String? {\n        get { _old }\n        set { _old = newValue }\n    }\n    private var _old: String?"),
         ("maybe: {type: string, nullable: true}", "var maybe: String?"),
     ])
     func everyTypeForm(_ line: String, _ swift: String) throws {

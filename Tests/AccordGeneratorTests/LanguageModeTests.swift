@@ -1,3 +1,4 @@
+import AccordContract
 import AccordGenerator
 import AccordMock
 import AccordMockState
@@ -14,6 +15,7 @@ import Testing
 /// to what `accord generate` writes) and the same small app: a main-actor view model that
 /// loads the inbox through `MockTransport`, meets an expired token, refreshes and retries.
 ///
+/// Each also holds a model with deprecated members (``deprecatedModel(namespace:)``).
 /// Two more targets hold the same output generated with `--namespace Tongban` beside a
 /// module that declares the names Moya and Alamofire declare (`API`, `Endpoint`,
 /// `HTTPMethod`, `Transport`, `Tokens`, `Page`, `QueryItem`); their app uses both.
@@ -101,6 +103,32 @@ import Testing
         return try SwiftGenerator(contract: project.contract, samples: samples, namespace: "Tongban").output()
     }
 
+    /// A model whose members are deprecated (one optional, one required, one boxed as it
+    /// holds the model again), the file `accord generate` writes for it: Swift warns where
+    /// code reaches a deprecated member, so the generated initializers and `encode(to:)`
+    /// must not (the app's own use of them is the app's warning).
+    static func deprecatedModel(namespace: String?) throws -> String {
+        let service = "service:\n  name: s\nauth:\n  refresh: legacy.get\ncodes:\n  1000: {name: invalid, msg: bad, http: 400}\n"
+        let domain = """
+            domain: legacy
+            types:
+              Legacy:
+                fields:
+                  id: string
+                  old: {type: string, optional: true, deprecated: true}
+                  retired: {type: int, deprecated: true}
+                  parent: {type: Legacy, optional: true, deprecated: true}
+            endpoints:
+              legacy.get:
+                route: GET /legacy
+                response: Legacy
+            """
+        let outcome = ContractLoader().load([.init(path: "service.yaml", bytes: Array(service.utf8)), .init(path: "legacy.yaml", bytes: Array(domain.utf8))],
+                                            directory: "contracts")
+        let files = try SwiftGenerator(contract: try #require(outcome.contract), namespace: namespace).output()
+        return try #require(files.first { $0.path == "Models/Legacy.swift" }).contents
+    }
+
     /// Left out of the ThreadSanitizer run, as the other app builds are: it holds both cores
     /// while sanitized servers of other suites must answer in time.
     @Test(.disabled(if: ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil, "swift build of app packages starves the sanitized servers"))
@@ -113,6 +141,7 @@ import Testing
             try FileManager.default.createDirectory(at: sources.deletingLastPathComponent(), withIntermediateDirectories: true)
             try FileManager.default.copyItem(at: generated, to: sources)
             try Self.app.write(to: sources.appendingPathComponent("App.swift"), atomically: true, encoding: .utf8)
+            try Self.deprecatedModel(namespace: nil).write(to: sources.appendingPathComponent("Models/Legacy.swift"), atomically: true, encoding: .utf8)
         }
         let namespaced = try Self.namespacedFiles()
         for mode in Self.namespacedModes {
@@ -123,6 +152,7 @@ import Testing
                 try file.contents.write(to: url, atomically: true, encoding: .utf8)
             }
             try Self.namespacedApp.write(to: sources.appendingPathComponent("App.swift"), atomically: true, encoding: .utf8)
+            try Self.deprecatedModel(namespace: "Tongban").write(to: sources.appendingPathComponent("Models/Legacy.swift"), atomically: true, encoding: .utf8)
         }
         try FileManager.default.createDirectory(at: package.appendingPathComponent("Sources/Clash"), withIntermediateDirectories: true)
         try Self.clash.write(to: package.appendingPathComponent("Sources/Clash/Clash.swift"), atomically: true, encoding: .utf8)

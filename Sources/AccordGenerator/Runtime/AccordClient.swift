@@ -475,18 +475,11 @@ nonisolated struct Envelope<Payload: Decodable>: Decodable {
     var message: String
     var data: Payload?
 
-    private struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: Key.self)
-        code = try container.decode(Int.self, forKey: Key(stringValue: Service.envelopeCode))
-        message = try container.decodeIfPresent(String.self, forKey: Key(stringValue: Service.envelopeMessage)) ?? ""
-        data = try container.decodeIfPresent(Payload.self, forKey: Key(stringValue: Service.envelopeData))
+        let container = try decoder.container(keyedBy: AccordCodingKey.self)
+        code = try container.decode(Int.self, forKey: AccordCodingKey(stringValue: Service.envelopeCode))
+        message = try container.decodeIfPresent(String.self, forKey: AccordCodingKey(stringValue: Service.envelopeMessage)) ?? ""
+        data = try container.decodeIfPresent(Payload.self, forKey: AccordCodingKey(stringValue: Service.envelopeData))
     }
 }
 
@@ -505,15 +498,8 @@ nonisolated struct ErrorMembers: Decodable {
     /// Each member whose value is text.
     var texts: [String: String] = [:]
 
-    private struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: Key.self)
+        let container = try decoder.container(keyedBy: AccordCodingKey.self)
         for key in container.allKeys {
             if let text = try? container.decode(String.self, forKey: key) { texts[key.stringValue] = text }
         }

@@ -13,13 +13,14 @@ nonisolated public struct BanInfo: Codable, Hashable, Sendable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.reason = try container.decodeRequired(String.self, forKey: .reason)
-        self.until = container.decodeLeniently(AccordDateTime.self, forKey: .until)
+        let members = try AccordMembersDecoder(decoder)
+        self.reason = try members.required("reason")
+        self.until = members.lenient("until")
     }
 
-    enum CodingKeys: String, CodingKey {
-        case reason
-        case until
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.reason, "reason")
+        try members.optional(self.until, "until")
     }
 }

@@ -16,10 +16,19 @@ nonisolated public struct Note: Codable, Hashable, Identifiable, Sendable {
         self.createdAt = createdAt
     }
 
-    enum CodingKeys: String, CodingKey {
-        case id
-        case title
-        case body
-        case createdAt = "created_at"
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.id = try members.required("id")
+        self.title = try members.required("title")
+        self.body = try members.required("body")
+        self.createdAt = try members.required("created_at")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.id, "id")
+        try members.required(self.title, "title")
+        try members.required(self.body, "body")
+        try members.required(self.createdAt, "created_at")
     }
 }

@@ -13,13 +13,14 @@ nonisolated public struct NoteList: Codable, Hashable, Sendable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.items = try container.decodeRequired([Note].self, forKey: .items)
-        self.nextCursor = container.decodeLeniently(String.self, forKey: .nextCursor)
+        let members = try AccordMembersDecoder(decoder)
+        self.items = try members.required("items")
+        self.nextCursor = members.lenient("next_cursor")
     }
 
-    enum CodingKeys: String, CodingKey {
-        case items
-        case nextCursor = "next_cursor"
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.items, "items")
+        try members.optional(self.nextCursor, "next_cursor")
     }
 }

@@ -12,8 +12,15 @@ nonisolated public struct NotesCreateRequest: Codable, Hashable, Sendable {
         self.body = body
     }
 
-    enum CodingKeys: String, CodingKey {
-        case title
-        case body
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.title = try members.required("title")
+        self.body = try members.required("body")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.title, "title")
+        try members.required(self.body, "body")
     }
 }

@@ -10,7 +10,13 @@ nonisolated public struct NotesStatusResponse: Codable, Hashable, Sendable {
         self.ok = ok
     }
 
-    enum CodingKeys: String, CodingKey {
-        case ok
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.ok = try members.required("ok")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.ok, "ok")
     }
 }

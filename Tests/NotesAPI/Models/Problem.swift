@@ -24,21 +24,22 @@ nonisolated public struct Problem: Codable, Hashable, Sendable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.type = try container.decodeRequired(String.self, forKey: .type)
-        self.title = try container.decodeRequired(String.self, forKey: .title)
-        self.status = try container.decodeRequired(Int.self, forKey: .status)
-        self.detail = container.decodeLeniently(String.self, forKey: .detail)
-        self.error = container.decodeLeniently(String.self, forKey: .error)
-        self.violations = container.decodeLeniently([ProblemViolation].self, forKey: .violations)
+        let members = try AccordMembersDecoder(decoder)
+        self.type = try members.required("type")
+        self.title = try members.required("title")
+        self.status = try members.required("status")
+        self.detail = members.lenient("detail")
+        self.error = members.lenient("error")
+        self.violations = members.lenient("violations")
     }
 
-    enum CodingKeys: String, CodingKey {
-        case type
-        case title
-        case status
-        case detail
-        case error
-        case violations
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.type, "type")
+        try members.required(self.title, "title")
+        try members.required(self.status, "status")
+        try members.optional(self.detail, "detail")
+        try members.optional(self.error, "error")
+        try members.optional(self.violations, "violations")
     }
 }

@@ -18,10 +18,19 @@ nonisolated public struct ProblemViolation: Codable, Hashable, Sendable {
         self.message = message
     }
 
-    enum CodingKeys: String, CodingKey {
-        case pointer
-        case expected
-        case actual
-        case message
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.pointer = try members.required("pointer")
+        self.expected = try members.required("expected")
+        self.actual = try members.required("actual")
+        self.message = try members.required("message")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.pointer, "pointer")
+        try members.required(self.expected, "expected")
+        try members.required(self.actual, "actual")
+        try members.required(self.message, "message")
     }
 }

@@ -18,11 +18,21 @@ nonisolated public struct Session: Codable, Hashable, Sendable {
         self.user = user
     }
 
-    enum CodingKeys: String, CodingKey {
-        case accessToken = "access_token"
-        case refreshToken = "refresh_token"
-        case accessExpiresIn = "access_expires_in"
-        case refreshExpiresIn = "refresh_expires_in"
-        case user
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.accessToken = try members.required("access_token")
+        self.refreshToken = try members.required("refresh_token")
+        self.accessExpiresIn = try members.required("access_expires_in")
+        self.refreshExpiresIn = try members.required("refresh_expires_in")
+        self.user = try members.required("user")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.accessToken, "access_token")
+        try members.required(self.refreshToken, "refresh_token")
+        try members.required(self.accessExpiresIn, "access_expires_in")
+        try members.required(self.refreshExpiresIn, "refresh_expires_in")
+        try members.required(self.user, "user")
     }
 }

@@ -12,8 +12,15 @@ nonisolated public struct SessionCreateRequest: Codable, Hashable, Sendable {
         self.password = password
     }
 
-    enum CodingKeys: String, CodingKey {
-        case email
-        case password
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.email = try members.required("email")
+        self.password = try members.required("password")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.email, "email")
+        try members.required(self.password, "password")
     }
 }

@@ -10,7 +10,13 @@ nonisolated public struct SessionRefreshRequest: Codable, Hashable, Sendable {
         self.refreshToken = refreshToken
     }
 
-    enum CodingKeys: String, CodingKey {
-        case refreshToken = "refresh_token"
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.refreshToken = try members.required("refresh_token")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.refreshToken, "refresh_token")
     }
 }

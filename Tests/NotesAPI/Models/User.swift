@@ -12,8 +12,15 @@ nonisolated public struct User: Codable, Hashable, Sendable {
         self.name = name
     }
 
-    enum CodingKeys: String, CodingKey {
-        case uid
-        case name
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.uid = try members.required("uid")
+        self.name = try members.required("name")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.uid, "uid")
+        try members.required(self.name, "name")
     }
 }

@@ -39,18 +39,35 @@ nonisolated public struct AIAnalysis: Codable, Hashable, Identifiable, Sendable 
         self.createdAt = createdAt
     }
 
-    enum CodingKeys: String, CodingKey {
-        case id
-        case sessionID = "session_id"
-        case masteryScore = "mastery_score"
-        case weakPoints = "weak_points"
-        case suggestions
-        case strengths
-        case weaknesses
-        case inputText = "input_text"
-        case outputJSON = "output_json"
-        case costEstimate = "cost_estimate"
-        case modelName = "model_name"
-        case createdAt = "created_at"
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.id = try members.required("id")
+        self.sessionID = try members.required("session_id")
+        self.masteryScore = try members.required("mastery_score")
+        self.weakPoints = try members.required("weak_points")
+        self.suggestions = try members.required("suggestions")
+        self.strengths = try members.required("strengths")
+        self.weaknesses = try members.required("weaknesses")
+        self.inputText = try members.required("input_text")
+        self.outputJSON = try members.required("output_json")
+        self.costEstimate = try members.required("cost_estimate")
+        self.modelName = try members.required("model_name")
+        self.createdAt = try members.required("created_at")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.id, "id")
+        try members.required(self.sessionID, "session_id")
+        try members.required(self.masteryScore, "mastery_score")
+        try members.required(self.weakPoints, "weak_points")
+        try members.required(self.suggestions, "suggestions")
+        try members.required(self.strengths, "strengths")
+        try members.required(self.weaknesses, "weaknesses")
+        try members.required(self.inputText, "input_text")
+        try members.required(self.outputJSON, "output_json")
+        try members.required(self.costEstimate, "cost_estimate")
+        try members.required(self.modelName, "model_name")
+        try members.required(self.createdAt, "created_at")
     }
 }

@@ -12,8 +12,15 @@ nonisolated public struct AIAnalyzeRequest: Codable, Hashable, Sendable {
         self.inputText = inputText
     }
 
-    enum CodingKeys: String, CodingKey {
-        case sessionID = "session_id"
-        case inputText = "input_text"
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.sessionID = try members.required("session_id")
+        self.inputText = try members.required("input_text")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.sessionID, "session_id")
+        try members.required(self.inputText, "input_text")
     }
 }

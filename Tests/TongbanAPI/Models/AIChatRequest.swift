@@ -15,15 +15,16 @@ nonisolated public struct AIChatRequest: Codable, Hashable, Sendable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.sessionID = container.decodeLeniently(String.self, forKey: .sessionID)
-        self.messages = try container.decodeRequired([ChatMessage].self, forKey: .messages)
-        self.stream = try container.decodeRequired(Bool.self, forKey: .stream)
+        let members = try AccordMembersDecoder(decoder)
+        self.sessionID = members.lenient("session_id")
+        self.messages = try members.required("messages")
+        self.stream = try members.required("stream")
     }
 
-    enum CodingKeys: String, CodingKey {
-        case sessionID = "session_id"
-        case messages
-        case stream
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.optional(self.sessionID, "session_id")
+        try members.required(self.messages, "messages")
+        try members.required(self.stream, "stream")
     }
 }

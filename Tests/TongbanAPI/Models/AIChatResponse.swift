@@ -10,7 +10,13 @@ nonisolated public struct AIChatResponse: Codable, Hashable, Sendable {
         self.reply = reply
     }
 
-    enum CodingKeys: String, CodingKey {
-        case reply
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.reply = try members.required("reply")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.reply, "reply")
     }
 }

@@ -19,10 +19,19 @@ nonisolated public struct AccountDeletion: Codable, Hashable, Sendable {
         self.canCancel = canCancel
     }
 
-    enum CodingKeys: String, CodingKey {
-        case requestedAt = "requested_at"
-        case effectiveAt = "effective_at"
-        case coolOffDays = "cool_off_days"
-        case canCancel = "can_cancel"
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.requestedAt = try members.required("requested_at")
+        self.effectiveAt = try members.required("effective_at")
+        self.coolOffDays = try members.required("cool_off_days")
+        self.canCancel = try members.required("can_cancel")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.requestedAt, "requested_at")
+        try members.required(self.effectiveAt, "effective_at")
+        try members.required(self.coolOffDays, "cool_off_days")
+        try members.required(self.canCancel, "can_cancel")
     }
 }

@@ -21,19 +21,20 @@ nonisolated public struct Achievement: Codable, Hashable, Identifiable, Sendable
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decodeRequired(String.self, forKey: .id)
-        self.title = try container.decodeRequired(String.self, forKey: .title)
-        self.description = try container.decodeRequired(String.self, forKey: .description)
-        self.progress = try container.decodeRequired(Double.self, forKey: .progress)
-        self.unlockedAt = container.decodeLeniently(AccordDateTime.self, forKey: .unlockedAt)
+        let members = try AccordMembersDecoder(decoder)
+        self.id = try members.required("id")
+        self.title = try members.required("title")
+        self.description = try members.required("description")
+        self.progress = try members.required("progress")
+        self.unlockedAt = members.lenient("unlocked_at")
     }
 
-    enum CodingKeys: String, CodingKey {
-        case id
-        case title
-        case description
-        case progress
-        case unlockedAt = "unlocked_at"
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.id, "id")
+        try members.required(self.title, "title")
+        try members.required(self.description, "description")
+        try members.required(self.progress, "progress")
+        try members.optional(self.unlockedAt, "unlocked_at")
     }
 }

@@ -18,10 +18,19 @@ nonisolated public struct AdCard: Codable, Hashable, Sendable {
         self.link = link
     }
 
-    enum CodingKeys: String, CodingKey {
-        case adID = "ad_id"
-        case title
-        case image
-        case link
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.adID = try members.required("ad_id")
+        self.title = try members.required("title")
+        self.image = try members.required("image")
+        self.link = try members.required("link")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.adID, "ad_id")
+        try members.required(self.title, "title")
+        try members.required(self.image, "image")
+        try members.required(self.link, "link")
     }
 }

@@ -12,9 +12,16 @@ nonisolated public struct AppStartConfigResponse: Codable, Hashable, Sendable {
         self.features = features
     }
 
-    enum CodingKeys: String, CodingKey {
-        case update
-        case features
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.update = try members.required("update")
+        self.features = try members.required("features")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.update, "update")
+        try members.required(self.features, "features")
     }
 
     /// - Remark: inline in auth.yaml
@@ -34,20 +41,21 @@ nonisolated public struct AppStartConfigResponse: Codable, Hashable, Sendable {
         }
 
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.hasUpdate = try container.decodeRequired(Bool.self, forKey: .hasUpdate)
-            self.forceUpdate = try container.decodeRequired(Bool.self, forKey: .forceUpdate)
-            self.latestVersion = try container.decodeRequired(String.self, forKey: .latestVersion)
-            self.downloadURL = container.decodeLeniently(URL.self, forKey: .downloadURL)
-            self.notes = container.decodeLeniently(String.self, forKey: .notes)
+            let members = try AccordMembersDecoder(decoder)
+            self.hasUpdate = try members.required("has_update")
+            self.forceUpdate = try members.required("force_update")
+            self.latestVersion = try members.required("latest_version")
+            self.downloadURL = members.lenient("download_url")
+            self.notes = members.lenient("notes")
         }
 
-        enum CodingKeys: String, CodingKey {
-            case hasUpdate = "has_update"
-            case forceUpdate = "force_update"
-            case latestVersion = "latest_version"
-            case downloadURL = "download_url"
-            case notes
+        public func encode(to encoder: any Encoder) throws {
+            var members = AccordMembersEncoder(encoder)
+            try members.required(self.hasUpdate, "has_update")
+            try members.required(self.forceUpdate, "force_update")
+            try members.required(self.latestVersion, "latest_version")
+            try members.optional(self.downloadURL, "download_url")
+            try members.optional(self.notes, "notes")
         }
     }
 }

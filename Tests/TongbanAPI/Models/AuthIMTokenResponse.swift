@@ -10,7 +10,13 @@ nonisolated public struct AuthIMTokenResponse: Codable, Hashable, Sendable {
         self.imToken = imToken
     }
 
-    enum CodingKeys: String, CodingKey {
-        case imToken = "im_token"
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.imToken = try members.required("im_token")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.imToken, "im_token")
     }
 }

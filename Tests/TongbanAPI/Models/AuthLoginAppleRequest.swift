@@ -19,20 +19,21 @@ nonisolated public struct AuthLoginAppleRequest: Codable, Hashable, Sendable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.identityToken = try container.decodeRequired(String.self, forKey: .identityToken)
-        self.authorizationCode = container.decodeLeniently(String.self, forKey: .authorizationCode)
-        self.userIdentifier = try container.decodeRequired(String.self, forKey: .userIdentifier)
-        self.fullName = container.decodeLeniently(FullName.self, forKey: .fullName)
-        self.email = container.decodeLeniently(String.self, forKey: .email)
+        let members = try AccordMembersDecoder(decoder)
+        self.identityToken = try members.required("identity_token")
+        self.authorizationCode = members.lenient("authorization_code")
+        self.userIdentifier = try members.required("user_identifier")
+        self.fullName = members.lenient("full_name")
+        self.email = members.lenient("email")
     }
 
-    enum CodingKeys: String, CodingKey {
-        case identityToken = "identity_token"
-        case authorizationCode = "authorization_code"
-        case userIdentifier = "user_identifier"
-        case fullName = "full_name"
-        case email
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.identityToken, "identity_token")
+        try members.optional(self.authorizationCode, "authorization_code")
+        try members.required(self.userIdentifier, "user_identifier")
+        try members.optional(self.fullName, "full_name")
+        try members.optional(self.email, "email")
     }
 
     /// - Remark: inline in auth.yaml
@@ -46,14 +47,15 @@ nonisolated public struct AuthLoginAppleRequest: Codable, Hashable, Sendable {
         }
 
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.givenName = container.decodeLeniently(String.self, forKey: .givenName)
-            self.familyName = container.decodeLeniently(String.self, forKey: .familyName)
+            let members = try AccordMembersDecoder(decoder)
+            self.givenName = members.lenient("given_name")
+            self.familyName = members.lenient("family_name")
         }
 
-        enum CodingKeys: String, CodingKey {
-            case givenName = "given_name"
-            case familyName = "family_name"
+        public func encode(to encoder: any Encoder) throws {
+            var members = AccordMembersEncoder(encoder)
+            try members.optional(self.givenName, "given_name")
+            try members.optional(self.familyName, "family_name")
         }
     }
 }

@@ -17,17 +17,18 @@ nonisolated public struct AuthLoginPhoneRequest: Codable, Hashable, Sendable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.phone = try container.decodeRequired(Phone.self, forKey: .phone)
-        self.code = container.decodeLeniently(SmsCode.self, forKey: .code)
-        self.password = container.decodeLeniently(String.self, forKey: .password)
-        self.deviceInfo = try container.decodeRequired(DeviceInfo.self, forKey: .deviceInfo)
+        let members = try AccordMembersDecoder(decoder)
+        self.phone = try members.required("phone")
+        self.code = members.lenient("code")
+        self.password = members.lenient("password")
+        self.deviceInfo = try members.required("device_info")
     }
 
-    enum CodingKeys: String, CodingKey {
-        case phone
-        case code
-        case password
-        case deviceInfo = "device_info"
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.phone, "phone")
+        try members.optional(self.code, "code")
+        try members.optional(self.password, "password")
+        try members.required(self.deviceInfo, "device_info")
     }
 }

@@ -10,7 +10,13 @@ nonisolated public struct AuthLogoutRequest: Codable, Hashable, Sendable {
         self.deviceID = deviceID
     }
 
-    enum CodingKeys: String, CodingKey {
-        case deviceID = "device_id"
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.deviceID = try members.required("device_id")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.deviceID, "device_id")
     }
 }

@@ -12,9 +12,16 @@ nonisolated public struct AuthSMSSendRequest: Codable, Hashable, Sendable {
         self.scene = scene
     }
 
-    enum CodingKeys: String, CodingKey {
-        case phone
-        case scene
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.phone = try members.required("phone")
+        self.scene = try members.required("scene")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.phone, "phone")
+        try members.required(self.scene, "scene")
     }
 
     /// - Remark: inline in auth.yaml. Values this version does not know decode as `unknown` and encode back unchanged.

@@ -12,8 +12,15 @@ nonisolated public struct AuthSMSSendResponse: Codable, Hashable, Sendable {
         self.retryAfterSeconds = retryAfterSeconds
     }
 
-    enum CodingKeys: String, CodingKey {
-        case expireSeconds = "expire_seconds"
-        case retryAfterSeconds = "retry_after_seconds"
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.expireSeconds = try members.required("expire_seconds")
+        self.retryAfterSeconds = try members.required("retry_after_seconds")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.expireSeconds, "expire_seconds")
+        try members.required(self.retryAfterSeconds, "retry_after_seconds")
     }
 }

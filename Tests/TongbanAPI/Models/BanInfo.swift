@@ -19,15 +19,16 @@ nonisolated public struct BanInfo: Codable, Hashable, Sendable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.reason = try container.decodeRequired(String.self, forKey: .reason)
-        self.until = container.decodeLeniently(AccordDateTime.self, forKey: .until)
-        self.appealURL = container.decodeLeniently(URL.self, forKey: .appealURL)
+        let members = try AccordMembersDecoder(decoder)
+        self.reason = try members.required("reason")
+        self.until = members.lenient("until")
+        self.appealURL = members.lenient("appeal_url")
     }
 
-    enum CodingKeys: String, CodingKey {
-        case reason
-        case until
-        case appealURL = "appeal_url"
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.reason, "reason")
+        try members.optional(self.until, "until")
+        try members.optional(self.appealURL, "appeal_url")
     }
 }

@@ -12,7 +12,13 @@ nonisolated public struct BanNotice: Codable, Hashable, Sendable {
         self.banInfo = banInfo
     }
 
-    enum CodingKeys: String, CodingKey {
-        case banInfo = "ban_info"
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.banInfo = try members.required("ban_info")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.banInfo, "ban_info")
     }
 }

@@ -14,8 +14,15 @@ nonisolated public struct BlockedUser: Codable, Hashable, Sendable {
         self.blockedAt = blockedAt
     }
 
-    enum CodingKeys: String, CodingKey {
-        case uid
-        case blockedAt = "blocked_at"
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.uid = try members.required("uid")
+        self.blockedAt = try members.required("blocked_at")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.uid, "uid")
+        try members.required(self.blockedAt, "blocked_at")
     }
 }

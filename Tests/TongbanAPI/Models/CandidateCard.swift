@@ -23,21 +23,22 @@ nonisolated public struct CandidateCard: Codable, Hashable, Sendable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.user = try container.decodeRequired(UserBrief.self, forKey: .user)
-        self.age = container.decodeLeniently(Int.self, forKey: .age)
-        self.bio = container.decodeLeniently(String.self, forKey: .bio)
-        self.photos = try container.decodeRequired([Photo].self, forKey: .photos)
-        self.distanceKm = container.decodeLeniently(Double.self, forKey: .distanceKm)
-        self.tags = try container.decodeRequired([String].self, forKey: .tags)
+        let members = try AccordMembersDecoder(decoder)
+        self.user = try members.required("user")
+        self.age = members.lenient("age")
+        self.bio = members.lenient("bio")
+        self.photos = try members.required("photos")
+        self.distanceKm = members.lenient("distance_km")
+        self.tags = try members.required("tags")
     }
 
-    enum CodingKeys: String, CodingKey {
-        case user
-        case age
-        case bio
-        case photos
-        case distanceKm = "distance_km"
-        case tags
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.user, "user")
+        try members.optional(self.age, "age")
+        try members.optional(self.bio, "bio")
+        try members.required(self.photos, "photos")
+        try members.optional(self.distanceKm, "distance_km")
+        try members.required(self.tags, "tags")
     }
 }

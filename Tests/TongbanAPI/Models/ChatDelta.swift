@@ -12,7 +12,13 @@ nonisolated public struct ChatDelta: Codable, Hashable, Sendable {
         self.delta = delta
     }
 
-    enum CodingKeys: String, CodingKey {
-        case delta
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.delta = try members.required("delta")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.delta, "delta")
     }
 }

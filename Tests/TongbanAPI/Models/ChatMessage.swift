@@ -12,9 +12,16 @@ nonisolated public struct ChatMessage: Codable, Hashable, Sendable {
         self.content = content
     }
 
-    enum CodingKeys: String, CodingKey {
-        case role
-        case content
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.role = try members.required("role")
+        self.content = try members.required("content")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.role, "role")
+        try members.required(self.content, "content")
     }
 
     /// - Remark: inline in learning.yaml. Values this version does not know decode as `unknown` and encode back unchanged.

@@ -20,12 +20,22 @@ nonisolated public struct DeviceInfo: Codable, Hashable, Sendable {
         self.appVersion = appVersion
     }
 
-    enum CodingKeys: String, CodingKey {
-        case deviceID = "device_id"
-        case os
-        case osVersion = "os_version"
-        case model
-        case appVersion = "app_version"
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.deviceID = try members.required("device_id")
+        self.os = try members.required("os")
+        self.osVersion = try members.required("os_version")
+        self.model = try members.required("model")
+        self.appVersion = try members.required("app_version")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.deviceID, "device_id")
+        try members.required(self.os, "os")
+        try members.required(self.osVersion, "os_version")
+        try members.required(self.model, "model")
+        try members.required(self.appVersion, "app_version")
     }
 
     /// - Remark: inline in auth.yaml. Values this version does not know decode as `unknown` and encode back unchanged.

@@ -29,26 +29,27 @@ nonisolated public struct Entitlement: Codable, Hashable, Sendable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.isActive = try container.decodeRequired(Bool.self, forKey: .isActive)
-        self.state = try container.decodeRequired(EntitlementState.self, forKey: .state)
-        self.productID = container.decodeLeniently(String.self, forKey: .productID)
-        self.period = container.decodeLeniently(Period.self, forKey: .period)
-        self.expiresAt = container.decodeLeniently(AccordDateTime.self, forKey: .expiresAt)
-        self.gracePeriodExpiresAt = container.decodeLeniently(AccordDateTime.self, forKey: .gracePeriodExpiresAt)
-        self.willRenew = try container.decodeRequired(Bool.self, forKey: .willRenew)
-        self.platform = try container.decodeRequired(Platform.self, forKey: .platform)
+        let members = try AccordMembersDecoder(decoder)
+        self.isActive = try members.required("is_active")
+        self.state = try members.required("state")
+        self.productID = members.lenient("product_id")
+        self.period = members.lenient("period")
+        self.expiresAt = members.lenient("expires_at")
+        self.gracePeriodExpiresAt = members.lenient("grace_period_expires_at")
+        self.willRenew = try members.required("will_renew")
+        self.platform = try members.required("platform")
     }
 
-    enum CodingKeys: String, CodingKey {
-        case isActive = "is_active"
-        case state
-        case productID = "product_id"
-        case period
-        case expiresAt = "expires_at"
-        case gracePeriodExpiresAt = "grace_period_expires_at"
-        case willRenew = "will_renew"
-        case platform
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.isActive, "is_active")
+        try members.required(self.state, "state")
+        try members.optional(self.productID, "product_id")
+        try members.optional(self.period, "period")
+        try members.optional(self.expiresAt, "expires_at")
+        try members.optional(self.gracePeriodExpiresAt, "grace_period_expires_at")
+        try members.required(self.willRenew, "will_renew")
+        try members.required(self.platform, "platform")
     }
 
     /// - Remark: inline in subscriptions.yaml. Values this version does not know decode as `unknown` and encode back unchanged.

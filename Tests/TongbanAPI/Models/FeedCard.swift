@@ -23,7 +23,7 @@ nonisolated public enum FeedCard: Codable, Hashable, Sendable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let kind = try decoder.container(keyedBy: DiscriminatorKey.self).decode(String.self, forKey: DiscriminatorKey.discriminator)
+        let kind: String = try AccordMembersDecoder(decoder).required("kind")
         switch kind {
         case "user": self = .user(try CandidateCard(from: decoder))
         case "ad": self = .ad(try AdCard(from: decoder))
@@ -39,11 +39,7 @@ nonisolated public enum FeedCard: Codable, Hashable, Sendable {
         case .system(let value): try value.encode(to: encoder)
         case .unknown(_, let raw): try raw.encode(to: encoder); return
         }
-        var container = encoder.container(keyedBy: DiscriminatorKey.self)
-        try container.encode(kind, forKey: DiscriminatorKey.discriminator)
-    }
-
-    private enum DiscriminatorKey: String, CodingKey {
-        case discriminator = "kind"
+        var members = AccordMembersEncoder(encoder)
+        try members.required(kind, "kind")
     }
 }

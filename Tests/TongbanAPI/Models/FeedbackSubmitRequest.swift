@@ -15,16 +15,17 @@ nonisolated public struct FeedbackSubmitRequest: Codable, Hashable, Sendable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.category = try container.decodeRequired(Category.self, forKey: .category)
-        self.content = try container.decodeRequired(String.self, forKey: .content)
-        self.contact = container.decodeLeniently(String.self, forKey: .contact)
+        let members = try AccordMembersDecoder(decoder)
+        self.category = try members.required("category")
+        self.content = try members.required("content")
+        self.contact = members.lenient("contact")
     }
 
-    enum CodingKeys: String, CodingKey {
-        case category
-        case content
-        case contact
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.category, "category")
+        try members.required(self.content, "content")
+        try members.optional(self.contact, "contact")
     }
 
     /// - Remark: inline in learning.yaml. Values this version does not know decode as `unknown` and encode back unchanged.

@@ -10,7 +10,13 @@ nonisolated public struct FeedbackSubmitResponse: Codable, Hashable, Identifiabl
         self.id = id
     }
 
-    enum CodingKeys: String, CodingKey {
-        case id
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.id = try members.required("id")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.id, "id")
     }
 }

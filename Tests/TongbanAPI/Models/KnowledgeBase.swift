@@ -25,13 +25,25 @@ nonisolated public struct KnowledgeBase: Codable, Hashable, Identifiable, Sendab
         self.updatedAt = updatedAt
     }
 
-    enum CodingKeys: String, CodingKey {
-        case id
-        case title
-        case description
-        case language
-        case targetUser = "target_user"
-        case createdAt = "created_at"
-        case updatedAt = "updated_at"
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.id = try members.required("id")
+        self.title = try members.required("title")
+        self.description = try members.required("description")
+        self.language = try members.required("language")
+        self.targetUser = try members.required("target_user")
+        self.createdAt = try members.required("created_at")
+        self.updatedAt = try members.required("updated_at")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.id, "id")
+        try members.required(self.title, "title")
+        try members.required(self.description, "description")
+        try members.required(self.language, "language")
+        try members.required(self.targetUser, "target_user")
+        try members.required(self.createdAt, "created_at")
+        try members.required(self.updatedAt, "updated_at")
     }
 }

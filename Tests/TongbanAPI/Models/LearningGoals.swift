@@ -14,8 +14,15 @@ nonisolated public struct LearningGoals: Codable, Hashable, Sendable {
         self.weeklySessions = weeklySessions
     }
 
-    enum CodingKeys: String, CodingKey {
-        case dailyMinutes = "daily_minutes"
-        case weeklySessions = "weekly_sessions"
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.dailyMinutes = try members.required("daily_minutes")
+        self.weeklySessions = try members.required("weekly_sessions")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.dailyMinutes, "daily_minutes")
+        try members.required(self.weeklySessions, "weekly_sessions")
     }
 }

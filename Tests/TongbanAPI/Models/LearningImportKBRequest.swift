@@ -17,17 +17,18 @@ nonisolated public struct LearningImportKBRequest: Codable, Hashable, Sendable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.title = try container.decodeRequired(String.self, forKey: .title)
-        self.language = try container.decodeRequired(String.self, forKey: .language)
-        self.sourceURL = container.decodeLeniently(URL.self, forKey: .sourceURL)
-        self.text = container.decodeLeniently(String.self, forKey: .text)
+        let members = try AccordMembersDecoder(decoder)
+        self.title = try members.required("title")
+        self.language = try members.required("language")
+        self.sourceURL = members.lenient("source_url")
+        self.text = members.lenient("text")
     }
 
-    enum CodingKeys: String, CodingKey {
-        case title
-        case language
-        case sourceURL = "source_url"
-        case text
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.title, "title")
+        try members.required(self.language, "language")
+        try members.optional(self.sourceURL, "source_url")
+        try members.optional(self.text, "text")
     }
 }

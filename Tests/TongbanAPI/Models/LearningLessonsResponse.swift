@@ -10,7 +10,13 @@ nonisolated public struct LearningLessonsResponse: Codable, Hashable, Sendable {
         self.items = items
     }
 
-    enum CodingKeys: String, CodingKey {
-        case items
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.items = try members.required("items")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.items, "items")
     }
 }

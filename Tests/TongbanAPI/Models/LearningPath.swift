@@ -22,12 +22,23 @@ nonisolated public struct LearningPath: Codable, Hashable, Identifiable, Sendabl
         self.order = order
     }
 
-    enum CodingKeys: String, CodingKey {
-        case id
-        case knowledgeBaseID = "knowledge_base_id"
-        case title
-        case description
-        case estimatedDays = "estimated_days"
-        case order
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.id = try members.required("id")
+        self.knowledgeBaseID = try members.required("knowledge_base_id")
+        self.title = try members.required("title")
+        self.description = try members.required("description")
+        self.estimatedDays = try members.required("estimated_days")
+        self.order = try members.required("order")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.id, "id")
+        try members.required(self.knowledgeBaseID, "knowledge_base_id")
+        try members.required(self.title, "title")
+        try members.required(self.description, "description")
+        try members.required(self.estimatedDays, "estimated_days")
+        try members.required(self.order, "order")
     }
 }

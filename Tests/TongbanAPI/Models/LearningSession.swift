@@ -31,29 +31,30 @@ nonisolated public struct LearningSession: Codable, Hashable, Identifiable, Send
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decodeRequired(String.self, forKey: .id)
-        self.userID = try container.decodeRequired(Int.self, forKey: .userID)
-        self.lessonID = try container.decodeRequired(String.self, forKey: .lessonID)
-        self.startedAt = try container.decodeRequired(AccordDateTime.self, forKey: .startedAt)
-        self.endedAt = container.decodeLeniently(AccordDateTime.self, forKey: .endedAt)
-        self.userInput = container.decodeLeniently(String.self, forKey: .userInput)
-        self.masteryScore = container.decodeLeniently(Int.self, forKey: .masteryScore)
-        self.weakPoints = try container.decodeRequired([String].self, forKey: .weakPoints)
-        self.nextSuggestion = container.decodeLeniently(String.self, forKey: .nextSuggestion)
-        self.reviewAt = container.decodeLeniently(AccordDateTime.self, forKey: .reviewAt)
+        let members = try AccordMembersDecoder(decoder)
+        self.id = try members.required("id")
+        self.userID = try members.required("user_id")
+        self.lessonID = try members.required("lesson_id")
+        self.startedAt = try members.required("started_at")
+        self.endedAt = members.lenient("ended_at")
+        self.userInput = members.lenient("user_input")
+        self.masteryScore = members.lenient("mastery_score")
+        self.weakPoints = try members.required("weak_points")
+        self.nextSuggestion = members.lenient("next_suggestion")
+        self.reviewAt = members.lenient("review_at")
     }
 
-    enum CodingKeys: String, CodingKey {
-        case id
-        case userID = "user_id"
-        case lessonID = "lesson_id"
-        case startedAt = "started_at"
-        case endedAt = "ended_at"
-        case userInput = "user_input"
-        case masteryScore = "mastery_score"
-        case weakPoints = "weak_points"
-        case nextSuggestion = "next_suggestion"
-        case reviewAt = "review_at"
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.id, "id")
+        try members.required(self.userID, "user_id")
+        try members.required(self.lessonID, "lesson_id")
+        try members.required(self.startedAt, "started_at")
+        try members.optional(self.endedAt, "ended_at")
+        try members.optional(self.userInput, "user_input")
+        try members.optional(self.masteryScore, "mastery_score")
+        try members.required(self.weakPoints, "weak_points")
+        try members.optional(self.nextSuggestion, "next_suggestion")
+        try members.optional(self.reviewAt, "review_at")
     }
 }

@@ -14,9 +14,17 @@ nonisolated public struct LearningSetReminderRequest: Codable, Hashable, Sendabl
         self.enabled = enabled
     }
 
-    enum CodingKeys: String, CodingKey {
-        case time
-        case weekdays
-        case enabled
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.time = try members.required("time")
+        self.weekdays = try members.required("weekdays")
+        self.enabled = try members.required("enabled")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.time, "time")
+        try members.required(self.weekdays, "weekdays")
+        try members.required(self.enabled, "enabled")
     }
 }

@@ -10,7 +10,13 @@ nonisolated public struct LearningStartSessionRequest: Codable, Hashable, Sendab
         self.lessonID = lessonID
     }
 
-    enum CodingKeys: String, CodingKey {
-        case lessonID = "lesson_id"
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.lessonID = try members.required("lesson_id")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.lessonID, "lesson_id")
     }
 }

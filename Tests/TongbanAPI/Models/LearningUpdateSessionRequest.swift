@@ -13,13 +13,14 @@ nonisolated public struct LearningUpdateSessionRequest: Codable, Hashable, Senda
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.userInput = container.decodeLeniently(String.self, forKey: .userInput)
-        self.endedAt = container.decodeLeniently(AccordDateTime.self, forKey: .endedAt)
+        let members = try AccordMembersDecoder(decoder)
+        self.userInput = members.lenient("user_input")
+        self.endedAt = members.lenient("ended_at")
     }
 
-    enum CodingKeys: String, CodingKey {
-        case userInput = "user_input"
-        case endedAt = "ended_at"
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.optional(self.userInput, "user_input")
+        try members.optional(self.endedAt, "ended_at")
     }
 }

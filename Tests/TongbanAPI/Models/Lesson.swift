@@ -31,16 +31,31 @@ nonisolated public struct Lesson: Codable, Hashable, Identifiable, Sendable {
         self.estimatedMinutes = estimatedMinutes
     }
 
-    enum CodingKeys: String, CodingKey {
-        case id
-        case pathID = "path_id"
-        case title
-        case content
-        case objectives
-        case keyPoints = "key_points"
-        case recallQuestions = "recall_questions"
-        case practicePrompt = "practice_prompt"
-        case order
-        case estimatedMinutes = "estimated_minutes"
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.id = try members.required("id")
+        self.pathID = try members.required("path_id")
+        self.title = try members.required("title")
+        self.content = try members.required("content")
+        self.objectives = try members.required("objectives")
+        self.keyPoints = try members.required("key_points")
+        self.recallQuestions = try members.required("recall_questions")
+        self.practicePrompt = try members.required("practice_prompt")
+        self.order = try members.required("order")
+        self.estimatedMinutes = try members.required("estimated_minutes")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.id, "id")
+        try members.required(self.pathID, "path_id")
+        try members.required(self.title, "title")
+        try members.required(self.content, "content")
+        try members.required(self.objectives, "objectives")
+        try members.required(self.keyPoints, "key_points")
+        try members.required(self.recallQuestions, "recall_questions")
+        try members.required(self.practicePrompt, "practice_prompt")
+        try members.required(self.order, "order")
+        try members.required(self.estimatedMinutes, "estimated_minutes")
     }
 }

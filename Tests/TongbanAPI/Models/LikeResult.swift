@@ -16,13 +16,14 @@ nonisolated public struct LikeResult: Codable, Hashable, Sendable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.matched = try container.decodeRequired(Bool.self, forKey: .matched)
-        self.match = container.decodeLeniently(Match.self, forKey: .match)
+        let members = try AccordMembersDecoder(decoder)
+        self.matched = try members.required("matched")
+        self.match = members.lenient("match")
     }
 
-    enum CodingKeys: String, CodingKey {
-        case matched
-        case match
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.matched, "matched")
+        try members.optional(self.match, "match")
     }
 }

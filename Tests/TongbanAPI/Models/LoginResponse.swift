@@ -26,13 +26,25 @@ nonisolated public struct LoginResponse: Codable, Hashable, Sendable {
         self.user = user
     }
 
-    enum CodingKeys: String, CodingKey {
-        case isNewUser = "is_new_user"
-        case accessToken = "access_token"
-        case refreshToken = "refresh_token"
-        case accessExpiresIn = "access_expires_in"
-        case refreshExpiresIn = "refresh_expires_in"
-        case imToken = "im_token"
-        case user
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.isNewUser = try members.required("is_new_user")
+        self.accessToken = try members.required("access_token")
+        self.refreshToken = try members.required("refresh_token")
+        self.accessExpiresIn = try members.required("access_expires_in")
+        self.refreshExpiresIn = try members.required("refresh_expires_in")
+        self.imToken = try members.required("im_token")
+        self.user = try members.required("user")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.isNewUser, "is_new_user")
+        try members.required(self.accessToken, "access_token")
+        try members.required(self.refreshToken, "refresh_token")
+        try members.required(self.accessExpiresIn, "access_expires_in")
+        try members.required(self.refreshExpiresIn, "refresh_expires_in")
+        try members.required(self.imToken, "im_token")
+        try members.required(self.user, "user")
     }
 }

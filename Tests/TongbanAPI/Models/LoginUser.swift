@@ -52,43 +52,44 @@ nonisolated public struct LoginUser: Codable, Hashable, Sendable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.uid = try container.decodeRequired(Int.self, forKey: .uid)
-        self.nickname = try container.decodeRequired(String.self, forKey: .nickname)
-        self.avatar = try container.decodeRequired(URL.self, forKey: .avatar)
-        self.gender = try container.decodeRequired(Gender.self, forKey: .gender)
-        self.isVerified = try container.decodeRequired(Bool.self, forKey: .isVerified)
-        self.isVIP = try container.decodeRequired(Bool.self, forKey: .isVIP)
-        self.bio = try container.decodeRequired(String.self, forKey: .bio)
-        self.birthDate = container.decodeLeniently(AccordDate.self, forKey: .birthDate)
-        self.mbti = try container.decodeRequired(String.self, forKey: .mbti)
-        self.residence = container.decodeLeniently(Residence.self, forKey: .residence)
-        self.orientation = try container.decodeRequired(Int.self, forKey: .orientation)
-        self.attribute = try container.decodeRequired(Int.self, forKey: .attribute)
-        self.isPersonalized = try container.decodeRequired(Bool.self, forKey: .isPersonalized)
-        self.isProfileHidden = try container.decodeRequired(Bool.self, forKey: .isProfileHidden)
-        self.onboardingCompleted = try container.decodeRequired(Bool.self, forKey: .onboardingCompleted)
-        self.preferredLanguage = container.decodeLeniently(Language.self, forKey: .preferredLanguage)
-        self.email = container.decodeLeniently(Email.self, forKey: .email)
+        let members = try AccordMembersDecoder(decoder)
+        self.uid = try members.required("uid")
+        self.nickname = try members.required("nickname")
+        self.avatar = try members.required("avatar")
+        self.gender = try members.required("gender")
+        self.isVerified = try members.required("is_verified")
+        self.isVIP = try members.required("is_vip")
+        self.bio = try members.required("bio")
+        self.birthDate = members.lenient("birth_date")
+        self.mbti = try members.required("mbti")
+        self.residence = members.lenient("residence")
+        self.orientation = try members.required("orientation")
+        self.attribute = try members.required("attribute")
+        self.isPersonalized = try members.required("is_personalized")
+        self.isProfileHidden = try members.required("is_profile_hidden")
+        self.onboardingCompleted = try members.required("onboarding_completed")
+        self.preferredLanguage = members.lenient("preferred_language")
+        self.email = members.lenient("email")
     }
 
-    enum CodingKeys: String, CodingKey {
-        case uid
-        case nickname
-        case avatar
-        case gender
-        case isVerified = "is_verified"
-        case isVIP = "is_vip"
-        case bio
-        case birthDate = "birth_date"
-        case mbti
-        case residence
-        case orientation
-        case attribute
-        case isPersonalized = "is_personalized"
-        case isProfileHidden = "is_profile_hidden"
-        case onboardingCompleted = "onboarding_completed"
-        case preferredLanguage = "preferred_language"
-        case email
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.uid, "uid")
+        try members.required(self.nickname, "nickname")
+        try members.required(self.avatar, "avatar")
+        try members.required(self.gender, "gender")
+        try members.required(self.isVerified, "is_verified")
+        try members.required(self.isVIP, "is_vip")
+        try members.required(self.bio, "bio")
+        try members.optional(self.birthDate, "birth_date")
+        try members.required(self.mbti, "mbti")
+        try members.optional(self.residence, "residence")
+        try members.required(self.orientation, "orientation")
+        try members.required(self.attribute, "attribute")
+        try members.required(self.isPersonalized, "is_personalized")
+        try members.required(self.isProfileHidden, "is_profile_hidden")
+        try members.required(self.onboardingCompleted, "onboarding_completed")
+        try members.optional(self.preferredLanguage, "preferred_language")
+        try members.optional(self.email, "email")
     }
 }

@@ -16,9 +16,17 @@ nonisolated public struct Match: Codable, Hashable, Identifiable, Sendable {
         self.matchedAt = matchedAt
     }
 
-    enum CodingKeys: String, CodingKey {
-        case id
-        case user
-        case matchedAt = "matched_at"
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.id = try members.required("id")
+        self.user = try members.required("user")
+        self.matchedAt = try members.required("matched_at")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.id, "id")
+        try members.required(self.user, "user")
+        try members.required(self.matchedAt, "matched_at")
     }
 }

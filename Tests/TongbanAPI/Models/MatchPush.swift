@@ -12,7 +12,13 @@ nonisolated public struct MatchPush: Codable, Hashable, Sendable {
         self.match = match
     }
 
-    enum CodingKeys: String, CodingKey {
-        case match
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.match = try members.required("match")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.match, "match")
     }
 }

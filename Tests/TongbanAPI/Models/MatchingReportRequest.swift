@@ -15,15 +15,16 @@ nonisolated public struct MatchingReportRequest: Codable, Hashable, Sendable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.reason = try container.decodeRequired(ReportReason.self, forKey: .reason)
-        self.detail = container.decodeLeniently(String.self, forKey: .detail)
-        self.evidenceImageIds = container.decodeLeniently([String].self, forKey: .evidenceImageIds)
+        let members = try AccordMembersDecoder(decoder)
+        self.reason = try members.required("reason")
+        self.detail = members.lenient("detail")
+        self.evidenceImageIds = members.lenient("evidence_image_ids")
     }
 
-    enum CodingKeys: String, CodingKey {
-        case reason
-        case detail
-        case evidenceImageIds = "evidence_image_ids"
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.reason, "reason")
+        try members.optional(self.detail, "detail")
+        try members.optional(self.evidenceImageIds, "evidence_image_ids")
     }
 }

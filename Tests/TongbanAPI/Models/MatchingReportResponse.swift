@@ -10,7 +10,13 @@ nonisolated public struct MatchingReportResponse: Codable, Hashable, Sendable {
         self.reportID = reportID
     }
 
-    enum CodingKeys: String, CodingKey {
-        case reportID = "report_id"
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.reportID = try members.required("report_id")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.reportID, "report_id")
     }
 }

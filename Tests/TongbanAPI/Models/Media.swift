@@ -21,20 +21,21 @@ nonisolated public struct Media: Codable, Hashable, Sendable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.type = try container.decodeRequired(MediaType.self, forKey: .type)
-        self.url = try container.decodeRequired(URL.self, forKey: .url)
-        self.width = container.decodeLeniently(Int.self, forKey: .width)
-        self.height = container.decodeLeniently(Int.self, forKey: .height)
-        self.durationMs = container.decodeLeniently(Int.self, forKey: .durationMs)
+        let members = try AccordMembersDecoder(decoder)
+        self.type = try members.required("type")
+        self.url = try members.required("url")
+        self.width = members.lenient("width")
+        self.height = members.lenient("height")
+        self.durationMs = members.lenient("duration_ms")
     }
 
-    enum CodingKeys: String, CodingKey {
-        case type
-        case url
-        case width
-        case height
-        case durationMs = "duration_ms"
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.type, "type")
+        try members.required(self.url, "url")
+        try members.optional(self.width, "width")
+        try members.optional(self.height, "height")
+        try members.optional(self.durationMs, "duration_ms")
     }
 
     /// - Remark: inline in signal.yaml. Values this version does not know decode as `unknown` and encode back unchanged.

@@ -16,9 +16,17 @@ nonisolated public struct NewSignalPush: Codable, Hashable, Sendable {
         self.preview = preview
     }
 
-    enum CodingKeys: String, CodingKey {
-        case signalID = "signal_id"
-        case sender
-        case preview
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.signalID = try members.required("signal_id")
+        self.sender = try members.required("sender")
+        self.preview = try members.required("preview")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.signalID, "signal_id")
+        try members.required(self.sender, "sender")
+        try members.required(self.preview, "preview")
     }
 }

@@ -22,19 +22,20 @@ nonisolated public struct NotificationSettings: Codable, Hashable, Sendable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.newSignal = try container.decodeRequired(Bool.self, forKey: .newSignal)
-        self.reply = try container.decodeRequired(Bool.self, forKey: .reply)
-        self.match = try container.decodeRequired(Bool.self, forKey: .match)
-        self.system = try container.decodeRequired(Bool.self, forKey: .system)
-        self.quietHours = container.decodeLeniently(QuietHours.self, forKey: .quietHours)
+        let members = try AccordMembersDecoder(decoder)
+        self.newSignal = try members.required("new_signal")
+        self.reply = try members.required("reply")
+        self.match = try members.required("match")
+        self.system = try members.required("system")
+        self.quietHours = members.lenient("quiet_hours")
     }
 
-    enum CodingKeys: String, CodingKey {
-        case newSignal = "new_signal"
-        case reply
-        case match
-        case system
-        case quietHours = "quiet_hours"
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.newSignal, "new_signal")
+        try members.required(self.reply, "reply")
+        try members.required(self.match, "match")
+        try members.required(self.system, "system")
+        try members.optional(self.quietHours, "quiet_hours")
     }
 }

@@ -18,15 +18,16 @@ nonisolated public struct Page<T: Codable & Hashable & Sendable>: Codable, Hasha
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.items = try container.decodeRequired([T].self, forKey: .items)
-        self.nextCursor = container.decodeLeniently(String.self, forKey: .nextCursor)
-        self.hasMore = try container.decodeRequired(Bool.self, forKey: .hasMore)
+        let members = try AccordMembersDecoder(decoder)
+        self.items = try members.required("items")
+        self.nextCursor = members.lenient("next_cursor")
+        self.hasMore = try members.required("has_more")
     }
 
-    enum CodingKeys: String, CodingKey {
-        case items
-        case nextCursor = "next_cursor"
-        case hasMore = "has_more"
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.items, "items")
+        try members.optional(self.nextCursor, "next_cursor")
+        try members.required(self.hasMore, "has_more")
     }
 }

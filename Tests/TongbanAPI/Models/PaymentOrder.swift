@@ -33,30 +33,31 @@ nonisolated public struct PaymentOrder: Codable, Hashable, Sendable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.orderNo = try container.decodeRequired(Int64.self, forKey: .orderNo)
-        self.productID = try container.decodeRequired(String.self, forKey: .productID)
-        self.channel = try container.decodeRequired(PaymentChannel.self, forKey: .channel)
-        self.amount = try container.decodeRequired(AccordDecimal.self, forKey: .amount)
-        self.currency = try container.decodeRequired(String.self, forKey: .currency)
-        self.status = try container.decodeRequired(Status.self, forKey: .status)
-        self.payParams = try container.decodeRequired([String: String].self, forKey: .payParams)
-        self.createdAt = try container.decodeRequired(AccordDateTime.self, forKey: .createdAt)
-        self.expiresAt = try container.decodeRequired(AccordDateTime.self, forKey: .expiresAt)
-        self.paidAt = container.decodeLeniently(AccordDateTime.self, forKey: .paidAt)
+        let members = try AccordMembersDecoder(decoder)
+        self.orderNo = try members.required("order_no")
+        self.productID = try members.required("product_id")
+        self.channel = try members.required("channel")
+        self.amount = try members.required("amount")
+        self.currency = try members.required("currency")
+        self.status = try members.required("status")
+        self.payParams = try members.required("pay_params")
+        self.createdAt = try members.required("created_at")
+        self.expiresAt = try members.required("expires_at")
+        self.paidAt = members.lenient("paid_at")
     }
 
-    enum CodingKeys: String, CodingKey {
-        case orderNo = "order_no"
-        case productID = "product_id"
-        case channel
-        case amount
-        case currency
-        case status
-        case payParams = "pay_params"
-        case createdAt = "created_at"
-        case expiresAt = "expires_at"
-        case paidAt = "paid_at"
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.orderNo, "order_no")
+        try members.required(self.productID, "product_id")
+        try members.required(self.channel, "channel")
+        try members.required(self.amount, "amount")
+        try members.required(self.currency, "currency")
+        try members.required(self.status, "status")
+        try members.required(self.payParams, "pay_params")
+        try members.required(self.createdAt, "created_at")
+        try members.required(self.expiresAt, "expires_at")
+        try members.optional(self.paidAt, "paid_at")
     }
 
     /// - Remark: inline in subscriptions.yaml. Values this version does not know decode as `unknown` and encode back unchanged.

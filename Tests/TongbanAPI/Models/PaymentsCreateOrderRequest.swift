@@ -12,8 +12,15 @@ nonisolated public struct PaymentsCreateOrderRequest: Codable, Hashable, Sendabl
         self.channel = channel
     }
 
-    enum CodingKeys: String, CodingKey {
-        case productID = "product_id"
-        case channel
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.productID = try members.required("product_id")
+        self.channel = try members.required("channel")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.productID, "product_id")
+        try members.required(self.channel, "channel")
     }
 }

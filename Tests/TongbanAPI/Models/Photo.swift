@@ -16,9 +16,17 @@ nonisolated public struct Photo: Codable, Hashable, Sendable {
         self.height = height
     }
 
-    enum CodingKeys: String, CodingKey {
-        case url
-        case width
-        case height
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.url = try members.required("url")
+        self.width = try members.required("width")
+        self.height = try members.required("height")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.url, "url")
+        try members.required(self.width, "width")
+        try members.required(self.height, "height")
     }
 }

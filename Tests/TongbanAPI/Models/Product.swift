@@ -24,21 +24,22 @@ nonisolated public struct Product: Codable, Hashable, Identifiable, Sendable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decodeRequired(String.self, forKey: .id)
-        self.period = try container.decodeRequired(Period.self, forKey: .period)
-        self.price = try container.decodeRequired(AccordDecimal.self, forKey: .price)
-        self.currency = try container.decodeRequired(String.self, forKey: .currency)
-        self.title = try container.decodeRequired(String.self, forKey: .title)
-        self.trialDays = container.decodeLeniently(Int.self, forKey: .trialDays)
+        let members = try AccordMembersDecoder(decoder)
+        self.id = try members.required("id")
+        self.period = try members.required("period")
+        self.price = try members.required("price")
+        self.currency = try members.required("currency")
+        self.title = try members.required("title")
+        self.trialDays = members.lenient("trial_days")
     }
 
-    enum CodingKeys: String, CodingKey {
-        case id
-        case period
-        case price
-        case currency
-        case title
-        case trialDays = "trial_days"
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.id, "id")
+        try members.required(self.period, "period")
+        try members.required(self.price, "price")
+        try members.required(self.currency, "currency")
+        try members.required(self.title, "title")
+        try members.optional(self.trialDays, "trial_days")
     }
 }

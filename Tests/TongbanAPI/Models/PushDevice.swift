@@ -17,9 +17,17 @@ nonisolated public struct PushDevice: Codable, Hashable, Sendable {
         self.registeredAt = registeredAt
     }
 
-    enum CodingKeys: String, CodingKey {
-        case deviceToken = "device_token"
-        case environment
-        case registeredAt = "registered_at"
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.deviceToken = try members.required("device_token")
+        self.environment = try members.required("environment")
+        self.registeredAt = try members.required("registered_at")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.deviceToken, "device_token")
+        try members.required(self.environment, "environment")
+        try members.required(self.registeredAt, "registered_at")
     }
 }

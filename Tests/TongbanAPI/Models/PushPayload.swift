@@ -25,7 +25,7 @@ nonisolated public enum PushPayload: Codable, Hashable, Sendable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let kind = try decoder.container(keyedBy: DiscriminatorKey.self).decode(String.self, forKey: DiscriminatorKey.discriminator)
+        let kind: String = try AccordMembersDecoder(decoder).required("type")
         switch kind {
         case "new_signal": self = .newSignal(try NewSignalPush(from: decoder))
         case "reply": self = .reply(try ReplyPush(from: decoder))
@@ -43,11 +43,7 @@ nonisolated public enum PushPayload: Codable, Hashable, Sendable {
         case .system(let value): try value.encode(to: encoder)
         case .unknown(_, let raw): try raw.encode(to: encoder); return
         }
-        var container = encoder.container(keyedBy: DiscriminatorKey.self)
-        try container.encode(kind, forKey: DiscriminatorKey.discriminator)
-    }
-
-    private enum DiscriminatorKey: String, CodingKey {
-        case discriminator = "type"
+        var members = AccordMembersEncoder(encoder)
+        try members.required(kind, "type")
     }
 }

@@ -12,8 +12,15 @@ nonisolated public struct PushRegisterRequest: Codable, Hashable, Sendable {
         self.environment = environment
     }
 
-    enum CodingKeys: String, CodingKey {
-        case deviceToken = "device_token"
-        case environment
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.deviceToken = try members.required("device_token")
+        self.environment = try members.required("environment")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.deviceToken, "device_token")
+        try members.required(self.environment, "environment")
     }
 }

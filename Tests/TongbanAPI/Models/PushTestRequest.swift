@@ -11,8 +11,14 @@ nonisolated public struct PushTestRequest: Codable, Hashable, Sendable {
         self.kind = kind
     }
 
-    enum CodingKeys: String, CodingKey {
-        case kind
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.kind = try members.required("kind")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.kind, "kind")
     }
 
     /// 要测试的推送类型

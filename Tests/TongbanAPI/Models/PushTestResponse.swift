@@ -10,7 +10,13 @@ nonisolated public struct PushTestResponse: Codable, Hashable, Sendable {
         self.payload = payload
     }
 
-    enum CodingKeys: String, CodingKey {
-        case payload
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.payload = try members.required("payload")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.payload, "payload")
     }
 }

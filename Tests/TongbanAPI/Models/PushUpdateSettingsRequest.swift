@@ -19,19 +19,20 @@ nonisolated public struct PushUpdateSettingsRequest: Codable, Hashable, Sendable
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.newSignal = container.decodeLeniently(Bool.self, forKey: .newSignal)
-        self.reply = container.decodeLeniently(Bool.self, forKey: .reply)
-        self.match = container.decodeLeniently(Bool.self, forKey: .match)
-        self.system = container.decodeLeniently(Bool.self, forKey: .system)
-        self.quietHours = container.decodeLeniently(QuietHours.self, forKey: .quietHours)
+        let members = try AccordMembersDecoder(decoder)
+        self.newSignal = members.lenient("new_signal")
+        self.reply = members.lenient("reply")
+        self.match = members.lenient("match")
+        self.system = members.lenient("system")
+        self.quietHours = members.lenient("quiet_hours")
     }
 
-    enum CodingKeys: String, CodingKey {
-        case newSignal = "new_signal"
-        case reply
-        case match
-        case system
-        case quietHours = "quiet_hours"
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.optional(self.newSignal, "new_signal")
+        try members.optional(self.reply, "reply")
+        try members.optional(self.match, "match")
+        try members.optional(self.system, "system")
+        try members.optional(self.quietHours, "quiet_hours")
     }
 }

@@ -16,8 +16,15 @@ nonisolated public struct QuietHours: Codable, Hashable, Sendable {
         self.end = end
     }
 
-    enum CodingKeys: String, CodingKey {
-        case start
-        case end
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.start = try members.required("start")
+        self.end = try members.required("end")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.start, "start")
+        try members.required(self.end, "end")
     }
 }

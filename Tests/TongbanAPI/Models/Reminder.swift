@@ -20,10 +20,19 @@ nonisolated public struct Reminder: Codable, Hashable, Identifiable, Sendable {
         self.enabled = enabled
     }
 
-    enum CodingKeys: String, CodingKey {
-        case id
-        case time
-        case weekdays
-        case enabled
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.id = try members.required("id")
+        self.time = try members.required("time")
+        self.weekdays = try members.required("weekdays")
+        self.enabled = try members.required("enabled")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.id, "id")
+        try members.required(self.time, "time")
+        try members.required(self.weekdays, "weekdays")
+        try members.required(self.enabled, "enabled")
     }
 }

@@ -16,9 +16,17 @@ nonisolated public struct ReplyPush: Codable, Hashable, Sendable {
         self.from = from
     }
 
-    enum CodingKeys: String, CodingKey {
-        case signalID = "signal_id"
-        case conversationID = "conversation_id"
-        case from
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.signalID = try members.required("signal_id")
+        self.conversationID = try members.required("conversation_id")
+        self.from = try members.required("from")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.signalID, "signal_id")
+        try members.required(self.conversationID, "conversation_id")
+        try members.required(self.from, "from")
     }
 }

@@ -18,10 +18,19 @@ nonisolated public struct Residence: Codable, Hashable, Sendable {
         self.cityCode = cityCode
     }
 
-    enum CodingKeys: String, CodingKey {
-        case countryName = "country_name"
-        case provinceName = "province_name"
-        case cityName = "city_name"
-        case cityCode = "city_code"
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.countryName = try members.required("country_name")
+        self.provinceName = try members.required("province_name")
+        self.cityName = try members.required("city_name")
+        self.cityCode = try members.required("city_code")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.countryName, "country_name")
+        try members.required(self.provinceName, "province_name")
+        try members.required(self.cityName, "city_name")
+        try members.required(self.cityCode, "city_code")
     }
 }

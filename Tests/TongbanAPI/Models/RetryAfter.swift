@@ -12,7 +12,13 @@ nonisolated public struct RetryAfter: Codable, Hashable, Sendable {
         self.retryAfterSeconds = retryAfterSeconds
     }
 
-    enum CodingKeys: String, CodingKey {
-        case retryAfterSeconds = "retry_after_seconds"
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.retryAfterSeconds = try members.required("retry_after_seconds")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.retryAfterSeconds, "retry_after_seconds")
     }
 }

@@ -25,24 +25,25 @@ nonisolated public struct ReviewTask: Codable, Hashable, Identifiable, Sendable 
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decodeRequired(String.self, forKey: .id)
-        self.lessonID = try container.decodeRequired(String.self, forKey: .lessonID)
-        self.sourceSessionID = try container.decodeRequired(String.self, forKey: .sourceSessionID)
-        self.reviewType = try container.decodeRequired(ReviewType.self, forKey: .reviewType)
-        self.scheduledAt = try container.decodeRequired(AccordDateTime.self, forKey: .scheduledAt)
-        self.completedAt = container.decodeLeniently(AccordDateTime.self, forKey: .completedAt)
-        self.status = try container.decodeRequired(Status.self, forKey: .status)
+        let members = try AccordMembersDecoder(decoder)
+        self.id = try members.required("id")
+        self.lessonID = try members.required("lesson_id")
+        self.sourceSessionID = try members.required("source_session_id")
+        self.reviewType = try members.required("review_type")
+        self.scheduledAt = try members.required("scheduled_at")
+        self.completedAt = members.lenient("completed_at")
+        self.status = try members.required("status")
     }
 
-    enum CodingKeys: String, CodingKey {
-        case id
-        case lessonID = "lesson_id"
-        case sourceSessionID = "source_session_id"
-        case reviewType = "review_type"
-        case scheduledAt = "scheduled_at"
-        case completedAt = "completed_at"
-        case status
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.id, "id")
+        try members.required(self.lessonID, "lesson_id")
+        try members.required(self.sourceSessionID, "source_session_id")
+        try members.required(self.reviewType, "review_type")
+        try members.required(self.scheduledAt, "scheduled_at")
+        try members.optional(self.completedAt, "completed_at")
+        try members.required(self.status, "status")
     }
 
     /// - Remark: inline in learning.yaml. Values this version does not know decode as `unknown` and encode back unchanged.

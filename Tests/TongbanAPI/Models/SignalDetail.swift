@@ -37,33 +37,34 @@ nonisolated public struct SignalDetail: Codable, Hashable, Identifiable, Sendabl
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decodeRequired(String.self, forKey: .id)
-        self.sender = try container.decodeRequired(UserBrief.self, forKey: .sender)
-        self.content = try container.decodeRequired(String.self, forKey: .content)
-        self.media = try container.decodeRequired([Media].self, forKey: .media)
-        self.tags = try container.decodeRequired([String].self, forKey: .tags)
-        self.isFlash = try container.decodeRequired(Bool.self, forKey: .isFlash)
-        self.status = try container.decodeRequired(SignalStatus.self, forKey: .status)
-        self.createdAt = try container.decodeRequired(AccordDateTime.self, forKey: .createdAt)
-        self.expiresAt = container.decodeLeniently(AccordDateTime.self, forKey: .expiresAt)
-        self.isRead = container.decodeLeniently(Bool.self, forKey: .isRead)
-        self.repliesCount = try container.decodeRequired(Int.self, forKey: .repliesCount)
-        self.viewerState = try container.decodeRequired(ViewerState.self, forKey: .viewerState)
+        let members = try AccordMembersDecoder(decoder)
+        self.id = try members.required("id")
+        self.sender = try members.required("sender")
+        self.content = try members.required("content")
+        self.media = try members.required("media")
+        self.tags = try members.required("tags")
+        self.isFlash = try members.required("is_flash")
+        self.status = try members.required("status")
+        self.createdAt = try members.required("created_at")
+        self.expiresAt = members.lenient("expires_at")
+        self.isRead = members.lenient("is_read")
+        self.repliesCount = try members.required("replies_count")
+        self.viewerState = try members.required("viewer_state")
     }
 
-    enum CodingKeys: String, CodingKey {
-        case id
-        case sender
-        case content
-        case media
-        case tags
-        case isFlash = "is_flash"
-        case status
-        case createdAt = "created_at"
-        case expiresAt = "expires_at"
-        case isRead = "is_read"
-        case repliesCount = "replies_count"
-        case viewerState = "viewer_state"
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.id, "id")
+        try members.required(self.sender, "sender")
+        try members.required(self.content, "content")
+        try members.required(self.media, "media")
+        try members.required(self.tags, "tags")
+        try members.required(self.isFlash, "is_flash")
+        try members.required(self.status, "status")
+        try members.required(self.createdAt, "created_at")
+        try members.optional(self.expiresAt, "expires_at")
+        try members.optional(self.isRead, "is_read")
+        try members.required(self.repliesCount, "replies_count")
+        try members.required(self.viewerState, "viewer_state")
     }
 }

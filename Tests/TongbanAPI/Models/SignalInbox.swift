@@ -18,15 +18,16 @@ nonisolated public struct SignalInbox: Codable, Hashable, Sendable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.items = try container.decodeRequired([Signal].self, forKey: .items)
-        self.nextCursor = container.decodeLeniently(String.self, forKey: .nextCursor)
-        self.unreadCount = try container.decodeRequired(Int.self, forKey: .unreadCount)
+        let members = try AccordMembersDecoder(decoder)
+        self.items = try members.required("items")
+        self.nextCursor = members.lenient("next_cursor")
+        self.unreadCount = try members.required("unread_count")
     }
 
-    enum CodingKeys: String, CodingKey {
-        case items
-        case nextCursor = "next_cursor"
-        case unreadCount = "unread_count"
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.items, "items")
+        try members.optional(self.nextCursor, "next_cursor")
+        try members.required(self.unreadCount, "unread_count")
     }
 }

@@ -17,17 +17,18 @@ nonisolated public struct SignalPublishRequest: Codable, Hashable, Sendable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.content = try container.decodeRequired(String.self, forKey: .content)
-        self.media = container.decodeLeniently([Media].self, forKey: .media)
-        self.tags = container.decodeLeniently([String].self, forKey: .tags)
-        self.isFlash = try container.decodeRequired(Bool.self, forKey: .isFlash)
+        let members = try AccordMembersDecoder(decoder)
+        self.content = try members.required("content")
+        self.media = members.lenient("media")
+        self.tags = members.lenient("tags")
+        self.isFlash = try members.required("is_flash")
     }
 
-    enum CodingKeys: String, CodingKey {
-        case content
-        case media
-        case tags
-        case isFlash = "is_flash"
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.content, "content")
+        try members.optional(self.media, "media")
+        try members.optional(self.tags, "tags")
+        try members.required(self.isFlash, "is_flash")
     }
 }

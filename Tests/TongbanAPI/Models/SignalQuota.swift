@@ -16,9 +16,17 @@ nonisolated public struct SignalQuota: Codable, Hashable, Sendable {
         self.resetsAt = resetsAt
     }
 
-    enum CodingKeys: String, CodingKey {
-        case dailyLimit = "daily_limit"
-        case used
-        case resetsAt = "resets_at"
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.dailyLimit = try members.required("daily_limit")
+        self.used = try members.required("used")
+        self.resetsAt = try members.required("resets_at")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.dailyLimit, "daily_limit")
+        try members.required(self.used, "used")
+        try members.required(self.resetsAt, "resets_at")
     }
 }

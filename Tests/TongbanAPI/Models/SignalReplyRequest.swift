@@ -10,7 +10,13 @@ nonisolated public struct SignalReplyRequest: Codable, Hashable, Sendable {
         self.content = content
     }
 
-    enum CodingKeys: String, CodingKey {
-        case content
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.content = try members.required("content")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.content, "content")
     }
 }

@@ -10,7 +10,13 @@ nonisolated public struct SignalReplyResponse: Codable, Hashable, Sendable {
         self.conversationID = conversationID
     }
 
-    enum CodingKeys: String, CodingKey {
-        case conversationID = "conversation_id"
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.conversationID = try members.required("conversation_id")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.conversationID, "conversation_id")
     }
 }

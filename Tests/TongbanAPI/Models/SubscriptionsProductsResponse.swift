@@ -10,7 +10,13 @@ nonisolated public struct SubscriptionsProductsResponse: Codable, Hashable, Send
         self.products = products
     }
 
-    enum CodingKeys: String, CodingKey {
-        case products
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.products = try members.required("products")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.products, "products")
     }
 }

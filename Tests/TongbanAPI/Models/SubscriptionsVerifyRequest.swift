@@ -17,18 +17,19 @@ nonisolated public struct SubscriptionsVerifyRequest: Codable, Hashable, Sendabl
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.productID = try container.decodeRequired(String.self, forKey: .productID)
-        self.transactionID = try container.decodeRequired(String.self, forKey: .transactionID)
-        self.originalTransactionID = container.decodeLeniently(String.self, forKey: .originalTransactionID)
-        self.environment = try container.decodeRequired(Environment.self, forKey: .environment)
+        let members = try AccordMembersDecoder(decoder)
+        self.productID = try members.required("product_id")
+        self.transactionID = try members.required("transaction_id")
+        self.originalTransactionID = members.lenient("original_transaction_id")
+        self.environment = try members.required("environment")
     }
 
-    enum CodingKeys: String, CodingKey {
-        case productID = "product_id"
-        case transactionID = "transaction_id"
-        case originalTransactionID = "original_transaction_id"
-        case environment
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.productID, "product_id")
+        try members.required(self.transactionID, "transaction_id")
+        try members.optional(self.originalTransactionID, "original_transaction_id")
+        try members.required(self.environment, "environment")
     }
 
     /// - Remark: inline in subscriptions.yaml. Values this version does not know decode as `unknown` and encode back unchanged.

@@ -17,15 +17,16 @@ nonisolated public struct SystemCard: Codable, Hashable, Sendable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.title = try container.decodeRequired(String.self, forKey: .title)
-        self.message = try container.decodeRequired(String.self, forKey: .message)
-        self.actionURL = container.decodeLeniently(URL.self, forKey: .actionURL)
+        let members = try AccordMembersDecoder(decoder)
+        self.title = try members.required("title")
+        self.message = try members.required("message")
+        self.actionURL = members.lenient("action_url")
     }
 
-    enum CodingKeys: String, CodingKey {
-        case title
-        case message
-        case actionURL = "action_url"
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.title, "title")
+        try members.required(self.message, "message")
+        try members.optional(self.actionURL, "action_url")
     }
 }

@@ -17,15 +17,16 @@ nonisolated public struct SystemPush: Codable, Hashable, Sendable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.title = try container.decodeRequired(String.self, forKey: .title)
-        self.body = try container.decodeRequired(String.self, forKey: .body)
-        self.url = container.decodeLeniently(URL.self, forKey: .url)
+        let members = try AccordMembersDecoder(decoder)
+        self.title = try members.required("title")
+        self.body = try members.required("body")
+        self.url = members.lenient("url")
     }
 
-    enum CodingKeys: String, CodingKey {
-        case title
-        case body
-        case url
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.title, "title")
+        try members.required(self.body, "body")
+        try members.optional(self.url, "url")
     }
 }

@@ -25,14 +25,26 @@ nonisolated public struct UploadPolicy: Codable, Hashable, Sendable {
         self.expiresAt = expiresAt
     }
 
-    enum CodingKeys: String, CodingKey {
-        case uploadURL = "upload_url"
-        case method
-        case headers
-        case maxSize = "max_size"
-        case contentTypes = "content_types"
-        case publicURL = "public_url"
-        case expiresAt = "expires_at"
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.uploadURL = try members.required("upload_url")
+        self.method = try members.required("method")
+        self.headers = try members.required("headers")
+        self.maxSize = try members.required("max_size")
+        self.contentTypes = try members.required("content_types")
+        self.publicURL = try members.required("public_url")
+        self.expiresAt = try members.required("expires_at")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.uploadURL, "upload_url")
+        try members.required(self.method, "method")
+        try members.required(self.headers, "headers")
+        try members.required(self.maxSize, "max_size")
+        try members.required(self.contentTypes, "content_types")
+        try members.required(self.publicURL, "public_url")
+        try members.required(self.expiresAt, "expires_at")
     }
 
     /// 上传用的 HTTP 方法

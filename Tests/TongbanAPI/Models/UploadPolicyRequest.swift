@@ -14,9 +14,17 @@ nonisolated public struct UploadPolicyRequest: Codable, Hashable, Sendable {
         self.purpose = purpose
     }
 
-    enum CodingKeys: String, CodingKey {
-        case contentType = "content_type"
-        case size
-        case purpose
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.contentType = try members.required("content_type")
+        self.size = try members.required("size")
+        self.purpose = try members.required("purpose")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.contentType, "content_type")
+        try members.required(self.size, "size")
+        try members.required(self.purpose, "purpose")
     }
 }

@@ -20,11 +20,21 @@ nonisolated public struct UploadedImage: Codable, Hashable, Identifiable, Sendab
         self.purpose = purpose
     }
 
-    enum CodingKeys: String, CodingKey {
-        case id
-        case url
-        case size
-        case contentType = "content_type"
-        case purpose
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.id = try members.required("id")
+        self.url = try members.required("url")
+        self.size = try members.required("size")
+        self.contentType = try members.required("content_type")
+        self.purpose = try members.required("purpose")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.id, "id")
+        try members.required(self.url, "url")
+        try members.required(self.size, "size")
+        try members.required(self.contentType, "content_type")
+        try members.required(self.purpose, "purpose")
     }
 }

@@ -12,8 +12,15 @@ nonisolated public struct UserBindPhoneRequest: Codable, Hashable, Sendable {
         self.code = code
     }
 
-    enum CodingKeys: String, CodingKey {
-        case phone
-        case code
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.phone = try members.required("phone")
+        self.code = try members.required("code")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.phone, "phone")
+        try members.required(self.code, "code")
     }
 }

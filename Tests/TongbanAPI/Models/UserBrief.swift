@@ -18,10 +18,19 @@ nonisolated public struct UserBrief: Codable, Hashable, Sendable {
         self.gender = gender
     }
 
-    enum CodingKeys: String, CodingKey {
-        case uid
-        case nickname
-        case avatar
-        case gender
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.uid = try members.required("uid")
+        self.nickname = try members.required("nickname")
+        self.avatar = try members.required("avatar")
+        self.gender = try members.required("gender")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.uid, "uid")
+        try members.required(self.nickname, "nickname")
+        try members.required(self.avatar, "avatar")
+        try members.required(self.gender, "gender")
     }
 }

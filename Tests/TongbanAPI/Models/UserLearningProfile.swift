@@ -22,11 +22,21 @@ nonisolated public struct UserLearningProfile: Codable, Hashable, Sendable {
         self.weeklyMinutes = weeklyMinutes
     }
 
-    enum CodingKeys: String, CodingKey {
-        case userID = "user_id"
-        case streakDays = "streak_days"
-        case totalMinutes = "total_minutes"
-        case masteryByPath = "mastery_by_path"
-        case weeklyMinutes = "weekly_minutes"
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.userID = try members.required("user_id")
+        self.streakDays = try members.required("streak_days")
+        self.totalMinutes = try members.required("total_minutes")
+        self.masteryByPath = try members.required("mastery_by_path")
+        self.weeklyMinutes = try members.required("weekly_minutes")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.userID, "user_id")
+        try members.required(self.streakDays, "streak_days")
+        try members.required(self.totalMinutes, "total_minutes")
+        try members.required(self.masteryByPath, "mastery_by_path")
+        try members.required(self.weeklyMinutes, "weekly_minutes")
     }
 }

@@ -11,11 +11,12 @@ nonisolated public struct UserRequestDeletionRequest: Codable, Hashable, Sendabl
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.reason = container.decodeLeniently(String.self, forKey: .reason)
+        let members = try AccordMembersDecoder(decoder)
+        self.reason = members.lenient("reason")
     }
 
-    enum CodingKeys: String, CodingKey {
-        case reason
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.optional(self.reason, "reason")
     }
 }

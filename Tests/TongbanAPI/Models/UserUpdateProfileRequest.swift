@@ -37,37 +37,38 @@ nonisolated public struct UserUpdateProfileRequest: Codable, Hashable, Sendable 
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.nickname = container.decodeLeniently(String.self, forKey: .nickname)
-        self.avatar = container.decodeLeniently(URL.self, forKey: .avatar)
-        self.gender = container.decodeLeniently(Gender.self, forKey: .gender)
-        self.bio = container.decodeLeniently(String.self, forKey: .bio)
-        self.birthDate = container.decodeLeniently(AccordDate.self, forKey: .birthDate)
-        self.mbti = container.decodeLeniently(String.self, forKey: .mbti)
-        self.residence = container.decodeLeniently(Residence.self, forKey: .residence)
-        self.orientation = container.decodeLeniently(Int.self, forKey: .orientation)
-        self.attribute = container.decodeLeniently(Int.self, forKey: .attribute)
-        self.isPersonalized = container.decodeLeniently(Bool.self, forKey: .isPersonalized)
-        self.isProfileHidden = container.decodeLeniently(Bool.self, forKey: .isProfileHidden)
-        self.onboardingCompleted = container.decodeLeniently(Bool.self, forKey: .onboardingCompleted)
-        self.preferredLanguage = container.decodeLeniently(Language.self, forKey: .preferredLanguage)
-        self.email = container.decodeLeniently(Email.self, forKey: .email)
+        let members = try AccordMembersDecoder(decoder)
+        self.nickname = members.lenient("nickname")
+        self.avatar = members.lenient("avatar")
+        self.gender = members.lenient("gender")
+        self.bio = members.lenient("bio")
+        self.birthDate = members.lenient("birth_date")
+        self.mbti = members.lenient("mbti")
+        self.residence = members.lenient("residence")
+        self.orientation = members.lenient("orientation")
+        self.attribute = members.lenient("attribute")
+        self.isPersonalized = members.lenient("is_personalized")
+        self.isProfileHidden = members.lenient("is_profile_hidden")
+        self.onboardingCompleted = members.lenient("onboarding_completed")
+        self.preferredLanguage = members.lenient("preferred_language")
+        self.email = members.lenient("email")
     }
 
-    enum CodingKeys: String, CodingKey {
-        case nickname
-        case avatar
-        case gender
-        case bio
-        case birthDate = "birth_date"
-        case mbti
-        case residence
-        case orientation
-        case attribute
-        case isPersonalized = "is_personalized"
-        case isProfileHidden = "is_profile_hidden"
-        case onboardingCompleted = "onboarding_completed"
-        case preferredLanguage = "preferred_language"
-        case email
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.optional(self.nickname, "nickname")
+        try members.optional(self.avatar, "avatar")
+        try members.optional(self.gender, "gender")
+        try members.optional(self.bio, "bio")
+        try members.optional(self.birthDate, "birth_date")
+        try members.optional(self.mbti, "mbti")
+        try members.optional(self.residence, "residence")
+        try members.optional(self.orientation, "orientation")
+        try members.optional(self.attribute, "attribute")
+        try members.optional(self.isPersonalized, "is_personalized")
+        try members.optional(self.isProfileHidden, "is_profile_hidden")
+        try members.optional(self.onboardingCompleted, "onboarding_completed")
+        try members.optional(self.preferredLanguage, "preferred_language")
+        try members.optional(self.email, "email")
     }
 }

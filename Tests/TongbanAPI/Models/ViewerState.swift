@@ -16,9 +16,17 @@ nonisolated public struct ViewerState: Codable, Hashable, Sendable {
         self.isMine = isMine
     }
 
-    enum CodingKeys: String, CodingKey {
-        case hasReplied = "has_replied"
-        case hasViewed = "has_viewed"
-        case isMine = "is_mine"
+    public init(from decoder: any Decoder) throws {
+        let members = try AccordMembersDecoder(decoder)
+        self.hasReplied = try members.required("has_replied")
+        self.hasViewed = try members.required("has_viewed")
+        self.isMine = try members.required("is_mine")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var members = AccordMembersEncoder(encoder)
+        try members.required(self.hasReplied, "has_replied")
+        try members.required(self.hasViewed, "has_viewed")
+        try members.required(self.isMine, "is_mine")
     }
 }

@@ -105,13 +105,6 @@ nonisolated extension KeyedDecodingContainer {
     public func decodeLeniently<Value: Decodable>(_ type: Value.Type, forKey key: Key) -> Value? {
         (try? decodeIfPresent(type, forKey: key)) ?? nil
     }
-
-    /// A required member, as `decode(_:forKey:)` reads it. One function with no overloads
-    /// (`decode` has seventeen), so the type checker of an app with thousands of generated
-    /// members has one candidate for each.
-    public func decodeRequired<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value {
-        try decode(type, forKey: key)
-    }
 }
 
 /// A value carried as a JSON string: decoded with `init?(text:)`, encoded as `text`.
