@@ -1,12 +1,14 @@
 /// The runtime every generated package carries: the ordinary Swift files of
 /// `Runtime/` (tokens and their storage, errors, the client, signing, decoding
-/// support), embedded into the generator at build time by the EmbedFiles plugin.
+/// support), one type to a file named `Accord` and the type (an app's target may hold
+/// a file named like the type), embedded into the generator at build time by the
+/// EmbedFiles plugin.
 ///
 /// They are written with `public` access; a `public` that begins a line (after its
 /// indentation) is the access level and becomes the one asked for. A feature the
-/// contract does not use is left out: its file (`AccordSigning.swift` for signing) and
-/// the lines between `// accord:if FEATURE` and `// accord:else` (or `// accord:end`);
-/// the lines after `// accord:else` are kept instead.
+/// contract does not use is left out: its files (``Feature/files``) and the lines
+/// between `// accord:if FEATURE` and `// accord:else` (or `// accord:end`); the lines
+/// after `// accord:else` are kept instead.
 ///
 /// Every top-level type, extension and function is `nonisolated`, so an app target's
 /// default isolation (`MainActor`) does not reach it; the exceptions are the actors, the
@@ -18,12 +20,19 @@ enum Runtime {
     enum Feature: String, CaseIterable {
         /// `X-Sign` and its headers.
         case signing
+
+        /// The runtime's files only this feature needs.
+        var files: Set<String> {
+            switch self {
+            case .signing: ["AccordRequestSigner.swift", "AccordPortableMD5.swift"]
+            }
+        }
     }
 
     /// The files as `Support/NAME`, at `access` (`"public "` or `""`), with `features`.
     static func files(access: String, features: Set<Feature>) -> [(path: String, source: String)] {
         EmbeddedRuntime.files.compactMap { file in
-            if file.name == "AccordSigning.swift" && !features.contains(.signing) { return nil }
+            if Feature.allCases.contains(where: { !features.contains($0) && $0.files.contains(file.name) }) { return nil }
             return ("Support/\(file.name)", withAccess(access, with(features, file.source)))
         }
     }

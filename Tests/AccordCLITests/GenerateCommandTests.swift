@@ -57,7 +57,7 @@ import Testing
         #expect(written.status == 0, "\(written.error)")
         let declaration = try String(contentsOfFile: directory + "/Support/Namespace.swift", encoding: .utf8)
         #expect(declaration.hasSuffix("\npublic nonisolated enum Notes {}\n"))
-        let runtime = try String(contentsOfFile: directory + "/Support/AccordRuntime.swift", encoding: .utf8)
+        let runtime = try String(contentsOfFile: directory + "/Support/AccordAPI.swift", encoding: .utf8)
         #expect(runtime.contains("\nnonisolated extension Notes {\n    /// The API's endpoints, grouped by domain: `API.signal.publish(body)`.\n    public nonisolated enum API {}\n"))
         #expect(CommandRun(["generate"] + project + ["--namespace", "Notes", "--check"]).status == 0)
         #expect(CommandRun(["generate"] + project + ["--check"]).status == 1)

@@ -1,0 +1,14 @@
+import Foundation
+
+/// What a view model needs of the API: ``APIClient`` in the app, ``MockAPIClient`` in
+/// its unit tests.
+public protocol APISending: Sendable {
+    /// Calls `endpoint` and returns its data.
+    func send<Response>(_ endpoint: Endpoint<Response>) async throws(APIError) -> Response
+    /// The events of a streamed answer, as they arrive.
+    func stream<Event>(_ endpoint: StreamEndpoint<Event>) -> AsyncThrowingStream<Event, any Error>
+    /// Forgets the session's tokens.
+    func signOut() async throws(APIError)
+    /// Events for the app (logout, ban, alerts); each access is a new listener.
+    var events: AsyncStream<ClientEvent> { get }
+}
