@@ -100,9 +100,13 @@ let package = Package(
         // The contracts as an OpenAPI 3.1 document.
         .target(name: "AccordOpenAPI", dependencies: ["AccordContract", "AccordJSON", "AccordYAML"]),
         // Swift code from contracts: models, typed endpoints, runtime support.
-        // Its runtime is ordinary Swift in Runtime/, embedded at build time by EmbedFiles.
-        .target(name: "AccordGenerator", dependencies: ["AccordContract", "AccordDiagnostics", "AccordJSON", "AccordMocksFormat", "AccordSync"], exclude: ["Runtime"],
+        // Its runtime is AccordClientRuntime's files, embedded at build time by EmbedFiles.
+        .target(name: "AccordGenerator", dependencies: ["AccordContract", "AccordDiagnostics", "AccordJSON", "AccordMocksFormat", "AccordSync"],
                 plugins: ["EmbedFiles"]),
+        // The runtime every generated package carries, compiled here on its own (Foundation
+        // only): the part no contract shapes. ContractBound/ is the part that names the
+        // generated Service, BusinessCode and ClientConfiguration; it compiles only inside a generated package.
+        .target(name: "AccordClientRuntime", exclude: ["ContractBound"]),
         // Files embedded in a target as string literals: the generator's runtime, the console's assets.
         .plugin(name: "EmbedFiles", capability: .buildTool()),
         // What every command shares: arguments, their usage errors, the console, the command protocol and its help.
@@ -147,6 +151,7 @@ let package = Package(
                                                                  "AccordHTTP", "AccordJSON", "AccordMock", "AccordMockState", "AccordMocksFormat",
                                                                  "AccordSigning", "AccordTesting", "AccordValidation", "TongbanAPI"]),
         .testTarget(name: "AccordYAMLTests", dependencies: ["AccordYAML"]),
+        .testTarget(name: "AccordClientRuntimeTests", dependencies: ["AccordClientRuntime"]),
         .testTarget(name: "AccordSigningTests", dependencies: ["AccordContract", "AccordCrypto", "AccordHTTP", "AccordJSON", "AccordMock", "AccordMockState",
                                                                "AccordSigning", "AccordTesting"]),
         .testTarget(name: "AccordEndToEndTests", dependencies: ["AccordContract", "AccordHTTP", "AccordJSON", "AccordMock", "AccordMockState", "AccordRedis", "AccordServer",

@@ -4,8 +4,9 @@ import PackagePlugin
 /// Embeds a target's files as string literals, one per line, written by `/bin/sh` and
 /// `sed` so that no host tool has to be built (a build with sanitizer or fuzzer flags
 /// would build that tool with them too):
-/// - AccordGenerator: `Runtime/*.swift`, the runtime every generated package carries,
-///   as `EmbeddedRuntime.files`;
+/// - AccordGenerator: the `*.swift` of the AccordClientRuntime target and of its
+///   `ContractBound/` folder, the runtime every generated package carries, as
+///   `EmbeddedRuntime.files`;
 /// - AccordConsole: `Assets/*`, the web console's HTML, CSS and JavaScript, as
 ///   `EmbeddedAssets.files`.
 @main
@@ -28,9 +29,10 @@ struct EmbedFiles: BuildToolPlugin {
     } > "$out"
     """#
 
-    /// What a target embeds: its folder, the files' extensions, the enum and its doc.
+    /// What a target embeds: folders (relative to the target's), the files' extensions,
+    /// the enum and its doc.
     struct Embedding {
-        let folder: String
+        let folders: [String]
         let extensions: Set<String>
         let enumName: String
         let doc: String
@@ -39,10 +41,10 @@ struct EmbedFiles: BuildToolPlugin {
     static func embedding(for target: String) -> Embedding? {
         switch target {
         case "AccordGenerator":
-            Embedding(folder: "Runtime", extensions: ["swift"], enumName: "EmbeddedRuntime",
+            Embedding(folders: ["../AccordClientRuntime", "../AccordClientRuntime/ContractBound"], extensions: ["swift"], enumName: "EmbeddedRuntime",
                       doc: "The runtime files every generated package carries, by name, with `public` access.")
         case "AccordConsole":
-            Embedding(folder: "Assets", extensions: ["html", "css", "js"], enumName: "EmbeddedAssets",
+            Embedding(folders: ["Assets"], extensions: ["html", "css", "js"], enumName: "EmbeddedAssets",
                       doc: "The web console's files, by name.")
         default:
             nil
@@ -51,13 +53,13 @@ struct EmbedFiles: BuildToolPlugin {
 
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         guard let embedding = Self.embedding(for: target.name) else { return [] }
-        let folder = target.directoryURL.appending(path: embedding.folder)
-        let inputs = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
-            .filter { embedding.extensions.contains($0.pathExtension) }
-            .sorted { $0.lastPathComponent < $1.lastPathComponent }
+        let inputs = try embedding.folders.flatMap { folder in
+            try FileManager.default.contentsOfDirectory(at: target.directoryURL.appending(path: folder).standardizedFileURL, includingPropertiesForKeys: nil)
+                .filter { embedding.extensions.contains($0.pathExtension) }
+        }.sorted { $0.lastPathComponent < $1.lastPathComponent }
         let output = context.pluginWorkDirectoryURL.appending(path: "\(embedding.enumName).swift")
         return [.buildCommand(
-            displayName: "Embedding \(target.name)/\(embedding.folder) (\(inputs.count) files)",
+            displayName: "Embedding \(inputs.count) files in \(target.name)",
             executable: URL(fileURLWithPath: "/bin/sh"),
             arguments: ["-c", Self.script, "embed-files", output.path, embedding.enumName, embedding.doc] + inputs.map(\.path),
             inputFiles: inputs,

@@ -135,8 +135,8 @@ struct ModelEmitter {
         }
     }
 
-    /// `encode(to:)`, each member written by its wire name in declaration order, a nil
-    /// optional left out, as Swift's synthesized one does.
+    /// `encode(to:)`, each member written by its wire name, a nil optional left out, as
+    /// Swift's synthesized one does.
     private func writeEncoder(_ structure: Declaration.Structure, into writer: inout SwiftWriter) {
         writer.block("\(access)func encode(to encoder: any Encoder) throws") { writer in
             writer.line("var members = AccordMembersEncoder(encoder)")

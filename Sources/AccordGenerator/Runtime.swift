@@ -1,8 +1,8 @@
-/// The runtime every generated package carries: the ordinary Swift files of
-/// `Runtime/` (tokens and their storage, errors, the client, signing, decoding
-/// support), one type to a file named `Accord` and the type (an app's target may hold
-/// a file named like the type), embedded into the generator at build time by the
-/// EmbedFiles plugin.
+/// The runtime every generated package carries: the ordinary Swift files of the
+/// AccordClientRuntime target and its `ContractBound/` folder (tokens and their storage,
+/// errors, the client, signing, decoding support), one type to a file named `Accord`
+/// and the type (an app's target may hold a file named like the type), embedded into
+/// the generator at build time by the EmbedFiles plugin.
 ///
 /// They are written with `public` access; a `public` that begins a line (after its
 /// indentation) is the access level and becomes the one asked for. A feature the

@@ -117,6 +117,13 @@ import Testing
         }
     }
 
+    /// The client runtime is what apps carry: it stands on no target of Accord and no C
+    /// library (Foundation only), and nothing of Accord's own depends on it.
+    @Test func theClientRuntimeStandsAlone() {
+        #expect(Self.graph.reach("AccordClientRuntime").isEmpty, "\(Self.graph.reach("AccordClientRuntime").sorted())")
+        #expect(Self.graph.dependencies.filter { $0.value.contains("AccordClientRuntime") }.keys.sorted() == ["AccordClientRuntimeTests"])
+    }
+
     /// The importer reads a document and writes contracts: no engine, server, transport or OpenSSL (it can run anywhere the linter runs).
     @Test func theImporterReachesNoEngineAndNoTransport() {
         let reached = Self.graph.reach("AccordImport")

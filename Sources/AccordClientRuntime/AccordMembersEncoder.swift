@@ -1,6 +1,6 @@
-/// The members of an object being encoded, written by wire name in the order given: what
-/// a generated model's `encode(to:)` writes. A nil optional is left out, as Swift's own
-/// `Encodable` leaves it out.
+/// The members of an object being encoded, written by wire name: what a generated
+/// model's `encode(to:)` writes. A nil optional is left out, as Swift's own `Encodable`
+/// leaves it out.
 public nonisolated struct AccordMembersEncoder {
     private var container: KeyedEncodingContainer<AccordCodingKey>
 

@@ -1,7 +1,7 @@
 import Testing
-import TongbanAPI
+import AccordClientRuntime
 
-/// The generated runtime's server-sent events parser, fed the way a network delivers:
+/// The runtime's server-sent events parser, fed the way a network delivers:
 /// in chunks cut anywhere, with every line ending the format allows.
 @Suite struct EventStreamParserTests {
     /// All events of `stream` when it arrives in chunks of `size` bytes.
