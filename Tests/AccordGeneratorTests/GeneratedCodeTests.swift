@@ -125,15 +125,6 @@ import TongbanAPI
                     case .unknown(let value): value
                     }
                 }
-
-                init(from decoder: any Decoder) throws {
-                    self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
-                }
-
-                func encode(to encoder: any Encoder) throws {
-                    var container = encoder.singleValueContainer()
-                    try container.encode(rawValue)
-                }
             }
         }
 

@@ -25,6 +25,19 @@ import TongbanAPI
         }
     }
 
+    /// An open enum's `Codable` (the standard library's for a raw value): known values and
+    /// unknown ones in, the same JSON out; a value of the wrong JSON type still fails.
+    @Test func openEnumsDecodeUnknownValuesAndEncodeThemBack() throws {
+        let genders = try decode([Gender].self, "[0,1,9]")
+        #expect(genders == [.unset, .male, .unknown(9)])
+        #expect(String(decoding: try JSONEncoder().encode(genders), as: UTF8.self) == "[0,1,9]")
+        let periods = try decode([Period].self, #"["monthly","weekly"]"#)
+        #expect(periods == [.monthly, .unknown("weekly")])
+        #expect(String(decoding: try JSONEncoder().encode(periods), as: UTF8.self) == #"["monthly","weekly"]"#)
+        #expect(throws: DecodingError.self) { try decode(Gender.self, #""male""#) }
+        #expect(throws: DecodingError.self) { try decode(Period.self, "1") }
+    }
+
     @Test func openEnumsListTheirKnownCases() {
         #expect(Gender.allCases == [.unset, .male, .female])
         #expect(!Gender.allCases.contains(.unknown(9)))

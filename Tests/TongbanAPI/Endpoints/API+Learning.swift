@@ -338,14 +338,5 @@ nonisolated public struct LearningEndpoints: Sendable {
             case .unknown(let value): value
             }
         }
-
-        public init(from decoder: any Decoder) throws {
-            self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(rawValue)
-        }
     }
 }

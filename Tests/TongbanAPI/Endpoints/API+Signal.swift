@@ -168,15 +168,6 @@ nonisolated public struct SignalEndpoints: Sendable {
             case .unknown(let value): value
             }
         }
-
-        public init(from decoder: any Decoder) throws {
-            self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(rawValue)
-        }
     }
 
     /// - Remark: inline in signal.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
@@ -206,15 +197,6 @@ nonisolated public struct SignalEndpoints: Sendable {
             case .deleted: "deleted"
             case .unknown(let value): value
             }
-        }
-
-        public init(from decoder: any Decoder) throws {
-            self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(rawValue)
         }
     }
 }

@@ -32,13 +32,4 @@ nonisolated public enum Gender: RawRepresentable, CaseIterable, Codable, Hashabl
         case .unknown(let value): value
         }
     }
-
-    public init(from decoder: any Decoder) throws {
-        self.init(rawValue: try decoder.singleValueContainer().decode(Int.self))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }

@@ -29,13 +29,4 @@ nonisolated public enum PaymentChannel: RawRepresentable, CaseIterable, Codable,
         case .unknown(let value): value
         }
     }
-
-    public init(from decoder: any Decoder) throws {
-        self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }

@@ -77,15 +77,6 @@ nonisolated public struct ReviewTask: Codable, Hashable, Identifiable, Sendable 
             case .unknown(let value): value
             }
         }
-
-        public init(from decoder: any Decoder) throws {
-            self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(rawValue)
-        }
     }
 
     /// - Remark: inline in learning.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
@@ -115,15 +106,6 @@ nonisolated public struct ReviewTask: Codable, Hashable, Identifiable, Sendable 
             case .skipped: "skipped"
             case .unknown(let value): value
             }
-        }
-
-        public init(from decoder: any Decoder) throws {
-            self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(rawValue)
         }
     }
 }

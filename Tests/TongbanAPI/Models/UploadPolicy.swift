@@ -74,14 +74,5 @@ nonisolated public struct UploadPolicy: Codable, Hashable, Sendable {
             case .unknown(let value): value
             }
         }
-
-        public init(from decoder: any Decoder) throws {
-            self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(rawValue)
-        }
     }
 }

@@ -32,13 +32,4 @@ nonisolated public enum UploadPurpose: RawRepresentable, CaseIterable, Codable, 
         case .unknown(let value): value
         }
     }
-
-    public init(from decoder: any Decoder) throws {
-        self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }
