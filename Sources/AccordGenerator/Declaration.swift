@@ -38,6 +38,10 @@ indirect enum Declaration: Sendable {
 
         /// `_name`, the private stored property of one ``isStoredApart``.
         var storageName: String { "_" + Naming.bare(swiftName) }
+
+        /// What reads the stored value: `_parent.value` from a box, `_old` past a deprecated
+        /// property, else the property itself.
+        var storedValue: String { isIndirect ? storageName + ".value" : isStoredApart ? storageName : Naming.bare(swiftName) }
     }
 
     struct Enumeration {

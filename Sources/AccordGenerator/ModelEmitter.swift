@@ -98,7 +98,7 @@ struct ModelEmitter {
             }
             let storage = property.storageName
             writer.block("\(access)var \(property.swiftName): \(type)") { writer in
-                writer.line(property.isIndirect ? "get { \(storage).value }" : "get { \(storage) }")
+                writer.line("get { \(property.storedValue) }")
                 writer.line(property.isIndirect ? "set { \(storage) = AccordIndirect(newValue) }" : "set { \(storage) = newValue }")
             }
             writer.line("private var \(storage): \(property.isIndirect ? "AccordIndirect<\(type)>" : type)")
@@ -142,8 +142,7 @@ struct ModelEmitter {
             writer.line("var members = AccordMembersEncoder(encoder)")
             for property in structure.properties {
                 let method = property.isOptional ? "optional" : "required"
-                let value = property.isIndirect ? property.storageName + ".value" : property.isStoredApart ? property.storageName : Naming.bare(property.swiftName)
-                writer.line("try members.\(method)(self.\(value), \(property.wireName.swiftLiteral))")
+                writer.line("try members.\(method)(self.\(property.storedValue), \(property.wireName.swiftLiteral))")
             }
         }
     }

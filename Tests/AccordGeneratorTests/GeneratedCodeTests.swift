@@ -58,9 +58,7 @@ import TongbanAPI
             params: {item_id: string}
             response: Item
         """
-        let service = "service:\n  name: s\nauth:\n  refresh: shop.item\ncodes:\n  1000: {name: invalid, msg: bad, http: 400}\n"
-        let outcome = ContractLoader().load([.init(path: "service.yaml", bytes: Array(service.utf8)), .init(path: "shop.yaml", bytes: Array(yaml.utf8))],
-                                            directory: "contracts")
+        let outcome = InlineContract.load(domain: yaml, file: "shop.yaml", refresh: "shop.item")
         let contract = try #require(outcome.contract)
         let item = try #require(SwiftGenerator(contract: contract, access: .internal).files().first { $0.path == "Models/Item.swift" })
         #expect(item.contents == """
@@ -154,7 +152,6 @@ import TongbanAPI
         ("maybe: {type: string, nullable: true}", "var maybe: String?"),
     ])
     func everyTypeForm(_ line: String, _ swift: String) throws {
-        let service = "service:\n  name: s\nauth:\n  refresh: f.get\ncodes:\n  1000: {name: invalid, msg: bad, http: 400}\n"
         let domain = """
         domain: f
         types:
@@ -171,8 +168,7 @@ import TongbanAPI
             route: GET /holder
             response: {holder: Holder, gender: Gender, child: Child, phone: Phone}
         """
-        let outcome = ContractLoader().load([.init(path: "service.yaml", bytes: Array(service.utf8)), .init(path: "f.yaml", bytes: Array(domain.utf8))],
-                                            directory: "contracts")
+        let outcome = InlineContract.load(domain: domain, file: "f.yaml", refresh: "f.get")
         #expect(!outcome.diagnostics.contains { $0.severity == .error }, "\(outcome.diagnostics)")
         let files = SwiftGenerator(contract: try #require(outcome.contract), access: .internal).files()
         let holder = try #require(files.first { $0.path == "Models/Holder.swift" }).contents
@@ -184,10 +180,8 @@ import TongbanAPI
     }
 
     @Test func aRefreshEndpointTheClientCannotDriveIsReportedNotMiscompiled() throws {
-        let service = "service:\n  name: s\nauth:\n  refresh: shop.refresh\ncodes:\n  1000: {name: invalid, msg: bad, http: 400}\n"
         let shop = "domain: shop\nendpoints:\n  shop.refresh:\n    route: POST /refresh/{id}\n    params: {id: string}\n    body: {token: string}\n"
-        let outcome = ContractLoader().load([.init(path: "service.yaml", bytes: Array(service.utf8)), .init(path: "shop.yaml", bytes: Array(shop.utf8))],
-                                            directory: "contracts")
+        let outcome = InlineContract.load(domain: shop, file: "shop.yaml", refresh: "shop.refresh")
         let generator = SwiftGenerator(contract: try #require(outcome.contract))
         #expect(generator.diagnostics().map(\.description) == [
             "shop.yaml:3:3: warning: the generated client will not refresh tokens by itself: 'shop.refresh' has path parameters",

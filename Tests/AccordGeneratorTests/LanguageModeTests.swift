@@ -108,7 +108,6 @@ import Testing
     /// code reaches a deprecated member, so the generated initializers and `encode(to:)`
     /// must not (the app's own use of them is the app's warning).
     static func deprecatedModel(namespace: String?) throws -> String {
-        let service = "service:\n  name: s\nauth:\n  refresh: legacy.get\ncodes:\n  1000: {name: invalid, msg: bad, http: 400}\n"
         let domain = """
             domain: legacy
             types:
@@ -123,8 +122,7 @@ import Testing
                 route: GET /legacy
                 response: Legacy
             """
-        let outcome = ContractLoader().load([.init(path: "service.yaml", bytes: Array(service.utf8)), .init(path: "legacy.yaml", bytes: Array(domain.utf8))],
-                                            directory: "contracts")
+        let outcome = InlineContract.load(domain: domain, file: "legacy.yaml", refresh: "legacy.get")
         let files = try SwiftGenerator(contract: try #require(outcome.contract), namespace: namespace).output()
         return try #require(files.first { $0.path == "Models/Legacy.swift" }).contents
     }

@@ -22,9 +22,7 @@ import Testing
     """
 
     func contract() throws -> Contract {
-        let service = "service:\n  name: s\nauth:\n  refresh: jobs.get\ncodes:\n  1000: {name: invalid, msg: bad, http: 400}\n"
-        let outcome = ContractLoader().load([.init(path: "service.yaml", bytes: Array(service.utf8)),
-                                             .init(path: "jobs.yaml", bytes: Array(Self.domain.utf8))], directory: "contracts")
+        let outcome = InlineContract.load(domain: Self.domain, file: "jobs.yaml", refresh: "jobs.get")
         #expect(!outcome.diagnostics.containsErrors, "\(outcome.diagnostics.map(\.description))")
         return try #require(outcome.contract)
     }

@@ -74,9 +74,7 @@ import TongbanAPI
               extra: any
               note: string?
         """
-        let service = "service:\n  name: s\nauth:\n  refresh: shop.item\ncodes:\n  1000: {name: invalid, msg: bad, http: 400}\n"
-        let outcome = ContractLoader().load([.init(path: "service.yaml", bytes: Array(service.utf8)), .init(path: "shop.yaml", bytes: Array(yaml.utf8))],
-                                            directory: "contracts")
+        let outcome = InlineContract.load(domain: yaml, file: "shop.yaml", refresh: "shop.item")
         let contract = try #require(outcome.contract, "\(outcome.diagnostics)")
         let data = try JSONReader.read(Array(#"""
             {"id":"i\"1","kind":"refurbished","seller":{"name":"阿澈"},"listed_at":"2026-11-30T08:00:00Z","price":"9.90",

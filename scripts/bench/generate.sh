@@ -137,15 +137,17 @@ mine, old = symbols["this tree"], symbols[revision]
 dropped = sorted(old[usr] for usr in old.keys() - mine.keys())
 added = sorted(mine[usr] for usr in mine.keys() - old.keys())
 # A symbol whose declaration changed (a parameter added, `@Sendable`) has a new USR under the same name.
-# One whose name is still there under a USR both outputs list is kept: the graph lists a protocol's
-# default (an open enum's `init(from:)` from the standard library) beside the type's own, which the
-# old output wrote and this one leaves to the default.
+# One whose name is still listed is kept: an attribute changed (`@Sendable`), or the graph lists a
+# protocol's default (an open enum's `init(from:)` from the standard library) beside the type's own,
+# which the old output wrote and this one leaves to the default.
 base = lambda path: path.split("(")[0]
-kept = set(mine.values())
-changed = {path: [path] if path in kept else [other for other in added if base(other) == base(path)] for path in dropped}
+names = set(mine.values())
+kept = [path for path in dropped if path in names]
+changed = {path: [other for other in added if base(other) == base(path)] for path in dropped if path not in names}
 missing = [path for path, now in changed.items() if not now]
 print(f"public symbols of the {large_size:,}-endpoint output: {len(mine):,} here, {len(old):,} at {revision}; "
-      f"{len(missing):,} of {revision}'s missing here, {len(dropped) - len(missing):,} changed, {len(added):,} added here")
+      f"{len(missing):,} of {revision}'s missing here, {len(changed) - len(missing):,} changed, "
+      f"{len(kept):,} under the same name with another USR, {len(added):,} added here")
 for path in missing: print(f"  missing here: {path}")
 for path, now in changed.items():
     if now: print(f"  changed: {path} -> {', '.join(now)}")
