@@ -44,6 +44,21 @@ import Testing
         ])
     }
 
+    /// The warnings come from the translation that names the cases, so an enum is warned
+    /// of wherever it is declared: here the payload of a business code in the service file.
+    @Test func aRenamedValueInACodesPayloadIsWarnedAtTheServiceFile() throws {
+        let service = "service:\n  name: s\nauth:\n  refresh: jobs.get\ncodes:\n  1000: {name: invalid, msg: bad, http: 400}\n"
+            + "  2001: {name: locked, msg: m, data: unknown | held}\n"
+        let outcome = ContractLoader().load([.init(path: "service.yaml", bytes: Array(service.utf8)), .init(path: "jobs.yaml", bytes: Array(Self.domain.utf8))],
+                                            directory: "contracts")
+        let generator = SwiftGenerator(contract: try #require(outcome.contract))
+        #expect(generator.diagnostics().map(\.description).filter { $0.hasPrefix("service.yaml") } == [
+            "service.yaml:7:38: warning: enum value 'unknown' is the case 'unknownValue' in the generated Swift: every open enum has a member 'unknown'",
+        ])
+        let serviceFile = try #require(generator.files().first { $0.path == "Support/Service.swift" }).contents
+        #expect(serviceFile.contains("public var lockedData: LockedData? {") && serviceFile.contains("    case unknownValue\n"), "\(serviceFile)")
+    }
+
     @Test func theGeneratedPackageTypeChecks() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("accord-naming-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }

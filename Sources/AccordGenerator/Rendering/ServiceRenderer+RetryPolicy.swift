@@ -1,6 +1,6 @@
 import AccordContract
 
-extension ServiceEmitter {
+extension ServiceRenderer {
     /// `RetryPolicy.contract`: the contract's `flows.retry`, with the methods the client knows.
     func writeRetryPolicy(into writer: inout SwiftWriter) {
         let policy = contract.service.flows.retry

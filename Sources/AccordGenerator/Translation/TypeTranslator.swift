@@ -1,4 +1,5 @@
 import AccordContract
+import AccordDiagnostics
 
 /// Translates contract schemas into Swift type names, collecting the inline objects and
 /// enums they need as nested declarations.
@@ -93,8 +94,13 @@ struct TypeTranslator {
 
     func enumeration(named name: String, cases: EnumCases, documentation: Declaration.Documentation) -> Declaration.Enumeration {
         let names = naming.caseNames(cases.cases.map(\.name))
+        let renames = zip(cases.cases, names).compactMap { item, name -> Diagnostic? in
+            guard let natural = name.renamedFrom else { return nil }
+            let why = Naming.reservedCaseNames.contains(natural) ? "every open enum has a member '\(natural)'" : "'\(natural)' is taken"
+            return .warning("enum value '\(item.name)' is the case '\(Naming.bare(name.name))' in the generated Swift: \(why)", at: item.location)
+        }
         return Declaration.Enumeration(name: name, cases: zip(names, cases.cases).map { ($0.name, $1.value) },
-                                       isIntegral: cases.isIntegral, documentation: documentation)
+                                       isIntegral: cases.isIntegral, documentation: documentation, renames: renames)
     }
 
     func taggedUnion(named name: String, union: Union, documentation: Declaration.Documentation, owner: String? = nil) -> Declaration.TaggedUnion {

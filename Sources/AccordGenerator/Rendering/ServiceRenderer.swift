@@ -2,19 +2,19 @@ import AccordContract
 
 /// Writes `Support/Service.swift`: the business codes as an open enum, the service's
 /// settings and flows for the client, and `TokenIssuing` for responses that carry tokens.
-struct ServiceEmitter {
+struct ServiceRenderer {
+    /// The contract whose service settings are written as they are.
     let contract: Contract
+    /// `public ` or the empty string (internal).
     let access: String
-    /// The generation's one type translator.
-    let translator: TypeTranslator
-    var naming: Naming { translator.naming }
+    let declaration: ServiceDeclaration
 
-    func source(refreshTypes: (body: String?, response: String)?) -> String {
+    func source() -> String {
         var writer = SwiftWriter()
-        let codes = contract.service.codes.sorted { $0.code < $1.code }
+        let codes = declaration.codes
         writeCodes(codes, into: &writer)
         writer.line()
-        writeService(codes: codes, refreshTypes: refreshTypes, into: &writer)
+        writeService(codes: codes, into: &writer)
         writeRetryPolicy(into: &writer)
         writePayloads(into: &writer)
         writeTokenIssuing(into: &writer)
@@ -23,22 +23,23 @@ struct ServiceEmitter {
 
     /// `BusinessCode`: the code table as an open enum. A plain API's statuses with several
     /// entries have a case each; `init(rawValue:)` gives the status's entry without `when`.
-    private func writeCodes(_ codes: [BusinessCode], into writer: inout SwiftWriter) {
+    private func writeCodes(_ codes: [ServiceDeclaration.Code], into writer: inout SwiftWriter) {
         writer.line(contract.service.envelope == nil
             ? "/// The error codes of the contract: HTTP statuses, told apart by a member of the error body where one has several."
             : "/// The business codes of the contract (`code` of the envelope).")
         writer.block("\(access)enum BusinessCode: RawRepresentable, Hashable, Sendable") { writer in
             for code in codes {
-                writer.documentation("\(code.message) (\(code.code))" + (code.description.map { "\n\n\($0)" } ?? ""), remark: nil)
-                writer.line("case \(naming.property(code.name))")
+                let entry = code.entry
+                writer.documentation("\(entry.message) (\(entry.code))" + (entry.description.map { "\n\n\($0)" } ?? ""), remark: nil)
+                writer.line("case \(code.caseName)")
             }
             writer.line("/// A code this version of the contract does not know.")
             writer.line("case unknown(Int)")
             writer.line()
             writer.block("\(access)init(rawValue: Int)") { writer in
                 writer.switchBlock("rawValue") { writer in
-                    for code in codes where contract.service.code(code.code) == code {
-                        writer.line("case \(code.code): self = .\(Naming.bare(naming.property(code.name)))")
+                    for code in codes where code.isCanonical {
+                        writer.line("case \(code.entry.code): self = .\(Naming.bare(code.caseName))")
                     }
                     writer.line("default: self = .unknown(rawValue)")
                 }
@@ -46,13 +47,13 @@ struct ServiceEmitter {
             writer.line()
             writer.block("\(access)var rawValue: Int") { writer in
                 writer.switchBlock("self") { writer in
-                    for code in codes { writer.line("case .\(Naming.bare(naming.property(code.name))): \(code.code)") }
+                    for code in codes { writer.line("case .\(Naming.bare(code.caseName)): \(code.entry.code)") }
                     writer.line("case .unknown(let code): code")
                 }
             }
             // Entries that share a status share a raw value, which RawRepresentable's `==` and
             // `hash(into:)` would compare: these compare the entries.
-            guard Set(codes.map(\.code)).count < codes.count else { return }
+            guard Set(codes.map(\.entry.code)).count < codes.count else { return }
             writer.line()
             writer.line("/// Whether two codes are the same entry of the table (a status's entries share its raw value).")
             writer.block("\(access)static func == (lhs: BusinessCode, rhs: BusinessCode) -> Bool") { writer in
@@ -66,7 +67,7 @@ struct ServiceEmitter {
             writer.line("/// The entry's name in the table, or the number of a code it does not know.")
             writer.block("private var entry: String") { writer in
                 writer.switchBlock("self") { writer in
-                    for code in codes { writer.line("case .\(Naming.bare(naming.property(code.name))): \(code.name.swiftLiteral)") }
+                    for code in codes { writer.line("case .\(Naming.bare(code.caseName)): \(code.entry.name.swiftLiteral)") }
                     writer.line("case .unknown(let code): String(code)")
                 }
             }
@@ -74,9 +75,8 @@ struct ServiceEmitter {
     }
 
     /// `Service`: the settings the client reads and the flow of each code.
-    private func writeService(codes: [BusinessCode], refreshTypes: (body: String?, response: String)?, into writer: inout SwiftWriter) {
+    private func writeService(codes: [ServiceDeclaration.Code], into writer: inout SwiftWriter) {
         let service = contract.service
-        let flowCodes = FlowCodes(service: service)
         writer.line("/// The service's settings and the flow each business code asks of a client.")
         writer.block("enum Service") { writer in
             writer.line("static let basePath = \(service.basePath.swiftLiteral)")
@@ -90,17 +90,17 @@ struct ServiceEmitter {
             writer.line("static let errorMediaType = \(service.errors.mediaType.swiftLiteral)")
             writeCredentials(into: &writer)
             writer.line("/// What a refresh that fails without an answer ends the session with.")
-            writer.line("static let refreshFailedCode = \(codeExpression(.refreshInvalid, flowCodes))")
+            writer.line("static let refreshFailedCode = \(declaration.roleCodes[.refreshInvalid] ?? "")")
             writer.line("/// The codes the in-process mock answers its flows with, by their role.")
             for (name, role) in [("signatureInvalidCode", FlowCodes.Role.signatureInvalid), ("tokenExpiredCode", .tokenExpired),
                                  ("tokenInvalidCode", .tokenInvalid), ("forceLogoutCode", .forceLogout), ("bannedCode", .banned)]
                 where role != .signatureInvalid || service.signing.isEnabled {
-                writer.line("static let \(name) = \(codeExpression(role, flowCodes))")
+                writer.line("static let \(name) = \(declaration.roleCodes[role] ?? "")")
             }
             writer.line("/// The business-code messages of the table.")
             writer.block("static func message(_ code: BusinessCode) -> String") { writer in
                 writer.switchBlock("code") { writer in
-                    for code in codes { writer.line("case .\(Naming.bare(naming.property(code.name))): \(code.message.swiftLiteral)") }
+                    for code in codes { writer.line("case .\(Naming.bare(code.caseName)): \(code.entry.message.swiftLiteral)") }
                     writer.line("case .unknown: \"\"")
                 }
             }
@@ -115,14 +115,14 @@ struct ServiceEmitter {
             writer.line("static let loginEndpoints: Set<String> = [\(service.auth.loginEndpoints.map(\.swiftLiteral).joined(separator: ", "))]")
             writer.line("static let refreshEndpoint = \(service.auth.refreshEndpoint.swiftLiteral)")
             for (name, flow) in [("refreshesAndRetries", BusinessCode.Flow.refreshAndRetry), ("endsSession", .logout), ("bans", .ban), ("alerts", .alert)] {
-                let members = codes.filter { $0.flow == flow }.map { ".\(Naming.bare(naming.property($0.name)))" }
+                let members = codes.filter { $0.entry.flow == flow }.map { ".\(Naming.bare($0.caseName))" }
                 writer.line()
                 writer.block("static func \(name)(_ code: BusinessCode) -> Bool") { writer in
                     writer.line(members.isEmpty ? "false" : "[\(members.joined(separator: ", "))].contains(code)")
                 }
             }
             writer.line()
-            writeRefresh(refreshTypes, into: &writer)
+            writeRefresh(into: &writer)
         }
     }
 
@@ -147,33 +147,28 @@ struct ServiceEmitter {
         writer.line("static let apiKeys: Set<String> = [\((key?.keys ?? []).map(\.swiftLiteral).joined(separator: ", "))]")
     }
 
-    /// The code of `role` in Swift: the table's case, or the role's number when it names none.
-    private func codeExpression(_ role: FlowCodes.Role, _ flowCodes: FlowCodes) -> String {
-        flowCodes.entry(role).map { "BusinessCode.\(Naming.bare(naming.property($0.name)))" } ?? "BusinessCode(rawValue: \(flowCodes[role]))"
-    }
-
     /// `errorCode(status:body:)`, which reads a plain API's error status (and the member
     /// that tells its entries apart) as its code, and `discriminator(_:)`, its inverse.
-    private func writeErrorCodes(_ codes: [BusinessCode], into writer: inout SwiftWriter) {
+    private func writeErrorCodes(_ codes: [ServiceDeclaration.Code], into writer: inout SwiftWriter) {
         let plain = contract.service.envelope == nil
         writer.line(plain ? "/// The code of an error answer: its status, and the member of its body that tells the status's entries apart."
                           : "/// An envelope carries its code in the body: no status is a code by itself.")
         writer.block("static func errorCode(status: Int, body: Data) -> BusinessCode?") { writer in
             guard plain else { writer.line("nil"); return }
-            if codes.contains(where: { $0.discriminator != nil }) { writer.line("let members = ErrorMembers(body).texts") }
+            if codes.contains(where: { $0.entry.discriminator != nil }) { writer.line("let members = ErrorMembers(body).texts") }
             writer.switchBlock("status") { writer in
-                for status in Set(codes.map(\.code)).sorted() {
-                    let entries = codes.filter { $0.code == status }
-                    let marked = entries.filter { $0.discriminator != nil }
-                    let fallback = entries.first { $0.discriminator == nil }.map { ".\(Naming.bare(naming.property($0.name)))" } ?? "BusinessCode.unknown(status)"
+                for status in Set(codes.map(\.entry.code)).sorted() {
+                    let entries = codes.filter { $0.entry.code == status }
+                    let marked = entries.filter { $0.entry.discriminator != nil }
+                    let fallback = entries.first { $0.entry.discriminator == nil }.map { ".\(Naming.bare($0.caseName))" } ?? "BusinessCode.unknown(status)"
                     if marked.isEmpty {
                         writer.line("case \(status): return \(fallback)")
                         continue
                     }
                     writer.line("case \(status):")
-                    for entry in marked {
-                        guard let discriminator = entry.discriminator else { continue }
-                        writer.line("    if members[\(discriminator.member.swiftLiteral)] == \(discriminator.value.swiftLiteral) { return .\(Naming.bare(naming.property(entry.name))) }")
+                    for code in marked {
+                        guard let discriminator = code.entry.discriminator else { continue }
+                        writer.line("    if members[\(discriminator.member.swiftLiteral)] == \(discriminator.value.swiftLiteral) { return .\(Naming.bare(code.caseName)) }")
                     }
                     writer.line("    return \(fallback)")
                 }
@@ -183,12 +178,12 @@ struct ServiceEmitter {
         }
         writer.line("/// The member of the error body, and its value, that marks `code` (a plain API's entry with `when`).")
         writer.block("static func discriminator(_ code: BusinessCode) -> (member: String, value: String)?") { writer in
-            let marked = codes.filter { $0.discriminator != nil }
+            let marked = codes.filter { $0.entry.discriminator != nil }
             guard !marked.isEmpty else { writer.line("nil"); return }
             writer.switchBlock("code") { writer in
-                for entry in marked {
-                    guard let discriminator = entry.discriminator else { continue }
-                    writer.line("case .\(Naming.bare(naming.property(entry.name))): (\(discriminator.member.swiftLiteral), \(discriminator.value.swiftLiteral))")
+                for code in marked {
+                    guard let discriminator = code.entry.discriminator else { continue }
+                    writer.line("case .\(Naming.bare(code.caseName)): (\(discriminator.member.swiftLiteral), \(discriminator.value.swiftLiteral))")
                 }
                 writer.line("default: nil")
             }
@@ -196,13 +191,11 @@ struct ServiceEmitter {
     }
 
     /// `Service.refresh(_:)`: the token refresh call, or nil when the contract's cannot serve the client.
-    private func writeRefresh(_ refreshTypes: (body: String?, response: String)?, into writer: inout SwiftWriter) {
-        let service = contract.service
-        if let refreshTypes, let body = refreshTypes.body, let endpoint = contract.endpoint(service.auth.refreshEndpoint),
-           Self.refreshUnsupportedReason(contract) == nil {
+    private func writeRefresh(into writer: inout SwiftWriter) {
+        if let refresh = declaration.refresh {
             writer.line("/// The token refresh call.")
-            writer.block("static func refresh(_ refreshToken: String) -> Endpoint<\(refreshTypes.response)>?") { writer in
-                writer.line("API.\(naming.property(endpoint.domain)).\(naming.endpointFunction(endpoint.id, domain: endpoint.domain))(\(body)(refreshToken: refreshToken))")
+            writer.block("static func refresh(_ refreshToken: String) -> Endpoint<\(refresh.responseType)>?") { writer in
+                writer.line(refresh.call)
             }
         } else {
             writer.line("/// The contract's refresh endpoint does not take `{refresh_token}` and answer tokens,")
@@ -215,9 +208,7 @@ struct ServiceEmitter {
 
     /// `TokenIssuing` on every response type that carries a token pair.
     private func writeTokenIssuing(into writer: inout SwiftWriter) {
-        var issuing = contract.types.values.filter { Self.carriesTokens($0.schema) }.map(\.name)
-        issuing += inlineResponses.filter { Self.carriesTokens($0.schema) }.map(\.name)
-        for name in Set(issuing).sorted() {
+        for name in declaration.tokenIssuers {
             writer.line()
             writer.block("extension \(name): TokenIssuing") { writer in
                 writer.line("\(access)var issuedTokens: Tokens { Tokens(accessToken: accessToken, refreshToken: refreshToken) }")
@@ -228,67 +219,28 @@ struct ServiceEmitter {
     /// `BanPayload`, the `data` of a ban as the code table declares it (``APIError/banned(_:)``
     /// carries it), and a typed accessor on `APIError` for every other code with a payload.
     private func writePayloads(into writer: inout SwiftWriter) {
-        let models = ModelEmitter(access: access)
-        var nested: [Declaration] = []
-        let codes = contract.service.codes.sorted { $0.code < $1.code }
-        let banCode = FlowCodes(service: contract.service)[.banned]
-        let banned = codes.first { $0.code == banCode && $0.data != nil } ?? codes.first { $0.flow == .ban && $0.data != nil }
         writer.line()
-        writer.line("/// The `data` of a ban answer, as the code table declares it" + (banned.map { " for \($0.code) (\($0.name))." } ?? "; it declares none."))
-        let banType = banned?.data.map { translator.type(for: $0, suggestedName: "BanPayloadData", file: "service.yaml", nested: &nested) }
-        writer.line("\(access)typealias BanPayload = \(banType ?? "AccordJSON")")
-        let others = codes.filter { $0.data != nil && $0.code != banned?.code }
-        if !others.isEmpty {
+        writer.line("/// The `data` of a ban answer, as the code table declares it"
+                    + (declaration.banCode.map { " for \($0.code) (\($0.name))." } ?? "; it declares none."))
+        writer.line("\(access)typealias BanPayload = \(declaration.banPayloadType)")
+        if !declaration.payloads.isEmpty {
             writer.line()
             writer.block("extension APIError") { writer in
-                for (index, code) in others.enumerated() {
-                    guard let data = code.data else { continue }
-                    let type = translator.type(for: data, suggestedName: naming.type(code.name) + "Data", file: "service.yaml", nested: &nested)
+                for (index, payload) in declaration.payloads.enumerated() {
                     if index > 0 { writer.line() }
-                    writer.documentation("The `data` of \(code.code) (\(code.name)): nil for any other error, or when it cannot be read.", remark: nil)
-                    writer.block("\(access)var \(naming.property(code.name))Data: \(type)?") { writer in
-                        writer.line("guard case .business(let code, _, _) = self, code.rawValue == \(code.code) else { return nil }")
-                        writer.line("return payload(\(type).self)")
+                    writer.documentation("The `data` of \(payload.code.code) (\(payload.code.name)): nil for any other error, or when it cannot be read.",
+                                         remark: nil)
+                    writer.block("\(access)var \(payload.property): \(payload.type)?") { writer in
+                        writer.line("guard case .business(let code, _, _) = self, code.rawValue == \(payload.code.code) else { return nil }")
+                        writer.line("return payload(\(payload.type).self)")
                     }
                 }
             }
         }
-        for declaration in nested {
+        let models = ModelRenderer(access: access)
+        for declaration in declaration.nested {
             writer.line()
             models.write(declaration, into: &writer)
         }
-    }
-
-    /// Endpoints' inline response objects, with the names the generator gave them.
-    var inlineResponses: [(name: String, schema: Schema)] = []
-
-    /// Why the client cannot refresh tokens by itself, or nil when it can: the refresh
-    /// endpoint must take a body whose only required member is the `refresh_token`
-    /// string, have no path parameters, and answer `access_token` and `refresh_token`.
-    static func refreshUnsupportedReason(_ contract: Contract) -> String? {
-        guard let endpoint = contract.endpoint(contract.service.auth.refreshEndpoint) else { return "there is no refresh endpoint" }
-        func fields(_ schema: Schema?) -> [Field]? {
-            var kind = schema?.kind
-            var hops = 0
-            while case .reference(let name)? = kind, hops < 32 { kind = contract.types[name]?.schema.kind; hops += 1 }
-            if case .object(let fields)? = kind { return fields }
-            return nil
-        }
-        guard endpoint.parameters.isEmpty else { return "'\(endpoint.id)' has path parameters" }
-        guard let body = fields(endpoint.body), body.contains(where: { $0.name == "refresh_token" && $0.schema.kind == .primitive(.string) }),
-              body.allSatisfy({ $0.name == "refresh_token" || $0.isOptional }) else {
-            return "the body of '\(endpoint.id)' is not {refresh_token: string}"
-        }
-        guard let response = fields(endpoint.response), carriesTokens(Schema(.object(response), location: endpoint.location)) else {
-            return "'\(endpoint.id)' does not answer access_token and refresh_token"
-        }
-        return nil
-    }
-
-    /// An object with `access_token` and `refresh_token` strings.
-    static func carriesTokens(_ schema: Schema) -> Bool {
-        guard case .object(let fields) = schema.kind else { return false }
-        let required = fields.filter { !$0.isOptional && $0.schema.kind == .primitive(.string) }.map(\.name)
-        return required.contains("access_token") && required.contains("refresh_token")
     }
 }

@@ -3,7 +3,7 @@ import AccordContract
 /// Writes model declarations: `Codable, Hashable, Sendable` structs with a memberwise
 /// initializer and `Codable` written out by wire name (no `CodingKeys` enum: see
 /// ``writeDecoder(_:into:)``), tagged unions, and open enums that keep unknown values.
-struct ModelEmitter {
+struct ModelRenderer {
     /// `public ` or the empty string (internal).
     let access: String
 

@@ -1,4 +1,5 @@
 import AccordContract
+import AccordDiagnostics
 
 /// A Swift type to emit, with the nested types it owns.
 indirect enum Declaration: Sendable {
@@ -50,6 +51,8 @@ indirect enum Declaration: Sendable {
         var cases: [(name: String, value: EnumCases.Value)]
         var isIntegral: Bool
         var documentation: Documentation
+        /// A warning at every value whose case had to be renamed (``Naming/caseNames(_:)``).
+        var renames: [Diagnostic] = []
     }
 
     struct TaggedUnion {
@@ -67,6 +70,15 @@ indirect enum Declaration: Sendable {
     struct Documentation {
         var summary: String?
         var remark: String
+    }
+
+    /// The warnings of this declaration and of the types nested in it.
+    var warnings: [Diagnostic] {
+        switch self {
+        case .structure(let structure): structure.nested.flatMap(\.warnings)
+        case .enumeration(let enumeration): enumeration.renames
+        case .alias, .union: []
+        }
     }
 
     var name: String {

@@ -1,0 +1,111 @@
+/// Writes one domain's endpoints: `extension API { static let signal = SignalEndpoints() }`
+/// and a struct whose methods build typed ``Endpoint`` descriptions.
+struct EndpointRenderer {
+    /// `public ` or the empty string (internal).
+    let access: String
+
+    func write(_ domain: DomainDeclaration, into writer: inout SwiftWriter) {
+        writer.block("extension API") { writer in
+            writer.documentation(domain.documentation.summary, remark: domain.documentation.remark)
+            writer.line("\(access)static let \(domain.property) = \(domain.structName)()")
+        }
+        writer.line()
+        writer.line("/// The endpoints of the `\(domain.name)` domain.")
+        writer.block("\(access)struct \(domain.structName): Sendable") { writer in
+            writer.line("\(access)init() {}")
+            for endpoint in domain.endpoints {
+                writer.line()
+                write(endpoint, into: &writer)
+            }
+            let models = ModelRenderer(access: access)
+            for declaration in domain.nested {
+                writer.line()
+                models.write(declaration, into: &writer)
+            }
+        }
+    }
+
+    private func write(_ endpoint: EndpointDeclaration, into writer: inout SwiftWriter) {
+        writer.documentation(endpoint.documentation.summary, remark: endpoint.documentation.remark)
+        if endpoint.isDeprecated { writer.line("@available(*, deprecated)") }
+        let parameters = endpoint.parameters.map { "\($0.name): \($0.type)" + ($0.defaultValue.map { " = \($0)" } ?? "") }.joined(separator: ", ")
+        writer.block("\(access)func \(endpoint.function)(\(parameters)) -> Endpoint<\(endpoint.responseType)>") { writer in
+            writeRequest(endpoint, response: endpoint.responseType, hasBody: endpoint.bodyType != nil, wrapped: ("return Endpoint(", ")"), into: &writer)
+        }
+        guard let stream = endpoint.stream else { return }
+        writer.line()
+        writer.documentation(stream.documentation.summary, remark: stream.documentation.remark)
+        writer.block("\(access)func \(stream.function)(\(parameters)) -> StreamEndpoint<\(stream.eventType)>") { writer in
+            writer.line("var body = body")
+            writer.line("body.\(stream.toggle) = true")
+            writeRequest(endpoint, response: "AccordEmpty", hasBody: true, wrapped: ("return StreamEndpoint(request: Endpoint(", "))"), into: &writer)
+        }
+    }
+
+    /// The statements that build the request: its lists, then `wrapped` around the `Endpoint(…)` arguments.
+    private func writeRequest(_ endpoint: EndpointDeclaration, response: String, hasBody: Bool,
+                              wrapped: (opening: String, closing: String), into writer: inout SwiftWriter) {
+        let pathExpression = endpoint.path.map { segment -> String in
+            switch segment {
+            case .literal(let text): text
+            case .parameter(let variable, let form): "\\(Endpoint<\(response)>.segment(\(variable.map { text($0, form) } ?? "\"\"")))"
+            }
+        }
+        writeItems(of: endpoint, into: &writer)
+        writer.line(wrapped.opening)
+        writer.line("    id: \(endpoint.id.swiftLiteral), method: .\(endpoint.method),")
+        writer.line("    path: \"/\(pathExpression.joined(separator: "/"))\", query: query, headers: headers,")
+        let retries = endpoint.retriesFaults.map { ", retriesFaults: \($0)" } ?? ""
+        if endpoint.multipart != nil {
+            writer.line("    multipart: MultipartBody(fields: fields, files: files), requiresAuth: \(endpoint.requiresAuth)\(retries)")
+        } else {
+            writer.line("    body: \(hasBody ? "body" : "nil"), requiresAuth: \(endpoint.requiresAuth)\(retries)")
+        }
+        writer.line(wrapped.closing)
+    }
+
+    /// The lists the endpoint's call builds: its query items, headers and, for a multipart body, its fields and files.
+    private func writeItems(of endpoint: EndpointDeclaration, into writer: inout SwiftWriter) {
+        writer.line("\(endpoint.query.isEmpty ? "let" : "var") query: [QueryItem] = []")
+        appendItems(endpoint.query, to: "query", into: &writer)
+        writer.line("\(endpoint.headers.isEmpty ? "let" : "var") headers: [QueryItem] = []")
+        appendItems(endpoint.headers, to: "headers", into: &writer)
+        guard let multipart = endpoint.multipart else { return }
+        writer.line("\(multipart.text.isEmpty ? "let" : "var") fields: [QueryItem] = []")
+        appendItems(multipart.text, to: "fields", into: &writer)
+        writer.line("\(multipart.files.isEmpty ? "let" : "var") files: [(name: String, file: FilePart)] = []")
+        for part in multipart.files {
+            let name = part.variable
+            writer.line(part.isOptional ? "if let \(Naming.bare(name))File = \(name) { files.append((\(part.wireName.swiftLiteral), \(Naming.bare(name))File)) }"
+                                        : "files.append((\(part.wireName.swiftLiteral), \(name)))")
+        }
+    }
+
+    private func appendItems(_ items: [EndpointDeclaration.Item], to list: String, into writer: inout SwiftWriter) {
+        for item in items {
+            let name = item.variable
+            let value = Naming.bare(name) + "Value"
+            let append = "\(list).append(QueryItem(name: \(item.wireName.swiftLiteral), value: \(text(value, item.form))))"
+            switch (item.isOptional, item.isArray) {
+            case (true, true): writer.line("for \(value) in \(name) ?? [] { \(append) }")
+            case (false, true): writer.line("for \(value) in \(name) { \(append) }")
+            case (true, false): writer.line("if let \(value) = \(name) { \(append) }")
+            case (false, false): writer.line("do { let \(value) = \(name); \(append) }")
+            }
+        }
+    }
+
+    /// Swift that turns `variable` into the text sent, as `form` says.
+    private func text(_ variable: String, _ form: EndpointDeclaration.TextForm) -> String {
+        switch form {
+        case .string: variable
+        case .url: "\(variable).absoluteString"
+        case .bool: "(\(variable) ? \"true\" : \"false\")"
+        case .number: "String(\(variable))"
+        case .text: "\(variable).text"
+        case .description: "\(variable).description"
+        case .rawValue(let isIntegral): isIntegral ? "String(\(variable).rawValue)" : "\(variable).rawValue"
+        case .describing: "String(describing: \(variable))"
+        }
+    }
+}

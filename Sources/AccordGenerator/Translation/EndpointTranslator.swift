@@ -1,0 +1,131 @@
+import AccordContract
+
+/// Translates a domain's endpoints into ``DomainDeclaration``s: their functions'
+/// names, parameters and types, and how each value reaches the request.
+struct EndpointTranslator {
+    let contract: Contract
+    /// The generation's one type translator.
+    let translator: TypeTranslator
+    var naming: Naming { translator.naming }
+
+    /// The types of an endpoint's body and response (nil body: it takes none).
+    struct MessageTypes: Sendable {
+        var body: String?
+        var response: String
+    }
+
+    /// The names of the body and response types of `endpoint`, and the models they need.
+    func messageTypes(for endpoint: Endpoint, models: inout [Declaration]) -> MessageTypes {
+        let base = naming.type(endpoint.id)
+        let file = TypeTranslator.fileName(endpoint.location.file)
+        let body = endpoint.body.map { translator.type(for: $0, suggestedName: base + "Request", file: file, nested: &models) }
+        // A binary endpoint answers bytes: the runtime's AccordBinary, whatever `response` would say.
+        let response = endpoint.binary != nil ? "AccordBinary"
+            : translator.type(for: endpoint.response, suggestedName: base + "Response", file: file, nested: &models)
+        return MessageTypes(body: body, response: response)
+    }
+
+    /// The declaration of `domain` with its `endpoints`, whose message types are `messageTypes` by id.
+    func declaration(of domain: Domain, endpoints: [Endpoint], messageTypes: [String: MessageTypes]) -> DomainDeclaration {
+        var nested: [Declaration] = []
+        let declarations = endpoints.map { endpoint in
+            declaration(of: endpoint, types: messageTypes[endpoint.id] ?? MessageTypes(response: "AccordEmpty"), nested: &nested)
+        }
+        let file = TypeTranslator.fileName(domain.file)
+        return DomainDeclaration(name: domain.name, property: naming.property(domain.name), structName: naming.type(domain.name) + "Endpoints",
+                                 fileName: "API+\(naming.type(domain.name)).swift", sourceFile: file,
+                                 documentation: Declaration.Documentation(summary: domain.description, remark: "The `\(domain.name)` domain, \(file)"),
+                                 endpoints: declarations, nested: nested)
+    }
+
+    private func declaration(of endpoint: Endpoint, types: MessageTypes, nested: inout [Declaration]) -> EndpointDeclaration {
+        let function = naming.endpointFunction(endpoint.id, domain: endpoint.domain)
+        let file = TypeTranslator.fileName(endpoint.location.file)
+        var summary = endpoint.summary ?? ""
+        if let description = endpoint.description { summary += summary.isEmpty ? description : "\n\n" + description }
+        let path = endpoint.path.segments.map { segment -> EndpointDeclaration.PathSegment in
+            switch segment {
+            case .literal(let text):
+                return .literal(text)
+            case .parameter(let name):
+                guard let field = endpoint.parameters.first(where: { $0.name == name }) else { return .parameter(variable: nil, form: .string) }
+                return .parameter(variable: naming.property(field.name), form: form(of: field.schema))
+            }
+        }
+        let fileParts = (endpoint.multipart ?? []).filter { $0.file != nil }
+        let multipart = endpoint.multipart.map { _ in
+            (text: endpoint.textParts.map(item), files: fileParts.map {
+                EndpointDeclaration.FilePart(wireName: $0.name, variable: naming.property($0.name), isOptional: $0.isOptional)
+            })
+        }
+        let remark = "HTTP `\(endpoint.method.rawValue) \(endpoint.path)`, `\(endpoint.id)` in \(file)"
+        var declaration = EndpointDeclaration(
+            id: endpoint.id, method: endpoint.method.rawValue.lowercased(), function: function,
+            documentation: Declaration.Documentation(summary: summary.isEmpty ? nil : summary, remark: remark),
+            isDeprecated: endpoint.isDeprecated,
+            parameters: parameters(of: endpoint, function: function, body: types.body, fileParts: fileParts, nested: &nested),
+            bodyType: types.body, responseType: types.response, path: path,
+            query: endpoint.query.map(item), headers: endpoint.headers.map(item), multipart: multipart,
+            requiresAuth: endpoint.requiresAuth, retriesFaults: endpoint.retriesFaults)
+        // The checker refuses a stream without a body whose toggle is a bool member.
+        if let stream = endpoint.stream, types.body != nil {
+            let eventType = translator.type(for: stream.event, suggestedName: naming.type(endpoint.id) + "Event", file: file, nested: &nested)
+            declaration.stream = EndpointDeclaration.Stream(
+                function: Naming.bare(function) + "Stream", eventType: eventType, toggle: naming.property(stream.toggle),
+                documentation: Declaration.Documentation(
+                    summary: "\(endpoint.summary ?? endpoint.id), streamed: one `\(eventType)` per event.",
+                    remark: "HTTP `\(endpoint.method.rawValue) \(endpoint.path)` with `\(stream.toggle): true`, `\(endpoint.id)`"))
+        }
+        return declaration
+    }
+
+    /// The parameters of the endpoint's function `function`: path parameters, the body,
+    /// file parts, text parts, query and headers. An optional one defaults to nil, so a
+    /// call names only what it sends.
+    private func parameters(of endpoint: Endpoint, function: String, body: String?, fileParts: [MultipartPart],
+                            nested: inout [Declaration]) -> [EndpointDeclaration.Parameter] {
+        let file = TypeTranslator.fileName(endpoint.location.file)
+        func type(of field: Field) -> String {
+            translator.type(for: field.schema, suggestedName: naming.type(function) + naming.type(field.name), file: file, nested: &nested)
+        }
+        func parameter(_ field: Field) -> EndpointDeclaration.Parameter {
+            let type = type(of: field)
+            return field.isOptional ? EndpointDeclaration.Parameter(name: naming.property(field.name), type: type + "?", defaultValue: "nil")
+                : EndpointDeclaration.Parameter(name: naming.property(field.name), type: type)
+        }
+        // Translated in this order, which orders the nested types.
+        var parameters = endpoint.parameters.map { EndpointDeclaration.Parameter(name: naming.property($0.name), type: type(of: $0)) }
+        let query = endpoint.query.map(parameter)
+        let headers = endpoint.headers.map(parameter)
+        let textParts = endpoint.textParts.map(parameter)
+        if let body { parameters.append(EndpointDeclaration.Parameter(name: endpoint.parameters.isEmpty ? "_ body" : "body", type: body)) }
+        parameters += fileParts.map { part in
+            EndpointDeclaration.Parameter(name: naming.property(part.name), type: part.isOptional ? "FilePart?" : "FilePart",
+                                          defaultValue: part.isOptional ? "nil" : nil)
+        }
+        return parameters + textParts + query + headers
+    }
+
+    /// A query item, header or text part: the parameter that holds it and how it becomes text.
+    private func item(_ field: Field) -> EndpointDeclaration.Item {
+        let resolved = contract.resolvedKind(of: field.schema)
+        let element: Schema = if case .array(let itemSchema) = resolved { itemSchema } else { field.schema }
+        let isArray: Bool = if case .array = resolved { true } else { false }
+        return EndpointDeclaration.Item(wireName: field.name, variable: naming.property(field.name), form: form(of: element),
+                                        isOptional: field.isOptional, isArray: isArray)
+    }
+
+    /// How a value of `schema`'s type becomes the text sent.
+    private func form(of schema: Schema) -> EndpointDeclaration.TextForm {
+        switch contract.resolvedKind(of: schema) {
+        case .primitive(.string): .string
+        case .primitive(.url): .url
+        case .primitive(.bool): .bool
+        case .primitive(.int), .primitive(.int64), .primitive(.double): .number
+        case .primitive(.decimal), .primitive(.dateTime): .text
+        case .primitive(.date): .description
+        case .enumeration(let cases): .rawValue(isIntegral: cases.isIntegral)
+        default: .describing
+        }
+    }
+}

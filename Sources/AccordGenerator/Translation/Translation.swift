@@ -1,0 +1,63 @@
+import AccordContract
+import AccordDiagnostics
+import AccordMocksFormat
+import AccordSync
+
+/// The translate phase: the whole generated code as declarations (models, each domain's
+/// endpoints, the service and client configuration, the catalog's types, typed fixtures), and the warnings met
+/// on the way. Rendering reads it and writes text; it decides nothing.
+struct Translation: Sendable {
+    /// A model and the contract file it comes from.
+    struct Model: Sendable {
+        var declaration: Declaration
+        var sourceFile: String
+    }
+
+    /// The named contract types, then the endpoints' inline bodies and responses.
+    var models: [Model]
+    var domains: [DomainDeclaration]
+    /// Each endpoint's body and response type, by id.
+    var messageTypes: [String: EndpointTranslator.MessageTypes]
+    var service: ServiceDeclaration
+    var configuration: ConfigurationDeclaration
+    /// The typed fixtures, their names, and the in-process mock's routes.
+    var fixtures: FixtureDeclarations
+    /// What the generated code cannot do for this contract, in source order.
+    var diagnostics: [Diagnostic]
+
+    init(contract: Contract, samples: [String: [FixtureSample]]) {
+        let translator = TypeTranslator(contract: contract)
+        var diagnostics: [Diagnostic] = []
+        // A generic instance (`Page<Match>`) is the generic struct with its argument: nothing to declare.
+        let declared = contract.types.values.sorted(by: { $0.name < $1.name }).filter { $0.instance == nil }
+        var models = declared.concurrentMap { Model(declaration: translator.declaration(for: $0), sourceFile: TypeTranslator.fileName($0.location.file)) }
+
+        let endpoints = EndpointTranslator(contract: contract, translator: translator)
+        var messageTypes: [String: EndpointTranslator.MessageTypes] = [:]
+        var inlineResponses: [(name: String, schema: Schema)] = []
+        for endpoint in contract.endpoints {
+            var declarations: [Declaration] = []
+            let types = endpoints.messageTypes(for: endpoint, models: &declarations)
+            messageTypes[endpoint.id] = types
+            if case .object = endpoint.response.kind { inlineResponses.append((types.response, endpoint.response)) }
+            models += declarations.map { Model(declaration: $0, sourceFile: TypeTranslator.fileName(endpoint.location.file)) }
+        }
+        let domainTypes = messageTypes
+        domains = contract.domains.concurrentMap { domain in
+            endpoints.declaration(of: domain, endpoints: contract.endpoints.filter { $0.domain == domain.name }, messageTypes: domainTypes)
+        }
+        service = ServiceTranslator(contract: contract, translator: translator)
+            .declaration(messageTypes: messageTypes, inlineResponses: inlineResponses, diagnostics: &diagnostics)
+        configuration = ConfigurationDeclaration(contract: contract, naming: translator.naming)
+        fixtures = FixtureDeclarations(contract: contract, samples: samples, responseTypes: messageTypes.mapValues(\.response), translator: translator)
+
+        var warnings = models.flatMap(\.declaration.warnings) + domains.flatMap { $0.nested.flatMap(\.warnings) }
+        warnings += service.nested.flatMap(\.warnings)
+        // A value renamed in one place is one warning, wherever its type is declared.
+        var seen: Set<Diagnostic> = []
+        warnings = warnings.sorted { $0.location < $1.location }.filter { seen.insert($0).inserted }
+        self.models = models
+        self.messageTypes = messageTypes
+        self.diagnostics = warnings + fixtures.diagnostics + diagnostics
+    }
+}
