@@ -59,6 +59,32 @@ import Testing
         #expect(serviceFile.contains("public var lockedData: LockedData? {") && serviceFile.contains("    case unknownValue\n"), "\(serviceFile)")
     }
 
+    /// A tagged union's kinds are cases too: one renamed is said, like an enum value.
+    @Test func aRenamedKindOfATaggedUnionIsWarned() throws {
+        let domain = """
+        domain: feed
+        types:
+          Card:
+            discriminator: kind
+            one_of: {unknown: Plain, user_card: Plain, userCard: Plain}
+          Plain:
+            fields:
+              title: string
+        endpoints:
+          feed.get:
+            route: GET /feed
+            response: Card
+        """
+        let outcome = InlineContract.load(domain: domain, file: "feed.yaml", refresh: "feed.get")
+        let generator = SwiftGenerator(contract: try #require(outcome.contract))
+        #expect(generator.diagnostics().map(\.description).filter { $0.contains("'kind' value") } == [
+            "feed.yaml:5:23: warning: 'kind' value 'unknown' is the case 'unknownValue' in the generated Swift: every tagged union has a member 'unknown'",
+            "feed.yaml:5:58: warning: 'kind' value 'userCard' is the case 'userCard2' in the generated Swift: 'userCard' is taken",
+        ])
+        let card = try #require(generator.files().first { $0.path == "Models/Card.swift" }).contents
+        #expect(card.contains("case unknownValue(Plain)") && card.contains("case userCard2(Plain)"), "\(card)")
+    }
+
     @Test func theGeneratedPackageTypeChecks() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("accord-naming-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -64,6 +64,8 @@ indirect enum Declaration: Sendable {
         var documentation: Documentation
         /// `indirect`: a shape holds the union again by value.
         var isIndirect = false
+        /// A warning at every value whose case had to be renamed (``Naming/caseNames(_:)``).
+        var renames: [Diagnostic] = []
     }
 
     /// A doc comment: the contract's description and where the type comes from.
@@ -77,7 +79,8 @@ indirect enum Declaration: Sendable {
         switch self {
         case .structure(let structure): structure.nested.flatMap(\.warnings)
         case .enumeration(let enumeration): enumeration.renames
-        case .alias, .union: []
+        case .union(let union): union.renames
+        case .alias: []
         }
     }
 

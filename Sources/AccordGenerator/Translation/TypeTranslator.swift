@@ -94,10 +94,8 @@ struct TypeTranslator {
 
     func enumeration(named name: String, cases: EnumCases, documentation: Declaration.Documentation) -> Declaration.Enumeration {
         let names = naming.caseNames(cases.cases.map(\.name))
-        let renames = zip(cases.cases, names).compactMap { item, name -> Diagnostic? in
-            guard let natural = name.renamedFrom else { return nil }
-            let why = Naming.reservedCaseNames.contains(natural) ? "every open enum has a member '\(natural)'" : "'\(natural)' is taken"
-            return .warning("enum value '\(item.name)' is the case '\(Naming.bare(name.name))' in the generated Swift: \(why)", at: item.location)
+        let renames = zip(cases.cases, names).compactMap { item, name in
+            renameWarning(of: "enum value '\(item.name)'", name, reserved: "every open enum has a member", at: item.location)
         }
         return Declaration.Enumeration(name: name, cases: zip(names, cases.cases).map { ($0.name, $1.value) },
                                        isIntegral: cases.isIntegral, documentation: documentation, renames: renames)
@@ -106,9 +104,21 @@ struct TypeTranslator {
     func taggedUnion(named name: String, union: Union, documentation: Declaration.Documentation, owner: String? = nil) -> Declaration.TaggedUnion {
         let names = naming.caseNames(union.cases.map { naming.property($0.value) })
         let closesCycle = owner.map { owner in union.cases.contains { cycles.isIndirect(owner: owner, target: $0.typeName) } } ?? false
+        let renames = zip(union.cases, names).compactMap { item, name in
+            renameWarning(of: "'\(union.discriminator)' value '\(item.value)'", name, reserved: "every tagged union has a member", at: item.location)
+        }
         return Declaration.TaggedUnion(name: name, discriminator: union.discriminator,
                                        cases: zip(names, union.cases).map { ($0.name, $1.value, $1.typeName) },
-                                       documentation: documentation, isIndirect: closesCycle)
+                                       documentation: documentation, isIndirect: closesCycle, renames: renames)
+    }
+
+    /// A warning that `what` is the case `name` although it would naturally be another
+    /// (``Naming/caseNames(_:)``), or nil when it kept its natural name.
+    private func renameWarning(of what: String, _ name: (name: String, renamedFrom: String?), reserved: String,
+                               at location: SourceLocation) -> Diagnostic? {
+        guard let natural = name.renamedFrom else { return nil }
+        let why = Naming.reservedCaseNames.contains(natural) ? "\(reserved) '\(natural)'" : "'\(natural)' is taken"
+        return .warning("\(what) is the case '\(Naming.bare(name.name))' in the generated Swift: \(why)", at: location)
     }
 
     private func documentation(for schema: Schema, file: String) -> Declaration.Documentation {
