@@ -124,7 +124,7 @@ public actor MockTransport: Transport {
 
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         if latency > 0 { try await Task.sleep(nanoseconds: UInt64(latency * 1_000_000_000)) }
-        let received = ReceivedRequest(request)
+        let received = ReceivedRequest(request, basePath: Service.basePath)
         let url = received.url, method = received.method
         // As the server routes: where templates overlap, the one with more literal segments wins
         // (`/signals/quota` before `/signals/{signal_id}`).

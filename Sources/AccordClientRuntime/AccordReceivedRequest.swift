@@ -14,13 +14,15 @@ nonisolated struct ReceivedRequest {
     let query: [URLQueryItem]
     let body: CanonicalJSON?
 
-    init(_ request: URLRequest) {
+    /// `request` as sent to a service whose paths start at `basePath` (`/api/v1`), which
+    /// may follow a prefix of the server URL's own.
+    init(_ request: URLRequest, basePath: String) {
         self.request = request
         url = request.url ?? URL(fileURLWithPath: "/")
         method = request.httpMethod ?? "GET"
         let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         let path = components?.percentEncodedPath ?? url.path
-        let below = path.range(of: Service.basePath).map { path[$0.upperBound...] } ?? path[...]
+        let below = path.range(of: basePath).map { path[$0.upperBound...] } ?? path[...]
         segments = below.split(separator: "/")
         query = components?.queryItems ?? []
         let type = request.value(forHTTPHeaderField: "Content-Type") ?? ""
