@@ -103,10 +103,10 @@ let package = Package(
         // Its runtime is AccordClientRuntime's files, embedded at build time by EmbedFiles.
         .target(name: "AccordGenerator", dependencies: ["AccordContract", "AccordDiagnostics", "AccordJSON", "AccordMocksFormat", "AccordSync"],
                 plugins: ["EmbedFiles"]),
-        // The runtime every generated package carries, compiled here on its own (Foundation
-        // only): the part no contract shapes. ContractBound/ is the part that names the
-        // generated Service, BusinessCode and ClientConfiguration; it compiles only inside a generated package.
-        .target(name: "AccordClientRuntime", exclude: ["ContractBound"]),
+        // The runtime every generated package carries, compiled and tested here on its own
+        // (Foundation only): what it needs of a contract comes through AccordContractService,
+        // which the generated Service conforms to.
+        .target(name: "AccordClientRuntime"),
         // Files embedded in a target as string literals: the generator's runtime, the console's assets.
         .plugin(name: "EmbedFiles", capability: .buildTool()),
         // What every command shares: arguments, their usage errors, the console, the command protocol and its help.

@@ -4,9 +4,8 @@ import PackagePlugin
 /// Embeds a target's files as string literals, one per line, written by `/bin/sh` and
 /// `sed` so that no host tool has to be built (a build with sanitizer or fuzzer flags
 /// would build that tool with them too):
-/// - AccordGenerator: the `*.swift` of the AccordClientRuntime target and of its
-///   `ContractBound/` folder, the runtime every generated package carries, as
-///   `EmbeddedRuntime.files`;
+/// - AccordGenerator: the `*.swift` of the AccordClientRuntime target, the runtime every
+///   generated package carries, as `EmbeddedRuntime.files`;
 /// - AccordConsole: `Assets/*`, the web console's HTML, CSS and JavaScript, as
 ///   `EmbeddedAssets.files`.
 @main
@@ -41,7 +40,7 @@ struct EmbedFiles: BuildToolPlugin {
     static func embedding(for target: String) -> Embedding? {
         switch target {
         case "AccordGenerator":
-            Embedding(folders: ["../AccordClientRuntime", "../AccordClientRuntime/ContractBound"], extensions: ["swift"], enumName: "EmbeddedRuntime",
+            Embedding(folders: ["../AccordClientRuntime"], extensions: ["swift"], enumName: "EmbeddedRuntime",
                       doc: "The runtime files every generated package carries, by name, with `public` access.")
         case "AccordConsole":
             Embedding(folders: ["Assets"], extensions: ["html", "css", "js"], enumName: "EmbeddedAssets",

@@ -1,6 +1,6 @@
 /// The runtime every generated package carries: the ordinary Swift files of the
-/// AccordClientRuntime target and its `ContractBound/` folder (tokens and their storage,
-/// errors, the client, signing, decoding support), one type to a file named `Accord`
+/// AccordClientRuntime target (tokens and their storage, errors, the client, signing,
+/// decoding support, generic over `AccordContractService`), one type to a file named `Accord`
 /// and the type (an app's target may hold a file named like the type), embedded into
 /// the generator at build time by the EmbedFiles plugin.
 ///
@@ -12,7 +12,7 @@
 ///
 /// Every top-level type, extension and function is `nonisolated`, so an app target's
 /// default isolation (`MainActor`) does not reach it; the exceptions are the actors, the
-/// protocols actors adopt (`APISending`, `Transport`, `TokenStorage`) and extensions of
+/// protocols actors adopt (`AccordAPISending`, `Transport`, `TokenStorage`) and extensions of
 /// actors, where Swift 6.3.1 refuses or mis-infers `nonisolated`. An actor's static
 /// members are `nonisolated` one by one. `LanguageModeTests` builds every setting.
 enum Runtime {

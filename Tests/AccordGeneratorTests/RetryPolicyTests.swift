@@ -61,17 +61,17 @@ import TongbanAPI
         let policy = RetryPolicy.contract
         #expect(policy == RetryPolicy(attempts: 2, backoff: 0.2, maxBackoff: 2, methods: [.get, .put, .delete]))
         let inbox = API.signal.inbox()
-        #expect([1, 2, 3].map { policy.delay(beforeRetry: $0, of: inbox, after: .offline) } == [0.2, 0.4, nil])
-        #expect(policy.delay(beforeRetry: 1, of: inbox, after: .http(status: 502, body: "")) == 0.2)
-        #expect(policy.delay(beforeRetry: 1, of: inbox, after: .timeout) == 0.2)
+        #expect([1, 2, 3].map { policy.delay(beforeRetry: $0, of: inbox, after: APIError.offline) } == [0.2, 0.4, nil])
+        #expect(policy.delay(beforeRetry: 1, of: inbox, after: APIError.http(status: 502, body: "")) == 0.2)
+        #expect(policy.delay(beforeRetry: 1, of: inbox, after: APIError.timeout) == 0.2)
         // A server asking for a longer wait than the policy's longest is not retried; a shorter one is waited for.
-        #expect(policy.delay(beforeRetry: 1, of: inbox, after: .http(status: 503, body: ""), serverAsks: 5) == nil)
-        #expect(policy.delay(beforeRetry: 1, of: inbox, after: .http(status: 503, body: ""), serverAsks: 1) == 1)
+        #expect(policy.delay(beforeRetry: 1, of: inbox, after: APIError.http(status: 503, body: ""), serverAsks: 5) == nil)
+        #expect(policy.delay(beforeRetry: 1, of: inbox, after: APIError.http(status: 503, body: ""), serverAsks: 1) == 1)
         // Answers are not faults, and a POST is not retried.
-        #expect(policy.delay(beforeRetry: 1, of: inbox, after: .http(status: 404, body: "")) == nil)
-        #expect(policy.delay(beforeRetry: 1, of: inbox, after: .undecodable("cut")) == nil)
-        #expect(policy.delay(beforeRetry: 1, of: API.signal.publish(SignalPublishRequest(content: "x", isFlash: false)), after: .offline) == nil)
-        #expect(RetryPolicy.never.delay(beforeRetry: 1, of: inbox, after: .offline) == nil)
+        #expect(policy.delay(beforeRetry: 1, of: inbox, after: APIError.http(status: 404, body: "")) == nil)
+        #expect(policy.delay(beforeRetry: 1, of: inbox, after: APIError.undecodable("cut")) == nil)
+        #expect(policy.delay(beforeRetry: 1, of: API.signal.publish(SignalPublishRequest(content: "x", isFlash: false)), after: APIError.offline) == nil)
+        #expect(RetryPolicy.never.delay(beforeRetry: 1, of: inbox, after: APIError.offline) == nil)
     }
 
     @Test func aFaultedGETIsSentAgainSignedAfreshUntilItIsAnswered() async throws {

@@ -9,7 +9,7 @@ struct ConfigurationRenderer {
         let properties = declaration.properties
         var writer = SwiftWriter()
         writer.line("/// Who the client is, and where it calls.")
-        writer.block("\(access)struct ClientConfiguration: Sendable") { writer in
+        writer.block("\(access)struct ClientConfiguration: AccordClientConfiguration") { writer in
             for property in properties {
                 writer.documentation(property.documentation, remark: nil)
                 writer.line("\(access)var \(property.name): \(property.type)")
@@ -21,7 +21,7 @@ struct ConfigurationRenderer {
             }
             writer.line()
             writer.line("/// The service-wide headers, and the API key when `requiresAuth` and it travels in a header.")
-            writer.block("func headers(requiresAuth: Bool) -> [(String, String)]") { writer in
+            writer.block("\(access)func headers(requiresAuth: Bool) -> [(String, String)]") { writer in
                 let headers = properties.filter { $0.header != nil }
                 let optional = headers.filter { $0.type.hasSuffix("?") }
                 writer.line("\(optional.isEmpty && declaration.apiKeyHeader == nil ? "let" : "var") headers: [(String, String)] = [\(headers.filter { !$0.type.hasSuffix("?") }.map { "(\($0.header!.swiftLiteral), \($0.name))" }.joined(separator: ", "))]")
@@ -31,7 +31,7 @@ struct ConfigurationRenderer {
             }
             writer.line()
             writer.line("/// The API key when `requiresAuth` and it travels in the query.")
-            writer.block("func queryItems(requiresAuth: Bool) -> [QueryItem]") { writer in
+            writer.block("\(access)func queryItems(requiresAuth: Bool) -> [QueryItem]") { writer in
                 if let apiKeyQuery = declaration.apiKeyQuery {
                     writer.line("requiresAuth ? [QueryItem(name: \(apiKeyQuery.swiftLiteral), value: apiKey)] : []")
                 } else {

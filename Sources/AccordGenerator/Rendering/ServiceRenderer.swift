@@ -15,10 +15,28 @@ struct ServiceRenderer {
         writeCodes(codes, into: &writer)
         writer.line()
         writeService(codes: codes, into: &writer)
+        writeRuntimeNames(into: &writer)
         writeRetryPolicy(into: &writer)
         writePayloads(into: &writer)
         writeTokenIssuing(into: &writer)
         return writer.text
+    }
+
+    /// The runtime's generic types for this contract, under the names an app uses.
+    private func writeRuntimeNames(into writer: inout SwiftWriter) {
+        writer.line()
+        writer.line("/// Calls the API for this contract (``AccordAPIClient``).")
+        writer.line("\(access)typealias APIClient = AccordAPIClient<Service>")
+        writer.line("/// Why a call failed (``AccordAPIError``).")
+        writer.line("\(access)typealias APIError = AccordAPIError<Service>")
+        writer.line("/// What the app is told outside any one call (``AccordClientEvent``).")
+        writer.line("\(access)typealias ClientEvent = AccordClientEvent<Service>")
+        writer.line("/// What a view model needs of the API (``AccordAPISending``).")
+        writer.line("\(access)typealias APISending = AccordAPISending<Service>")
+        writer.line("/// An `APISending` for unit tests (``AccordMockAPIClient``).")
+        writer.line("\(access)typealias MockAPIClient = AccordMockAPIClient<Service>")
+        writer.line("/// A transport that answers in process from the fixtures (``AccordMockTransport``).")
+        writer.line("\(access)typealias MockTransport = AccordMockTransport<Service>")
     }
 
     /// `BusinessCode`: the code table as an open enum. A plain API's statuses with several
@@ -27,7 +45,7 @@ struct ServiceRenderer {
         writer.line(contract.service.envelope == nil
             ? "/// The error codes of the contract: HTTP statuses, told apart by a member of the error body where one has several."
             : "/// The business codes of the contract (`code` of the envelope).")
-        writer.block("\(access)enum BusinessCode: RawRepresentable, Hashable, Sendable") { writer in
+        writer.block("\(access)enum BusinessCode: RawRepresentable, Hashable, Sendable, AccordBusinessCode") { writer in
             for code in codes {
                 let entry = code.entry
                 writer.documentation("\(entry.message) (\(entry.code))" + (entry.description.map { "\n\n\($0)" } ?? ""), remark: nil)
@@ -78,27 +96,32 @@ struct ServiceRenderer {
     private func writeService(codes: [ServiceDeclaration.Code], into writer: inout SwiftWriter) {
         let service = contract.service
         writer.line("/// The service's settings and the flow each business code asks of a client.")
-        writer.block("enum Service") { writer in
-            writer.line("static let basePath = \(service.basePath.swiftLiteral)")
+        writer.block("\(access)enum Service: AccordContractService") { writer in
+            writer.line("\(access)typealias Code = BusinessCode")
+            writer.line("\(access)typealias BanPayload = \(declaration.banPayloadType)")
+            writer.line("\(access)typealias Configuration = ClientConfiguration")
+            writer.line("\(access)typealias RefreshResponse = \(declaration.refresh?.responseType ?? "Tokens")")
+            writer.line()
+            writer.line("\(access)static let basePath = \(service.basePath.swiftLiteral)")
             writer.line("/// Whether every answer is an envelope; without one, an error is an HTTP status.")
-            writer.line("static let usesEnvelope = \(service.envelope != nil)")
+            writer.line("\(access)static let usesEnvelope = \(service.envelope != nil)")
             let envelope = service.envelope ?? Service.Envelope()
-            writer.line("static let envelopeCode = \(envelope.code.swiftLiteral)")
-            writer.line("static let envelopeMessage = \(envelope.message.swiftLiteral)")
-            writer.line("static let envelopeData = \(envelope.data.swiftLiteral)")
+            writer.line("\(access)static let envelopeCode = \(envelope.code.swiftLiteral)")
+            writer.line("\(access)static let envelopeMessage = \(envelope.message.swiftLiteral)")
+            writer.line("\(access)static let envelopeData = \(envelope.data.swiftLiteral)")
             writer.line("/// The media type of a plain API's error answers.")
-            writer.line("static let errorMediaType = \(service.errors.mediaType.swiftLiteral)")
+            writer.line("\(access)static let errorMediaType = \(service.errors.mediaType.swiftLiteral)")
             writeCredentials(into: &writer)
             writer.line("/// What a refresh that fails without an answer ends the session with.")
-            writer.line("static let refreshFailedCode = \(declaration.roleCodes[.refreshInvalid] ?? "")")
+            writer.line("\(access)static let refreshFailedCode = \(declaration.roleCodes[.refreshInvalid] ?? "")")
             writer.line("/// The codes the in-process mock answers its flows with, by their role.")
             for (name, role) in [("signatureInvalidCode", FlowCodes.Role.signatureInvalid), ("tokenExpiredCode", .tokenExpired),
                                  ("tokenInvalidCode", .tokenInvalid), ("forceLogoutCode", .forceLogout), ("bannedCode", .banned)]
                 where role != .signatureInvalid || service.signing.isEnabled {
-                writer.line("static let \(name) = \(declaration.roleCodes[role] ?? "")")
+                writer.line("\(access)static let \(name) = \(declaration.roleCodes[role] ?? "")")
             }
             writer.line("/// The business-code messages of the table.")
-            writer.block("static func message(_ code: BusinessCode) -> String") { writer in
+            writer.block("\(access)static func message(_ code: BusinessCode) -> String") { writer in
                 writer.switchBlock("code") { writer in
                     for code in codes { writer.line("case .\(Naming.bare(code.caseName)): \(code.entry.message.swiftLiteral)") }
                     writer.line("case .unknown: \"\"")
@@ -108,16 +131,18 @@ struct ServiceRenderer {
             if service.signing.isEnabled {
                 let apps = service.signing.apps.sorted { $0.key < $1.key }.map { "\($0.key.swiftLiteral): \($0.value.swiftLiteral)" }
                 writer.line("/// The contract's app keys and secrets (development ones: the mock checks signatures with them).")
-                writer.line("static let apps: [String: String] = [\(apps.isEmpty ? ":" : apps.joined(separator: ", "))]")
+                writer.line("\(access)static let apps: [String: String] = [\(apps.isEmpty ? ":" : apps.joined(separator: ", "))]")
                 writer.line("/// Endpoints that need no signature.")
-                writer.line("static let unsignedEndpoints: Set<String> = [\(service.signing.exempt.map(\.swiftLiteral).joined(separator: ", "))]")
+                writer.line("\(access)static let unsignedEndpoints: Set<String> = [\(service.signing.exempt.map(\.swiftLiteral).joined(separator: ", "))]")
             }
-            writer.line("static let loginEndpoints: Set<String> = [\(service.auth.loginEndpoints.map(\.swiftLiteral).joined(separator: ", "))]")
-            writer.line("static let refreshEndpoint = \(service.auth.refreshEndpoint.swiftLiteral)")
+            writer.line("\(access)static let loginEndpoints: Set<String> = [\(service.auth.loginEndpoints.map(\.swiftLiteral).joined(separator: ", "))]")
+            writer.line("\(access)static let refreshEndpoint = \(service.auth.refreshEndpoint.swiftLiteral)")
+            writer.line("/// Every endpoint with its typed fixtures, for the in-process mock.")
+            writer.line("\(access)static var mockRoutes: [MockRoute] { API.mockRoutes }")
             for (name, flow) in [("refreshesAndRetries", BusinessCode.Flow.refreshAndRetry), ("endsSession", .logout), ("bans", .ban), ("alerts", .alert)] {
                 let members = codes.filter { $0.entry.flow == flow }.map { ".\(Naming.bare($0.caseName))" }
                 writer.line()
-                writer.block("static func \(name)(_ code: BusinessCode) -> Bool") { writer in
+                writer.block("\(access)static func \(name)(_ code: BusinessCode) -> Bool") { writer in
                     writer.line(members.isEmpty ? "false" : "[\(members.joined(separator: ", "))].contains(code)")
                 }
             }
@@ -131,20 +156,20 @@ struct ServiceRenderer {
     private func writeCredentials(into writer: inout SwiftWriter) {
         let service = contract.service
         if service.signing.isEnabled {
-            writer.line("static let appKeyHeader = \(service.signing.appKeyHeader.swiftLiteral)")
-            writer.line("static let timestampHeader = \(service.signing.timestampHeader.swiftLiteral)")
-            writer.line("static let nonceHeader = \(service.signing.nonceHeader.swiftLiteral)")
-            writer.line("static let signatureHeader = \(service.signing.signatureHeader.swiftLiteral)")
+            writer.line("\(access)static let appKeyHeader = \(service.signing.appKeyHeader.swiftLiteral)")
+            writer.line("\(access)static let timestampHeader = \(service.signing.timestampHeader.swiftLiteral)")
+            writer.line("\(access)static let nonceHeader = \(service.signing.nonceHeader.swiftLiteral)")
+            writer.line("\(access)static let signatureHeader = \(service.signing.signatureHeader.swiftLiteral)")
         }
         writer.line("/// Whether requests carry bearer tokens that the login endpoints issue.")
-        writer.line("static let usesTokens = \(service.auth.usesTokens)")
-        writer.line("static let authHeader = \(service.auth.header.swiftLiteral)")
-        writer.line("static let authScheme = \(service.auth.scheme.swiftLiteral)")
+        writer.line("\(access)static let usesTokens = \(service.auth.usesTokens)")
+        writer.line("\(access)static let authHeader = \(service.auth.header.swiftLiteral)")
+        writer.line("\(access)static let authScheme = \(service.auth.scheme.swiftLiteral)")
         let key = service.auth.apiKey
         writer.line("/// Where the API key travels, if the contract has one, and the development keys it declares.")
-        writer.line("static let apiKeyHeader: String? = \(key.flatMap { $0.location == .header ? $0.name.swiftLiteral : nil } ?? "nil")")
-        writer.line("static let apiKeyQuery: String? = \(key.flatMap { $0.location == .query ? $0.name.swiftLiteral : nil } ?? "nil")")
-        writer.line("static let apiKeys: Set<String> = [\((key?.keys ?? []).map(\.swiftLiteral).joined(separator: ", "))]")
+        writer.line("\(access)static let apiKeyHeader: String? = \(key.flatMap { $0.location == .header ? $0.name.swiftLiteral : nil } ?? "nil")")
+        writer.line("\(access)static let apiKeyQuery: String? = \(key.flatMap { $0.location == .query ? $0.name.swiftLiteral : nil } ?? "nil")")
+        writer.line("\(access)static let apiKeys: Set<String> = [\((key?.keys ?? []).map(\.swiftLiteral).joined(separator: ", "))]")
     }
 
     /// `errorCode(status:body:)`, which reads a plain API's error status (and the member
@@ -153,7 +178,7 @@ struct ServiceRenderer {
         let plain = contract.service.envelope == nil
         writer.line(plain ? "/// The code of an error answer: its status, and the member of its body that tells the status's entries apart."
                           : "/// An envelope carries its code in the body: no status is a code by itself.")
-        writer.block("static func errorCode(status: Int, body: Data) -> BusinessCode?") { writer in
+        writer.block("\(access)static func errorCode(status: Int, body: Data) -> BusinessCode?") { writer in
             guard plain else { writer.line("nil"); return }
             if codes.contains(where: { $0.entry.discriminator != nil }) { writer.line("let members = ErrorMembers(body).texts") }
             writer.switchBlock("status") { writer in
@@ -177,7 +202,7 @@ struct ServiceRenderer {
             }
         }
         writer.line("/// The member of the error body, and its value, that marks `code` (a plain API's entry with `when`).")
-        writer.block("static func discriminator(_ code: BusinessCode) -> (member: String, value: String)?") { writer in
+        writer.block("\(access)static func discriminator(_ code: BusinessCode) -> (member: String, value: String)?") { writer in
             let marked = codes.filter { $0.entry.discriminator != nil }
             guard !marked.isEmpty else { writer.line("nil"); return }
             writer.switchBlock("code") { writer in
@@ -194,13 +219,13 @@ struct ServiceRenderer {
     private func writeRefresh(into writer: inout SwiftWriter) {
         if let refresh = declaration.refresh {
             writer.line("/// The token refresh call.")
-            writer.block("static func refresh(_ refreshToken: String) -> Endpoint<\(refresh.responseType)>?") { writer in
+            writer.block("\(access)static func refresh(_ refreshToken: String) -> Endpoint<\(refresh.responseType)>?") { writer in
                 writer.line(refresh.call)
             }
         } else {
             writer.line("/// The contract's refresh endpoint does not take `{refresh_token}` and answer tokens,")
             writer.line("/// so the client cannot refresh on its own: an expired token ends the session.")
-            writer.block("static func refresh(_ refreshToken: String) -> Endpoint<Tokens>?") { writer in
+            writer.block("\(access)static func refresh(_ refreshToken: String) -> Endpoint<Tokens>?") { writer in
                 writer.line("nil")
             }
         }

@@ -13,7 +13,15 @@ import FoundationNetworking
 /// let client = APIClient(configuration: configuration, storage: KeychainTokenStorage(service: "app"))
 /// let inbox = try await client.send(API.signal.inbox(limit: 20))
 /// ```
-public actor APIClient: APISending {
+///
+/// The generated code names it for its contract: `APIClient` is `AccordAPIClient<Service>`.
+public actor AccordAPIClient<Service: AccordContractService>: AccordAPISending {
+    public typealias APIError = AccordAPIError<Service>
+    public typealias ClientEvent = AccordClientEvent<Service>
+    public typealias BusinessCode = Service.Code
+    public typealias BanPayload = Service.BanPayload
+    public typealias ClientConfiguration = Service.Configuration
+
     public let configuration: ClientConfiguration
     private let storage: any TokenStorage
     private let transport: any Transport
@@ -25,7 +33,7 @@ public actor APIClient: APISending {
 
     /// The most bytes an answer to a stream request may hold when it is not a stream
     /// (an envelope with a business code).
-    private nonisolated static let refusalLimit = 1 << 20
+    private nonisolated static var refusalLimit: Int { 1 << 20 }
 
     /// Events for the app (logout, ban, alerts): each access is a new listener that gets
     /// every event from then on, so several screens can listen at once.
@@ -172,7 +180,7 @@ public actor APIClient: APISending {
             return .success(bytes)
         }
         guard Service.usesEnvelope else { return try plainAnswer(data, status: status, as: type) }
-        guard let head = try? JSONDecoder().decode(Envelope<AccordEmpty>.self, from: data) else {
+        guard let head = try? JSONDecoder().decode(Envelope<Service, AccordEmpty>.self, from: data) else {
             if (400..<600).contains(status) { throw APIError.http(status: status, body: String(decoding: data, as: UTF8.self)) }
             throw APIError.undecodable("not the {\(Service.envelopeCode), \(Service.envelopeMessage), \(Service.envelopeData)} envelope")
         }
@@ -180,7 +188,7 @@ public actor APIClient: APISending {
             return .failure(Refusal(code: BusinessCode(rawValue: head.code), message: head.message, envelope: data))
         }
         do {
-            let envelope = try JSONDecoder().decode(Envelope<Response>.self, from: data)
+            let envelope = try JSONDecoder().decode(Envelope<Service, Response>.self, from: data)
             if let value = envelope.data { return .success(value) }
             return .success(try JSONDecoder().decode(Response.self, from: Data("{}".utf8)))
         } catch {

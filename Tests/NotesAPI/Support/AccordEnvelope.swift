@@ -3,7 +3,7 @@
 import Foundation
 
 /// The envelope, with the member names the contract gives it.
-nonisolated struct Envelope<Payload: Decodable>: Decodable {
+nonisolated struct Envelope<Service: AccordContractService, Payload: Decodable>: Decodable {
     var code: Int
     var message: String
     var data: Payload?
@@ -16,11 +16,11 @@ nonisolated struct Envelope<Payload: Decodable>: Decodable {
     }
 }
 
-nonisolated extension Service {
+nonisolated extension AccordContractService {
     /// The payload of a refusal's body read as `type`: the envelope's `data`, or a
     /// plain API's whole error body.
     static func payload<Payload: Decodable>(_ type: Payload.Type, in body: Data) -> Payload? {
-        if usesEnvelope { return try? JSONDecoder().decode(Envelope<Payload>.self, from: body).data }
+        if usesEnvelope { return try? JSONDecoder().decode(Envelope<Self, Payload>.self, from: body).data }
         return try? JSONDecoder().decode(Payload.self, from: body)
     }
 }

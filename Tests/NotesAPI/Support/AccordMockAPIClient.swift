@@ -13,7 +13,13 @@ import Foundation
 /// await model.load()
 /// #expect(await api.calls.map(\.id) == ["signal.inbox"])
 /// ```
-public actor MockAPIClient: APISending {
+///
+/// The generated code names it for its contract: `MockAPIClient` is `AccordMockAPIClient<Service>`.
+public actor AccordMockAPIClient<Service: AccordContractService>: AccordAPISending {
+    public typealias APIError = AccordAPIError<Service>
+    public typealias ClientEvent = AccordClientEvent<Service>
+    public typealias BusinessCode = Service.Code
+
     /// A call the code under test made.
     public struct Call: Sendable, Hashable {
         /// The endpoint's id, such as `signal.inbox`.
@@ -39,7 +45,7 @@ public actor MockAPIClient: APISending {
     private let routes: [MockRoute]
 
     /// - Parameter routes: where ``respond(with:)`` finds fixtures; the generated ones by default.
-    public init(routes: [MockRoute] = API.mockRoutes) {
+    public init(routes: [MockRoute] = Service.mockRoutes) {
         self.routes = routes
     }
 

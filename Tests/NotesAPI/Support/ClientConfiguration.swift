@@ -3,7 +3,7 @@
 import Foundation
 
 /// Who the client is, and where it calls.
-nonisolated public struct ClientConfiguration: Sendable {
+nonisolated public struct ClientConfiguration: AccordClientConfiguration {
     /// The server, such as `https://api.example.com` (the base path is added).
     public var serverURL: URL
     /// Seconds before a call gives up.
@@ -18,13 +18,13 @@ nonisolated public struct ClientConfiguration: Sendable {
     }
 
     /// The service-wide headers, and the API key when `requiresAuth` and it travels in a header.
-    func headers(requiresAuth: Bool) -> [(String, String)] {
+    public func headers(requiresAuth: Bool) -> [(String, String)] {
         let headers: [(String, String)] = []
         return headers
     }
 
     /// The API key when `requiresAuth` and it travels in the query.
-    func queryItems(requiresAuth: Bool) -> [QueryItem] {
+    public func queryItems(requiresAuth: Bool) -> [QueryItem] {
         []
     }
 }

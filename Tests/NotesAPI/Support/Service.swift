@@ -3,7 +3,7 @@
 import Foundation
 
 /// The error codes of the contract: HTTP statuses, told apart by a member of the error body where one has several.
-nonisolated public enum BusinessCode: RawRepresentable, Hashable, Sendable {
+nonisolated public enum BusinessCode: RawRepresentable, Hashable, Sendable, AccordBusinessCode {
     /// Token expired (401)
     case tokenExpired
     /// Session ended (401)
@@ -70,32 +70,37 @@ nonisolated public enum BusinessCode: RawRepresentable, Hashable, Sendable {
 }
 
 /// The service's settings and the flow each business code asks of a client.
-nonisolated enum Service {
-    static let basePath = "/v1"
+nonisolated public enum Service: AccordContractService {
+    public typealias Code = BusinessCode
+    public typealias BanPayload = BanProblem
+    public typealias Configuration = ClientConfiguration
+    public typealias RefreshResponse = TokenPair
+
+    public static let basePath = "/v1"
     /// Whether every answer is an envelope; without one, an error is an HTTP status.
-    static let usesEnvelope = false
-    static let envelopeCode = "code"
-    static let envelopeMessage = "msg"
-    static let envelopeData = "data"
+    public static let usesEnvelope = false
+    public static let envelopeCode = "code"
+    public static let envelopeMessage = "msg"
+    public static let envelopeData = "data"
     /// The media type of a plain API's error answers.
-    static let errorMediaType = "application/problem+json"
+    public static let errorMediaType = "application/problem+json"
     /// Whether requests carry bearer tokens that the login endpoints issue.
-    static let usesTokens = true
-    static let authHeader = "Authorization"
-    static let authScheme = "Bearer"
+    public static let usesTokens = true
+    public static let authHeader = "Authorization"
+    public static let authScheme = "Bearer"
     /// Where the API key travels, if the contract has one, and the development keys it declares.
-    static let apiKeyHeader: String? = nil
-    static let apiKeyQuery: String? = nil
-    static let apiKeys: Set<String> = []
+    public static let apiKeyHeader: String? = nil
+    public static let apiKeyQuery: String? = nil
+    public static let apiKeys: Set<String> = []
     /// What a refresh that fails without an answer ends the session with.
-    static let refreshFailedCode = BusinessCode.refreshInvalid
+    public static let refreshFailedCode = BusinessCode.refreshInvalid
     /// The codes the in-process mock answers its flows with, by their role.
-    static let tokenExpiredCode = BusinessCode.tokenExpired
-    static let tokenInvalidCode = BusinessCode.tokenExpired
-    static let forceLogoutCode = BusinessCode.forceLogout
-    static let bannedCode = BusinessCode.banned
+    public static let tokenExpiredCode = BusinessCode.tokenExpired
+    public static let tokenInvalidCode = BusinessCode.tokenExpired
+    public static let forceLogoutCode = BusinessCode.forceLogout
+    public static let bannedCode = BusinessCode.banned
     /// The business-code messages of the table.
-    static func message(_ code: BusinessCode) -> String {
+    public static func message(_ code: BusinessCode) -> String {
         switch code {
         case .tokenExpired: "Token expired"
         case .refreshInvalid: "Session ended"
@@ -108,7 +113,7 @@ nonisolated enum Service {
         }
     }
     /// The code of an error answer: its status, and the member of its body that tells the status's entries apart.
-    static func errorCode(status: Int, body: Data) -> BusinessCode? {
+    public static func errorCode(status: Int, body: Data) -> BusinessCode? {
         let members = ErrorMembers(body).texts
         switch status {
         case 401:
@@ -123,37 +128,52 @@ nonisolated enum Service {
         }
     }
     /// The member of the error body, and its value, that marks `code` (a plain API's entry with `when`).
-    static func discriminator(_ code: BusinessCode) -> (member: String, value: String)? {
+    public static func discriminator(_ code: BusinessCode) -> (member: String, value: String)? {
         switch code {
         case .tokenExpired: ("type", "https://notes.example.com/problems/token-expired")
         case .refreshInvalid: ("type", "https://notes.example.com/problems/refresh-invalid")
         default: nil
         }
     }
-    static let loginEndpoints: Set<String> = ["session.create"]
-    static let refreshEndpoint = "session.refresh"
+    public static let loginEndpoints: Set<String> = ["session.create"]
+    public static let refreshEndpoint = "session.refresh"
+    /// Every endpoint with its typed fixtures, for the in-process mock.
+    public static var mockRoutes: [MockRoute] { API.mockRoutes }
 
-    static func refreshesAndRetries(_ code: BusinessCode) -> Bool {
+    public static func refreshesAndRetries(_ code: BusinessCode) -> Bool {
         [.tokenExpired].contains(code)
     }
 
-    static func endsSession(_ code: BusinessCode) -> Bool {
+    public static func endsSession(_ code: BusinessCode) -> Bool {
         [.refreshInvalid, .forceLogout].contains(code)
     }
 
-    static func bans(_ code: BusinessCode) -> Bool {
+    public static func bans(_ code: BusinessCode) -> Bool {
         [.banned].contains(code)
     }
 
-    static func alerts(_ code: BusinessCode) -> Bool {
+    public static func alerts(_ code: BusinessCode) -> Bool {
         [.quota].contains(code)
     }
 
     /// The token refresh call.
-    static func refresh(_ refreshToken: String) -> Endpoint<TokenPair>? {
+    public static func refresh(_ refreshToken: String) -> Endpoint<TokenPair>? {
         API.session.refresh(SessionRefreshRequest(refreshToken: refreshToken))
     }
 }
+
+/// Calls the API for this contract (``AccordAPIClient``).
+public typealias APIClient = AccordAPIClient<Service>
+/// Why a call failed (``AccordAPIError``).
+public typealias APIError = AccordAPIError<Service>
+/// What the app is told outside any one call (``AccordClientEvent``).
+public typealias ClientEvent = AccordClientEvent<Service>
+/// What a view model needs of the API (``AccordAPISending``).
+public typealias APISending = AccordAPISending<Service>
+/// An `APISending` for unit tests (``AccordMockAPIClient``).
+public typealias MockAPIClient = AccordMockAPIClient<Service>
+/// A transport that answers in process from the fixtures (``AccordMockTransport``).
+public typealias MockTransport = AccordMockTransport<Service>
 
 nonisolated extension RetryPolicy {
     /// The contract's retry policy (`flows.retry`).

@@ -3,7 +3,7 @@
 import Foundation
 
 /// Who the client is, and where it calls.
-nonisolated public struct ClientConfiguration: Sendable {
+nonisolated public struct ClientConfiguration: AccordClientConfiguration {
     /// The server, such as `https://api.example.com` (the base path is added).
     public var serverURL: URL
     /// The app key requests are signed with.
@@ -36,14 +36,14 @@ nonisolated public struct ClientConfiguration: Sendable {
     }
 
     /// The service-wide headers, and the API key when `requiresAuth` and it travels in a header.
-    func headers(requiresAuth: Bool) -> [(String, String)] {
+    public func headers(requiresAuth: Bool) -> [(String, String)] {
         var headers: [(String, String)] = [("X-Device-Id", deviceID), ("X-OS", os), ("X-App-Version", appVersion)]
         if let language { headers.append(("X-Language", language)) }
         return headers
     }
 
     /// The API key when `requiresAuth` and it travels in the query.
-    func queryItems(requiresAuth: Bool) -> [QueryItem] {
+    public func queryItems(requiresAuth: Bool) -> [QueryItem] {
         []
     }
 }

@@ -3,7 +3,7 @@
 import Foundation
 
 /// The business codes of the contract (`code` of the envelope).
-nonisolated public enum BusinessCode: RawRepresentable, Hashable, Sendable {
+nonisolated public enum BusinessCode: RawRepresentable, Hashable, Sendable, AccordBusinessCode {
     /// 请求参数错误 (1000)
     ///
     /// The request breaks the contract; data.violations lists every problem.
@@ -133,37 +133,42 @@ nonisolated public enum BusinessCode: RawRepresentable, Hashable, Sendable {
 }
 
 /// The service's settings and the flow each business code asks of a client.
-nonisolated enum Service {
-    static let basePath = "/api/v1"
+nonisolated public enum Service: AccordContractService {
+    public typealias Code = BusinessCode
+    public typealias BanPayload = BanNotice
+    public typealias Configuration = ClientConfiguration
+    public typealias RefreshResponse = TokenPair
+
+    public static let basePath = "/api/v1"
     /// Whether every answer is an envelope; without one, an error is an HTTP status.
-    static let usesEnvelope = true
-    static let envelopeCode = "code"
-    static let envelopeMessage = "msg"
-    static let envelopeData = "data"
+    public static let usesEnvelope = true
+    public static let envelopeCode = "code"
+    public static let envelopeMessage = "msg"
+    public static let envelopeData = "data"
     /// The media type of a plain API's error answers.
-    static let errorMediaType = "application/problem+json"
-    static let appKeyHeader = "X-App-Key"
-    static let timestampHeader = "X-Timestamp"
-    static let nonceHeader = "X-Nonce"
-    static let signatureHeader = "X-Sign"
+    public static let errorMediaType = "application/problem+json"
+    public static let appKeyHeader = "X-App-Key"
+    public static let timestampHeader = "X-Timestamp"
+    public static let nonceHeader = "X-Nonce"
+    public static let signatureHeader = "X-Sign"
     /// Whether requests carry bearer tokens that the login endpoints issue.
-    static let usesTokens = true
-    static let authHeader = "Authorization"
-    static let authScheme = "Bearer"
+    public static let usesTokens = true
+    public static let authHeader = "Authorization"
+    public static let authScheme = "Bearer"
     /// Where the API key travels, if the contract has one, and the development keys it declares.
-    static let apiKeyHeader: String? = nil
-    static let apiKeyQuery: String? = nil
-    static let apiKeys: Set<String> = []
+    public static let apiKeyHeader: String? = nil
+    public static let apiKeyQuery: String? = nil
+    public static let apiKeys: Set<String> = []
     /// What a refresh that fails without an answer ends the session with.
-    static let refreshFailedCode = BusinessCode.refreshInvalid
+    public static let refreshFailedCode = BusinessCode.refreshInvalid
     /// The codes the in-process mock answers its flows with, by their role.
-    static let signatureInvalidCode = BusinessCode.signatureInvalid
-    static let tokenExpiredCode = BusinessCode.tokenExpired
-    static let tokenInvalidCode = BusinessCode.tokenInvalid
-    static let forceLogoutCode = BusinessCode.forceLogout
-    static let bannedCode = BusinessCode.banned
+    public static let signatureInvalidCode = BusinessCode.signatureInvalid
+    public static let tokenExpiredCode = BusinessCode.tokenExpired
+    public static let tokenInvalidCode = BusinessCode.tokenInvalid
+    public static let forceLogoutCode = BusinessCode.forceLogout
+    public static let bannedCode = BusinessCode.banned
     /// The business-code messages of the table.
-    static func message(_ code: BusinessCode) -> String {
+    public static func message(_ code: BusinessCode) -> String {
         switch code {
         case .invalidRequest: "请求参数错误"
         case .signatureInvalid: "签名错误"
@@ -191,41 +196,56 @@ nonisolated enum Service {
         }
     }
     /// An envelope carries its code in the body: no status is a code by itself.
-    static func errorCode(status: Int, body: Data) -> BusinessCode? {
+    public static func errorCode(status: Int, body: Data) -> BusinessCode? {
         nil
     }
     /// The member of the error body, and its value, that marks `code` (a plain API's entry with `when`).
-    static func discriminator(_ code: BusinessCode) -> (member: String, value: String)? {
+    public static func discriminator(_ code: BusinessCode) -> (member: String, value: String)? {
         nil
     }
     /// The contract's app keys and secrets (development ones: the mock checks signatures with them).
-    static let apps: [String: String] = ["dev_app_key": "dev_app_secret"]
+    public static let apps: [String: String] = ["dev_app_key": "dev_app_secret"]
     /// Endpoints that need no signature.
-    static let unsignedEndpoints: Set<String> = ["app.start-config"]
-    static let loginEndpoints: Set<String> = ["auth.login-phone", "auth.login-apple"]
-    static let refreshEndpoint = "auth.refresh"
+    public static let unsignedEndpoints: Set<String> = ["app.start-config"]
+    public static let loginEndpoints: Set<String> = ["auth.login-phone", "auth.login-apple"]
+    public static let refreshEndpoint = "auth.refresh"
+    /// Every endpoint with its typed fixtures, for the in-process mock.
+    public static var mockRoutes: [MockRoute] { API.mockRoutes }
 
-    static func refreshesAndRetries(_ code: BusinessCode) -> Bool {
+    public static func refreshesAndRetries(_ code: BusinessCode) -> Bool {
         [.tokenExpired, .tokenInvalid].contains(code)
     }
 
-    static func endsSession(_ code: BusinessCode) -> Bool {
+    public static func endsSession(_ code: BusinessCode) -> Bool {
         [.forceLogout, .refreshInvalid].contains(code)
     }
 
-    static func bans(_ code: BusinessCode) -> Bool {
+    public static func bans(_ code: BusinessCode) -> Bool {
         [.banned].contains(code)
     }
 
-    static func alerts(_ code: BusinessCode) -> Bool {
+    public static func alerts(_ code: BusinessCode) -> Bool {
         [.quota].contains(code)
     }
 
     /// The token refresh call.
-    static func refresh(_ refreshToken: String) -> Endpoint<TokenPair>? {
+    public static func refresh(_ refreshToken: String) -> Endpoint<TokenPair>? {
         API.auth.refresh(AuthRefreshRequest(refreshToken: refreshToken))
     }
 }
+
+/// Calls the API for this contract (``AccordAPIClient``).
+public typealias APIClient = AccordAPIClient<Service>
+/// Why a call failed (``AccordAPIError``).
+public typealias APIError = AccordAPIError<Service>
+/// What the app is told outside any one call (``AccordClientEvent``).
+public typealias ClientEvent = AccordClientEvent<Service>
+/// What a view model needs of the API (``AccordAPISending``).
+public typealias APISending = AccordAPISending<Service>
+/// An `APISending` for unit tests (``AccordMockAPIClient``).
+public typealias MockAPIClient = AccordMockAPIClient<Service>
+/// A transport that answers in process from the fixtures (``AccordMockTransport``).
+public typealias MockTransport = AccordMockTransport<Service>
 
 nonisolated extension RetryPolicy {
     /// The contract's retry policy (`flows.retry`).

@@ -33,7 +33,7 @@ public nonisolated struct RetryPolicy: Sendable, Hashable {
     /// `failure`, nil when it is not retried: a failure that is not a fault, a call the
     /// policy does not retry, the attempts spent, or a server asking to wait
     /// (`serverAsks`, its `Retry-After`) longer than ``maxBackoff``.
-    public func delay<Response>(beforeRetry number: Int, of endpoint: Endpoint<Response>, after failure: APIError,
+    public func delay<Response, Service>(beforeRetry number: Int, of endpoint: Endpoint<Response>, after failure: AccordAPIError<Service>,
                                 serverAsks: TimeInterval? = nil) -> TimeInterval? {
         guard number <= attempts, Self.isFault(failure), endpoint.retriesFaults ?? methods.contains(endpoint.method) else { return nil }
         if let serverAsks, serverAsks > maxBackoff { return nil }
@@ -43,7 +43,7 @@ public nonisolated struct RetryPolicy: Sendable, Hashable {
     }
 
     /// Whether `failure` stands for no answer from the backend, which a retry may mend.
-    public static func isFault(_ failure: APIError) -> Bool {
+    public static func isFault<Service>(_ failure: AccordAPIError<Service>) -> Bool {
         switch failure {
         case .offline, .timeout, .transport: true
         case .http(let status, _): (500...599).contains(status)

@@ -20,7 +20,12 @@ import FoundationNetworking
 /// let client = APIClient(configuration: .preview, transport: mock)
 /// await mock.prefer(API.signal.fixtures.inbox.names.lastPage)
 /// ```
-public actor MockTransport: Transport {
+///
+/// The generated code names it for its contract: `MockTransport` is `AccordMockTransport<Service>`.
+public actor AccordMockTransport<Service: AccordContractService>: Transport {
+    public typealias BusinessCode = Service.Code
+    public typealias BanPayload = Service.BanPayload
+
     /// A request the transport answered, and how.
     public struct Call: Sendable, Hashable {
         /// The endpoint's id, or nil when no route matched.
@@ -46,7 +51,7 @@ public actor MockTransport: Transport {
     private var issuedCount = 0
 
     /// - Parameter session: tokens to accept from the start, as a logged-in preview needs.
-    public init(routes: [MockRoute] = API.mockRoutes, session: Tokens? = nil) {
+    public init(routes: [MockRoute] = Service.mockRoutes, session: Tokens? = nil) {
         self.routes = routes
         if let session {
             accessTokens.insert(session.accessToken)
@@ -267,11 +272,12 @@ public actor MockTransport: Transport {
     }
 }
 
-extension APIClient {
+extension AccordAPIClient {
     /// A logged-in client over a new ``MockTransport``, for a SwiftUI preview in one line:
     /// `InboxView(model: InboxModel(api: APIClient.preview))`.
-    public static var preview: APIClient {
+    public static var preview: AccordAPIClient<Service> {
         let tokens = Tokens(accessToken: "preview-access-token", refreshToken: "preview-refresh-token")
-        return APIClient(configuration: .preview, storage: InMemoryTokenStorage(tokens), transport: MockTransport(session: tokens))
+        return AccordAPIClient(configuration: .preview, storage: InMemoryTokenStorage(tokens),
+                               transport: AccordMockTransport<Service>(session: tokens))
     }
 }

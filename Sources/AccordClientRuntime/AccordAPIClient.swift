@@ -11,7 +11,15 @@ import FoundationNetworking
 /// let client = APIClient(configuration: configuration, storage: KeychainTokenStorage(service: "app"))
 /// let inbox = try await client.send(API.signal.inbox(limit: 20))
 /// ```
-public actor APIClient: APISending {
+///
+/// The generated code names it for its contract: `APIClient` is `AccordAPIClient<Service>`.
+public actor AccordAPIClient<Service: AccordContractService>: AccordAPISending {
+    public typealias APIError = AccordAPIError<Service>
+    public typealias ClientEvent = AccordClientEvent<Service>
+    public typealias BusinessCode = Service.Code
+    public typealias BanPayload = Service.BanPayload
+    public typealias ClientConfiguration = Service.Configuration
+
     public let configuration: ClientConfiguration
     private let storage: any TokenStorage
     private let transport: any Transport
@@ -28,13 +36,26 @@ public actor APIClient: APISending {
 
     /// The most bytes an answer to a stream request may hold when it is not a stream
     /// (an envelope with a business code).
-    private nonisolated static let refusalLimit = 1 << 20
+    private nonisolated static var refusalLimit: Int { 1 << 20 }
 
     /// Events for the app (logout, ban, alerts): each access is a new listener that gets
     /// every event from then on, so several screens can listen at once.
     public nonisolated var events: AsyncStream<ClientEvent> { broadcast.stream() }
 
+    /// - Parameter transport: what requests go through; `URLSessionTransport()` by default.
+    public init(configuration: ClientConfiguration, storage: any TokenStorage = InMemoryTokenStorage(),
+                transport: any Transport = URLSessionTransport()) {
+        self.configuration = configuration
+        self.storage = storage
+        self.transport = transport
+        // accord:if signing
+        clock = { Date() }
+        nonce = AccordAPIClient.randomNonce
+        signer = RequestSigner(appKey: configuration.appKey, appSecret: configuration.appSecret)
+        // accord:end
+    }
     // accord:if signing
+
     /// - Parameters:
     ///   - transport: what requests go through; `URLSessionTransport()` by default.
     ///   - clock: the time the `X-Timestamp` header is taken from.
@@ -42,7 +63,7 @@ public actor APIClient: APISending {
     public init(configuration: ClientConfiguration, storage: any TokenStorage = InMemoryTokenStorage(),
                 transport: any Transport = URLSessionTransport(),
                 clock: @escaping @Sendable () -> Date = { Date() },
-                nonce: @escaping @Sendable () -> String = APIClient.randomNonce) {
+                nonce: @escaping @Sendable () -> String = AccordAPIClient.randomNonce) {
         self.configuration = configuration
         self.storage = storage
         self.transport = transport
@@ -54,14 +75,6 @@ public actor APIClient: APISending {
     /// 32 random lowercase hex digits.
     @Sendable public nonisolated static func randomNonce() -> String {
         UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-    }
-    // accord:else
-    /// - Parameter transport: what requests go through; `URLSessionTransport()` by default.
-    public init(configuration: ClientConfiguration, storage: any TokenStorage = InMemoryTokenStorage(),
-                transport: any Transport = URLSessionTransport()) {
-        self.configuration = configuration
-        self.storage = storage
-        self.transport = transport
     }
     // accord:end
 
@@ -198,7 +211,7 @@ public actor APIClient: APISending {
             return .success(bytes)
         }
         guard Service.usesEnvelope else { return try plainAnswer(data, status: status, as: type) }
-        guard let head = try? JSONDecoder().decode(Envelope<AccordEmpty>.self, from: data) else {
+        guard let head = try? JSONDecoder().decode(Envelope<Service, AccordEmpty>.self, from: data) else {
             if (400..<600).contains(status) { throw APIError.http(status: status, body: String(decoding: data, as: UTF8.self)) }
             throw APIError.undecodable("not the {\(Service.envelopeCode), \(Service.envelopeMessage), \(Service.envelopeData)} envelope")
         }
@@ -206,7 +219,7 @@ public actor APIClient: APISending {
             return .failure(Refusal(code: BusinessCode(rawValue: head.code), message: head.message, envelope: data))
         }
         do {
-            let envelope = try JSONDecoder().decode(Envelope<Response>.self, from: data)
+            let envelope = try JSONDecoder().decode(Envelope<Service, Response>.self, from: data)
             if let value = envelope.data { return .success(value) }
             return .success(try JSONDecoder().decode(Response.self, from: Data("{}".utf8)))
         } catch {
@@ -260,16 +273,15 @@ public actor APIClient: APISending {
             body = .object(form.fields.map { (key: $0.name, value: CanonicalJSON.string($0.value)) })
             request.setValue(form.contentType, forHTTPHeaderField: "Content-Type")
         }
+        var headers: [(String, String)] = []
         // accord:if signing
         let timestamp = String(Int64(clock().timeIntervalSince1970.rounded(.down)))
         let nonce = nonce()
-        var headers: [(String, String)] = [
+        headers = [
             (Service.appKeyHeader, configuration.appKey), (Service.timestampHeader, timestamp), (Service.nonceHeader, nonce),
             (Service.signatureHeader, signer.signature(timestamp: timestamp, nonce: nonce,
                                                        sortedParams: RequestSigner.sortedParams(query: query, body: body))),
         ]
-        // accord:else
-        var headers: [(String, String)] = []
         // accord:end
         headers += configuration.headers(requiresAuth: endpoint.requiresAuth) + endpoint.headers.map { ($0.name, $0.value) }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }

@@ -1,14 +1,14 @@
 import Foundation
 
 /// Why a call failed, told apart so the app can react to each.
-public nonisolated enum APIError: Error, Equatable, Sendable, CustomStringConvertible {
+public nonisolated enum AccordAPIError<Service: AccordContractService>: Error, Equatable, Sendable, CustomStringConvertible {
     /// A business code of the contract (`code != 0`), with its message and the whole envelope.
-    case business(BusinessCode, message: String, envelope: Data?)
+    case business(Service.Code, message: String, envelope: Data?)
     /// 1008: the account is banned, with the `data` the contract declares for the ban
     /// code (``BanPayload``: `{ban_info: {reason, until?, appeal_url?}}` in this contract).
-    case banned(BanPayload)
+    case banned(Service.BanPayload)
     /// 1006, 1007 or a failed refresh: the tokens are cleared; show the login.
-    case sessionEnded(BusinessCode)
+    case sessionEnded(Service.Code)
     /// No network.
     case offline
     case timeout
@@ -40,7 +40,7 @@ public nonisolated enum APIError: Error, Equatable, Sendable, CustomStringConver
     }
 }
 
-nonisolated extension APIError {
+nonisolated extension AccordAPIError {
     /// The envelope's `data` (a plain API's whole error body) of a business error read as
     /// `type`: the payload the code table declares for the code (the generated `…Data`
     /// properties call this).
