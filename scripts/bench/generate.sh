@@ -11,7 +11,8 @@
 # With --baseline REV, the generator of commit REV (built once in
 # .build/bench-baseline/REV) is set beside this one in the same run: the public symbol
 # lists of the two 2,000-endpoint outputs are diffed (so time is not won by generating
-# less), each output is type-checked twice, alternately, and the repository's own
+# less; a member of a runtime generic type counts under the output's name for it, as
+# `MockTransport.send(_:)` for `typealias MockTransport = AccordMockTransport<Service>`), each output is type-checked twice, alternately, and the repository's own
 # contracts and mocks (each generator its own commit's) are generated into an app package
 # built clean in debug, twice each;
 # the ratios are printed (targets: type-check <= 0.5x, clean build <= 0.6x).
@@ -105,7 +106,7 @@ tree=.build/bench-baseline/$revision
 [[ -d $tree ]] || git worktree add --detach "$tree" "$revision" >/dev/null
 (cd "$tree" && swift build -c release --product accord >/dev/null)
 python3 -u - "$accord" "$(cd "$tree" && swift build -c release --show-bin-path)/accord" "$revision" "$work" "$large" "$tree" <<'PY'
-import glob, json, os, shutil, statistics, subprocess, sys, time
+import glob, json, os, re, shutil, statistics, subprocess, sys, time
 ours, theirs, revision, work, large_size, tree = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), sys.argv[6]
 generators = {"this tree": ours, revision: theirs}
 # Each generator takes the repository's contracts and mocks of its own commit (the format grew since).
@@ -131,8 +132,26 @@ def public_symbols(files, out):
             symbols[symbol["identifier"]["precise"]] = ".".join(symbol["pathComponents"])
     return symbols
 
+def runtime_names(files):
+    """The output's names for the runtime's generic types (`typealias MockTransport = AccordMockTransport<Service>`)."""
+    names = {}
+    for file in files:
+        for line in open(file, encoding="utf-8"):
+            match = re.match(r"\s*(?:public )?typealias (\w+) = (Accord\w+)<Service>$", line)
+            if match: names[match.group(2)] = match.group(1)
+    return names
+
+def under_runtime_names(symbols, names):
+    """A member of a runtime generic type counted under the name the output gives the type, as an app
+    writes it: `AccordMockTransport.send(_:)` is `MockTransport.send(_:)`."""
+    def renamed(path):
+        head, _, rest = path.partition(".")
+        return names[head] + "." + rest if head in names and rest else path
+    return {usr: renamed(path) for usr, path in symbols.items()}
+
 outputs = {name: generate(accord, f"{work}/c{large_size}", f"{work}/base-{i}") for i, (name, accord) in enumerate(generators.items())}
-symbols = {name: public_symbols(files, f"{work}/base-{i}") for i, (name, files) in enumerate(outputs.items())}
+symbols = {name: under_runtime_names(public_symbols(files, f"{work}/base-{i}"), runtime_names(files))
+           for i, (name, files) in enumerate(outputs.items())}
 mine, old = symbols["this tree"], symbols[revision]
 dropped = sorted(old[usr] for usr in old.keys() - mine.keys())
 added = sorted(mine[usr] for usr in mine.keys() - old.keys())
