@@ -96,12 +96,12 @@ let package = Package(
         // What changed between two versions of the contracts, and whom it breaks.
         .target(name: "AccordDiff", dependencies: ["AccordContract", "AccordDiagnostics", "AccordJSON"]),
         // An OpenAPI 3.0/3.1 document (YAML or JSON, one file or many) as contracts and fixtures, every loss reported.
-        .target(name: "AccordImport", dependencies: ["AccordContract", "AccordDiagnostics", "AccordJSON", "AccordValidation", "AccordYAML"]),
+        .target(name: "AccordImport", dependencies: ["AccordContract", "AccordDiagnostics", "AccordFiles", "AccordJSON", "AccordValidation", "AccordYAML"]),
         // The contracts as an OpenAPI 3.1 document.
         .target(name: "AccordOpenAPI", dependencies: ["AccordContract", "AccordJSON", "AccordYAML"]),
         // Swift code from contracts: models, typed endpoints, runtime support.
         // Its runtime is AccordClientRuntime's files, embedded at build time by EmbedFiles.
-        .target(name: "AccordGenerator", dependencies: ["AccordContract", "AccordDiagnostics", "AccordJSON", "AccordMocksFormat", "AccordSync"],
+        .target(name: "AccordGenerator", dependencies: ["AccordContract", "AccordDiagnostics", "AccordFiles", "AccordJSON", "AccordMocksFormat", "AccordSync"],
                 plugins: ["EmbedFiles"]),
         // The runtime every generated package carries, compiled and tested here on its own
         // (Foundation only): what it needs of a contract comes through AccordContractService,
@@ -112,7 +112,7 @@ let package = Package(
         // What every command shares: arguments, their usage errors, the console, the command protocol and its help.
         .target(name: "AccordCommandLine", dependencies: ["AccordContract"]),
         // `generate`, shared by `accord` and `accord-generate`: no server, HTTP client, Redis or OpenSSL below it.
-        .target(name: "AccordGenerateCommand", dependencies: ["AccordCommandLine", "AccordContract", "AccordDiagnostics", "AccordGenerator", "AccordMockState",
+        .target(name: "AccordGenerateCommand", dependencies: ["AccordCommandLine", "AccordContract", "AccordDiagnostics", "AccordFiles", "AccordGenerator", "AccordMockState",
                                                               "AccordMocksFormat"]),
         // The `accord` commands, as a library so tests run them in-process.
         .target(name: "AccordCLI", dependencies: ["AccordCapture", "AccordCommandLine", "AccordContract", "AccordDiagnostics", "AccordDiff", "AccordFiles",

@@ -25,7 +25,7 @@ struct ProjectFiles {
         for file in files {
             let path = directory + "/" + file.path
             do {
-                try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(atPath: ParentDirectory.of(path), withIntermediateDirectories: true)
                 try AtomicFile.write(Array(file.text.utf8), to: path)
             } catch {
                 return "cannot write \(path): \(error)"

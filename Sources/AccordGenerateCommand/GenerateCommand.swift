@@ -1,6 +1,7 @@
 import AccordCommandLine
 import AccordContract
 import AccordDiagnostics
+import AccordFiles
 import AccordGenerator
 import AccordMockState
 import AccordMocksFormat
@@ -39,7 +40,7 @@ public struct GenerateCommand: Subcommand {
         let contractsDirectory: String, mocksDirectory: String
         do {
             contractsDirectory = try arguments.directory("contracts", else: "contracts")
-            let beside = ((contractsDirectory as NSString).deletingLastPathComponent as NSString).appendingPathComponent("mocks")
+            let beside = (ParentDirectory.of(contractsDirectory) as NSString).appendingPathComponent("mocks")
             mocksDirectory = try arguments.directory("mocks", else: beside)
         } catch {
             console.printError("error: \(error.message)\n\n\(help)")
@@ -93,7 +94,7 @@ public struct GenerateCommand: Subcommand {
             return 0
         }
         do {
-            let parent = (path as NSString).deletingLastPathComponent
+            let parent = ParentDirectory.of(path)
             if !parent.isEmpty { try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true) }
             try GeneratedOutput.write(text, to: path)
         } catch {

@@ -1,3 +1,4 @@
+import AccordFiles
 import Foundation
 
 /// The generated files against what their directory holds: which are new or differ,
@@ -36,7 +37,7 @@ public struct GeneratedOutput {
         let changed = Set(changed)
         for file in files where changed.contains(file.path) {
             let target = Self.path(directory, file.path)
-            let parent = (target as NSString).deletingLastPathComponent
+            let parent = ParentDirectory.of(target)
             if directories.insert(parent).inserted {
                 try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
             }

@@ -1,4 +1,5 @@
 import AccordDiagnostics
+import AccordFiles
 import AccordJSON
 import Foundation
 
@@ -70,7 +71,7 @@ struct References {
         let pointer = fragment.removingPercentEncoding ?? fragment
         guard !path.isEmpty else { return (base, pointer) }
         if path.hasPrefix("/") { return (path, pointer) }
-        let directory = (base as NSString).deletingLastPathComponent
+        let directory = ParentDirectory.of(base)
         return (directory.isEmpty ? path : directory + "/" + path, pointer)
     }
 
