@@ -36,8 +36,18 @@ extension ASCII {
     /// names), compared byte by byte without making a lowered copy of either.
     public static func equalsIgnoringCase(_ a: String, _ b: String) -> Bool {
         guard a.utf8.count == b.utf8.count else { return false }
-        return zip(a.utf8, b.utf8).allSatisfy { x, y in
-            x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= 0x61 && (x | 0x20) <= 0x7A)
+        // Names are mostly written the same way (`Content-Type` asked of `Content-Type`):
+        // equal bytes answer at once, the rest are compared where they lie.
+        if a == b { return true }
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                for index in 0..<x.count where x[index] != y[index] {
+                    let lowered = x[index] | 0x20
+                    guard lowered == y[index] | 0x20, lowered >= 0x61, lowered <= 0x7A else { return false }
+                }
+                return true
+            }
         }
     }
 }

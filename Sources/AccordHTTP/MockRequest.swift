@@ -37,7 +37,8 @@ public struct MockRequest: Sendable {
     public init(method: String, target: String, headers: HTTPHeaders, body: [UInt8] = [], bodyLimitExceeded: Bool = false) {
         self.method = method.utf8.contains(where: { $0 >= 0x61 && $0 <= 0x7A }) ? method.uppercased() : method
         self.target = target
-        if let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) {
+        if let offset = ByteSearch.firstRange(of: Self.queryMark, in: target)?.lowerBound {
+            let mark = target.utf8.index(target.utf8.startIndex, offsetBy: offset)
             path = String(target[..<mark])
             query = PercentDecoding.query(target.utf8[target.utf8.index(after: mark)...])
         } else {
@@ -52,13 +53,12 @@ public struct MockRequest: Sendable {
     /// Whether the path or a query name or value holds a NUL once decoded (`%00`),
     /// which would cut the value short wherever it meets C.
     public var containsEncodedNUL: Bool {
-        var previous: (UInt8, UInt8) = (0, 0)
-        for byte in path.utf8 {
-            if previous == (UInt8(ascii: "%"), UInt8(ascii: "0")) && byte == UInt8(ascii: "0") { return true }
-            previous = (previous.1, byte)
-        }
-        return query.contains { $0.name.utf8.contains(0) || $0.value.utf8.contains(0) }
+        ByteSearch.firstRange(of: Self.encodedNUL, in: path) != nil
+            || query.contains { $0.name.utf8.contains(0) || $0.value.utf8.contains(0) }
     }
+
+    private static let encodedNUL = Array("%00".utf8)
+    private static let queryMark = Array("?".utf8)
 
     /// The header named `name`, case-insensitively.
     public func header(_ name: String) -> String? {

@@ -9,14 +9,18 @@ internal import CMicroHTTPD
 /// libmicrohttpd 0.9.75 accepts lines a proxy in front of the server could read
 /// differently — `Transfer-Encoding : chunked`, a NUL or bare CR in a value, folded
 /// lines — so each is found here and the request refused, never guessed at.
+///
+/// Its members are filled by libmicrohttpd's callback on the thread that made the head and
+/// read after it, never by two threads at once: the runtime's exclusivity check (80
+/// instructions a header) is left out.
 final class RequestHead {
-    private(set) var headers = HTTPHeaders(capacity: 16)
+    @exclusivity(unchecked) private(set) var headers = HTTPHeaders(capacity: 16)
     /// Every `Content-Length` value, trimmed, in order.
-    private(set) var lengths: [String] = []
+    @exclusivity(unchecked) private(set) var lengths: [String] = []
     /// Every `Transfer-Encoding` value, trimmed, in order.
-    private(set) var codings: [String] = []
+    @exclusivity(unchecked) private(set) var codings: [String] = []
     /// Why a header line is refused, if one is.
-    private(set) var problem: String?
+    @exclusivity(unchecked) private(set) var problem: String?
 
     init(_ connection: OpaquePointer) {
         withExtendedLifetime(self) {

@@ -238,8 +238,9 @@ public struct SchemaValidator: Sendable {
         }
         if case .string(let text) = value {
             // Lengths count Unicode scalars (JSON Schema's code points): linear in the
-            // bytes, unlike grapheme clusters, and not fooled by combining marks.
-            let length = text.unicodeScalars.count
+            // bytes, unlike grapheme clusters, and not fooled by combining marks; counted
+            // only when a bound asks for them.
+            let length = constraints.minLength == nil && constraints.maxLength == nil ? 0 : UTF8Text.scalarCount(text)
             if let minimum = constraints.minLength, length < minimum {
                 violations.append(violation(path.text, expected: "at least \(minimum) character\(minimum == 1 ? "" : "s")", actual: value, found: "\(length)"))
             }

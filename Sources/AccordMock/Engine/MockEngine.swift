@@ -13,7 +13,10 @@ import AccordValidation
 /// A request goes through a ``Pipeline`` of small stages, each with one job
 /// (``Stages/mock(fixtures:scenarios:collections:)`` lists them; docs/architecture.md
 /// draws them). The control API under `/__accord/` is answered beside the pipeline.
-public struct MockEngine: Sendable {
+///
+/// A class of constants: every request and every reader shares one engine by reference
+/// (copying a struct of its size cost a request about 1.5k instructions).
+public final class MockEngine: Sendable {
     public let contract: Contract
     public let options: MockOptions
     public let state: MockState
