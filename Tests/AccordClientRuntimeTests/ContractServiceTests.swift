@@ -127,7 +127,7 @@ enum Notes: AccordContractService {
     }
 
     static func note(id: String) -> Endpoint<Note> {
-        Endpoint(id: "notes.get", method: .get, path: "/notes/\(Endpoint<Note>.segment(id))", requiresAuth: true)
+        Endpoint(id: "notes.get", method: .get, path: Endpoint<Note>.joinedPath("/notes/", Endpoint<Note>.segment(id)), requiresAuth: true)
     }
 
     static let basePath = "/v1"

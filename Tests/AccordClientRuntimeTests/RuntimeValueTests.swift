@@ -30,4 +30,13 @@ import Testing
         let encoded = try JSONEncoder().encode(value)
         #expect(String(decoding: encoded, as: UTF8.self).contains("9007199254740993"))
     }
+
+    /// A path of literal pieces and encoded parameters, as the generated endpoints join it:
+    /// a parameter stays one segment whatever it holds.
+    @Test func aJoinedPathKeepsEachParameterOneSegment() {
+        typealias Page = Endpoint<AccordEmpty>
+        #expect(Page.joinedPath("/rooms/", Page.segment("a/b c"), "/replies/", Page.segment(".."), "/x") == "/rooms/a%2Fb%20c/replies/%2E%2E/x")
+        #expect(Page.joinedPath("/rooms/", Page.segment("中?#%")) == "/rooms/%E4%B8%AD%3F%23%25")
+        #expect(Page.joinedPath("/") == "/")
+    }
 }

@@ -109,11 +109,9 @@ import TongbanAPI
                 static let allCases: [Self] = [.new, .used]
 
                 init(rawValue: String) {
-                    switch rawValue {
-                    case "new": self = .new
-                    case "used": self = .used
-                    default: self = .unknown(rawValue)
-                    }
+                    if AccordRawValue.matches(rawValue, "new") { self = .new; return }
+                    if AccordRawValue.matches(rawValue, "used") { self = .used; return }
+                    self = .unknown(rawValue)
                 }
 
                 var rawValue: String {
@@ -176,7 +174,7 @@ import TongbanAPI
         let phone = try #require(files.first { $0.path == "Models/Phone.swift" }).contents
         #expect(phone.contains("typealias Phone = String"))
         let gender = try #require(files.first { $0.path == "Models/Gender.swift" }).contents
-        #expect(gender.contains("case 0: self = .unset") && gender.contains("case unknown(Int)"))
+        #expect(gender.contains("if AccordRawValue.matches(rawValue, 0) { self = .unset; return }") && gender.contains("case unknown(Int)"))
     }
 
     @Test func aRefreshEndpointTheClientCannotDriveIsReportedNotMiscompiled() throws {

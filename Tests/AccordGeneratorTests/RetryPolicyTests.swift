@@ -112,7 +112,7 @@ import TongbanAPI
         let serviceFile = try #require(files.first { $0.path == "Support/Service.swift" }).contents
         #expect(serviceFile.contains("public static let contract = RetryPolicy(attempts: 3, backoff: 0.15, maxBackoff: 1, methods: [.get, .post])"))
         let endpoints = files.filter { $0.path.hasPrefix("Endpoints/") }.map(\.contents).joined()
-        #expect(endpoints.contains("body: nil, requiresAuth: false, retriesFaults: false"))
+        #expect(endpoints.contains("    path: \"/items\",\n            requiresAuth: false, retriesFaults: false\n"))
         #expect(!endpoints.contains("retriesFaults: true"))
     }
 }

@@ -29,10 +29,9 @@ import Testing
                 body.stream = true
                 var query: [QueryItem] = []
                 if let langValue = lang { query.append(QueryItem(name: "lang", value: langValue)) }
-                let headers: [QueryItem] = []
                 return StreamEndpoint(request: Endpoint(
                     id: "chat.reply", method: .post,
-                    path: "/rooms/\\(Endpoint<AccordEmpty>.segment(roomID))/replies", query: query, headers: headers,
+                    path: Endpoint<AccordEmpty>.joinedPath("/rooms/", Endpoint<AccordEmpty>.segment(roomID), "/replies"), query: query,
                     body: body, requiresAuth: false
                 ))
             }

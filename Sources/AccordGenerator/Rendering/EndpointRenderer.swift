@@ -45,31 +45,51 @@ struct EndpointRenderer {
     /// The statements that build the request: its lists, then `wrapped` around the `Endpoint(…)` arguments.
     private func writeRequest(_ endpoint: EndpointDeclaration, response: String, hasBody: Bool,
                               wrapped: (opening: String, closing: String), into writer: inout SwiftWriter) {
-        let pathExpression = endpoint.path.map { segment -> String in
-            switch segment {
-            case .literal(let text): text
-            case .parameter(let variable, let form): "\\(Endpoint<\(response)>.segment(\(variable.map { text($0, form) } ?? "\"\"")))"
-            }
-        }
         writeItems(of: endpoint, into: &writer)
         writer.line(wrapped.opening)
         writer.line("    id: \(endpoint.id.swiftLiteral), method: .\(endpoint.method),")
-        writer.line("    path: \"/\(pathExpression.joined(separator: "/"))\", query: query, headers: headers,")
+        // Only the lists there are and a body if there is one: the rest are the initializer's defaults.
+        let lists = (endpoint.query.isEmpty ? "" : " query: query,") + (endpoint.headers.isEmpty ? "" : " headers: headers,")
+        writer.line("    path: \(pathExpression(endpoint, response: response)),\(lists)")
         let retries = endpoint.retriesFaults.map { ", retriesFaults: \($0)" } ?? ""
         if endpoint.multipart != nil {
             writer.line("    multipart: MultipartBody(fields: fields, files: files), requiresAuth: \(endpoint.requiresAuth)\(retries)")
         } else {
-            writer.line("    body: \(hasBody ? "body" : "nil"), requiresAuth: \(endpoint.requiresAuth)\(retries)")
+            writer.line("    \(hasBody ? "body: body, " : "")requiresAuth: \(endpoint.requiresAuth)\(retries)")
         }
         writer.line(wrapped.closing)
     }
 
+    /// The path as Swift: a literal when it has no parameter, else ``joinedPath`` of its
+    /// literal pieces and encoded parameters (an interpolation cost the type checker
+    /// about twice as much).
+    private func pathExpression(_ endpoint: EndpointDeclaration, response: String) -> String {
+        var pieces: [String] = []
+        var literal = ""
+        for segment in endpoint.path {
+            literal += "/"
+            switch segment {
+            case .literal(let text): literal += text
+            case .parameter(let variable, let form):
+                pieces.append("\"\(literal)\"")
+                literal = ""
+                pieces.append("Endpoint<\(response)>.segment(\(variable.map { text($0, form) } ?? "\"\""))")
+            }
+        }
+        if !literal.isEmpty || pieces.isEmpty { pieces.append("\"\(literal.isEmpty ? "/" : literal)\"") }
+        return pieces.count == 1 ? pieces[0] : "Endpoint<\(response)>.joinedPath(\(pieces.joined(separator: ", ")))"
+    }
+
     /// The lists the endpoint's call builds: its query items, headers and, for a multipart body, its fields and files.
     private func writeItems(of endpoint: EndpointDeclaration, into writer: inout SwiftWriter) {
-        writer.line("\(endpoint.query.isEmpty ? "let" : "var") query: [QueryItem] = []")
-        appendItems(endpoint.query, to: "query", into: &writer)
-        writer.line("\(endpoint.headers.isEmpty ? "let" : "var") headers: [QueryItem] = []")
-        appendItems(endpoint.headers, to: "headers", into: &writer)
+        if !endpoint.query.isEmpty {
+            writer.line("var query: [QueryItem] = []")
+            appendItems(endpoint.query, to: "query", into: &writer)
+        }
+        if !endpoint.headers.isEmpty {
+            writer.line("var headers: [QueryItem] = []")
+            appendItems(endpoint.headers, to: "headers", into: &writer)
+        }
         guard let multipart = endpoint.multipart else { return }
         writer.line("\(multipart.text.isEmpty ? "let" : "var") fields: [QueryItem] = []")
         appendItems(multipart.text, to: "fields", into: &writer)
@@ -101,10 +121,10 @@ struct EndpointRenderer {
         case .string: variable
         case .url: "\(variable).absoluteString"
         case .bool: "(\(variable) ? \"true\" : \"false\")"
-        case .number: "String(\(variable))"
+        case .number: "\(variable).description"
         case .text: "\(variable).text"
         case .description: "\(variable).description"
-        case .rawValue(let isIntegral): isIntegral ? "String(\(variable).rawValue)" : "\(variable).rawValue"
+        case .rawValue(let isIntegral): isIntegral ? "\(variable).rawValue.description" : "\(variable).rawValue"
         case .describing: "String(describing: \(variable))"
         }
     }

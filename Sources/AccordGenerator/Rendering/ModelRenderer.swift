@@ -164,11 +164,12 @@ struct ModelRenderer {
             let known = enumeration.cases.map { "." + Naming.bare($0.name) }.joined(separator: ", ")
             writer.line("\(access)static let allCases: [Self] = [\(known)]")
             writer.line()
+            // A call per known value, not a `switch` over literals: see `AccordRawValue`.
             writer.block("\(access)init(rawValue: \(raw))") { writer in
-                writer.switchBlock("rawValue") { writer in
-                    for item in enumeration.cases { writer.line("case \(literal(item.value)): self = .\(item.name)") }
-                    writer.line("default: self = .unknown(rawValue)")
+                for item in enumeration.cases {
+                    writer.line("if AccordRawValue.matches(rawValue, \(literal(item.value))) { self = .\(item.name); return }")
                 }
+                writer.line("self = .unknown(rawValue)")
             }
             writer.line()
             writer.block("\(access)var rawValue: \(raw)") { writer in

@@ -18,12 +18,11 @@ nonisolated public struct NotesEndpoints: Sendable {
     /// - Remark: HTTP `GET /notes`, `notes.list` in notes.yaml
     public func list(limit: Int? = nil) -> Endpoint<NoteList> {
         var query: [QueryItem] = []
-        if let limitValue = limit { query.append(QueryItem(name: "limit", value: String(limitValue))) }
-        let headers: [QueryItem] = []
+        if let limitValue = limit { query.append(QueryItem(name: "limit", value: limitValue.description)) }
         return Endpoint(
             id: "notes.list", method: .get,
-            path: "/notes", query: query, headers: headers,
-            body: nil, requiresAuth: true
+            path: "/notes", query: query,
+            requiresAuth: true
         )
     }
 
@@ -31,12 +30,10 @@ nonisolated public struct NotesEndpoints: Sendable {
     ///
     /// - Remark: HTTP `GET /notes/{note_id}`, `notes.get` in notes.yaml
     public func get(noteID: String) -> Endpoint<Note> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "notes.get", method: .get,
-            path: "/notes/\(Endpoint<Note>.segment(noteID))", query: query, headers: headers,
-            body: nil, requiresAuth: true
+            path: Endpoint<Note>.joinedPath("/notes/", Endpoint<Note>.segment(noteID)),
+            requiresAuth: true
         )
     }
 
@@ -44,11 +41,9 @@ nonisolated public struct NotesEndpoints: Sendable {
     ///
     /// - Remark: HTTP `POST /notes`, `notes.create` in notes.yaml
     public func create(_ body: NotesCreateRequest) -> Endpoint<Note> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "notes.create", method: .post,
-            path: "/notes", query: query, headers: headers,
+            path: "/notes",
             body: body, requiresAuth: true
         )
     }
@@ -57,12 +52,10 @@ nonisolated public struct NotesEndpoints: Sendable {
     ///
     /// - Remark: HTTP `GET /status`, `notes.status` in notes.yaml
     public func status() -> Endpoint<NotesStatusResponse> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "notes.status", method: .get,
-            path: "/status", query: query, headers: headers,
-            body: nil, requiresAuth: false
+            path: "/status",
+            requiresAuth: false
         )
     }
 }

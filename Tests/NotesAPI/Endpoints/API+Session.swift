@@ -17,11 +17,9 @@ nonisolated public struct SessionEndpoints: Sendable {
     ///
     /// - Remark: HTTP `POST /sessions`, `session.create` in session.yaml
     public func create(_ body: SessionCreateRequest) -> Endpoint<Session> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "session.create", method: .post,
-            path: "/sessions", query: query, headers: headers,
+            path: "/sessions",
             body: body, requiresAuth: false
         )
     }
@@ -30,11 +28,9 @@ nonisolated public struct SessionEndpoints: Sendable {
     ///
     /// - Remark: HTTP `POST /sessions/refresh`, `session.refresh` in session.yaml
     public func refresh(_ body: SessionRefreshRequest) -> Endpoint<TokenPair> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "session.refresh", method: .post,
-            path: "/sessions/refresh", query: query, headers: headers,
+            path: "/sessions/refresh",
             body: body, requiresAuth: false
         )
     }
@@ -43,12 +39,10 @@ nonisolated public struct SessionEndpoints: Sendable {
     ///
     /// - Remark: HTTP `DELETE /sessions`, `session.delete` in session.yaml
     public func delete() -> Endpoint<AccordEmpty> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "session.delete", method: .delete,
-            path: "/sessions", query: query, headers: headers,
-            body: nil, requiresAuth: true
+            path: "/sessions",
+            requiresAuth: true
         )
     }
 }

@@ -17,11 +17,9 @@ nonisolated public struct AuthEndpoints: Sendable {
     ///
     /// - Remark: HTTP `POST /auth/sms/send`, `auth.sms-send` in auth.yaml
     public func smsSend(_ body: AuthSMSSendRequest) -> Endpoint<AuthSMSSendResponse> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "auth.sms-send", method: .post,
-            path: "/auth/sms/send", query: query, headers: headers,
+            path: "/auth/sms/send",
             body: body, requiresAuth: false
         )
     }
@@ -30,11 +28,9 @@ nonisolated public struct AuthEndpoints: Sendable {
     ///
     /// - Remark: HTTP `POST /auth/login/phone`, `auth.login-phone` in auth.yaml
     public func loginPhone(_ body: AuthLoginPhoneRequest) -> Endpoint<LoginResponse> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "auth.login-phone", method: .post,
-            path: "/auth/login/phone", query: query, headers: headers,
+            path: "/auth/login/phone",
             body: body, requiresAuth: false
         )
     }
@@ -43,11 +39,9 @@ nonisolated public struct AuthEndpoints: Sendable {
     ///
     /// - Remark: HTTP `POST /auth/login/apple`, `auth.login-apple` in auth.yaml
     public func loginApple(_ body: AuthLoginAppleRequest) -> Endpoint<LoginResponse> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "auth.login-apple", method: .post,
-            path: "/auth/login/apple", query: query, headers: headers,
+            path: "/auth/login/apple",
             body: body, requiresAuth: false
         )
     }
@@ -58,11 +52,9 @@ nonisolated public struct AuthEndpoints: Sendable {
     ///
     /// - Remark: HTTP `POST /auth/token/refresh`, `auth.refresh` in auth.yaml
     public func refresh(_ body: AuthRefreshRequest) -> Endpoint<TokenPair> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "auth.refresh", method: .post,
-            path: "/auth/token/refresh", query: query, headers: headers,
+            path: "/auth/token/refresh",
             body: body, requiresAuth: false
         )
     }
@@ -71,11 +63,9 @@ nonisolated public struct AuthEndpoints: Sendable {
     ///
     /// - Remark: HTTP `POST /auth/logout`, `auth.logout` in auth.yaml
     public func logout(_ body: AuthLogoutRequest) -> Endpoint<AccordEmpty> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "auth.logout", method: .post,
-            path: "/auth/logout", query: query, headers: headers,
+            path: "/auth/logout",
             body: body, requiresAuth: true
         )
     }
@@ -84,12 +74,10 @@ nonisolated public struct AuthEndpoints: Sendable {
     ///
     /// - Remark: HTTP `GET /auth/im/token`, `auth.im-token` in auth.yaml
     public func imToken() -> Endpoint<AuthIMTokenResponse> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "auth.im-token", method: .get,
-            path: "/auth/im/token", query: query, headers: headers,
-            body: nil, requiresAuth: true
+            path: "/auth/im/token",
+            requiresAuth: true
         )
     }
 
@@ -97,12 +85,10 @@ nonisolated public struct AuthEndpoints: Sendable {
     ///
     /// - Remark: HTTP `GET /users/me`, `user.me` in auth.yaml
     public func userMe() -> Endpoint<LoginUser> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "user.me", method: .get,
-            path: "/users/me", query: query, headers: headers,
-            body: nil, requiresAuth: true
+            path: "/users/me",
+            requiresAuth: true
         )
     }
 
@@ -110,11 +96,9 @@ nonisolated public struct AuthEndpoints: Sendable {
     ///
     /// - Remark: HTTP `PUT /users/me/profile`, `user.update-profile` in auth.yaml
     public func userUpdateProfile(_ body: UserUpdateProfileRequest) -> Endpoint<LoginUser> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "user.update-profile", method: .put,
-            path: "/users/me/profile", query: query, headers: headers,
+            path: "/users/me/profile",
             body: body, requiresAuth: true
         )
     }
@@ -123,12 +107,10 @@ nonisolated public struct AuthEndpoints: Sendable {
     ///
     /// - Remark: HTTP `GET /app/start-config`, `app.start-config` in auth.yaml
     public func appStartConfig() -> Endpoint<AppStartConfigResponse> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "app.start-config", method: .get,
-            path: "/app/start-config", query: query, headers: headers,
-            body: nil, requiresAuth: false
+            path: "/app/start-config",
+            requiresAuth: false
         )
     }
 
@@ -136,11 +118,9 @@ nonisolated public struct AuthEndpoints: Sendable {
     ///
     /// - Remark: HTTP `POST /users/me/phone`, `user.bind-phone` in auth.yaml
     public func userBindPhone(_ body: UserBindPhoneRequest) -> Endpoint<LoginUser> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "user.bind-phone", method: .post,
-            path: "/users/me/phone", query: query, headers: headers,
+            path: "/users/me/phone",
             body: body, requiresAuth: true
         )
     }
@@ -149,11 +129,9 @@ nonisolated public struct AuthEndpoints: Sendable {
     ///
     /// - Remark: HTTP `POST /users/me/deletion`, `user.request-deletion` in auth.yaml
     public func userRequestDeletion(_ body: UserRequestDeletionRequest) -> Endpoint<AccountDeletion> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "user.request-deletion", method: .post,
-            path: "/users/me/deletion", query: query, headers: headers,
+            path: "/users/me/deletion",
             body: body, requiresAuth: true
         )
     }
@@ -162,12 +140,10 @@ nonisolated public struct AuthEndpoints: Sendable {
     ///
     /// - Remark: HTTP `DELETE /users/me/deletion`, `user.cancel-deletion` in auth.yaml
     public func userCancelDeletion() -> Endpoint<AccordEmpty> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "user.cancel-deletion", method: .delete,
-            path: "/users/me/deletion", query: query, headers: headers,
-            body: nil, requiresAuth: true
+            path: "/users/me/deletion",
+            requiresAuth: true
         )
     }
 }

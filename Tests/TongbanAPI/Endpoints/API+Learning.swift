@@ -19,12 +19,11 @@ nonisolated public struct LearningEndpoints: Sendable {
     public func knowledgeBases(cursor: String? = nil, limit: Int? = nil) -> Endpoint<LearningKnowledgeBasesResponse> {
         var query: [QueryItem] = []
         if let cursorValue = cursor { query.append(QueryItem(name: "cursor", value: cursorValue)) }
-        if let limitValue = limit { query.append(QueryItem(name: "limit", value: String(limitValue))) }
-        let headers: [QueryItem] = []
+        if let limitValue = limit { query.append(QueryItem(name: "limit", value: limitValue.description)) }
         return Endpoint(
             id: "learning.knowledge-bases", method: .get,
-            path: "/knowledge-bases", query: query, headers: headers,
-            body: nil, requiresAuth: true
+            path: "/knowledge-bases", query: query,
+            requiresAuth: true
         )
     }
 
@@ -32,12 +31,10 @@ nonisolated public struct LearningEndpoints: Sendable {
     ///
     /// - Remark: HTTP `GET /knowledge-bases/{kb_id}/paths`, `learning.paths` in learning.yaml
     public func paths(kbID: String) -> Endpoint<LearningPathsResponse> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "learning.paths", method: .get,
-            path: "/knowledge-bases/\(Endpoint<LearningPathsResponse>.segment(kbID))/paths", query: query, headers: headers,
-            body: nil, requiresAuth: true
+            path: Endpoint<LearningPathsResponse>.joinedPath("/knowledge-bases/", Endpoint<LearningPathsResponse>.segment(kbID), "/paths"),
+            requiresAuth: true
         )
     }
 
@@ -45,12 +42,10 @@ nonisolated public struct LearningEndpoints: Sendable {
     ///
     /// - Remark: HTTP `GET /paths/{path_id}/lessons`, `learning.lessons` in learning.yaml
     public func lessons(pathID: String) -> Endpoint<LearningLessonsResponse> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "learning.lessons", method: .get,
-            path: "/paths/\(Endpoint<LearningLessonsResponse>.segment(pathID))/lessons", query: query, headers: headers,
-            body: nil, requiresAuth: true
+            path: Endpoint<LearningLessonsResponse>.joinedPath("/paths/", Endpoint<LearningLessonsResponse>.segment(pathID), "/lessons"),
+            requiresAuth: true
         )
     }
 
@@ -58,12 +53,10 @@ nonisolated public struct LearningEndpoints: Sendable {
     ///
     /// - Remark: HTTP `GET /lessons/{lesson_id}`, `learning.lesson` in learning.yaml
     public func lesson(lessonID: String) -> Endpoint<Lesson> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "learning.lesson", method: .get,
-            path: "/lessons/\(Endpoint<Lesson>.segment(lessonID))", query: query, headers: headers,
-            body: nil, requiresAuth: true
+            path: Endpoint<Lesson>.joinedPath("/lessons/", Endpoint<Lesson>.segment(lessonID)),
+            requiresAuth: true
         )
     }
 
@@ -71,11 +64,9 @@ nonisolated public struct LearningEndpoints: Sendable {
     ///
     /// - Remark: HTTP `POST /learning/sessions`, `learning.start-session` in learning.yaml
     public func startSession(_ body: LearningStartSessionRequest) -> Endpoint<LearningSession> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "learning.start-session", method: .post,
-            path: "/learning/sessions", query: query, headers: headers,
+            path: "/learning/sessions",
             body: body, requiresAuth: true
         )
     }
@@ -84,11 +75,9 @@ nonisolated public struct LearningEndpoints: Sendable {
     ///
     /// - Remark: HTTP `PATCH /learning/sessions/{session_id}`, `learning.update-session` in learning.yaml
     public func updateSession(sessionID: String, body: LearningUpdateSessionRequest) -> Endpoint<LearningSession> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "learning.update-session", method: .patch,
-            path: "/learning/sessions/\(Endpoint<LearningSession>.segment(sessionID))", query: query, headers: headers,
+            path: Endpoint<LearningSession>.joinedPath("/learning/sessions/", Endpoint<LearningSession>.segment(sessionID)),
             body: body, requiresAuth: true
         )
     }
@@ -97,11 +86,9 @@ nonisolated public struct LearningEndpoints: Sendable {
     ///
     /// - Remark: HTTP `POST /ai/analyze-learning-input`, `ai.analyze` in learning.yaml
     public func aiAnalyze(_ body: AIAnalyzeRequest) -> Endpoint<AIAnalysis> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "ai.analyze", method: .post,
-            path: "/ai/analyze-learning-input", query: query, headers: headers,
+            path: "/ai/analyze-learning-input",
             body: body, requiresAuth: true
         )
     }
@@ -112,11 +99,9 @@ nonisolated public struct LearningEndpoints: Sendable {
     ///
     /// - Remark: HTTP `POST /ai/chat`, `ai.chat` in learning.yaml
     public func aiChat(_ body: AIChatRequest) -> Endpoint<AIChatResponse> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "ai.chat", method: .post,
-            path: "/ai/chat", query: query, headers: headers,
+            path: "/ai/chat",
             body: body, requiresAuth: true
         )
     }
@@ -127,11 +112,9 @@ nonisolated public struct LearningEndpoints: Sendable {
     public func aiChatStream(_ body: AIChatRequest) -> StreamEndpoint<ChatDelta> {
         var body = body
         body.stream = true
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return StreamEndpoint(request: Endpoint(
             id: "ai.chat", method: .post,
-            path: "/ai/chat", query: query, headers: headers,
+            path: "/ai/chat",
             body: body, requiresAuth: true
         ))
     }
@@ -142,11 +125,10 @@ nonisolated public struct LearningEndpoints: Sendable {
     public func reviewTasks(range: ReviewTasksRange? = nil) -> Endpoint<ReviewTasksResponse> {
         var query: [QueryItem] = []
         if let rangeValue = range { query.append(QueryItem(name: "range", value: rangeValue.rawValue)) }
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "review.tasks", method: .get,
-            path: "/review/tasks", query: query, headers: headers,
-            body: nil, requiresAuth: true
+            path: "/review/tasks", query: query,
+            requiresAuth: true
         )
     }
 
@@ -154,12 +136,10 @@ nonisolated public struct LearningEndpoints: Sendable {
     ///
     /// - Remark: HTTP `POST /review/tasks/{task_id}/complete`, `review.complete` in learning.yaml
     public func reviewComplete(taskID: String) -> Endpoint<ReviewTask> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "review.complete", method: .post,
-            path: "/review/tasks/\(Endpoint<ReviewTask>.segment(taskID))/complete", query: query, headers: headers,
-            body: nil, requiresAuth: true
+            path: Endpoint<ReviewTask>.joinedPath("/review/tasks/", Endpoint<ReviewTask>.segment(taskID), "/complete"),
+            requiresAuth: true
         )
     }
 
@@ -167,12 +147,10 @@ nonisolated public struct LearningEndpoints: Sendable {
     ///
     /// - Remark: HTTP `GET /learning/profile`, `learning.profile` in learning.yaml
     public func profile() -> Endpoint<UserLearningProfile> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "learning.profile", method: .get,
-            path: "/learning/profile", query: query, headers: headers,
-            body: nil, requiresAuth: true
+            path: "/learning/profile",
+            requiresAuth: true
         )
     }
 
@@ -180,11 +158,9 @@ nonisolated public struct LearningEndpoints: Sendable {
     ///
     /// - Remark: HTTP `POST /feedback`, `feedback.submit` in learning.yaml
     public func feedbackSubmit(_ body: FeedbackSubmitRequest) -> Endpoint<FeedbackSubmitResponse> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "feedback.submit", method: .post,
-            path: "/feedback", query: query, headers: headers,
+            path: "/feedback",
             body: body, requiresAuth: true
         )
     }
@@ -193,11 +169,9 @@ nonisolated public struct LearningEndpoints: Sendable {
     ///
     /// - Remark: HTTP `POST /knowledge-bases/import`, `learning.import-kb` in learning.yaml
     public func importKB(_ body: LearningImportKBRequest) -> Endpoint<KnowledgeBase> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "learning.import-kb", method: .post,
-            path: "/knowledge-bases/import", query: query, headers: headers,
+            path: "/knowledge-bases/import",
             body: body, requiresAuth: true
         )
     }
@@ -208,12 +182,11 @@ nonisolated public struct LearningEndpoints: Sendable {
     public func searchKB(q: String, limit: Int? = nil) -> Endpoint<LearningSearchKBResponse> {
         var query: [QueryItem] = []
         do { let qValue = q; query.append(QueryItem(name: "q", value: qValue)) }
-        if let limitValue = limit { query.append(QueryItem(name: "limit", value: String(limitValue))) }
-        let headers: [QueryItem] = []
+        if let limitValue = limit { query.append(QueryItem(name: "limit", value: limitValue.description)) }
         return Endpoint(
             id: "learning.search-kb", method: .get,
-            path: "/knowledge-bases/search", query: query, headers: headers,
-            body: nil, requiresAuth: true
+            path: "/knowledge-bases/search", query: query,
+            requiresAuth: true
         )
     }
 
@@ -223,12 +196,11 @@ nonisolated public struct LearningEndpoints: Sendable {
     public func sessions(cursor: String? = nil, limit: Int? = nil) -> Endpoint<Page<LearningSession>> {
         var query: [QueryItem] = []
         if let cursorValue = cursor { query.append(QueryItem(name: "cursor", value: cursorValue)) }
-        if let limitValue = limit { query.append(QueryItem(name: "limit", value: String(limitValue))) }
-        let headers: [QueryItem] = []
+        if let limitValue = limit { query.append(QueryItem(name: "limit", value: limitValue.description)) }
         return Endpoint(
             id: "learning.sessions", method: .get,
-            path: "/learning/sessions", query: query, headers: headers,
-            body: nil, requiresAuth: true
+            path: "/learning/sessions", query: query,
+            requiresAuth: true
         )
     }
 
@@ -236,12 +208,10 @@ nonisolated public struct LearningEndpoints: Sendable {
     ///
     /// - Remark: HTTP `POST /review/tasks/{task_id}/skip`, `review.skip` in learning.yaml
     public func reviewSkip(taskID: String) -> Endpoint<ReviewTask> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "review.skip", method: .post,
-            path: "/review/tasks/\(Endpoint<ReviewTask>.segment(taskID))/skip", query: query, headers: headers,
-            body: nil, requiresAuth: true
+            path: Endpoint<ReviewTask>.joinedPath("/review/tasks/", Endpoint<ReviewTask>.segment(taskID), "/skip"),
+            requiresAuth: true
         )
     }
 
@@ -249,12 +219,10 @@ nonisolated public struct LearningEndpoints: Sendable {
     ///
     /// - Remark: HTTP `GET /learning/goals`, `learning.goals` in learning.yaml
     public func goals() -> Endpoint<LearningGoals> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "learning.goals", method: .get,
-            path: "/learning/goals", query: query, headers: headers,
-            body: nil, requiresAuth: true
+            path: "/learning/goals",
+            requiresAuth: true
         )
     }
 
@@ -262,11 +230,9 @@ nonisolated public struct LearningEndpoints: Sendable {
     ///
     /// - Remark: HTTP `PUT /learning/goals`, `learning.update-goals` in learning.yaml
     public func updateGoals(_ body: LearningGoals) -> Endpoint<LearningGoals> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "learning.update-goals", method: .put,
-            path: "/learning/goals", query: query, headers: headers,
+            path: "/learning/goals",
             body: body, requiresAuth: true
         )
     }
@@ -275,12 +241,10 @@ nonisolated public struct LearningEndpoints: Sendable {
     ///
     /// - Remark: HTTP `GET /learning/reminders`, `learning.reminders` in learning.yaml
     public func reminders() -> Endpoint<LearningRemindersResponse> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "learning.reminders", method: .get,
-            path: "/learning/reminders", query: query, headers: headers,
-            body: nil, requiresAuth: true
+            path: "/learning/reminders",
+            requiresAuth: true
         )
     }
 
@@ -288,11 +252,9 @@ nonisolated public struct LearningEndpoints: Sendable {
     ///
     /// - Remark: HTTP `PUT /learning/reminders/{reminder_id}`, `learning.set-reminder` in learning.yaml
     public func setReminder(reminderID: String, body: LearningSetReminderRequest) -> Endpoint<Reminder> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "learning.set-reminder", method: .put,
-            path: "/learning/reminders/\(Endpoint<Reminder>.segment(reminderID))", query: query, headers: headers,
+            path: Endpoint<Reminder>.joinedPath("/learning/reminders/", Endpoint<Reminder>.segment(reminderID)),
             body: body, requiresAuth: true
         )
     }
@@ -301,12 +263,10 @@ nonisolated public struct LearningEndpoints: Sendable {
     ///
     /// - Remark: HTTP `GET /learning/achievements`, `learning.achievements` in learning.yaml
     public func achievements() -> Endpoint<LearningAchievementsResponse> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "learning.achievements", method: .get,
-            path: "/learning/achievements", query: query, headers: headers,
-            body: nil, requiresAuth: true
+            path: "/learning/achievements",
+            requiresAuth: true
         )
     }
 
@@ -322,12 +282,10 @@ nonisolated public struct LearningEndpoints: Sendable {
         public static let allCases: [Self] = [.today, .tomorrow, .week]
 
         public init(rawValue: String) {
-            switch rawValue {
-            case "today": self = .today
-            case "tomorrow": self = .tomorrow
-            case "week": self = .week
-            default: self = .unknown(rawValue)
-            }
+            if AccordRawValue.matches(rawValue, "today") { self = .today; return }
+            if AccordRawValue.matches(rawValue, "tomorrow") { self = .tomorrow; return }
+            if AccordRawValue.matches(rawValue, "week") { self = .week; return }
+            self = .unknown(rawValue)
         }
 
         public var rawValue: String {

@@ -21,14 +21,13 @@ nonisolated public struct MatchingEndpoints: Sendable {
     public func feed(cursor: String? = nil, limit: Int? = nil, photoWidth: Int? = nil, photoHeight: Int? = nil) -> Endpoint<Page<FeedCard>> {
         var query: [QueryItem] = []
         if let cursorValue = cursor { query.append(QueryItem(name: "cursor", value: cursorValue)) }
-        if let limitValue = limit { query.append(QueryItem(name: "limit", value: String(limitValue))) }
-        if let photoWidthValue = photoWidth { query.append(QueryItem(name: "photo_width", value: String(photoWidthValue))) }
-        if let photoHeightValue = photoHeight { query.append(QueryItem(name: "photo_height", value: String(photoHeightValue))) }
-        let headers: [QueryItem] = []
+        if let limitValue = limit { query.append(QueryItem(name: "limit", value: limitValue.description)) }
+        if let photoWidthValue = photoWidth { query.append(QueryItem(name: "photo_width", value: photoWidthValue.description)) }
+        if let photoHeightValue = photoHeight { query.append(QueryItem(name: "photo_height", value: photoHeightValue.description)) }
         return Endpoint(
             id: "matching.feed", method: .get,
-            path: "/discover/feed", query: query, headers: headers,
-            body: nil, requiresAuth: true
+            path: "/discover/feed", query: query,
+            requiresAuth: true
         )
     }
 
@@ -36,12 +35,10 @@ nonisolated public struct MatchingEndpoints: Sendable {
     ///
     /// - Remark: HTTP `POST /users/{uid}/like`, `matching.like` in matching.yaml
     public func like(uid: Int) -> Endpoint<LikeResult> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "matching.like", method: .post,
-            path: "/users/\(Endpoint<LikeResult>.segment(String(uid)))/like", query: query, headers: headers,
-            body: nil, requiresAuth: true
+            path: Endpoint<LikeResult>.joinedPath("/users/", Endpoint<LikeResult>.segment(uid.description), "/like"),
+            requiresAuth: true
         )
     }
 
@@ -49,12 +46,10 @@ nonisolated public struct MatchingEndpoints: Sendable {
     ///
     /// - Remark: HTTP `POST /users/{uid}/super-like`, `matching.super-like` in matching.yaml
     public func superLike(uid: Int) -> Endpoint<LikeResult> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "matching.super-like", method: .post,
-            path: "/users/\(Endpoint<LikeResult>.segment(String(uid)))/super-like", query: query, headers: headers,
-            body: nil, requiresAuth: true
+            path: Endpoint<LikeResult>.joinedPath("/users/", Endpoint<LikeResult>.segment(uid.description), "/super-like"),
+            requiresAuth: true
         )
     }
 
@@ -62,12 +57,10 @@ nonisolated public struct MatchingEndpoints: Sendable {
     ///
     /// - Remark: HTTP `POST /users/{uid}/pass`, `matching.pass` in matching.yaml
     public func pass(uid: Int) -> Endpoint<AccordEmpty> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "matching.pass", method: .post,
-            path: "/users/\(Endpoint<AccordEmpty>.segment(String(uid)))/pass", query: query, headers: headers,
-            body: nil, requiresAuth: true
+            path: Endpoint<AccordEmpty>.joinedPath("/users/", Endpoint<AccordEmpty>.segment(uid.description), "/pass"),
+            requiresAuth: true
         )
     }
 
@@ -77,12 +70,11 @@ nonisolated public struct MatchingEndpoints: Sendable {
     public func matches(cursor: String? = nil, limit: Int? = nil) -> Endpoint<Page<Match>> {
         var query: [QueryItem] = []
         if let cursorValue = cursor { query.append(QueryItem(name: "cursor", value: cursorValue)) }
-        if let limitValue = limit { query.append(QueryItem(name: "limit", value: String(limitValue))) }
-        let headers: [QueryItem] = []
+        if let limitValue = limit { query.append(QueryItem(name: "limit", value: limitValue.description)) }
         return Endpoint(
             id: "matching.matches", method: .get,
-            path: "/matches", query: query, headers: headers,
-            body: nil, requiresAuth: true
+            path: "/matches", query: query,
+            requiresAuth: true
         )
     }
 
@@ -90,12 +82,10 @@ nonisolated public struct MatchingEndpoints: Sendable {
     ///
     /// - Remark: HTTP `DELETE /matches/{match_id}`, `matching.unmatch` in matching.yaml
     public func unmatch(matchID: String) -> Endpoint<AccordEmpty> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "matching.unmatch", method: .delete,
-            path: "/matches/\(Endpoint<AccordEmpty>.segment(matchID))", query: query, headers: headers,
-            body: nil, requiresAuth: true
+            path: Endpoint<AccordEmpty>.joinedPath("/matches/", Endpoint<AccordEmpty>.segment(matchID)),
+            requiresAuth: true
         )
     }
 
@@ -103,11 +93,9 @@ nonisolated public struct MatchingEndpoints: Sendable {
     ///
     /// - Remark: HTTP `POST /users/{uid}/report`, `matching.report` in matching.yaml
     public func report(uid: Int, body: MatchingReportRequest) -> Endpoint<MatchingReportResponse> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "matching.report", method: .post,
-            path: "/users/\(Endpoint<MatchingReportResponse>.segment(String(uid)))/report", query: query, headers: headers,
+            path: Endpoint<MatchingReportResponse>.joinedPath("/users/", Endpoint<MatchingReportResponse>.segment(uid.description), "/report"),
             body: body, requiresAuth: true
         )
     }
@@ -116,12 +104,10 @@ nonisolated public struct MatchingEndpoints: Sendable {
     ///
     /// - Remark: HTTP `POST /users/{uid}/block`, `matching.block` in matching.yaml
     public func block(uid: Int) -> Endpoint<BlockedUser> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "matching.block", method: .post,
-            path: "/users/\(Endpoint<BlockedUser>.segment(String(uid)))/block", query: query, headers: headers,
-            body: nil, requiresAuth: true
+            path: Endpoint<BlockedUser>.joinedPath("/users/", Endpoint<BlockedUser>.segment(uid.description), "/block"),
+            requiresAuth: true
         )
     }
 
@@ -129,12 +115,10 @@ nonisolated public struct MatchingEndpoints: Sendable {
     ///
     /// - Remark: HTTP `DELETE /users/{uid}/block`, `matching.unblock` in matching.yaml
     public func unblock(uid: Int) -> Endpoint<AccordEmpty> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "matching.unblock", method: .delete,
-            path: "/users/\(Endpoint<AccordEmpty>.segment(String(uid)))/block", query: query, headers: headers,
-            body: nil, requiresAuth: true
+            path: Endpoint<AccordEmpty>.joinedPath("/users/", Endpoint<AccordEmpty>.segment(uid.description), "/block"),
+            requiresAuth: true
         )
     }
 
@@ -144,12 +128,11 @@ nonisolated public struct MatchingEndpoints: Sendable {
     public func blocks(cursor: String? = nil, limit: Int? = nil) -> Endpoint<Page<BlockedUser>> {
         var query: [QueryItem] = []
         if let cursorValue = cursor { query.append(QueryItem(name: "cursor", value: cursorValue)) }
-        if let limitValue = limit { query.append(QueryItem(name: "limit", value: String(limitValue))) }
-        let headers: [QueryItem] = []
+        if let limitValue = limit { query.append(QueryItem(name: "limit", value: limitValue.description)) }
         return Endpoint(
             id: "matching.blocks", method: .get,
-            path: "/blocks", query: query, headers: headers,
-            body: nil, requiresAuth: true
+            path: "/blocks", query: query,
+            requiresAuth: true
         )
     }
 }

@@ -17,11 +17,9 @@ nonisolated public struct PushEndpoints: Sendable {
     ///
     /// - Remark: HTTP `POST /push/devices`, `push.register` in push.yaml
     public func register(_ body: PushRegisterRequest) -> Endpoint<PushDevice> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "push.register", method: .post,
-            path: "/push/devices", query: query, headers: headers,
+            path: "/push/devices",
             body: body, requiresAuth: true
         )
     }
@@ -30,12 +28,10 @@ nonisolated public struct PushEndpoints: Sendable {
     ///
     /// - Remark: HTTP `DELETE /push/devices/{device_token}`, `push.unregister` in push.yaml
     public func unregister(deviceToken: String) -> Endpoint<AccordEmpty> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "push.unregister", method: .delete,
-            path: "/push/devices/\(Endpoint<AccordEmpty>.segment(deviceToken))", query: query, headers: headers,
-            body: nil, requiresAuth: true
+            path: Endpoint<AccordEmpty>.joinedPath("/push/devices/", Endpoint<AccordEmpty>.segment(deviceToken)),
+            requiresAuth: true
         )
     }
 
@@ -43,12 +39,10 @@ nonisolated public struct PushEndpoints: Sendable {
     ///
     /// - Remark: HTTP `GET /push/settings`, `push.settings` in push.yaml
     public func settings() -> Endpoint<NotificationSettings> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "push.settings", method: .get,
-            path: "/push/settings", query: query, headers: headers,
-            body: nil, requiresAuth: true
+            path: "/push/settings",
+            requiresAuth: true
         )
     }
 
@@ -56,11 +50,9 @@ nonisolated public struct PushEndpoints: Sendable {
     ///
     /// - Remark: HTTP `PUT /push/settings`, `push.update-settings` in push.yaml
     public func updateSettings(_ body: PushUpdateSettingsRequest) -> Endpoint<NotificationSettings> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "push.update-settings", method: .put,
-            path: "/push/settings", query: query, headers: headers,
+            path: "/push/settings",
             body: body, requiresAuth: true
         )
     }
@@ -69,11 +61,9 @@ nonisolated public struct PushEndpoints: Sendable {
     ///
     /// - Remark: HTTP `POST /push/test`, `push.test` in push.yaml
     public func test(_ body: PushTestRequest) -> Endpoint<PushTestResponse> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "push.test", method: .post,
-            path: "/push/test", query: query, headers: headers,
+            path: "/push/test",
             body: body, requiresAuth: true
         )
     }

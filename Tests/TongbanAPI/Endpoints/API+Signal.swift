@@ -19,13 +19,12 @@ nonisolated public struct SignalEndpoints: Sendable {
     public func inbox(cursor: String? = nil, limit: Int? = nil, filter: InboxFilter? = nil) -> Endpoint<SignalInbox> {
         var query: [QueryItem] = []
         if let cursorValue = cursor { query.append(QueryItem(name: "cursor", value: cursorValue)) }
-        if let limitValue = limit { query.append(QueryItem(name: "limit", value: String(limitValue))) }
+        if let limitValue = limit { query.append(QueryItem(name: "limit", value: limitValue.description)) }
         if let filterValue = filter { query.append(QueryItem(name: "filter", value: filterValue.rawValue)) }
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "signal.inbox", method: .get,
-            path: "/signals/inbox", query: query, headers: headers,
-            body: nil, requiresAuth: true
+            path: "/signals/inbox", query: query,
+            requiresAuth: true
         )
     }
 
@@ -35,11 +34,9 @@ nonisolated public struct SignalEndpoints: Sendable {
     ///
     /// - Remark: HTTP `POST /signals`, `signal.publish` in signal.yaml
     public func publish(_ body: SignalPublishRequest) -> Endpoint<Signal> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "signal.publish", method: .post,
-            path: "/signals", query: query, headers: headers,
+            path: "/signals",
             body: body, requiresAuth: true
         )
     }
@@ -50,13 +47,12 @@ nonisolated public struct SignalEndpoints: Sendable {
     public func mine(cursor: String? = nil, limit: Int? = nil, status: MineStatus? = nil) -> Endpoint<Page<Signal>> {
         var query: [QueryItem] = []
         if let cursorValue = cursor { query.append(QueryItem(name: "cursor", value: cursorValue)) }
-        if let limitValue = limit { query.append(QueryItem(name: "limit", value: String(limitValue))) }
+        if let limitValue = limit { query.append(QueryItem(name: "limit", value: limitValue.description)) }
         if let statusValue = status { query.append(QueryItem(name: "status", value: statusValue.rawValue)) }
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "signal.mine", method: .get,
-            path: "/signals/mine", query: query, headers: headers,
-            body: nil, requiresAuth: true
+            path: "/signals/mine", query: query,
+            requiresAuth: true
         )
     }
 
@@ -64,12 +60,10 @@ nonisolated public struct SignalEndpoints: Sendable {
     ///
     /// - Remark: HTTP `GET /signals/{signal_id}`, `signal.detail` in signal.yaml
     public func detail(signalID: String) -> Endpoint<SignalDetail> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "signal.detail", method: .get,
-            path: "/signals/\(Endpoint<SignalDetail>.segment(signalID))", query: query, headers: headers,
-            body: nil, requiresAuth: true
+            path: Endpoint<SignalDetail>.joinedPath("/signals/", Endpoint<SignalDetail>.segment(signalID)),
+            requiresAuth: true
         )
     }
 
@@ -77,11 +71,9 @@ nonisolated public struct SignalEndpoints: Sendable {
     ///
     /// - Remark: HTTP `POST /signals/{signal_id}/reply`, `signal.reply` in signal.yaml
     public func reply(signalID: String, body: SignalReplyRequest) -> Endpoint<SignalReplyResponse> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "signal.reply", method: .post,
-            path: "/signals/\(Endpoint<SignalReplyResponse>.segment(signalID))/reply", query: query, headers: headers,
+            path: Endpoint<SignalReplyResponse>.joinedPath("/signals/", Endpoint<SignalReplyResponse>.segment(signalID), "/reply"),
             body: body, requiresAuth: true
         )
     }
@@ -90,12 +82,10 @@ nonisolated public struct SignalEndpoints: Sendable {
     ///
     /// - Remark: HTTP `POST /signals/{signal_id}/flash-viewed`, `signal.flash-viewed` in signal.yaml
     public func flashViewed(signalID: String) -> Endpoint<AccordEmpty> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "signal.flash-viewed", method: .post,
-            path: "/signals/\(Endpoint<AccordEmpty>.segment(signalID))/flash-viewed", query: query, headers: headers,
-            body: nil, requiresAuth: true
+            path: Endpoint<AccordEmpty>.joinedPath("/signals/", Endpoint<AccordEmpty>.segment(signalID), "/flash-viewed"),
+            requiresAuth: true
         )
     }
 
@@ -103,12 +93,10 @@ nonisolated public struct SignalEndpoints: Sendable {
     ///
     /// - Remark: HTTP `DELETE /signals/{signal_id}`, `signal.delete` in signal.yaml
     public func delete(signalID: String) -> Endpoint<AccordEmpty> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "signal.delete", method: .delete,
-            path: "/signals/\(Endpoint<AccordEmpty>.segment(signalID))", query: query, headers: headers,
-            body: nil, requiresAuth: true
+            path: Endpoint<AccordEmpty>.joinedPath("/signals/", Endpoint<AccordEmpty>.segment(signalID)),
+            requiresAuth: true
         )
     }
 
@@ -118,12 +106,10 @@ nonisolated public struct SignalEndpoints: Sendable {
     ///
     /// - Remark: HTTP `POST /signals/draw`, `signal.draw` in signal.yaml
     public func draw() -> Endpoint<Signal> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "signal.draw", method: .post,
-            path: "/signals/draw", query: query, headers: headers,
-            body: nil, requiresAuth: true
+            path: "/signals/draw",
+            requiresAuth: true
         )
     }
 
@@ -131,12 +117,10 @@ nonisolated public struct SignalEndpoints: Sendable {
     ///
     /// - Remark: HTTP `GET /signals/quota`, `signal.quota` in signal.yaml
     public func quota() -> Endpoint<SignalQuota> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "signal.quota", method: .get,
-            path: "/signals/quota", query: query, headers: headers,
-            body: nil, requiresAuth: true
+            path: "/signals/quota",
+            requiresAuth: true
         )
     }
 
@@ -152,12 +136,10 @@ nonisolated public struct SignalEndpoints: Sendable {
         public static let allCases: [Self] = [.all, .unread, .flash]
 
         public init(rawValue: String) {
-            switch rawValue {
-            case "all": self = .all
-            case "unread": self = .unread
-            case "flash": self = .flash
-            default: self = .unknown(rawValue)
-            }
+            if AccordRawValue.matches(rawValue, "all") { self = .all; return }
+            if AccordRawValue.matches(rawValue, "unread") { self = .unread; return }
+            if AccordRawValue.matches(rawValue, "flash") { self = .flash; return }
+            self = .unknown(rawValue)
         }
 
         public var rawValue: String {
@@ -182,12 +164,10 @@ nonisolated public struct SignalEndpoints: Sendable {
         public static let allCases: [Self] = [.active, .expired, .deleted]
 
         public init(rawValue: String) {
-            switch rawValue {
-            case "active": self = .active
-            case "expired": self = .expired
-            case "deleted": self = .deleted
-            default: self = .unknown(rawValue)
-            }
+            if AccordRawValue.matches(rawValue, "active") { self = .active; return }
+            if AccordRawValue.matches(rawValue, "expired") { self = .expired; return }
+            if AccordRawValue.matches(rawValue, "deleted") { self = .deleted; return }
+            self = .unknown(rawValue)
         }
 
         public var rawValue: String {

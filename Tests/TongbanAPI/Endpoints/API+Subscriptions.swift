@@ -17,12 +17,10 @@ nonisolated public struct SubscriptionsEndpoints: Sendable {
     ///
     /// - Remark: HTTP `GET /subscriptions/products`, `subscriptions.products` in subscriptions.yaml
     public func products() -> Endpoint<SubscriptionsProductsResponse> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "subscriptions.products", method: .get,
-            path: "/subscriptions/products", query: query, headers: headers,
-            body: nil, requiresAuth: true
+            path: "/subscriptions/products",
+            requiresAuth: true
         )
     }
 
@@ -30,12 +28,10 @@ nonisolated public struct SubscriptionsEndpoints: Sendable {
     ///
     /// - Remark: HTTP `GET /subscriptions/me`, `subscriptions.me` in subscriptions.yaml
     public func me() -> Endpoint<Entitlement> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "subscriptions.me", method: .get,
-            path: "/subscriptions/me", query: query, headers: headers,
-            body: nil, requiresAuth: true
+            path: "/subscriptions/me",
+            requiresAuth: true
         )
     }
 
@@ -43,11 +39,9 @@ nonisolated public struct SubscriptionsEndpoints: Sendable {
     ///
     /// - Remark: HTTP `POST /subscriptions/verify`, `subscriptions.verify` in subscriptions.yaml
     public func verify(_ body: SubscriptionsVerifyRequest) -> Endpoint<Entitlement> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "subscriptions.verify", method: .post,
-            path: "/subscriptions/verify", query: query, headers: headers,
+            path: "/subscriptions/verify",
             body: body, requiresAuth: true
         )
     }
@@ -56,12 +50,10 @@ nonisolated public struct SubscriptionsEndpoints: Sendable {
     ///
     /// - Remark: HTTP `POST /subscriptions/restore`, `subscriptions.restore` in subscriptions.yaml
     public func restore() -> Endpoint<Entitlement> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "subscriptions.restore", method: .post,
-            path: "/subscriptions/restore", query: query, headers: headers,
-            body: nil, requiresAuth: true
+            path: "/subscriptions/restore",
+            requiresAuth: true
         )
     }
 
@@ -69,11 +61,9 @@ nonisolated public struct SubscriptionsEndpoints: Sendable {
     ///
     /// - Remark: HTTP `POST /payments/orders`, `payments.create-order` in subscriptions.yaml
     public func paymentsCreateOrder(_ body: PaymentsCreateOrderRequest) -> Endpoint<PaymentOrder> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "payments.create-order", method: .post,
-            path: "/payments/orders", query: query, headers: headers,
+            path: "/payments/orders",
             body: body, requiresAuth: true
         )
     }
@@ -82,12 +72,10 @@ nonisolated public struct SubscriptionsEndpoints: Sendable {
     ///
     /// - Remark: HTTP `GET /payments/orders/{order_no}`, `payments.order` in subscriptions.yaml
     public func paymentsOrder(orderNo: Int64) -> Endpoint<PaymentOrder> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "payments.order", method: .get,
-            path: "/payments/orders/\(Endpoint<PaymentOrder>.segment(String(orderNo)))", query: query, headers: headers,
-            body: nil, requiresAuth: true
+            path: Endpoint<PaymentOrder>.joinedPath("/payments/orders/", Endpoint<PaymentOrder>.segment(orderNo.description)),
+            requiresAuth: true
         )
     }
 }

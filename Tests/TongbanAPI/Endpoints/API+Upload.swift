@@ -19,11 +19,9 @@ nonisolated public struct UploadEndpoints: Sendable {
     ///
     /// - Remark: HTTP `POST /uploads/policy`, `upload.policy` in upload.yaml
     public func policy(_ body: UploadPolicyRequest) -> Endpoint<UploadPolicy> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "upload.policy", method: .post,
-            path: "/uploads/policy", query: query, headers: headers,
+            path: "/uploads/policy",
             body: body, requiresAuth: true
         )
     }
@@ -34,15 +32,13 @@ nonisolated public struct UploadEndpoints: Sendable {
     ///
     /// - Remark: HTTP `POST /uploads/images`, `upload.image` in upload.yaml
     public func image(file: FilePart, purpose: UploadPurpose) -> Endpoint<UploadedImage> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         var fields: [QueryItem] = []
         do { let purposeValue = purpose; fields.append(QueryItem(name: "purpose", value: purposeValue.rawValue)) }
         var files: [(name: String, file: FilePart)] = []
         files.append(("file", file))
         return Endpoint(
             id: "upload.image", method: .post,
-            path: "/uploads/images", query: query, headers: headers,
+            path: "/uploads/images",
             multipart: MultipartBody(fields: fields, files: files), requiresAuth: true
         )
     }
@@ -51,12 +47,10 @@ nonisolated public struct UploadEndpoints: Sendable {
     ///
     /// - Remark: HTTP `GET /uploads/files/{file_id}`, `upload.file` in upload.yaml
     public func file(fileID: String) -> Endpoint<AccordBinary> {
-        let query: [QueryItem] = []
-        let headers: [QueryItem] = []
         return Endpoint(
             id: "upload.file", method: .get,
-            path: "/uploads/files/\(Endpoint<AccordBinary>.segment(fileID))", query: query, headers: headers,
-            body: nil, requiresAuth: true
+            path: Endpoint<AccordBinary>.joinedPath("/uploads/files/", Endpoint<AccordBinary>.segment(fileID)),
+            requiresAuth: true
         )
     }
 }

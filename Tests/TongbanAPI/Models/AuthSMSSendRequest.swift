@@ -35,11 +35,9 @@ nonisolated public struct AuthSMSSendRequest: Codable, Hashable, Sendable {
         public static let allCases: [Self] = [.login, .bind]
 
         public init(rawValue: String) {
-            switch rawValue {
-            case "login": self = .login
-            case "bind": self = .bind
-            default: self = .unknown(rawValue)
-            }
+            if AccordRawValue.matches(rawValue, "login") { self = .login; return }
+            if AccordRawValue.matches(rawValue, "bind") { self = .bind; return }
+            self = .unknown(rawValue)
         }
 
         public var rawValue: String {

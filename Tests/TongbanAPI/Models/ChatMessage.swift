@@ -35,11 +35,9 @@ nonisolated public struct ChatMessage: Codable, Hashable, Sendable {
         public static let allCases: [Self] = [.user, .assistant]
 
         public init(rawValue: String) {
-            switch rawValue {
-            case "user": self = .user
-            case "assistant": self = .assistant
-            default: self = .unknown(rawValue)
-            }
+            if AccordRawValue.matches(rawValue, "user") { self = .user; return }
+            if AccordRawValue.matches(rawValue, "assistant") { self = .assistant; return }
+            self = .unknown(rawValue)
         }
 
         public var rawValue: String {

@@ -49,11 +49,9 @@ nonisolated public struct DeviceInfo: Codable, Hashable, Sendable {
         public static let allCases: [Self] = [.ios, .android]
 
         public init(rawValue: String) {
-            switch rawValue {
-            case "ios": self = .ios
-            case "android": self = .android
-            default: self = .unknown(rawValue)
-            }
+            if AccordRawValue.matches(rawValue, "ios") { self = .ios; return }
+            if AccordRawValue.matches(rawValue, "android") { self = .android; return }
+            self = .unknown(rawValue)
         }
 
         public var rawValue: String {

@@ -65,13 +65,11 @@ nonisolated public struct Entitlement: Codable, Hashable, Sendable {
         public static let allCases: [Self] = [.ios, .android, .web, .desktop]
 
         public init(rawValue: String) {
-            switch rawValue {
-            case "ios": self = .ios
-            case "android": self = .android
-            case "web": self = .web
-            case "desktop": self = .desktop
-            default: self = .unknown(rawValue)
-            }
+            if AccordRawValue.matches(rawValue, "ios") { self = .ios; return }
+            if AccordRawValue.matches(rawValue, "android") { self = .android; return }
+            if AccordRawValue.matches(rawValue, "web") { self = .web; return }
+            if AccordRawValue.matches(rawValue, "desktop") { self = .desktop; return }
+            self = .unknown(rawValue)
         }
 
         public var rawValue: String {

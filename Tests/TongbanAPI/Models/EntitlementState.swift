@@ -20,16 +20,14 @@ nonisolated public enum EntitlementState: RawRepresentable, CaseIterable, Codabl
     public static let allCases: [Self] = [.none, .active, .gracePeriod, .billingRetry, .expired, .refunded, .lifetime]
 
     public init(rawValue: String) {
-        switch rawValue {
-        case "none": self = .none
-        case "active": self = .active
-        case "grace_period": self = .gracePeriod
-        case "billing_retry": self = .billingRetry
-        case "expired": self = .expired
-        case "refunded": self = .refunded
-        case "lifetime": self = .lifetime
-        default: self = .unknown(rawValue)
-        }
+        if AccordRawValue.matches(rawValue, "none") { self = .none; return }
+        if AccordRawValue.matches(rawValue, "active") { self = .active; return }
+        if AccordRawValue.matches(rawValue, "grace_period") { self = .gracePeriod; return }
+        if AccordRawValue.matches(rawValue, "billing_retry") { self = .billingRetry; return }
+        if AccordRawValue.matches(rawValue, "expired") { self = .expired; return }
+        if AccordRawValue.matches(rawValue, "refunded") { self = .refunded; return }
+        if AccordRawValue.matches(rawValue, "lifetime") { self = .lifetime; return }
+        self = .unknown(rawValue)
     }
 
     public var rawValue: String {

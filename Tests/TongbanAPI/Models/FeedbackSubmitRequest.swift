@@ -41,13 +41,11 @@ nonisolated public struct FeedbackSubmitRequest: Codable, Hashable, Sendable {
         public static let allCases: [Self] = [.bug, .feature, .content, .other]
 
         public init(rawValue: String) {
-            switch rawValue {
-            case "bug": self = .bug
-            case "feature": self = .feature
-            case "content": self = .content
-            case "other": self = .other
-            default: self = .unknown(rawValue)
-            }
+            if AccordRawValue.matches(rawValue, "bug") { self = .bug; return }
+            if AccordRawValue.matches(rawValue, "feature") { self = .feature; return }
+            if AccordRawValue.matches(rawValue, "content") { self = .content; return }
+            if AccordRawValue.matches(rawValue, "other") { self = .other; return }
+            self = .unknown(rawValue)
         }
 
         public var rawValue: String {

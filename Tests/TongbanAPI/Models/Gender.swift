@@ -16,12 +16,10 @@ nonisolated public enum Gender: RawRepresentable, CaseIterable, Codable, Hashabl
     public static let allCases: [Self] = [.unset, .male, .female]
 
     public init(rawValue: Int) {
-        switch rawValue {
-        case 0: self = .unset
-        case 1: self = .male
-        case 2: self = .female
-        default: self = .unknown(rawValue)
-        }
+        if AccordRawValue.matches(rawValue, 0) { self = .unset; return }
+        if AccordRawValue.matches(rawValue, 1) { self = .male; return }
+        if AccordRawValue.matches(rawValue, 2) { self = .female; return }
+        self = .unknown(rawValue)
     }
 
     public var rawValue: Int {

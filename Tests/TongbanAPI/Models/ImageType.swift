@@ -17,13 +17,11 @@ nonisolated public enum ImageType: RawRepresentable, CaseIterable, Codable, Hash
     public static let allCases: [Self] = [.imagePNG, .imageJPEG, .imageHEIC, .imageWebp]
 
     public init(rawValue: String) {
-        switch rawValue {
-        case "image/png": self = .imagePNG
-        case "image/jpeg": self = .imageJPEG
-        case "image/heic": self = .imageHEIC
-        case "image/webp": self = .imageWebp
-        default: self = .unknown(rawValue)
-        }
+        if AccordRawValue.matches(rawValue, "image/png") { self = .imagePNG; return }
+        if AccordRawValue.matches(rawValue, "image/jpeg") { self = .imageJPEG; return }
+        if AccordRawValue.matches(rawValue, "image/heic") { self = .imageHEIC; return }
+        if AccordRawValue.matches(rawValue, "image/webp") { self = .imageWebp; return }
+        self = .unknown(rawValue)
     }
 
     public var rawValue: String {

@@ -17,13 +17,11 @@ nonisolated public enum Language: RawRepresentable, CaseIterable, Codable, Hasha
     public static let allCases: [Self] = [.zhHans, .zhHant, .en, .ja]
 
     public init(rawValue: String) {
-        switch rawValue {
-        case "zh-Hans": self = .zhHans
-        case "zh-Hant": self = .zhHant
-        case "en": self = .en
-        case "ja": self = .ja
-        default: self = .unknown(rawValue)
-        }
+        if AccordRawValue.matches(rawValue, "zh-Hans") { self = .zhHans; return }
+        if AccordRawValue.matches(rawValue, "zh-Hant") { self = .zhHant; return }
+        if AccordRawValue.matches(rawValue, "en") { self = .en; return }
+        if AccordRawValue.matches(rawValue, "ja") { self = .ja; return }
+        self = .unknown(rawValue)
     }
 
     public var rawValue: String {

@@ -50,12 +50,10 @@ nonisolated public struct Media: Codable, Hashable, Sendable {
         public static let allCases: [Self] = [.image, .video, .audio]
 
         public init(rawValue: String) {
-            switch rawValue {
-            case "image": self = .image
-            case "video": self = .video
-            case "audio": self = .audio
-            default: self = .unknown(rawValue)
-            }
+            if AccordRawValue.matches(rawValue, "image") { self = .image; return }
+            if AccordRawValue.matches(rawValue, "video") { self = .video; return }
+            if AccordRawValue.matches(rawValue, "audio") { self = .audio; return }
+            self = .unknown(rawValue)
         }
 
         public var rawValue: String {

@@ -15,11 +15,9 @@ nonisolated public enum PaymentChannel: RawRepresentable, CaseIterable, Codable,
     public static let allCases: [Self] = [.wechat, .alipay]
 
     public init(rawValue: String) {
-        switch rawValue {
-        case "wechat": self = .wechat
-        case "alipay": self = .alipay
-        default: self = .unknown(rawValue)
-        }
+        if AccordRawValue.matches(rawValue, "wechat") { self = .wechat; return }
+        if AccordRawValue.matches(rawValue, "alipay") { self = .alipay; return }
+        self = .unknown(rawValue)
     }
 
     public var rawValue: String {

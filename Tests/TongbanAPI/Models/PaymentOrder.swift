@@ -73,13 +73,11 @@ nonisolated public struct PaymentOrder: Codable, Hashable, Sendable {
         public static let allCases: [Self] = [.pending, .paid, .closed, .refunded]
 
         public init(rawValue: String) {
-            switch rawValue {
-            case "pending": self = .pending
-            case "paid": self = .paid
-            case "closed": self = .closed
-            case "refunded": self = .refunded
-            default: self = .unknown(rawValue)
-            }
+            if AccordRawValue.matches(rawValue, "pending") { self = .pending; return }
+            if AccordRawValue.matches(rawValue, "paid") { self = .paid; return }
+            if AccordRawValue.matches(rawValue, "closed") { self = .closed; return }
+            if AccordRawValue.matches(rawValue, "refunded") { self = .refunded; return }
+            self = .unknown(rawValue)
         }
 
         public var rawValue: String {

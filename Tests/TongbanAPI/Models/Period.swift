@@ -16,12 +16,10 @@ nonisolated public enum Period: RawRepresentable, CaseIterable, Codable, Hashabl
     public static let allCases: [Self] = [.monthly, .yearly, .lifetime]
 
     public init(rawValue: String) {
-        switch rawValue {
-        case "monthly": self = .monthly
-        case "yearly": self = .yearly
-        case "lifetime": self = .lifetime
-        default: self = .unknown(rawValue)
-        }
+        if AccordRawValue.matches(rawValue, "monthly") { self = .monthly; return }
+        if AccordRawValue.matches(rawValue, "yearly") { self = .yearly; return }
+        if AccordRawValue.matches(rawValue, "lifetime") { self = .lifetime; return }
+        self = .unknown(rawValue)
     }
 
     public var rawValue: String {

@@ -36,13 +36,11 @@ nonisolated public struct PushTestRequest: Codable, Hashable, Sendable {
         public static let allCases: [Self] = [.newSignal, .reply, .match, .system]
 
         public init(rawValue: String) {
-            switch rawValue {
-            case "new_signal": self = .newSignal
-            case "reply": self = .reply
-            case "match": self = .match
-            case "system": self = .system
-            default: self = .unknown(rawValue)
-            }
+            if AccordRawValue.matches(rawValue, "new_signal") { self = .newSignal; return }
+            if AccordRawValue.matches(rawValue, "reply") { self = .reply; return }
+            if AccordRawValue.matches(rawValue, "match") { self = .match; return }
+            if AccordRawValue.matches(rawValue, "system") { self = .system; return }
+            self = .unknown(rawValue)
         }
 
         public var rawValue: String {

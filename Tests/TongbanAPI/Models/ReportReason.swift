@@ -19,15 +19,13 @@ nonisolated public enum ReportReason: RawRepresentable, CaseIterable, Codable, H
     public static let allCases: [Self] = [.spam, .harassment, .fakeProfile, .inappropriateContent, .underage, .other]
 
     public init(rawValue: String) {
-        switch rawValue {
-        case "spam": self = .spam
-        case "harassment": self = .harassment
-        case "fake-profile": self = .fakeProfile
-        case "inappropriate-content": self = .inappropriateContent
-        case "underage": self = .underage
-        case "other": self = .other
-        default: self = .unknown(rawValue)
-        }
+        if AccordRawValue.matches(rawValue, "spam") { self = .spam; return }
+        if AccordRawValue.matches(rawValue, "harassment") { self = .harassment; return }
+        if AccordRawValue.matches(rawValue, "fake-profile") { self = .fakeProfile; return }
+        if AccordRawValue.matches(rawValue, "inappropriate-content") { self = .inappropriateContent; return }
+        if AccordRawValue.matches(rawValue, "underage") { self = .underage; return }
+        if AccordRawValue.matches(rawValue, "other") { self = .other; return }
+        self = .unknown(rawValue)
     }
 
     public var rawValue: String {

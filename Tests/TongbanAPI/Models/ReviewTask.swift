@@ -59,13 +59,11 @@ nonisolated public struct ReviewTask: Codable, Hashable, Identifiable, Sendable 
         public static let allCases: [Self] = [.spaced, .feynman, .recall, .weakPoint]
 
         public init(rawValue: String) {
-            switch rawValue {
-            case "spaced": self = .spaced
-            case "feynman": self = .feynman
-            case "recall": self = .recall
-            case "weak_point": self = .weakPoint
-            default: self = .unknown(rawValue)
-            }
+            if AccordRawValue.matches(rawValue, "spaced") { self = .spaced; return }
+            if AccordRawValue.matches(rawValue, "feynman") { self = .feynman; return }
+            if AccordRawValue.matches(rawValue, "recall") { self = .recall; return }
+            if AccordRawValue.matches(rawValue, "weak_point") { self = .weakPoint; return }
+            self = .unknown(rawValue)
         }
 
         public var rawValue: String {
@@ -91,12 +89,10 @@ nonisolated public struct ReviewTask: Codable, Hashable, Identifiable, Sendable 
         public static let allCases: [Self] = [.pending, .done, .skipped]
 
         public init(rawValue: String) {
-            switch rawValue {
-            case "pending": self = .pending
-            case "done": self = .done
-            case "skipped": self = .skipped
-            default: self = .unknown(rawValue)
-            }
+            if AccordRawValue.matches(rawValue, "pending") { self = .pending; return }
+            if AccordRawValue.matches(rawValue, "done") { self = .done; return }
+            if AccordRawValue.matches(rawValue, "skipped") { self = .skipped; return }
+            self = .unknown(rawValue)
         }
 
         public var rawValue: String {

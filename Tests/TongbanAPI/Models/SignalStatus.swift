@@ -14,12 +14,10 @@ nonisolated public enum SignalStatus: RawRepresentable, CaseIterable, Codable, H
     public static let allCases: [Self] = [.active, .expired, .deleted]
 
     public init(rawValue: String) {
-        switch rawValue {
-        case "active": self = .active
-        case "expired": self = .expired
-        case "deleted": self = .deleted
-        default: self = .unknown(rawValue)
-        }
+        if AccordRawValue.matches(rawValue, "active") { self = .active; return }
+        if AccordRawValue.matches(rawValue, "expired") { self = .expired; return }
+        if AccordRawValue.matches(rawValue, "deleted") { self = .deleted; return }
+        self = .unknown(rawValue)
     }
 
     public var rawValue: String {

@@ -43,11 +43,9 @@ nonisolated public struct SubscriptionsVerifyRequest: Codable, Hashable, Sendabl
         public static let allCases: [Self] = [.sandbox, .production]
 
         public init(rawValue: String) {
-            switch rawValue {
-            case "sandbox": self = .sandbox
-            case "production": self = .production
-            default: self = .unknown(rawValue)
-            }
+            if AccordRawValue.matches(rawValue, "sandbox") { self = .sandbox; return }
+            if AccordRawValue.matches(rawValue, "production") { self = .production; return }
+            self = .unknown(rawValue)
         }
 
         public var rawValue: String {

@@ -60,11 +60,9 @@ nonisolated public struct UploadPolicy: Codable, Hashable, Sendable {
         public static let allCases: [Self] = [.put, .post]
 
         public init(rawValue: String) {
-            switch rawValue {
-            case "PUT": self = .put
-            case "POST": self = .post
-            default: self = .unknown(rawValue)
-            }
+            if AccordRawValue.matches(rawValue, "PUT") { self = .put; return }
+            if AccordRawValue.matches(rawValue, "POST") { self = .post; return }
+            self = .unknown(rawValue)
         }
 
         public var rawValue: String {

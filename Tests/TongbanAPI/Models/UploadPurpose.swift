@@ -16,12 +16,10 @@ nonisolated public enum UploadPurpose: RawRepresentable, CaseIterable, Codable, 
     public static let allCases: [Self] = [.avatar, .signal, .evidence]
 
     public init(rawValue: String) {
-        switch rawValue {
-        case "avatar": self = .avatar
-        case "signal": self = .signal
-        case "evidence": self = .evidence
-        default: self = .unknown(rawValue)
-        }
+        if AccordRawValue.matches(rawValue, "avatar") { self = .avatar; return }
+        if AccordRawValue.matches(rawValue, "signal") { self = .signal; return }
+        if AccordRawValue.matches(rawValue, "evidence") { self = .evidence; return }
+        self = .unknown(rawValue)
     }
 
     public var rawValue: String {
