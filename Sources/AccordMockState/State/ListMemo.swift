@@ -20,6 +20,33 @@ package final class ListMemo: Sendable {
         package var asker: Asker
         /// Its filters' values for this request.
         package var values: [Part]
+
+        package init(session: String, collection: String, version: UInt64, asker: Asker, values: [Part]) {
+            self.session = session
+            self.collection = collection
+            self.version = version
+            self.asker = asker
+            self.values = values
+        }
+
+        /// What tells one request's key from another's: the session, the records' version,
+        /// which list or count, and the filters' values. The effect's place and the
+        /// filters' pointers are the same text on every request of one effect (tens of
+        /// bytes, hashed on every page read), so only `==` compares them.
+        package func hash(into hasher: inout Hasher) {
+            hasher.combine(session)
+            hasher.combine(version)
+            switch asker {
+            case .list: hasher.combine(-1)
+            case .count(let index, _): hasher.combine(index)
+            }
+            for part in values {
+                switch part {
+                case .condition(_, _, let value): hasher.combine(value)
+                case .query(_, let text): hasher.combine(text)
+                }
+            }
+        }
     }
 
     /// The effect that asks, by where it was written (``Effect/place``).
@@ -58,6 +85,8 @@ package final class ListMemo: Sendable {
     package static let entryLimit = 10_000
 
     private let state = Locked(State())
+
+    package init() {}
 
     /// The rows for `key`, computed by `compute` (outside the lock) when not known.
     package func rows(for key: Key, _ compute: () -> [Row]) -> [Row] {
