@@ -34,7 +34,7 @@ public enum JSONWriter {
             output.append(UInt8(ascii: "]"))
         case .object(let members):
             output.append(UInt8(ascii: "{"))
-            let ordered = sortedKeys ? members.sorted { UTF8Text.precedes($0.key, $1.key) } : members
+            let ordered = sortedKeys ? members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) } : members
             for (index, member) in ordered.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
                 writeString(member.key, into: &output)

@@ -22,7 +22,7 @@ public enum SortedParams {
         for index in pairs.indices.dropFirst() {
             var position = index
             let pair = pairs[index]
-            while position > 0, UTF8Text.precedes(pair.key, pairs[position - 1].key) {
+            while position > 0, pair.key.utf8.lexicographicallyPrecedes(pairs[position - 1].key.utf8) {
                 pairs[position] = pairs[position - 1]
                 position -= 1
             }

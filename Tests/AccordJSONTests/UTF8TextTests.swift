@@ -1,17 +1,9 @@
 import AccordJSON
 import Testing
 
-/// Byte order and scalar counts as the standard library's generic forms give them.
+/// Scalar counts as the standard library's generic form gives them.
 @Suite struct UTF8TextTests {
     static let texts = ["", "a", "b", "ab", "aa", "a\u{0}", "Z", "_", "é", "e\u{301}", "ä", "中", "😀", "😀a", "ﬀ", "\u{7F}", "long key name", "long key"]
-
-    @Test func precedesIsTheOrderOfTheUTF8Bytes() {
-        for a in Self.texts {
-            for b in Self.texts {
-                #expect(UTF8Text.precedes(a, b) == a.utf8.lexicographicallyPrecedes(b.utf8), "\(a.debugDescription) < \(b.debugDescription)")
-            }
-        }
-    }
 
     @Test func scalarCountIsTheNumberOfUnicodeScalars() {
         for text in Self.texts + [String(repeating: "é😀中a", count: 40)] {
