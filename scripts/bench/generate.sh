@@ -6,7 +6,8 @@
 # runs also time a plain program writing the same files (the reference) and print
 # accord's time less the reference's (target: 2,000 endpoints within 0.5 s). Then
 # how long swiftc takes to type-check the 2,000-endpoint output without the typed
-# fixtures, with them, and with them nested in the namespace, and the ratios.
+# fixtures, with them, with them nested in the namespace and with them in one file
+# (`--output FILE.swift`), and the ratios.
 #
 # With --baseline REV, the generator of commit REV (built once in
 # .build/bench-baseline/REV) is set beside this one in the same run: the public symbol
@@ -80,11 +81,11 @@ print(f"writing the {len(written):,} files of the {large_size:,} endpoints with 
       f"accord generate less the reference: {own:.0f} ms (target <= 500 ms)")
 print(f"accord generate --namespace, median of {runs}: {large_size:,} endpoints {n:.0f} ms, {n / l:.2f}x the run without")
 
-def typecheck(label, *flags):
-    out = f"{work}/typecheck-{label}"
+def typecheck(label, *flags, one_file=False):
+    out = f"{work}/typecheck-{label}" + (".swift" if one_file else "")
     subprocess.run([accord, "generate", "--contracts", f"{work}/c{large_size}", "--output", out, *flags], check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    files = [os.path.join(root, name) for root, _, names in os.walk(out) for name in names if name.endswith(".swift")]
+    files = [out] if one_file else [os.path.join(root, name) for root, _, names in os.walk(out) for name in names if name.endswith(".swift")]
     lines = sum(1 for path in files for _ in open(path, encoding="utf-8"))
     start = time.perf_counter()
     subprocess.run(["swiftc", "-typecheck", "-wmo", "-swift-version", "6", "-module-name", "Synthetic", *files], check=True)
@@ -98,6 +99,9 @@ with_fixtures = typecheck("with fixtures")
 namespaced = typecheck("with fixtures, nested in a namespace", *NAMESPACE)
 print(f"type-check time with fixtures / without: {with_fixtures / without:.2f} (target <= 1.5)")
 print(f"type-check time nested in a namespace / at the top level: {namespaced / with_fixtures:.2f}")
+# The same code written to one file (`--output API.swift`), which the type checker pays more for.
+one_file = typecheck("with fixtures, in one file", one_file=True)
+print(f"type-check time in one file / in a file a type: {one_file / with_fixtures:.2f}")
 PY
 
 [[ -n $baseline ]] || exit 0
