@@ -21,6 +21,9 @@ public final class RedisClient: Sendable {
         var backoff: Duration = RedisClient.firstBackoff
         var lastFailure = ""
         var roundTrips = 0
+        /// When the latest connection was made: a failed attempt begun before it is stale
+        /// and sets no backoff (Redis is back; another thread got through).
+        var connectedAt: ContinuousClock.Instant?
     }
 
     /// How many idle connections are kept; more are opened under load and closed after.
@@ -105,10 +108,12 @@ public final class RedisClient: Sendable {
             pool.withLock { pool in
                 pool.retryAt = nil
                 pool.backoff = Self.firstBackoff
+                pool.connectedAt = ContinuousClock.now
             }
             return connection
         } catch {
             pool.withLock { pool in
+                if let connectedAt = pool.connectedAt, connectedAt > now { return }
                 pool.retryAt = ContinuousClock.now + pool.backoff
                 pool.backoff = min(pool.backoff * 2, Self.maxBackoff)
                 pool.lastFailure = error.description
