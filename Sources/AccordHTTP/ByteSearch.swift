@@ -36,6 +36,15 @@ public enum ByteSearch {
         }
     }
 
+    /// The offset of the first `byte` in `text`'s UTF-8 bytes.
+    public static func firstOffset(of byte: UInt8, in text: String) -> Int? {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress, let hit = memchr(base, Int32(byte), bytes.count) else { return nil }
+            return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
+        }
+    }
+
     /// Whether `byte` occurs in `bytes`.
     public static func contains(_ byte: UInt8, in bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBytes { buffer in

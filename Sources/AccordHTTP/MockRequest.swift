@@ -37,7 +37,7 @@ public struct MockRequest: Sendable {
     public init(method: String, target: String, headers: HTTPHeaders, body: [UInt8] = [], bodyLimitExceeded: Bool = false) {
         self.method = method.utf8.contains(where: { $0 >= 0x61 && $0 <= 0x7A }) ? method.uppercased() : method
         self.target = target
-        if let offset = ByteSearch.firstRange(of: Self.queryMark, in: target)?.lowerBound {
+        if let offset = ByteSearch.firstOffset(of: UInt8(ascii: "?"), in: target) {
             let mark = target.utf8.index(target.utf8.startIndex, offsetBy: offset)
             path = String(target[..<mark])
             query = PercentDecoding.query(target.utf8[target.utf8.index(after: mark)...])
@@ -58,7 +58,6 @@ public struct MockRequest: Sendable {
     }
 
     private static let encodedNUL = Array("%00".utf8)
-    private static let queryMark = Array("?".utf8)
 
     /// The header named `name`, case-insensitively.
     public func header(_ name: String) -> String? {
