@@ -1,17 +1,19 @@
+import AccordJSON
+
 /// Unix times as RFC 3339 timestamps and back, without Foundation's formatters, which
 /// are slow and not `Sendable`: the one place Accord does calendar arithmetic.
 public enum RFC3339 {
     /// `2026-11-30T08:00:00Z` for `seconds` since 1970.
     public static func format(unixSeconds seconds: Int64) -> String {
-        var bytes: [UInt8] = []
-        write(unixSeconds: seconds, into: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        var output = ByteOutput(capacity: 24)
+        write(unixSeconds: seconds, into: &output)
+        return String(decoding: output.bytes(), as: UTF8.self)
     }
 
     /// ``format(unixSeconds:)``'s text appended to `output` as bytes, without a string
     /// made first (the journal writes one per request). A year outside 0...9999 is
     /// written with as many digits as it has, and a sign when it is negative.
-    public static func write(unixSeconds seconds: Int64, into output: inout [UInt8]) {
+    public static func write(unixSeconds seconds: Int64, into output: inout ByteOutput) {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = civil(fromDays: days)
@@ -20,8 +22,8 @@ public enum RFC3339 {
         } else {
             if year < 0 { output.append(UInt8(ascii: "-")) }
             let digits = String(year.magnitude).utf8
-            output.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(0, 4 - digits.count)))
-            output.append(contentsOf: digits)
+            for _ in digits.count..<max(digits.count, 4) { output.append(UInt8(ascii: "0")) }
+            for digit in digits { output.append(digit) }
         }
         func two(_ separator: UInt8, _ value: Int64) {
             output.append(separator)

@@ -10,14 +10,20 @@ public enum Hex {
         return nil
     }
 
+    /// The lowercase hex digit of the low four bits of `value`: `0x0B` → `b`.
+    @inline(__always)
+    public static func lowercaseDigit(_ value: UInt8) -> UInt8 {
+        let digits: StaticString = "0123456789abcdef"
+        return digits.utf8Start[Int(value & 0x0F)]
+    }
+
     /// `bytes` in lowercase hex, two digits each: `[0xAB, 0x01]` → `ab01`.
     public static func lowercase(_ bytes: [UInt8]) -> String {
         String(unsafeUninitializedCapacity: bytes.count * 2) { text in
-            let digits: StaticString = "0123456789abcdef"
             var index = 0
             for byte in bytes {
-                text[index] = digits.utf8Start[Int(byte >> 4)]
-                text[index + 1] = digits.utf8Start[Int(byte & 0x0F)]
+                text[index] = lowercaseDigit(byte >> 4)
+                text[index + 1] = lowercaseDigit(byte)
                 index += 2
             }
             return index

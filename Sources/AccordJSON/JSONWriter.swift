@@ -19,17 +19,26 @@ public enum JSONWriter {
 
     /// Appends `value` to `output`.
     public static func write(_ value: JSONValue, sortedKeys: Bool = false, into output: inout [UInt8]) {
+        writeValue(value, sortedKeys: sortedKeys, into: &output)
+    }
+
+    /// Appends `value` to `output`.
+    public static func write(_ value: JSONValue, sortedKeys: Bool = false, into output: inout ByteOutput) {
+        writeValue(value, sortedKeys: sortedKeys, into: &output)
+    }
+
+    private static func writeValue<Sink: ByteSink & ~Copyable>(_ value: JSONValue, sortedKeys: Bool, into output: inout Sink) {
         switch value {
-        case .null: output += "null".utf8
-        case .bool(let flag): output += (flag ? "true" : "false").utf8
-        case .int(let int): writeInteger(int, into: &output)
-        case .double(let double): output += number(double).utf8
-        case .string(let text): writeString(text, into: &output)
+        case .null: writeLiteral("null", into: &output)
+        case .bool(let flag): writeLiteral(flag ? "true" : "false", into: &output)
+        case .int(let int): writeDecimal(int, into: &output)
+        case .double(let double): writeText(number(double), into: &output)
+        case .string(let text): writeQuoted(text, into: &output)
         case .array(let items):
             output.append(UInt8(ascii: "["))
             for (index, item) in items.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
-                write(item, sortedKeys: sortedKeys, into: &output)
+                writeValue(item, sortedKeys: sortedKeys, into: &output)
             }
             output.append(UInt8(ascii: "]"))
         case .object(let members):
@@ -37,9 +46,9 @@ public enum JSONWriter {
             let ordered = sortedKeys ? members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) } : members
             for (index, member) in ordered.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
-                writeString(member.key, into: &output)
+                writeQuoted(member.key, into: &output)
                 output.append(UInt8(ascii: ":"))
-                write(member.value, sortedKeys: sortedKeys, into: &output)
+                writeValue(member.value, sortedKeys: sortedKeys, into: &output)
             }
             output.append(UInt8(ascii: "}"))
         }
@@ -54,6 +63,16 @@ public enum JSONWriter {
     /// Appends `value` in decimal, without making a string of it first: the digits one by
     /// one from the most significant (a slice appended whole cost more than the digits).
     public static func writeInteger(_ value: Int, into output: inout [UInt8]) {
+        writeDecimal(value, into: &output)
+    }
+
+    /// Appends `value` in decimal.
+    public static func writeInteger(_ value: Int, into output: inout ByteOutput) {
+        writeDecimal(value, into: &output)
+    }
+
+    @inline(__always)
+    private static func writeDecimal<Sink: ByteSink & ~Copyable>(_ value: Int, into output: inout Sink) {
         if value < 0 { output.append(UInt8(ascii: "-")) }
         let magnitude = value.magnitude
         var divisor: UInt = 1
@@ -66,6 +85,16 @@ public enum JSONWriter {
 
     /// Appends a quoted, escaped string.
     public static func writeString(_ text: String, into output: inout [UInt8]) {
+        writeQuoted(text, into: &output)
+    }
+
+    /// Appends a quoted, escaped string.
+    public static func writeString(_ text: String, into output: inout ByteOutput) {
+        writeQuoted(text, into: &output)
+    }
+
+    @inline(__always)
+    private static func writeQuoted<Sink: ByteSink & ~Copyable>(_ text: String, into output: inout Sink) {
         output.append(UInt8(ascii: "\""))
         // A native string's bytes are read where they are; anything else is made contiguous first.
         if text.utf8.withContiguousStorageIfAvailable({ writeEscaped($0, into: &output) }) == nil {
@@ -78,7 +107,7 @@ public enum JSONWriter {
     /// `bytes` with the characters JSON escapes escaped; runs that need none are copied
     /// whole, found eight bytes at a time.
     @inline(__always)
-    private static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+    private static func writeEscaped<Sink: ByteSink & ~Copyable>(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout Sink) {
         guard let base = bytes.baseAddress else { return }
         let raw = UnsafeRawPointer(base)
         var runStart = 0
@@ -91,13 +120,13 @@ public enum JSONWriter {
             for position in index..<min(index + 8, bytes.count) {
                 let byte = bytes[position]
                 guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
+                output.append(UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
                 runStart = position + 1
                 writeEscape(byte, into: &output)
             }
             index += 8
         }
-        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+        output.append(UnsafeBufferPointer(rebasing: bytes[runStart...]))
     }
 
     /// Whether any of the eight bytes may be a control character, `"` or `\`: no byte is
@@ -113,19 +142,32 @@ public enum JSONWriter {
     }
 
     /// The escape of one byte that JSON does not take as it is.
-    private static func writeEscape(_ byte: UInt8, into output: inout [UInt8]) {
+    private static func writeEscape<Sink: ByteSink & ~Copyable>(_ byte: UInt8, into output: inout Sink) {
+        output.append(0x5C)
         switch byte {
-        case UInt8(ascii: "\""): output += [0x5C, 0x22]
-        case UInt8(ascii: "\\"): output += [0x5C, 0x5C]
-        case 0x0A: output += [0x5C, UInt8(ascii: "n")]
-        case 0x0D: output += [0x5C, UInt8(ascii: "r")]
-        case 0x09: output += [0x5C, UInt8(ascii: "t")]
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): output.append(byte)
+        case 0x0A: output.append(UInt8(ascii: "n"))
+        case 0x0D: output.append(UInt8(ascii: "r"))
+        case 0x09: output.append(UInt8(ascii: "t"))
         // As JSON.stringify, Python's json and RFC 8785 write them: what signatures over nested JSON agree on.
-        case 0x08: output += [0x5C, UInt8(ascii: "b")]
-        case 0x0C: output += [0x5C, UInt8(ascii: "f")]
+        case 0x08: output.append(UInt8(ascii: "b"))
+        case 0x0C: output.append(UInt8(ascii: "f"))
         default:
-            let hex = Array("0123456789abcdef".utf8)
-            output += [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            writeLiteral("u00", into: &output)
+            output.append(Hex.lowercaseDigit(byte >> 4))
+            output.append(Hex.lowercaseDigit(byte))
         }
+    }
+
+    /// The literal's bytes.
+    @inline(__always)
+    private static func writeLiteral<Sink: ByteSink & ~Copyable>(_ literal: StaticString, into output: inout Sink) {
+        literal.withUTF8Buffer { output.append($0) }
+    }
+
+    /// The text's UTF-8 bytes, as they are.
+    private static func writeText<Sink: ByteSink & ~Copyable>(_ text: String, into output: inout Sink) {
+        var text = text
+        text.withUTF8 { output.append($0) }
     }
 }

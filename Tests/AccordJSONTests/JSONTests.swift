@@ -54,5 +54,9 @@ import Testing
         var bytes = Array("n=".utf8)
         JSONWriter.writeInteger(value, into: &bytes)
         #expect(String(decoding: bytes, as: UTF8.self) == "n=\(value)")
+        var output = ByteOutput(capacity: 1)
+        output.append("n=")
+        JSONWriter.writeInteger(value, into: &output)
+        #expect(String(decoding: output.bytes(), as: UTF8.self) == "n=\(value)")
     }
 }

@@ -3,7 +3,8 @@ import Testing
 
 /// `JSONWriter` finds the bytes a string must escape eight at a time: every ASCII byte at
 /// every place of strings of 1 to 24 bytes, beside plain text and beside multi-byte
-/// characters, is written as the rule says, byte by byte.
+/// characters, is written as the rule says, byte by byte, into an array and into a
+/// ``ByteOutput`` alike.
 @Suite struct StringEscapingTests {
     /// The rule, one byte at a time: `"`, `\` and control characters escaped, all else as it is.
     static func expected(_ text: String) -> [UInt8] {
@@ -36,7 +37,10 @@ import Testing
                     let text = parts.joined()
                     var written: [UInt8] = []
                     JSONWriter.writeString(text, into: &written)
-                    guard written == Self.expected(text) else {
+                    var output = ByteOutput(capacity: 1)
+                    JSONWriter.writeString(text, into: &output)
+                    let expected = Self.expected(text)
+                    guard written == expected, output.bytes() == expected else {
                         Issue.record("\(Array(text.utf8)) written as \(String(decoding: written, as: UTF8.self))")
                         return
                     }

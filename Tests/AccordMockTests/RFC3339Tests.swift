@@ -1,4 +1,5 @@
 import AccordHTTP
+import AccordJSON
 import Testing
 
 /// Unix times as the journal, the mock clock and templates write them, and read back.
@@ -15,9 +16,10 @@ import Testing
     ])
     func formatsEveryYearItCanHold(seconds: Int64, text: String) {
         #expect(RFC3339.format(unixSeconds: seconds) == text)
-        var bytes = Array("time=".utf8)
-        RFC3339.write(unixSeconds: seconds, into: &bytes)
-        #expect(String(decoding: bytes, as: UTF8.self) == "time=" + text)
+        var output = ByteOutput(capacity: 8)
+        output.append("time=")
+        RFC3339.write(unixSeconds: seconds, into: &output)
+        #expect(String(decoding: output.bytes(), as: UTF8.self) == "time=" + text)
     }
 
     @Test(arguments: [Int64(0), 1_796_112_000, 951_782_400, -1, -62_135_596_800, 253_402_300_799])

@@ -38,14 +38,14 @@ extension JournalEntry {
         /// `response_bytes`, then `response_body`, written into `output`, an object's
         /// members so far: `{"seq":1,…` without its `}`. A body ``isCompactJSON`` vouches
         /// for is copied, not read back and written again.
-        package func append(to output: inout [UInt8]) {
-            JournalEntry.raw(#","response_bytes":"#, into: &output)
+        package func append(to output: inout ByteOutput) {
+            output.append(#","response_bytes":"#)
             JSONWriter.writeInteger(size, into: &output)
             if isCompactJSON, let bytes, !bytes.isEmpty {
-                JournalEntry.raw(#","response_body":"#, into: &output)
-                output += bytes
+                output.append(#","response_body":"#)
+                output.append(contentsOf: bytes)
             } else if let value = bodyValue {
-                JournalEntry.raw(#","response_body":"#, into: &output)
+                output.append(#","response_body":"#)
                 JSONWriter.write(value, into: &output)
             }
         }

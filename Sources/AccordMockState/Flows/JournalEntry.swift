@@ -124,12 +124,12 @@ public struct JournalEntry: Sendable {
         }
 
         /// `{"side":…,"pointer":…,"message":…}`.
-        package func write(into output: inout [UInt8]) {
-            JournalEntry.raw(#"{"side":"#, into: &output)
+        package func write(into output: inout ByteOutput) {
+            output.append(#"{"side":"#)
             JSONWriter.writeString(side.rawValue, into: &output)
-            JournalEntry.raw(#","pointer":"#, into: &output)
+            output.append(#","pointer":"#)
             JSONWriter.writeString(pointer, into: &output)
-            JournalEntry.raw(#","message":"#, into: &output)
+            output.append(#","message":"#)
             JSONWriter.writeString(message, into: &output)
             output.append(UInt8(ascii: "}"))
         }
@@ -144,32 +144,34 @@ public struct JournalEntry: Sendable {
     /// The entry as compact JSON, written straight out (the journal file and the live feed
     /// write one per request): the members in a fixed order, the optional ones only when set.
     public var bytes: [UInt8] {
-        var output: [UInt8] = []
-        output.reserveCapacity(1_024 + (response?.bytes?.count ?? 0))
+        var output = ByteOutput(capacity: estimatedSize)
         write(into: &output)
-        return output
+        return output.bytes()
     }
 
+    /// Room enough for most entries: a kilobyte and the answer kept.
+    package var estimatedSize: Int { 1_024 + (response?.bytes?.count ?? 0) }
+
     /// ``bytes`` appended to `output`.
-    package func write(into output: inout [UInt8]) {
-        JournalEntry.raw(#"{"seq":"#, into: &output)
+    package func write(into output: inout ByteOutput) {
+        output.append(#"{"seq":"#)
         JSONWriter.writeInteger(sequence, into: &output)
-        JournalEntry.raw(#","time":"#, into: &output)
+        output.append(#","time":"#)
         output.append(UInt8(ascii: "\""))
         RFC3339.write(unixSeconds: time, into: &output)
         output.append(UInt8(ascii: "\""))
-        JournalEntry.raw(#","wall":"#, into: &output)
+        output.append(#","wall":"#)
         JSONWriter.writeInteger(Int(wallTime), into: &output)
-        JournalEntry.raw(#","method":"#, into: &output)
+        output.append(#","method":"#)
         JSONWriter.writeString(method, into: &output)
-        JournalEntry.raw(#","path":"#, into: &output)
+        output.append(#","path":"#)
         JSONWriter.writeString(path, into: &output)
         if let endpoint { Self.member("endpoint", endpoint, into: &output) }
         if !parameters.isEmpty { Self.object("params", parameters, into: &output) }
         if !query.isEmpty {
-            JournalEntry.raw(#","query":["#, into: &output)
+            output.append(#","query":["#)
             for (index, pair) in query.enumerated() {
-                JournalEntry.raw(index == 0 ? "[" : ",[", into: &output)
+                output.append(index == 0 ? "[" : ",[")
                 JSONWriter.writeString(pair.name, into: &output)
                 output.append(UInt8(ascii: ","))
                 JSONWriter.writeString(pair.value, into: &output)
@@ -180,10 +182,10 @@ public struct JournalEntry: Sendable {
         if !headers.fields.isEmpty { Self.object("headers", headers.fields, masking: true, into: &output) }
         switch body {
         case .json(let value)?:
-            JournalEntry.raw(#","body":"#, into: &output)
+            output.append(#","body":"#)
             JSONWriter.write(value, into: &output)
         case .omitted(let bytes)?:
-            JournalEntry.raw(#","body_omitted_bytes":"#, into: &output)
+            output.append(#","body_omitted_bytes":"#)
             JSONWriter.writeInteger(bytes, into: &output)
         case nil: break
         }
@@ -205,9 +207,9 @@ public struct JournalEntry: Sendable {
     }
 
     /// `,"problems":[…]` and `,"flow_violations":[{"flow":…,"rule":…,"met":…,"message":…}]`, each when there are any.
-    private func writeVerdicts(into output: inout [UInt8]) {
+    private func writeVerdicts(into output: inout ByteOutput) {
         if !problems.isEmpty {
-            JournalEntry.raw(#","problems":["#, into: &output)
+            output.append(#","problems":["#)
             for (index, problem) in problems.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
                 problem.write(into: &output)
@@ -215,15 +217,15 @@ public struct JournalEntry: Sendable {
             output.append(UInt8(ascii: "]"))
         }
         guard !flowViolations.isEmpty else { return }
-        JournalEntry.raw(#","flow_violations":["#, into: &output)
+        output.append(#","flow_violations":["#)
         for (index, violation) in flowViolations.enumerated() {
-            JournalEntry.raw(index == 0 ? #"{"flow":"# : #",{"flow":"#, into: &output)
+            output.append(index == 0 ? #"{"flow":"# : #",{"flow":"#)
             JSONWriter.writeString(violation.flow.rawValue, into: &output)
-            JournalEntry.raw(#","rule":"#, into: &output)
+            output.append(#","rule":"#)
             JSONWriter.writeString(violation.rule.rawValue, into: &output)
-            JournalEntry.raw(#","met":"#, into: &output)
+            output.append(#","met":"#)
             JSONWriter.writeInteger(violation.met, into: &output)
-            JournalEntry.raw(#","message":"#, into: &output)
+            output.append(#","message":"#)
             JSONWriter.writeString(violation.description, into: &output)
             output.append(UInt8(ascii: "}"))
         }
@@ -231,20 +233,20 @@ public struct JournalEntry: Sendable {
     }
 
     /// `,"name":"text"`.
-    private static func member(_ name: StaticString, _ text: String, into output: inout [UInt8]) {
+    private static func member(_ name: StaticString, _ text: String, into output: inout ByteOutput) {
         key(name, into: &output)
         JSONWriter.writeString(text, into: &output)
     }
 
     /// `,"name":42`.
-    private static func member(_ name: StaticString, _ number: Int, into output: inout [UInt8]) {
+    private static func member(_ name: StaticString, _ number: Int, into output: inout ByteOutput) {
         key(name, into: &output)
         JSONWriter.writeInteger(number, into: &output)
     }
 
     /// `,"name":{"a":"b",…}`; with `masking`, credentials' values masked.
     private static func object(_ name: StaticString, _ pairs: [(name: String, value: String)], masking: Bool = false,
-                               into output: inout [UInt8]) {
+                               into output: inout ByteOutput) {
         key(name, into: &output)
         output.append(UInt8(ascii: "{"))
         for (index, pair) in pairs.enumerated() {
@@ -257,16 +259,12 @@ public struct JournalEntry: Sendable {
     }
 
     /// `,"name":` (the names are ASCII without quotes or escapes).
-    private static func key(_ name: StaticString, into output: inout [UInt8]) {
+    private static func key(_ name: StaticString, into output: inout ByteOutput) {
         output.append(UInt8(ascii: ","))
         output.append(UInt8(ascii: "\""))
-        raw(name, into: &output)
+        output.append(name)
         output.append(UInt8(ascii: "\""))
         output.append(UInt8(ascii: ":"))
     }
 
-    /// The literal's bytes, copied without an array made of them first.
-    package static func raw(_ literal: StaticString, into output: inout [UInt8]) {
-        literal.withUTF8Buffer { output.append(contentsOf: $0) }
-    }
 }

@@ -155,14 +155,13 @@ public final class JournalFeed: Sendable {
 
     /// `id: 7` / `event: request` / `data: {…}` and the blank line.
     package static func event(_ entry: JournalEntry) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(1_024 + (entry.response?.bytes?.count ?? 0))
-        JournalEntry.raw("id: ", into: &bytes)
+        var bytes = ByteOutput(capacity: entry.estimatedSize + 48)
+        bytes.append("id: ")
         JSONWriter.writeInteger(entry.sequence, into: &bytes)
-        JournalEntry.raw("\nevent: request\ndata: ", into: &bytes)
+        bytes.append("\nevent: request\ndata: ")
         entry.write(into: &bytes)
-        bytes += [0x0A, 0x0A]
-        return bytes
+        bytes.append("\n\n")
+        return bytes.bytes()
     }
 
     private func startTimer() -> DispatchSourceTimer {
