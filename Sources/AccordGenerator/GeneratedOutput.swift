@@ -26,7 +26,7 @@ public struct GeneratedOutput {
         stale = existing.subtracting(files.map(\.path)).sorted()
     }
 
-    /// What `--check` names: `differs: Models/User.swift`, `no longer generated: Old.swift`.
+    /// What `--check` names: `differs: Models/UserModels.swift`, `no longer generated: Old.swift`.
     public var problems: [String] {
         changed.map { "differs: \($0)" } + stale.map { "no longer generated: \($0)" }
     }

@@ -4,8 +4,8 @@ import AccordJSON
 import AccordMocksFormat
 import AccordSync
 
-/// Generates the Swift for a contract: one file per model type, one per domain for
-/// endpoints, a catalog, and the runtime support. Deterministic: the same contract
+/// Generates the Swift for a contract: one file of models per contract file, one per
+/// domain for endpoints, a catalog, and the runtime support. Deterministic: the same contract
 /// gives the same bytes on every run and machine.
 ///
 /// ```swift
@@ -68,10 +68,14 @@ public struct SwiftGenerator: Sendable {
 
         // Each file is written on its own, so they are written on every core.
         let models = ModelRenderer(access: accessKeyword)
-        files += translation.models.concurrentMap { model in
+        files += translation.modelFiles.concurrentMap { file in
             var writer = SwiftWriter()
-            models.write(model.declaration, into: &writer)
-            return File(path: "Models/\(model.declaration.name).swift", contents: header(model.sourceFile) + "import Foundation\n\n" + writer.text)
+            for (index, declaration) in file.declarations.enumerated() {
+                if index > 0 { writer.line() }
+                models.write(declaration, into: &writer)
+            }
+            return File(path: "Models/" + file.fileName,
+                        contents: header(file.sourceFiles.joined(separator: ", ")) + "import Foundation\n\n" + writer.text)
         }
         let endpoints = EndpointRenderer(access: accessKeyword)
         files += translation.domains.concurrentMap { domain in

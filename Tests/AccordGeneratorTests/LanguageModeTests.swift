@@ -124,7 +124,7 @@ import Testing
             """
         let outcome = InlineContract.load(domain: domain, file: "legacy.yaml", refresh: "legacy.get")
         let files = try SwiftGenerator(contract: try #require(outcome.contract), namespace: namespace).output()
-        return try #require(files.first { $0.path == "Models/Legacy.swift" }).contents
+        return try #require(files.first { $0.path == "Models/LegacyModels.swift" }).contents
     }
 
     /// Left out of the ThreadSanitizer run, as the other app builds are: it holds both cores
@@ -139,7 +139,7 @@ import Testing
             try FileManager.default.createDirectory(at: sources.deletingLastPathComponent(), withIntermediateDirectories: true)
             try FileManager.default.copyItem(at: generated, to: sources)
             try Self.app.write(to: sources.appendingPathComponent("App.swift"), atomically: true, encoding: .utf8)
-            try Self.deprecatedModel(namespace: nil).write(to: sources.appendingPathComponent("Models/Legacy.swift"), atomically: true, encoding: .utf8)
+            try Self.deprecatedModel(namespace: nil).write(to: sources.appendingPathComponent("Models/LegacyModels.swift"), atomically: true, encoding: .utf8)
         }
         let namespaced = try Self.namespacedFiles()
         for mode in Self.namespacedModes {
@@ -150,7 +150,7 @@ import Testing
                 try file.contents.write(to: url, atomically: true, encoding: .utf8)
             }
             try Self.namespacedApp.write(to: sources.appendingPathComponent("App.swift"), atomically: true, encoding: .utf8)
-            try Self.deprecatedModel(namespace: "Tongban").write(to: sources.appendingPathComponent("Models/Legacy.swift"), atomically: true, encoding: .utf8)
+            try Self.deprecatedModel(namespace: "Tongban").write(to: sources.appendingPathComponent("Models/LegacyModels.swift"), atomically: true, encoding: .utf8)
         }
         try FileManager.default.createDirectory(at: package.appendingPathComponent("Sources/Clash"), withIntermediateDirectories: true)
         try Self.clash.write(to: package.appendingPathComponent("Sources/Clash/Clash.swift"), atomically: true, encoding: .utf8)

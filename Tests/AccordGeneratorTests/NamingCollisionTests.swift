@@ -29,7 +29,7 @@ import Testing
 
     @Test func collidingEnumValuesGetUniqueCasesAndAWarning() throws {
         let generator = SwiftGenerator(contract: try contract())
-        let job = try #require(generator.files().first { $0.path == "Models/Job.swift" }).contents
+        let job = try #require(generator.files().first { $0.path == "Models/JobsModels.swift" }).contents
         for line in ["case unknownValue", "case rawValueValue", "case inProgress", "case inProgress2", "case `default`", "case initValue",
                      "if AccordRawValue.matches(rawValue, \"unknown\") { self = .unknownValue; return }", "case .inProgress2: \"inProgress\"", "case unknown(String)",
                      // Values that are no identifiers as written: split at what cannot be in one, capitals lowered.
@@ -81,7 +81,7 @@ import Testing
             "feed.yaml:5:23: warning: 'kind' value 'unknown' is the case 'unknownValue' in the generated Swift: every tagged union has a member 'unknown'",
             "feed.yaml:5:58: warning: 'kind' value 'userCard' is the case 'userCard2' in the generated Swift: 'userCard' is taken",
         ])
-        let card = try #require(generator.files().first { $0.path == "Models/Card.swift" }).contents
+        let card = try #require(generator.files().first { $0.path == "Models/FeedModels.swift" }).contents
         #expect(card.contains("case unknownValue(Plain)") && card.contains("case userCard2(Plain)"), "\(card)")
     }
 

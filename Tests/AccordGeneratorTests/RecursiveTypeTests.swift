@@ -66,7 +66,14 @@ import Testing
 
     @Test func theMembersThatCloseACycleAreBoxed() throws {
         let files = try files()
-        func model(_ name: String) throws -> String { try #require(files.first { $0.path == "Models/\(name).swift" }).contents }
+        let models = try #require(files.first { $0.path == "Models/TreeModels.swift" }).contents
+        // One model of the file: from its declaration's line to the brace that closes it.
+        func model(_ name: String) throws -> String {
+            let declaration = try #require(models.range(of: #"^.*(struct|enum) \#(name)\b"#, options: [.regularExpression, .anchored]) ??
+                                           models.range(of: #"\n[^\n]*(struct|enum) \#(name)\b"#, options: .regularExpression))
+            let end = models.range(of: "\n}\n", range: declaration.upperBound..<models.endIndex)?.upperBound ?? models.endIndex
+            return String(models[declaration.lowerBound..<end])
+        }
         #expect(try model("Thing").contains("""
                 public var parent: Thing? {
                     get { _parent.value }

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Times `accord generate` (release) on synthetic contracts of 200 and 2,000 endpoints
 # in one run, prints each time and their ratio (ratio <= 11 for 10x the input) and the
-# 2,000 nested in a namespace (--namespace). Creating the ~5,000 files is the disk's
-# cost, which on this kind of machine ranged from 0.1 to 1 s between runs, so the same
+# 2,000 nested in a namespace (--namespace). Creating the output's files is the disk's
+# cost, which on this kind of machine ranged widely between runs, so the same
 # runs also time a plain program writing the same files (the reference) and print
 # accord's time less the reference's (target: 2,000 endpoints within 0.5 s). Then
 # how long swiftc takes to type-check the 2,000-endpoint output without the typed
@@ -101,7 +101,7 @@ print(f"type-check time with fixtures / without: {with_fixtures / without:.2f} (
 print(f"type-check time nested in a namespace / at the top level: {namespaced / with_fixtures:.2f}")
 # The same code written to one file (`--output API.swift`), which the type checker pays more for.
 one_file = typecheck("with fixtures, in one file", one_file=True)
-print(f"type-check time in one file / in a file a type: {one_file / with_fixtures:.2f}")
+print(f"type-check time in one file / in the directory's files: {one_file / with_fixtures:.2f}")
 PY
 
 [[ -n $baseline ]] || exit 0

@@ -13,8 +13,23 @@ struct Translation: Sendable {
         var sourceFile: String
     }
 
-    /// The named contract types, then the endpoints' inline bodies and responses.
-    var models: [Model]
+    /// The models of one contract file, written to one file (`Models/SignalModels.swift`):
+    /// a debug build compiles a file of a domain's models much faster than a file a type,
+    /// because what each file's object needs of the types it uses (metadata and witness
+    /// table accessors, debug information) is emitted once per file.
+    struct ModelFile: Sendable {
+        /// `SignalModels.swift`: the contract file's name as a type, and `Models`.
+        var fileName: String
+        /// The contract files the models come from: one, or several of one name in
+        /// different folders.
+        var sourceFiles: [String]
+        /// By name.
+        var declarations: [Declaration]
+    }
+
+    /// The named contract types and the endpoints' inline bodies and responses, by the
+    /// contract file they come from.
+    var modelFiles: [ModelFile]
     var domains: [DomainDeclaration]
     /// Each endpoint's body and response type, by id.
     var messageTypes: [String: EndpointTranslator.MessageTypes]
@@ -56,8 +71,20 @@ struct Translation: Sendable {
         // A value renamed in one place is one warning, wherever its type is declared.
         var seen: Set<Diagnostic> = []
         warnings = warnings.sorted { $0.location < $1.location }.filter { seen.insert($0).inserted }
-        self.models = models
+        modelFiles = Self.files(of: models, naming: translator.naming)
         self.messageTypes = messageTypes
         self.diagnostics = warnings + fixtures.diagnostics + diagnostics
+    }
+
+    /// `models` by their contract file, the files by name and each file's models by name.
+    private static func files(of models: [Model], naming: Naming) -> [ModelFile] {
+        let byFile = Dictionary(grouping: models) { model in
+            naming.type(String(model.sourceFile.prefix { $0 != "." })) + "Models.swift"
+        }
+        return byFile.keys.sorted().compactMap { fileName in
+            guard let models = byFile[fileName] else { return nil }
+            return ModelFile(fileName: fileName, sourceFiles: Set(models.map(\.sourceFile)).sorted(),
+                             declarations: models.map(\.declaration).sorted { $0.name < $1.name })
+        }
     }
 }
