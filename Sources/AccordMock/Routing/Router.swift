@@ -32,9 +32,9 @@ public struct Router: Sendable {
     private let routes: [Template]
     /// Routes by their number of segments, for a quick first cut.
     private let bySegmentCount: [Int: [Int]]
-    /// Routes without parameters by method, then full path: the most specific match,
-    /// found without building a key per request.
-    private let exact: [String: [String: Route]]
+    /// Routes without parameters by full path, each path's in contract order: the most
+    /// specific match, found with one lookup and a comparison of the method per route.
+    private let exact: [String: [Route]]
     /// Every route as a 404 names it (`METHOD /full/path`) and its full path's bytes, made once.
     private let suggestions: [(label: String, path: [UInt8])]
 
@@ -50,11 +50,12 @@ public struct Router: Sendable {
             let full = basePath + route.endpoint.path.description
             return ("\(route.endpoint.method.rawValue) \(full)", Array(full.utf8))
         }
-        var exact: [String: [String: Route]] = [:]
+        var exact: [String: [Route]] = [:]
         for route in routes where route.parameterCount == 0 {
             let path = basePath + route.endpoint.path.description
-            if exact[route.endpoint.method.rawValue, default: [:]][path] == nil {
-                exact[route.endpoint.method.rawValue, default: [:]][path] = route.route
+            // The first of one method and path is the one served, as before.
+            if exact[path]?.contains(where: { $0.endpoint.method == route.endpoint.method }) != true {
+                exact[path, default: []].append(route.route)
             }
         }
         self.exact = exact
@@ -80,7 +81,9 @@ public struct Router: Sendable {
 
     /// ``match(method:path:)`` for the engine's stages: the endpoint's shared ``Route``.
     func resolve(method requestMethod: String, path: String) -> Resolution {
-        if let route = exact[requestMethod]?[path] { return .found(route, parameters: [:]) }
+        if let route = exact[path]?.first(where: { $0.endpoint.method.rawValue == requestMethod }) {
+            return .found(route, parameters: [:])
+        }
         guard path == basePath || path.hasPrefix(basePath + "/") || basePath.isEmpty else {
             return .notFound(nearest: nearest(to: path))
         }

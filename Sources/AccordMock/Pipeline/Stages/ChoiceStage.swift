@@ -54,20 +54,32 @@ struct ChoiceStage: Stage {
             return .success(named)
         }
         let wantsStream = route.endpoint.stream.map { exchange.body?[$0.toggle] == .bool(true) } ?? false
-        let matching = MatchContext(request: exchange.request, parameters: exchange.parameters, body: exchange.body)
         let fits = { (answer: Answer) in (answer.events != nil) == wantsStream }
-        let snapshot = context
-        for fixture in candidates.fixtures where fits(fixture) && matching.matches(fixture.matchers) {
-            if fixture.conditions.isEmpty { return .success(fixture) }
-            if let found = try effects.check(fixture.conditions, session: exchange.session, context: snapshot) {
-                context.found = found
-                return .success(fixture)
-            }
+        if !candidates.fixtures.isEmpty,
+           let fixture = try firstFitting(candidates.fixtures, exchange: exchange, fits: fits, context: &context) {
+            return .success(fixture)
         }
         return .success(candidates.defaultFixture.flatMap { fits($0) ? $0 : nil }
             ?? (wantsStream ? candidates.generatedStream : nil)
             ?? candidates.examples.first { fits($0) && $0.code == 0 }
             ?? candidates.generated)
+    }
+
+    /// The first of `fixtures` whose matchers and state conditions hold; the records its
+    /// conditions found go into `context`. Only an endpoint with such fixtures pays for
+    /// the request's match context.
+    private func firstFitting(_ fixtures: [Answer], exchange: Exchange, fits: (Answer) -> Bool,
+                              context: inout TemplateContext) throws(StorageError) -> Answer? {
+        let matching = MatchContext(request: exchange.request, parameters: exchange.parameters, body: exchange.body)
+        let snapshot = context
+        for fixture in fixtures where fits(fixture) && matching.matches(fixture.matchers) {
+            if fixture.conditions.isEmpty { return fixture }
+            if let found = try effects.check(fixture.conditions, session: exchange.session, context: snapshot) {
+                context.found = found
+                return fixture
+            }
+        }
+        return nil
     }
 
     /// `example=NAME` in a `Prefer` header (RFC 7240), quoted or not.
