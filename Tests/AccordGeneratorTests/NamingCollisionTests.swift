@@ -19,6 +19,11 @@ import Testing
         route: GET /jobs/{job_id}
         params: {job_id: string}
         response: Job
+      jobs.search:
+        route: GET /jobs
+        query: {query: string, headers: string?, query_list: int?}
+        headers: {X-Trace: string?}
+        response: Job
     """
 
     func contract() throws -> Contract {
@@ -83,6 +88,17 @@ import Testing
         ])
         let card = try #require(generator.files().first { $0.path == "Models/FeedModels.swift" }).contents
         #expect(card.contains("case unknownValue(Plain)") && card.contains("case userCard2(Plain)"), "\(card)")
+    }
+
+    /// Parameters named as the lists a call builds (`query`, as Discord's member search
+    /// has) leave those lists another name: the parameter is what the call sends.
+    @Test func parametersNamedAsTheCallsListsKeepTheirMeaning() throws {
+        let endpoints = try #require(SwiftGenerator(contract: try contract()).files().first { $0.path == "Endpoints/API+Jobs.swift" }).contents
+        for line in ["var queryList2: [QueryItem] = []", "do { let queryValue = query; queryList2.append(QueryItem(name: \"query\", value: queryValue)) }",
+                     "if let headersValue = headers { queryList2.append(QueryItem(name: \"headers\", value: headersValue)) }",
+                     "var headersList: [QueryItem] = []", "path: \"/jobs\", query: queryList2, headers: headersList,"] {
+            #expect(endpoints.contains(line), "\(line) in \(endpoints)")
+        }
     }
 
     @Test func theGeneratedPackageTypeChecks() throws {

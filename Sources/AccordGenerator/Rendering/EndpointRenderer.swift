@@ -42,18 +42,42 @@ struct EndpointRenderer {
         }
     }
 
+    /// The names of the lists a call builds, none of them a parameter's: `query`, or
+    /// `queryList` when the endpoint takes a query parameter called `query`.
+    private struct ListNames {
+        var query = "query", headers = "headers", fields = "fields", files = "files"
+
+        init(avoiding parameters: [EndpointDeclaration.Parameter]) {
+            // A parameter as written is `label name` or `name`, a keyword in backticks.
+            let taken = Set(parameters.map { Naming.bare(String($0.name.split(separator: " ").last ?? "")) })
+            func free(_ base: String) -> String {
+                var name = base, number = 1
+                while taken.contains(name) {
+                    name = base + "List" + (number == 1 ? "" : String(number))
+                    number += 1
+                }
+                return name
+            }
+            query = free(query)
+            headers = free(headers)
+            fields = free(fields)
+            files = free(files)
+        }
+    }
+
     /// The statements that build the request: its lists, then `wrapped` around the `Endpoint(…)` arguments.
     private func writeRequest(_ endpoint: EndpointDeclaration, response: String, hasBody: Bool,
                               wrapped: (opening: String, closing: String), into writer: inout SwiftWriter) {
-        writeItems(of: endpoint, into: &writer)
+        let names = ListNames(avoiding: endpoint.parameters)
+        writeItems(of: endpoint, names: names, into: &writer)
         writer.line(wrapped.opening)
         writer.line("    id: \(endpoint.id.swiftLiteral), method: .\(endpoint.method),")
         // Only the lists there are and a body if there is one: the rest are the initializer's defaults.
-        let lists = (endpoint.query.isEmpty ? "" : " query: query,") + (endpoint.headers.isEmpty ? "" : " headers: headers,")
+        let lists = (endpoint.query.isEmpty ? "" : " query: \(names.query),") + (endpoint.headers.isEmpty ? "" : " headers: \(names.headers),")
         writer.line("    path: \(pathExpression(endpoint, response: response)),\(lists)")
         let retries = endpoint.retriesFaults.map { ", retriesFaults: \($0)" } ?? ""
         if endpoint.multipart != nil {
-            writer.line("    multipart: MultipartBody(fields: fields, files: files), requiresAuth: \(endpoint.requiresAuth)\(retries)")
+            writer.line("    multipart: MultipartBody(fields: \(names.fields), files: \(names.files)), requiresAuth: \(endpoint.requiresAuth)\(retries)")
         } else {
             writer.line("    \(hasBody ? "body: body, " : "")requiresAuth: \(endpoint.requiresAuth)\(retries)")
         }
@@ -81,23 +105,24 @@ struct EndpointRenderer {
     }
 
     /// The lists the endpoint's call builds: its query items, headers and, for a multipart body, its fields and files.
-    private func writeItems(of endpoint: EndpointDeclaration, into writer: inout SwiftWriter) {
+    private func writeItems(of endpoint: EndpointDeclaration, names: ListNames, into writer: inout SwiftWriter) {
         if !endpoint.query.isEmpty {
-            writer.line("var query: [QueryItem] = []")
-            appendItems(endpoint.query, to: "query", into: &writer)
+            writer.line("var \(names.query): [QueryItem] = []")
+            appendItems(endpoint.query, to: names.query, into: &writer)
         }
         if !endpoint.headers.isEmpty {
-            writer.line("var headers: [QueryItem] = []")
-            appendItems(endpoint.headers, to: "headers", into: &writer)
+            writer.line("var \(names.headers): [QueryItem] = []")
+            appendItems(endpoint.headers, to: names.headers, into: &writer)
         }
         guard let multipart = endpoint.multipart else { return }
-        writer.line("\(multipart.text.isEmpty ? "let" : "var") fields: [QueryItem] = []")
-        appendItems(multipart.text, to: "fields", into: &writer)
-        writer.line("\(multipart.files.isEmpty ? "let" : "var") files: [(name: String, file: FilePart)] = []")
+        writer.line("\(multipart.text.isEmpty ? "let" : "var") \(names.fields): [QueryItem] = []")
+        appendItems(multipart.text, to: names.fields, into: &writer)
+        writer.line("\(multipart.files.isEmpty ? "let" : "var") \(names.files): [(name: String, file: FilePart)] = []")
         for part in multipart.files {
             let name = part.variable
-            writer.line(part.isOptional ? "if let \(Naming.bare(name))File = \(name) { files.append((\(part.wireName.swiftLiteral), \(Naming.bare(name))File)) }"
-                                        : "files.append((\(part.wireName.swiftLiteral), \(name)))")
+            writer.line(part.isOptional
+                ? "if let \(Naming.bare(name))File = \(name) { \(names.files).append((\(part.wireName.swiftLiteral), \(Naming.bare(name))File)) }"
+                : "\(names.files).append((\(part.wireName.swiftLiteral), \(name)))")
         }
     }
 
