@@ -50,20 +50,20 @@ public struct ByteOutput: ~Copyable {
 
     /// The bytes written, as an array of exactly their size.
     public consuming func bytes() -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            buffer.baseAddress?.initialize(from: start, count: count)
-            initialized = count
+        [UInt8](unsafeUninitializedCapacity: written) { buffer, initialized in
+            buffer.baseAddress?.initialize(from: start, count: written)
+            initialized = written
         }
     }
 
     /// Doubles the room, or more when `extra` bytes need more, keeping what is written.
     @usableFromInline
     mutating func grow(toHold extra: Int) {
-        let (needed, overflow) = count.addingReportingOverflow(extra)
+        let (needed, overflow) = written.addingReportingOverflow(extra)
         precondition(!overflow, "a byte output cannot hold more than Int.max bytes")
         let larger = max(needed, capacity > Int.max / 2 ? Int.max : capacity * 2)
         let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
-        moved.initialize(from: start, count: count)
+        moved.initialize(from: start, count: written)
         start.deallocate()
         start = moved
         capacity = larger

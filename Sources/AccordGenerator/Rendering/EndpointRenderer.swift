@@ -45,7 +45,7 @@ struct EndpointRenderer {
     /// The names of the lists a call builds, none of them a parameter's: `query`, or
     /// `queryList` when the endpoint takes a query parameter called `query`.
     private struct ListNames {
-        var query = "query", headers = "headers", fields = "fields", files = "files"
+        let query: String, headers: String, fields: String, files: String
 
         init(avoiding parameters: [EndpointDeclaration.Parameter]) {
             // A parameter as written is `label name` or `name`, a keyword in backticks.
@@ -58,10 +58,10 @@ struct EndpointRenderer {
                 }
                 return name
             }
-            query = free(query)
-            headers = free(headers)
-            fields = free(fields)
-            files = free(files)
+            query = free("query")
+            headers = free("headers")
+            fields = free("fields")
+            files = free("files")
         }
     }
 

@@ -81,10 +81,9 @@ struct Translation: Sendable {
         let byFile = Dictionary(grouping: models) { model in
             naming.type(String(model.sourceFile.prefix { $0 != "." })) + "Models.swift"
         }
-        return byFile.keys.sorted().compactMap { fileName in
-            guard let models = byFile[fileName] else { return nil }
-            return ModelFile(fileName: fileName, sourceFiles: Set(models.map(\.sourceFile)).sorted(),
-                             declarations: models.map(\.declaration).sorted { $0.name < $1.name })
+        return byFile.sorted { $0.key < $1.key }.map { fileName, models in
+            ModelFile(fileName: fileName, sourceFiles: Set(models.map(\.sourceFile)).sorted(),
+                      declarations: models.map(\.declaration).sorted { $0.name < $1.name })
         }
     }
 }

@@ -55,8 +55,7 @@ struct ChoiceStage: Stage {
         }
         let wantsStream = route.endpoint.stream.map { exchange.body?[$0.toggle] == .bool(true) } ?? false
         let fits = { (answer: Answer) in (answer.events != nil) == wantsStream }
-        if !candidates.fixtures.isEmpty,
-           let fixture = try firstFitting(candidates.fixtures, exchange: exchange, fits: fits, context: &context) {
+        if let fixture = try firstFitting(candidates.fixtures, exchange: exchange, fits: fits, context: &context) {
             return .success(fixture)
         }
         return .success(candidates.defaultFixture.flatMap { fits($0) ? $0 : nil }
@@ -70,6 +69,7 @@ struct ChoiceStage: Stage {
     /// the request's match context.
     private func firstFitting(_ fixtures: [Answer], exchange: Exchange, fits: (Answer) -> Bool,
                               context: inout TemplateContext) throws(StorageError) -> Answer? {
+        guard !fixtures.isEmpty else { return nil }
         let matching = MatchContext(request: exchange.request, parameters: exchange.parameters, body: exchange.body)
         let snapshot = context
         for fixture in fixtures where fits(fixture) && matching.matches(fixture.matchers) {
