@@ -38,6 +38,26 @@ public enum Repository {
         return directory.path
     }
 
+    /// The repository's mocks with the streamed chat reply's second and third events sent
+    /// `gap` after the one before (the fixture spaces them 120 ms), in a fresh directory:
+    /// a test that a stream is passed on as it comes needs gaps a loaded machine's
+    /// scheduling cannot close.
+    public static func mocksStreaming(gap: Duration) throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("accord-stream-\(UUID().uuidString)")
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: mocks), to: directory)
+        let file = directory.appendingPathComponent("learning.yaml")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        let milliseconds = gap.components.seconds * 1_000 + gap.components.attoseconds / 1_000_000_000_000_000
+        let slowed = text.replacing(/(?m)^(      - \{data: \{delta: [^}]*\}, delay: )120ms\}$/) { match in
+            match.output.0.hasPrefix("      - {data: {delta: actor") ? String(match.output.0) : "\(match.output.1)\(milliseconds)ms}"
+        }
+        guard slowed.components(separatedBy: "delay: \(milliseconds)ms}").count == 3 else {
+            throw VariantError(description: "learning.yaml no longer streams three events 120 ms apart")
+        }
+        try slowed.write(to: file, atomically: true, encoding: .utf8)
+        return directory.path
+    }
+
     /// The repository's contract, loaded once.
     public static let contract: Contract = {
         guard let contract = ContractLint.run(directory: contracts).contract else {
