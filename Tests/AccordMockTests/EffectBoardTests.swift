@@ -172,6 +172,52 @@ import Testing
         #expect(try JSONReader.read(huge.bodyBytes)["data"]?["violations"]?.value(at: "/0/pointer") == .string("/query/page"))
     }
 
+    /// A list answer without templates is kept whole (docs/mocks.md, "Kept between
+    /// reads"), and still follows all it reads: each query parameter its list pages and
+    /// filters by, each collection it lists or counts, the session.
+    @Test func aKeptListAnswerFollowsAllItReads() throws {
+        let counted = Self.fixtures.replacingOccurrences(of: "      count: {total: {}}\n", with: "      count: {total: {from: matches}}\n")
+        #expect(counted != Self.fixtures)
+        var fixture = try board(fixtures: counted)
+        let first = fixture.handle(fixture.signed("GET", "/api/v1/notes")).bodyBytes
+        #expect(fixture.handle(fixture.signed("GET", "/api/v1/notes")).bodyBytes == first)
+        #expect(ids(try JSONReader.read(first)["data"] ?? .null) == ["n_b", "n_c"])
+        #expect(ids(try data(fixture.handle(fixture.signed("GET", "/api/v1/notes?page=2")))) == ["n_a"])
+        #expect(ids(try data(fixture.handle(fixture.signed("GET", "/api/v1/notes?size=1")))) == ["n_b"])
+        #expect(ids(try data(fixture.handle(fixture.signed("GET", "/api/v1/notes?status=open")))) == ["n_c", "n_a"])
+        #expect(try data(fixture.handle(fixture.signed("GET", "/api/v1/notes")))["total"] == .int(0))
+        // The counted collection changes: a match.
+        _ = try data(fixture.handle(fixture.signed("POST", "/api/v1/users/20031/like")))
+        #expect(try data(fixture.handle(fixture.signed("GET", "/api/v1/notes")))["total"] == .int(1))
+        // The listed collection changes: a note of rank 0 comes first.
+        _ = try data(fixture.handle(fixture.signed("POST", "/api/v1/notes", body: #"{"text":"丁","rank":0}"#)))
+        #expect(ids(try data(fixture.handle(fixture.signed("GET", "/api/v1/notes")))) == ["n_1", "n_b"])
+        // Another session has its own records.
+        let other = try data(fixture.handle(fixture.signed("GET", "/api/v1/notes", headers: [("X-Accord-Session", "ui-2")])))
+        #expect(ids(other) == ["n_b", "n_c"])
+        #expect(other["total"] == .int(0))
+        #expect(ids(try data(fixture.handle(fixture.signed("GET", "/api/v1/notes")))) == ["n_1", "n_b"])
+    }
+
+    /// A filter or `data` with a template reads the request beyond the list's parameters:
+    /// such an answer is made for each request, not kept.
+    @Test func aListAnswerWithATemplateIsMadeForEachRequest() throws {
+        let list = "notes.list:\n  - name: list\n    default: true\n    effect:\n      list: notes\n      filter: {status: /status}\n"
+        let templated = "notes.list:\n  - name: list\n    default: true\n    effect:\n      list: notes\n"
+            + "      where: {text: '{{request.header.X-Text}}'}\n"
+        let withData = "notes.list:\n  - name: list\n    default: true\n    data: {total: '{{request.header.X-Total}}'}\n    effect:\n"
+            + "      list: notes\n      filter: {status: /status}\n      order: rank\n      page: number\n"
+        #expect(Self.fixtures.contains(list + "      order: rank\n      page: number\n      count: {total: {}}\n"))
+        var filtered = try board(fixtures: Self.fixtures.replacingOccurrences(of: list, with: templated))
+        let text = { (value: String) in [("X-Text", value)] }
+        #expect(ids(try data(filtered.handle(filtered.signed("GET", "/api/v1/notes", headers: text("甲"))))) == ["n_a"])
+        #expect(ids(try data(filtered.handle(filtered.signed("GET", "/api/v1/notes", headers: text("丙"))))) == ["n_c"])
+        var totalled = try board(fixtures: Self.fixtures.replacingOccurrences(of: list + "      order: rank\n      page: number\n      count: {total: {}}\n",
+                                                                            with: withData))
+        #expect(try data(totalled.handle(totalled.signed("GET", "/api/v1/notes", headers: [("X-Total", "7")])))["total"] == .string("7"))
+        #expect(try data(totalled.handle(totalled.signed("GET", "/api/v1/notes", headers: [("X-Total", "8")])))["total"] == .string("8"))
+    }
+
     @Test func conditionsCompareBoundsAndExclusions() throws {
         let list = "notes.list:\n  - name: list\n    default: true\n    effect:\n      list: notes\n      filter: {status: /status}\n"
             + "      order: rank\n      page: number\n      count: {total: {}}\n"

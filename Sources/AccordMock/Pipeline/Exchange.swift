@@ -99,8 +99,8 @@ struct Injected: Sendable {
 struct Draft: Sendable {
     var answer: Answer
     var context: TemplateContext
-    /// The answer's `data` as its effects built it.
-    var built: EffectAnswer?
+    /// The answer's body around the `data` its effects built.
+    var built: [UInt8]?
 }
 
 /// Why a request was refused, as the stage that refused it typed it.

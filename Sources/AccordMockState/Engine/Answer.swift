@@ -32,6 +32,8 @@ package struct Answer: Sendable {
     package var effects: [Effect] = []
     /// The fixture's `data`, for an answer built by its effects.
     package var effectData: TemplatedJSON?
+    /// What the effects read, for an answer made of lists and counts alone (``RecordReads``).
+    package var recordReads: RecordReads?
 
     /// Whether any template of the answer (its body, events, effects or state conditions) holds `expression`.
     package func uses(_ expression: TemplateExpression) -> Bool {

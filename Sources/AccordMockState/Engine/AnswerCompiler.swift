@@ -40,6 +40,7 @@ package struct AnswerCompiler {
             if !fixture.effects.isEmpty, fixture.code == 0 {
                 let data = fixture.data ?? (fixture.effects.contains(where: \.answersRecord) ? nil : generatedData)
                 compiled.effectData = data.flatMap { try? TemplatedJSON($0) }
+                compiled.recordReads = RecordReads(effects: fixture.effects, data: compiled.effectData)
             }
             compiled.isDefault = fixture.isDefault
             compiled.headers = fixture.headers

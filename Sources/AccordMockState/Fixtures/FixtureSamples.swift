@@ -144,7 +144,7 @@ public struct FixtureSamples: Sendable {
         let runner = EffectRunner(contract: contract, collections: collections, state: context.state, envelopes: Envelopes(service: contract.service),
                                   signer: StandInSigner())
         let data = fixture.data.flatMap { try? TemplatedJSON($0) }
-        return try? runner.run(fixture.effects, data: data, endpoint: endpoint, session: "preview", context: &context).value
+        return try? runner.run(fixture.effects, data: data, endpoint: endpoint.id, session: "preview", context: &context).value
     }
 
     /// `data` with its templates rendered for `request`; nil when they do not render.

@@ -1,5 +1,4 @@
 import AccordContract
-import AccordHTTP
 import AccordJSON
 import AccordMocksFormat
 import AccordValidation
@@ -85,8 +84,9 @@ package struct EffectRunner: Sendable {
     }
 
     /// Runs `effects` in order and returns the answer's data, built on `data` (the
-    /// fixture's, rendered after the effects so it can read `{{record.…}}`).
-    package func run(_ effects: [Effect], data: TemplatedJSON?, endpoint: Endpoint, session: String,
+    /// fixture's, rendered after the effects so it can read `{{record.…}}`), for the
+    /// endpoint whose id is `endpoint`.
+    package func run(_ effects: [Effect], data: TemplatedJSON?, endpoint: String, session: String,
              context: inout TemplateContext) throws(Refusal) -> EffectAnswer {
         var answerRecord: JSONValue?
         var page: (listing: Effect.Listing, rows: ArraySlice<ListMemo.Row>, next: String?, hasMore: Bool)?
@@ -109,7 +109,7 @@ package struct EffectRunner: Sendable {
         var answer: JSONValue = .object([])
         if let data { answer = try render(data, context) }
         if let answerRecord {
-            answer = RecordShape.overlay(answer, on: (responses[endpoint.id] ?? .whole).apply(to: answerRecord))
+            answer = RecordShape.overlay(answer, on: (responses[endpoint] ?? .whole).apply(to: answerRecord))
         }
         var items: (pointer: JSONPointer, items: [[UInt8]])?
         if let page {
@@ -131,6 +131,47 @@ package struct EffectRunner: Sendable {
             }
         }
         return EffectAnswer(data: answer, page: items)
+    }
+
+    /// The answer's body: the envelope around the `data` that ``run(_:data:endpoint:session:context:)``
+    /// builds. An answer that reads the records and the query alone (`reads`, see
+    /// ``RecordReads``) is kept in the ``memo`` while the records' versions and those query
+    /// parameters stay, so the same page read again is a lookup.
+    package func body(_ effects: [Effect], data: TemplatedJSON?, endpoint: String, fixture: String, reads: RecordReads?,
+                      session: String, context: inout TemplateContext) throws(Refusal) -> [UInt8] {
+        guard let reads else {
+            return try run(effects, data: data, endpoint: endpoint, session: session, context: &context).bytes { envelope($0) }
+        }
+        let key = try key(reads, endpoint: endpoint, fixture: fixture, session: session, query: context.request.query)
+        return try memo.body(for: key) { () throws(Refusal) in
+            try run(effects, data: data, endpoint: endpoint, session: session, context: &context).bytes { envelope($0) }
+        }
+    }
+
+    /// A success's envelope around `data`.
+    private func envelope(_ data: JSONValue) -> JSONValue {
+        envelopes.service.answerBody(code: 0, message: nil, data: data)
+    }
+
+    /// The memo's key for an answer that reads `reads`: the versions of its collections
+    /// and the values the query has for its parameters.
+    private func key(_ reads: RecordReads, endpoint: String, fixture: String, session: String,
+                     query: [(name: String, value: String)]) throws(Refusal) -> ListMemo.Key {
+        var versions: [UInt64] = []
+        versions.reserveCapacity(reads.collections.count)
+        for name in reads.collections {
+            // Unknown collections are skipped by `run` too; lint refuses them.
+            guard let definition = collections[name] else { continue }
+            versions.append(try stored { () throws(StorageError) in
+                try state.collections.versioned(definition, session: session, state: state).version
+            })
+        }
+        var values: [ListMemo.Part] = []
+        values.reserveCapacity(versions.count + reads.parameters.count)
+        for version in versions.dropFirst() { values.append(.version(version)) }
+        for parameter in reads.parameters { values.append(.parameter(query.first { $0.name == parameter }?.value)) }
+        return ListMemo.Key(session: session, collection: reads.collections[0], version: versions.first ?? 0,
+                            asker: .answer(endpoint: endpoint, fixture: fixture), values: values)
     }
 
     // MARK: Effects
@@ -219,46 +260,5 @@ package struct EffectRunner: Sendable {
 
     private func keyText(of record: JSONValue, _ definition: CollectionDefinition) -> String {
         ListOrder.key(of: record, definition.key)
-    }
-}
-
-/// What effects answer: the `data`, and for a list the page's items already written as
-/// JSON (kept in ``ListMemo``), which the envelope's bytes copy instead of writing again.
-package struct EffectAnswer: Sendable {
-    /// The answer's `data`; with a ``page``, the ``marker`` where the page's items go.
-    package var data: JSONValue
-    /// Where `data` holds the marker, and each of the page's items as JSON.
-    package var page: (pointer: JSONPointer, items: [[UInt8]])?
-
-    /// Stands in for the items while the rest is written: text no answer holds (NUL characters
-    /// around a random number), found once in the written bytes and replaced.
-    package static let marker = "\u{0}accord-page-\(UInt64.random(in: 0 ... .max))\u{0}"
-    /// The marker as it is written in JSON.
-    private static let markerBytes = JSONWriter.bytes(.string(marker))
-
-    /// `data` with the page's items in place, read back from their JSON: for a fixture's
-    /// sample (`accord generate`, `accord lint`), not for answers, which ``bytes(_:)`` writes.
-    package var value: JSONValue {
-        guard let page else { return data }
-        var whole = data
-        page.pointer.set(.array(page.items.compactMap { try? JSONReader.read($0) }), in: &whole)
-        return whole
-    }
-
-    /// `envelope(data)` as bytes, the page's items copied in.
-    package func bytes(_ envelope: (JSONValue) -> JSONValue) -> [UInt8] {
-        let written = JSONWriter.bytes(envelope(data))
-        guard let items = page?.items, let range = ByteSearch.firstRange(of: Self.markerBytes, in: written) else { return written }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(written.count + items.reduce(items.count + 1) { $0 + $1.count })
-        bytes += written[..<range.lowerBound]
-        bytes.append(UInt8(ascii: "["))
-        for (index, item) in items.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            bytes += item
-        }
-        bytes.append(UInt8(ascii: "]"))
-        bytes += written[range.upperBound...]
-        return bytes
     }
 }

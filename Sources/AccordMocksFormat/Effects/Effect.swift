@@ -99,6 +99,13 @@ public struct Effect: Sendable {
         action == .insert || action == .update || action == .read
     }
 
+    /// Whether the effect only reads the records, through filters that hold no template:
+    /// a `list` or counts alone. What it puts in the answer then depends on the session's
+    /// records and the request's query alone.
+    package var readsRecordsAlone: Bool {
+        (action == nil || action == .list) && filter.isLiteral && counts.allSatisfy(\.filter.isLiteral)
+    }
+
     /// Whether a template of the effect (its record, defaults, key, changes or filters) holds `expression`.
     package func uses(_ expression: TemplateExpression) -> Bool {
         ([record, defaults, key].compactMap { $0 } + changes.map(\.value)).contains { $0.uses(expression) }
@@ -131,6 +138,11 @@ public struct RecordFilter: Sendable {
     }
 
     package var conditions: [Condition] = []
+
+    /// Whether no condition's value is a template.
+    package var isLiteral: Bool {
+        conditions.allSatisfy(\.value.isLiteral)
+    }
 
     /// Whether a condition's value holds `expression`.
     package func uses(_ expression: TemplateExpression) -> Bool {

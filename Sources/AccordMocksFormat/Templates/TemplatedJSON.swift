@@ -61,7 +61,8 @@ package indirect enum TemplatedJSON: Sendable {
         }
     }
 
-    private var isLiteral: Bool {
+    /// Whether the value holds no template: it renders the same for every request.
+    package var isLiteral: Bool {
         if case .literal = self { return true }
         return false
     }

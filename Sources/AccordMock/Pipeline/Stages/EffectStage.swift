@@ -13,7 +13,7 @@ struct EffectStage: Stage {
               let route = exchange.route else { return try next(&exchange) }
         let session = exchange.session
         do {
-            try exchange.draft?.build(with: effects, endpoint: route.endpoint, session: session)
+            try exchange.draft?.build(with: effects, endpoint: route.endpoint.id, session: session)
         } catch {
             return try effects.response(for: error, label: exchange.draft?.answer.label ?? "", exchange: &exchange)
         }
@@ -22,8 +22,9 @@ struct EffectStage: Stage {
 }
 
 extension Draft {
-    /// Runs the answer's effects: the `data` they build, and the records they touched for its templates.
-    mutating func build(with effects: EffectRunner, endpoint: Endpoint, session: String) throws(EffectRunner.Refusal) {
-        built = try effects.run(answer.effects, data: answer.effectData, endpoint: endpoint, session: session, context: &context)
+    /// Runs the answer's effects: the body around the `data` they build, and the records they touched for its templates.
+    mutating func build(with effects: EffectRunner, endpoint: String, session: String) throws(EffectRunner.Refusal) {
+        built = try effects.body(answer.effects, data: answer.effectData, endpoint: endpoint, fixture: answer.label, reads: answer.recordReads,
+                                 session: session, context: &context)
     }
 }

@@ -41,13 +41,11 @@ struct RenderStage: Stage {
         return envelopes.answer(code: code, fallback: "not found", data: data, verdict: .ok)
     }
 
-    /// An answer whose `data` the effects built.
-    private func render(_ chosen: Answer, built: EffectAnswer) -> MockResponse {
-        let service = envelopes.service
-        let bytes = built.bytes { data in service.answerBody(code: 0, message: nil, data: data) }
-        return MockResponse(status: chosen.status, headers: [("Content-Type", "application/json; charset=utf-8")] + chosen.headers,
-                            body: .bytes(bytes), delayMilliseconds: chosen.delayMilliseconds,
-                            summary: MockResponse.Summary(source: chosen.label, code: 0, verdict: .ok))
+    /// An answer whose body the effects built.
+    private func render(_ chosen: Answer, built: [UInt8]) -> MockResponse {
+        MockResponse(status: chosen.status, headers: [("Content-Type", "application/json; charset=utf-8")] + chosen.headers,
+                     body: .bytes(built), delayMilliseconds: chosen.delayMilliseconds,
+                     summary: MockResponse.Summary(source: chosen.label, code: 0, verdict: .ok))
     }
 
     private func render(_ chosen: Answer, context: TemplateContext) throws(StorageError) -> MockResponse {
