@@ -56,6 +56,11 @@ public struct ByteOutput: ~Copyable {
         }
     }
 
+    /// The bytes written, as UTF-8 text (invalid sequences repaired), without an array between.
+    public consuming func string() -> String {
+        String(decoding: UnsafeBufferPointer(start: start, count: written), as: UTF8.self)
+    }
+
     /// Doubles the room, or more when `extra` bytes need more, keeping what is written.
     @usableFromInline
     mutating func grow(toHold extra: Int) {

@@ -10,11 +10,11 @@ public enum SortedParams {
     ///   - query: the query parameters, percent-decoded, in request order.
     ///   - body: the parsed body; only a JSON object contributes (its top-level members).
     public static func make(query: [(name: String, value: String)], body: JSONValue?) -> String {
-        var pairs = query.map { (key: $0.name, value: $0.value) }
+        var pairs = query.map { (key: $0.name, value: Value.text($0.value)) }
         if case .object(let members)? = body {
             for member in members {
-                guard let text = text(of: member.value) else { continue }
-                pairs.append((member.key, text))
+                if case .null = member.value { continue }
+                pairs.append((member.key, .json(member.value)))
             }
         }
         // A stable sort by the UTF-8 bytes of the key: repeated query keys keep their
@@ -28,27 +28,58 @@ public enum SortedParams {
             }
             pairs[position] = pair
         }
-        var text = ""
-        text.reserveCapacity(pairs.reduce(pairs.count) { $0 + $1.key.utf8.count + $1.value.utf8.count + 1 })
-        for (index, pair) in pairs.enumerated() {
-            if index > 0 { text += "&" }
-            text += pair.key
-            text += "="
-            text += pair.value
+        // Written as bytes once: no string per value, no string grown by each part.
+        var output = ByteOutput(capacity: pairs.reduce(pairs.count) { size, pair in
+            switch pair.value {
+            case .text(let text): size + pair.key.utf8.count + text.utf8.count
+            case .json: size + pair.key.utf8.count + 32
+            }
+        })
+        for index in pairs.indices {
+            if index > 0 { output.append(UInt8(ascii: "&")) }
+            append(pairs[index].key, to: &output)
+            output.append(UInt8(ascii: "="))
+            switch pairs[index].value {
+            case .text(let text): append(text, to: &output)
+            case .json(let value): write(value, into: &output)
+            }
         }
-        return text
+        return output.string()
     }
 
+    /// A parameter's value: sent as text (the query), or a body member's JSON value.
+    private enum Value {
+        case text(String)
+        case json(JSONValue)
+    }
+
+    /// The text a body member's value signs as; nil for null, which is left out.
     public static func text(of value: JSONValue) -> String? {
+        if case .null = value { return nil }
+        var output = ByteOutput(capacity: 32)
+        write(value, into: &output)
+        return output.string()
+    }
+
+    /// Writes the text `value` signs as: a string as it is, a boolean or a number as JSON
+    /// writes it (an integral number as an integer, however it was written: `1080.0`,
+    /// `1.08e3`, as JSON Schema counts it), an array or object as compact JSON with sorted
+    /// keys; nothing for null.
+    private static func write(_ value: JSONValue, into output: inout ByteOutput) {
         switch value {
-        case .null: nil
-        case .string(let text): text
-        case .bool(let flag): flag ? "true" : "false"
-        case .int(let int): String(int)
-        // A number with no fractional part is an integer however it was written (`1080.0`, `1.08e3`), as JSON Schema counts it.
-        case .double(let double): Int(exactly: double).map(String.init) ?? JSONWriter.number(double)
-        case .array, .object: JSONWriter.string(containsDouble(value) ? integersAsIntegers(value) : value, sortedKeys: true)
+        case .null: break
+        case .string(let text): append(text, to: &output)
+        case .bool(let flag): output.append(flag ? "true" : "false")
+        case .int(let int): JSONWriter.writeInteger(int, into: &output)
+        case .double(let double):
+            if let int = Int(exactly: double) { JSONWriter.writeInteger(int, into: &output) } else { append(JSONWriter.number(double), to: &output) }
+        case .array, .object: JSONWriter.write(containsDouble(value) ? integersAsIntegers(value) : value, sortedKeys: true, into: &output)
         }
+    }
+
+    private static func append(_ text: String, to output: inout ByteOutput) {
+        var text = text
+        text.withUTF8 { output.append($0) }
     }
 
     /// Whether a number written with a fraction or an exponent is anywhere in `value`

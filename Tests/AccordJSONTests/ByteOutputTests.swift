@@ -37,4 +37,12 @@ import Testing
         JSONWriter.write(value, into: &output)
         #expect(output.bytes() == JSONWriter.bytes(value))
     }
+
+    @Test func givesItsBytesAsText() {
+        var output = ByteOutput(capacity: 4)
+        output.append("code=中&x=")
+        [UInt8]([0xff, 0x41]).withUnsafeBufferPointer { output.append($0) }
+        #expect(output.string() == "code=中&x=\u{FFFD}A", "an invalid byte is repaired, as String(decoding:) does")
+        #expect(ByteOutput(capacity: 0).string() == "")
+    }
 }
