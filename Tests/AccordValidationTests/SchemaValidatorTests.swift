@@ -63,6 +63,27 @@ import Testing
         ])
     }
 
+    /// Members are found by name in any order (the validator looks where the last field's
+    /// member was first); an unknown member is found whether or not every field found its
+    /// own, and a repeated name is not taken for an unknown one.
+    @Test func membersInAnyOrderAndUnknownOnesAmongThem() {
+        let object = schema(.object([field("a", .primitive(.int)), field("b", .primitive(.string)), field("c", .primitive(.bool), optional: true)]))
+        let validator = SchemaValidator(types: [:])
+        let orders: [[JSONValue.Member]] = [
+            [.init("a", .int(1)), .init("b", .string("x")), .init("c", .bool(true))],
+            [.init("c", .bool(true)), .init("b", .string("x")), .init("a", .int(1))],
+            [.init("b", .string("x")), .init("a", .int(1))],
+            [.init("a", .int(1)), .init("a", .int(2)), .init("b", .string("x"))],
+        ]
+        for members in orders { #expect(validator.validate(.object(members), against: object).isEmpty, "\(members)") }
+        let wrong = validator.validate(.object([.init("b", .int(2)), .init("a", .string("1"))]), against: object)
+        #expect(wrong.map(\.pointer) == ["/a", "/b"])
+        let unknown = { (members: [JSONValue.Member]) in validator.validate(.object(members), against: object).map(\.message) }
+        #expect(unknown([.init("a", .int(1)), .init("b", .string("x")), .init("c", .bool(true)), .init("unrelated", .null)]) == ["unknown member 'unrelated'"])
+        #expect(unknown([.init("unrelated", .null), .init("b", .string("x")), .init("a", .int(1))]) == ["unknown member 'unrelated'"])
+        #expect(unknown([.init("a", .int(1)), .init("unrelated", .int(0))]) == ["missing required member 'b'", "unknown member 'unrelated'"])
+    }
+
     @Test func unknownMembersCanBeIgnored() {
         let object = schema(.object([field("a", .primitive(.int))]))
         let value = JSONValue.object([.init("a", .int(1)), .init("b", .int(2))])

@@ -71,12 +71,12 @@ struct ChoiceStage: Stage {
                               context: inout TemplateContext) throws(StorageError) -> Answer? {
         guard !fixtures.isEmpty else { return nil }
         let matching = MatchContext(request: exchange.request, parameters: exchange.parameters, body: exchange.body)
-        let snapshot = context
-        for fixture in fixtures where fits(fixture) && matching.matches(fixture.matchers) {
-            if fixture.conditions.isEmpty { return fixture }
-            if let found = try effects.check(fixture.conditions, session: exchange.session, context: snapshot) {
+        // By index: an answer is a large value, copied only once chosen.
+        for index in fixtures.indices where fits(fixtures[index]) && matching.matches(fixtures[index].matchers) {
+            if fixtures[index].conditions.isEmpty { return fixtures[index] }
+            if let found = try effects.check(fixtures[index].conditions, session: exchange.session, context: context) {
                 context.found = found
-                return fixture
+                return fixtures[index]
             }
         }
         return nil
