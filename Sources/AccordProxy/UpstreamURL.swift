@@ -56,24 +56,25 @@ public struct UpstreamURL: Sendable, Equatable, CustomStringConvertible {
     /// put in front, so `/../internal` stays under `/gateway`; a fragment is dropped.
     /// Nil for a target that is not a path (`@host:port/…`, `:port/…`, `http://…`, `*`).
     public func url(for target: String) -> String? {
-        guard target.utf8.first == UInt8(ascii: "/") else { return nil }
-        let withoutFragment = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
-        let parts = withoutFragment.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        let query = parts.count > 1 ? "?" + parts[1] : ""
-        return origin + pathPrefix + Self.removingDotSegments(parts[0]) + query
+        let bytes = target.utf8
+        guard bytes.first == UInt8(ascii: "/") else { return nil }
+        let end = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
+        let pathEnd = bytes[..<end].firstIndex(of: UInt8(ascii: "?")) ?? end
+        return origin + pathPrefix + Self.removingDotSegments(target[..<pathEnd]) + target[pathEnd..<end]
     }
 
     /// `path` (starting with `/`) without `.` and `..` segments, written plainly or percent-encoded.
     static func removingDotSegments(_ path: Substring) -> String {
+        // Most paths have none: kept as they are.
+        guard path.utf8.contains(UInt8(ascii: ".")) || path.utf8.contains(UInt8(ascii: "%")) else { return String(path) }
         var kept: [Substring] = []
         let segments = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
         for (index, segment) in segments.enumerated() {
-            let dots = segment.lowercased().replacingOccurrences(of: "%2e", with: ".")
             let last = index == segments.count - 1
-            switch dots {
-            case ".":
+            switch dots(in: segment) {
+            case 1:
                 if last { kept.append("") }
-            case "..":
+            case 2:
                 _ = kept.popLast()
                 if last { kept.append("") }
             default:
@@ -81,6 +82,24 @@ public struct UpstreamURL: Sendable, Equatable, CustomStringConvertible {
             }
         }
         return "/" + kept.joined(separator: "/")
+    }
+
+    /// How many dots `segment` spells when it is nothing but dots, plain or as `%2e`
+    /// (either case); 0 when it is anything else.
+    static func dots(in segment: Substring) -> Int {
+        var count = 0
+        var bytes = segment.utf8[...]
+        while let byte = bytes.first, count < 3 {
+            if byte == UInt8(ascii: ".") {
+                bytes = bytes.dropFirst()
+            } else if bytes.starts(with: "%2e".utf8) || bytes.starts(with: "%2E".utf8) {
+                bytes = bytes.dropFirst(3)
+            } else {
+                return 0
+            }
+            count += 1
+        }
+        return bytes.isEmpty ? count : 0
     }
 
     public var description: String { origin + pathPrefix }

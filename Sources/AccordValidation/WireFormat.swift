@@ -40,8 +40,41 @@ enum WireFormat {
 
     /// An absolute URL with a scheme and a host.
     static func isURL(_ text: String) -> Bool {
+        if isPlainWebURL(text.utf8) { return true }
         guard let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty else { return false }
         return url.host?.isEmpty == false
+    }
+
+    /// Whether `bytes` is an `http` or `https` URL that Foundation's parser takes, with a
+    /// host, for certain: a host of letters, digits, dots and hyphens, then a path and
+    /// query of unreserved characters, sub-delimiters, `:`, `@`, `/` and `?` alone. The
+    /// URLs of most answers are such; one with a port, user info, a percent escape, a
+    /// fragment or anything else is left to the parser (about 4,000 instructions).
+    private static func isPlainWebURL(_ bytes: String.UTF8View) -> Bool {
+        var rest = bytes[...]
+        if rest.starts(with: "https://".utf8) {
+            rest = rest.dropFirst(8)
+        } else if rest.starts(with: "http://".utf8) {
+            rest = rest.dropFirst(7)
+        } else {
+            return false
+        }
+        let hostEnd = rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? rest.endIndex
+        let host = rest[..<hostEnd]
+        return !host.isEmpty && host.allSatisfy(isHostByte) && rest[hostEnd...].allSatisfy(isPathOrQueryByte)
+    }
+
+    private static func isHostByte(_ byte: UInt8) -> Bool {
+        isAlphanumeric(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
+    }
+
+    /// RFC 3986's unreserved characters and sub-delimiters, `:`, `@`, `/` and `?`.
+    private static func isPathOrQueryByte(_ byte: UInt8) -> Bool {
+        isAlphanumeric(byte) || "-._~!$&'()*+,;=:@/?".utf8.contains(byte)
+    }
+
+    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        isDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
     }
 
     private static func isDate(_ bytes: ArraySlice<UInt8>) -> Bool {

@@ -17,6 +17,9 @@ import Testing
             ("/a/./b/", "http://10.1.2.3/gateway/a/b/"), ("/a/..", "http://10.1.2.3/gateway/"), ("/a/b/.", "http://10.1.2.3/gateway/a/b/"),
             ("//evil.example/x", "http://10.1.2.3/gateway//evil.example/x"), ("/x#frag", "http://10.1.2.3/gateway/x"),
             ("/x/../y?next=/../z", "http://10.1.2.3/gateway/y?next=/../z"),
+            ("/.../x", "http://10.1.2.3/gateway/.../x"), ("/%2e%2e%2e/x", "http://10.1.2.3/gateway/%2e%2e%2e/x"),
+            ("/a/b/%2E%2e", "http://10.1.2.3/gateway/a/"), ("/a.b/c.json", "http://10.1.2.3/gateway/a.b/c.json"),
+            ("/%41/%2/x%2e", "http://10.1.2.3/gateway/%41/%2/x%2e"), ("/a/%2e%2", "http://10.1.2.3/gateway/a/%2e%2"),
         ]
         for (target, expected) in cases {
             #expect(upstream.url(for: target) == expected, "\(target)")

@@ -2,6 +2,7 @@ import AccordContract
 import AccordDiagnostics
 import AccordJSON
 import AccordValidation
+import Foundation
 import Testing
 
 @Suite struct SchemaValidatorTests {
@@ -82,6 +83,39 @@ import Testing
         #expect(unknown([.init("a", .int(1)), .init("b", .string("x")), .init("c", .bool(true)), .init("unrelated", .null)]) == ["unknown member 'unrelated'"])
         #expect(unknown([.init("unrelated", .null), .init("b", .string("x")), .init("a", .int(1))]) == ["unknown member 'unrelated'"])
         #expect(unknown([.init("a", .int(1)), .init("unrelated", .int(0))]) == ["missing required member 'b'", "unknown member 'unrelated'"])
+    }
+
+    /// A `url` is what Foundation's parser reads as a URL with a scheme and a host; the
+    /// validator's shortcut for plain web URLs answers as the parser would, for plain
+    /// ones, for near misses and for 5,000 strings drawn from URL characters.
+    @Test func urlsAreWhatTheParserTakes() {
+        let validator = SchemaValidator(types: [:])
+        let url = schema(.primitive(.url))
+        let parser = { (text: String) in URL(string: text).map { $0.scheme?.isEmpty == false && $0.host?.isEmpty == false } ?? false }
+        var texts = [
+            "https://cdn.example.com/u/1.jpg", "http://a", "http://a/", "https://x.y/a?b=c&d=e;f", "http://-.-/~", "HTTP://A.B/C",
+            "https://cdn.example.com/a b", "https://cdn.example.com/%zz", "https://cdn.example.com/%41", "https://user@host/x",
+            "https://host:8080/x", "https://[::1]/x", "https:///x", "https://", "http:/a/b", "ftp://a/b", "https://a/b#c",
+            "https://a/b\"c", "https://a/b<c>", "https://a/é", "https://é.com/", "https://a?/b", "https://a_b.com/", "mailto:x@y.z",
+        ]
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let alphabet = Array("ab.-_~:/?#@!$&'()*+,;=%2F[] é\"<>".unicodeScalars)
+        for _ in 0..<5_000 {
+            var text = ["https://", "http://", "http:", "h"][Int(state >> 62)]
+            for _ in 0..<Int(state % 12) {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                text.unicodeScalars.append(alphabet[Int(state >> 33) % alphabet.count])
+            }
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            texts.append(text)
+        }
+        var plain = 0
+        for text in texts {
+            let valid = validator.validate(.string(text), against: url).isEmpty
+            #expect(valid == parser(text), "\(text)")
+            if valid { plain += 1 }
+        }
+        #expect(plain > 500, "the sweep reaches valid URLs too")
     }
 
     @Test func unknownMembersCanBeIgnored() {
