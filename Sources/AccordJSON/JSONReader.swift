@@ -201,10 +201,13 @@ public enum JSONReader {
             // String(decoding:) takes the fast path and repairs what is not UTF-8; the
             // text is valid exactly when nothing was repaired. (String(validating:)
             // would do the same through an unspecialized generic, at many times the cost.)
-            let text = utf8.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
-            guard text.utf8.count == utf8.count, utf8.allSatisfy({ $0 < 0x80 }) || text.utf8.elementsEqual(utf8) else {
-                throw Problem(message: "invalid UTF-8 in string", offset: offset)
+            var text = utf8.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
+            // The new string is native and contiguous: its buffer and the input's are compared
+            // directly, not through the generic views' iterators.
+            let same = text.utf8.count == utf8.count && text.withUTF8 { decoded in
+                utf8.withUnsafeBufferPointer { original in decoded.elementsEqual(original) }
             }
+            guard same else { throw Problem(message: "invalid UTF-8 in string", offset: offset) }
             return text
         }
 

@@ -12,12 +12,25 @@ public struct SchemaValidator: Sendable {
     public let unknownMembers: Service.Validation.UnknownMembers
     /// The schemas' patterns, compiled, by their text.
     let patterns: [String: CompiledPattern]
+    /// The named types' schemas, each behind a reference: following a `.reference` to
+    /// one retains an object instead of copying a declaration.
+    private let schemas: [String: NamedSchema]
+
+    /// A named type's schema, shared.
+    private final class NamedSchema: Sendable {
+        let schema: Schema
+
+        init(_ schema: Schema) {
+            self.schema = schema
+        }
+    }
 
     /// - Parameter schemas: schemas beyond the named types whose patterns values will be
     ///   held to (endpoints' inline members, headers); a pattern compiled nowhere is not checked.
     public init(types: [String: TypeDeclaration], unknownMembers: Service.Validation.UnknownMembers = .reject, schemas: [Schema] = []) {
         self.types = types
         self.unknownMembers = unknownMembers
+        self.schemas = types.mapValues { NamedSchema($0.schema) }
         var patterns: [String: CompiledPattern] = [:]
         var pending = types.values.map(\.schema) + schemas
         while let schema = pending.popLast() {
@@ -69,8 +82,8 @@ public struct SchemaValidator: Sendable {
         switch schema.kind {
         case .reference(let name):
             // Unknown names are reported by the contract checks; nothing to hold the value to here.
-            guard let declaration = types[name] else { return }
-            validate(value, declaration.schema, &path, depth: depth + 1, into: &violations)
+            guard let named = schemas[name] else { return }
+            validate(value, named.schema, &path, depth: depth + 1, into: &violations)
             check(value, schema.constraints, path, into: &violations)
         case .primitive(let primitive):
             if let expected = mismatch(value, primitive) {

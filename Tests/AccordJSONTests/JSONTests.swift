@@ -35,6 +35,21 @@ import Testing
         }
     }
 
+    /// A string's bytes must be UTF-8, with or without escapes beside them; a literal
+    /// U+FFFD is text like any other.
+    @Test func stringsMustBeUTF8() throws {
+        let quoted = { (inner: [UInt8]) in [UInt8(ascii: "\"")] + inner + [UInt8(ascii: "\"")] }
+        let invalid: [[UInt8]] = [[0xFF], [0xE4, 0xB8], [0xED, 0xA0, 0x80], [0xC0, 0xAF], [0xF4, 0x90, 0x80, 0x80], [0x80], [0xE4, 0xB8, 0x41], [0xF0, 0x90, 0x80]]
+        for bytes in invalid {
+            for text in [quoted(bytes), quoted([0x61] + bytes + [0x62]), quoted(Array(#"\n"#.utf8) + bytes)] {
+                #expect(throws: JSONReader.Failure.self, "\(text)") { try JSONReader.read(text) }
+                #expect((try? JSONReader.read(text)) == nil)
+            }
+        }
+        #expect(try JSONReader.read(quoted([0xEF, 0xBF, 0xBD, 0xE4, 0xB8, 0xAD])) == .string("\u{FFFD}中"))
+        #expect(try JSONReader.read(quoted(Array(#"\t"#.utf8) + [0xE4, 0xB8, 0xAD])) == .string("\t中"))
+    }
+
     @Test func refusesDeepNesting() {
         let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
         #expect(throws: JSONReader.Failure(message: "nesting deeper than 512 levels", offset: 512, line: 1, column: 513)) {
