@@ -40,7 +40,7 @@ enum WireFormat {
 
     /// An absolute URL with a scheme and a host.
     static func isURL(_ text: String) -> Bool {
-        if isPlainWebURL(text.utf8) { return true }
+        if text.utf8.withContiguousStorageIfAvailable(isPlainWebURL) == true { return true }
         guard let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty else { return false }
         return url.host?.isEmpty == false
     }
@@ -50,32 +50,34 @@ enum WireFormat {
     /// query of unreserved characters, sub-delimiters, `:`, `@`, `/` and `?` alone. The
     /// URLs of most answers are such; one with a port, user info, a percent escape, a
     /// fragment or anything else is left to the parser (about 4,000 instructions).
-    private static func isPlainWebURL(_ bytes: String.UTF8View) -> Bool {
-        var rest = bytes[...]
-        if rest.starts(with: "https://".utf8) {
-            rest = rest.dropFirst(8)
-        } else if rest.starts(with: "http://".utf8) {
-            rest = rest.dropFirst(7)
+    private static func isPlainWebURL(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let start: Int
+        if hasPrefix(bytes, "https://") {
+            start = 8
+        } else if hasPrefix(bytes, "http://") {
+            start = 7
         } else {
             return false
         }
-        let hostEnd = rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? rest.endIndex
-        let host = rest[..<hostEnd]
-        return !host.isEmpty && host.allSatisfy(isHostByte) && rest[hostEnd...].allSatisfy(isPathOrQueryByte)
+        var index = start
+        while index < bytes.count, hostBytes.contains(bytes[index]) { index += 1 }
+        // The host, not empty, ends where the text, its path or its query begins.
+        guard index > start, index == bytes.count || bytes[index] == UInt8(ascii: "/") || bytes[index] == UInt8(ascii: "?") else { return false }
+        while index < bytes.count, pathOrQueryBytes.contains(bytes[index]) { index += 1 }
+        return index == bytes.count
     }
 
-    private static func isHostByte(_ byte: UInt8) -> Bool {
-        isAlphanumeric(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
+    private static func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: StaticString) -> Bool {
+        prefix.withUTF8Buffer { prefix in
+            bytes.count >= prefix.count && !(0..<prefix.count).contains { bytes[$0] != prefix[$0] }
+        }
     }
 
+    private static let hostBytes = ASCIISet(letters + digits + ".-")
     /// RFC 3986's unreserved characters and sub-delimiters, `:`, `@`, `/` and `?`.
-    private static func isPathOrQueryByte(_ byte: UInt8) -> Bool {
-        isAlphanumeric(byte) || "-._~!$&'()*+,;=:@/?".utf8.contains(byte)
-    }
-
-    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
-        isDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
-    }
+    private static let pathOrQueryBytes = ASCIISet(letters + digits + "-._~!$&'()*+,;=:@/?")
+    private static let letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    private static let digits = "0123456789"
 
     private static func isDate(_ bytes: ArraySlice<UInt8>) -> Bool {
         let start = bytes.startIndex
@@ -94,4 +96,20 @@ enum WireFormat {
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= 48 && byte <= 57 }
+}
+
+/// A set of ASCII bytes as two 64-bit masks: a membership test is a shift and a mask.
+private struct ASCIISet {
+    private var low: UInt64 = 0
+    private var high: UInt64 = 0
+
+    init(_ characters: String) {
+        for byte in characters.utf8 where byte < 128 {
+            if byte < 64 { low |= 1 << byte } else { high |= 1 << (byte - 64) }
+        }
+    }
+
+    func contains(_ byte: UInt8) -> Bool {
+        byte < 64 ? low & (1 << byte) != 0 : byte < 128 && high & (1 << (byte - 64)) != 0
+    }
 }
