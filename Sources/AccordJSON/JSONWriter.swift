@@ -131,9 +131,9 @@ public enum JSONWriter {
 
     /// Whether any of the eight bytes may be a control character, `"` or `\`: no byte is
     /// missed; a byte after one that is may be reported too (a borrow), which only sends
-    /// the eight bytes through the byte-by-byte check.
+    /// the eight bytes through the byte-by-byte check. (``JSONReader`` scans strings with it too.)
     @inline(__always)
-    private static func mayNeedEscaping(_ word: UInt64) -> Bool {
+    static func mayNeedEscaping(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)

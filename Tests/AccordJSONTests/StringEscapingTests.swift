@@ -26,26 +26,52 @@ import Testing
         return output + [0x22]
     }
 
-    @Test(arguments: ["a", "é", "中", "😀", "\u{7F}"])
-    func everyASCIIByteAtEveryPlaceIsWrittenAsTheRuleSays(filler: String) {
+    /// Calls `check` with `filler` repeated 1 to 24 times and every ASCII byte put in
+    /// each place in turn (the word scans' every alignment), until it returns false.
+    private static func sweep(_ filler: String, _ check: (_ text: String, _ byte: UInt8) -> Bool) {
         for length in 1...24 {
             let base = Array(repeating: filler, count: length)
             for place in 0..<length {
                 for byte in UInt8(0)...UInt8(0x7F) {
                     var parts = base
                     parts[place] = String(UnicodeScalar(byte))
-                    let text = parts.joined()
-                    var written: [UInt8] = []
-                    JSONWriter.writeString(text, into: &written)
-                    var output = ByteOutput(capacity: 1)
-                    JSONWriter.writeString(text, into: &output)
-                    let expected = Self.expected(text)
-                    guard written == expected, output.bytes() == expected else {
-                        Issue.record("\(Array(text.utf8)) written as \(String(decoding: written, as: UTF8.self))")
-                        return
-                    }
+                    guard check(parts.joined(), byte) else { return }
                 }
             }
+        }
+    }
+
+    @Test(arguments: ["a", "é", "中", "😀", "\u{7F}"])
+    func everyASCIIByteAtEveryPlaceIsWrittenAsTheRuleSays(filler: String) {
+        Self.sweep(filler) { text, _ in
+            var written: [UInt8] = []
+            JSONWriter.writeString(text, into: &written)
+            var output = ByteOutput(capacity: 1)
+            JSONWriter.writeString(text, into: &output)
+            let expected = Self.expected(text)
+            guard written == expected, output.bytes() == expected else {
+                Issue.record("\(Array(text.utf8)) written as \(String(decoding: written, as: UTF8.self))")
+                return false
+            }
+            return true
+        }
+    }
+
+    /// The reader scans a string eight bytes at a time: every ASCII byte at every place,
+    /// escaped, reads back as written; sent raw, a control character is refused there.
+    @Test(arguments: ["a", "é", "中", "😀", "\u{7F}"])
+    func everyASCIIByteAtEveryPlaceReadsBack(filler: String) {
+        Self.sweep(filler) { text, byte in
+            guard (try? JSONReader.read(Self.expected(text))) == .string(text) else {
+                Issue.record("\(Array(text.utf8)) does not read back")
+                return false
+            }
+            let raw = [0x22] + Array(text.utf8) + [0x22]
+            guard byte >= 0x20 || (try? JSONReader.read(raw)) == nil else {
+                Issue.record("\(raw) with a raw control character was read")
+                return false
+            }
+            return true
         }
     }
 
