@@ -1,3 +1,4 @@
+import AccordHTTP
 import AccordJSON
 import Foundation
 
@@ -32,7 +33,7 @@ public struct JSONLines: Sendable {
             if chunk.isEmpty { break }
             pending.append(contentsOf: chunk)
             var start = pending.startIndex
-            while let newline = pending[start...].firstIndex(of: 0x0A) {
+            while let newline = ByteSearch.firstOffset(of: 0x0A, in: pending, from: start) {
                 number += 1
                 let line = pending[start..<newline]
                 if !line.allSatisfy(Self.isSpace) { try body(line, number) }

@@ -45,6 +45,15 @@ public enum ByteSearch {
         }
     }
 
+    /// The offset of the first `byte` in `bytes` at or after `start`.
+    public static func firstOffset(of byte: UInt8, in bytes: [UInt8], from start: Int) -> Int? {
+        guard start >= 0, start < bytes.count else { return nil }
+        return bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress, let hit = memchr(base + start, Int32(byte), buffer.count - start) else { return nil }
+            return base.distance(to: UnsafeRawPointer(hit))
+        }
+    }
+
     /// Whether `byte` occurs in `bytes`.
     public static func contains(_ byte: UInt8, in bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBytes { buffer in

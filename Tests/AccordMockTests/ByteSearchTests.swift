@@ -13,6 +13,9 @@ struct ByteSearchTests {
                 : (0...(haystack.count - needle.count)).first { Array(haystack[$0..<($0 + needle.count)]) == needle }.map { $0..<($0 + needle.count) }
             #expect(ByteSearch.firstRange(of: needle, in: haystack) == plain, "\(needle) in \(haystack)")
             #expect(ByteSearch.contains(needle[0], in: haystack) == haystack.contains(needle[0]))
+            let start = Int.random(in: -1...(haystack.count + 1), using: &generator)
+            let after = start < 0 ? nil : haystack.indices.first { $0 >= start && haystack[$0] == needle[0] }
+            #expect(ByteSearch.firstOffset(of: needle[0], in: haystack, from: start) == after, "\(needle[0]) from \(start) in \(haystack)")
         }
         #expect(ByteSearch.firstRange(of: [], in: [1]) == 0..<0)
         #expect(ByteSearch.firstRange(of: [1], in: []) == nil)

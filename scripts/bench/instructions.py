@@ -220,7 +220,7 @@ for name, entries in (("check-half", lines[:half]), ("check-whole", lines[:2 * h
     subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", accord, "check-requests", f"{work}/{name}.jsonl",
                     "--app-secret", "dev_app_key:dev_app_secret", "--quiet"],
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=environment)
-    counts.append(total(annotate(out)))
+    counts.append(total(annotate(out, name)))
 figure = (counts[1] - counts[0]) / half
 print(f"{'check-entry':<12} {'one journal entry judged by accord check-requests':<64}{figure:>10,.0f}")
 measured["check-entry"] = round(figure)
