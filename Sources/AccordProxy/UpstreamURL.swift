@@ -68,7 +68,8 @@ public struct UpstreamURL: Sendable, Equatable, CustomStringConvertible {
         // Most paths have none: kept as they are.
         guard path.utf8.contains(UInt8(ascii: ".")) || path.utf8.contains(UInt8(ascii: "%")) else { return String(path) }
         var kept: [Substring] = []
-        let segments = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        // Split on the bytes: a combining mark after a slash makes one character of both.
+        let segments = path.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map(Substring.init)
         for (index, segment) in segments.enumerated() {
             let last = index == segments.count - 1
             switch dots(in: segment) {

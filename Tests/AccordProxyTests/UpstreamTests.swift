@@ -20,6 +20,8 @@ import Testing
             ("/.../x", "http://10.1.2.3/gateway/.../x"), ("/%2e%2e%2e/x", "http://10.1.2.3/gateway/%2e%2e%2e/x"),
             ("/a/b/%2E%2e", "http://10.1.2.3/gateway/a/"), ("/a.b/c.json", "http://10.1.2.3/gateway/a.b/c.json"),
             ("/%41/%2/x%2e", "http://10.1.2.3/gateway/%41/%2/x%2e"), ("/a/%2e%2", "http://10.1.2.3/gateway/a/%2e%2"),
+            // A combining mark after a slash is kept, with or without dot segments (split on bytes, not characters).
+            ("/\u{0341}a/b", "http://10.1.2.3/gateway/\u{0341}a/b"), ("/x/../\u{0341}y", "http://10.1.2.3/gateway/\u{0341}y"),
         ]
         for (target, expected) in cases {
             #expect(upstream.url(for: target) == expected, "\(target)")

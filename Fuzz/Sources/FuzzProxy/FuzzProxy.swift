@@ -18,10 +18,11 @@ public func fuzzProxy(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
     let target = String(lines.first ?? "")
     if let url = upstream.url(for: target) {
-        guard url.hasPrefix("http://10.1.2.3:9000/gateway/") else { fatalError("left the prefix: \(target) -> \(url)") }
-        let path = url.dropFirst("http://10.1.2.3:9000".count).split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
-        for segment in path.split(separator: "/", omittingEmptySubsequences: false) {
-            let dots = segment.lowercased().replacingOccurrences(of: "%2e", with: ".")
+        // Bytes, not characters: a combining mark after a slash is one character with it.
+        guard url.utf8.starts(with: "http://10.1.2.3:9000/gateway/".utf8) else { fatalError("left the prefix: \(target) -> \(url)") }
+        let path = url.utf8.dropFirst("http://10.1.2.3:9000".utf8.count).split(separator: UInt8(ascii: "?"), maxSplits: 1, omittingEmptySubsequences: false)[0]
+        for segment in path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
+            let dots = Substring(segment).lowercased().replacingOccurrences(of: "%2e", with: ".")
             if dots == "." || dots == ".." { fatalError("a dot segment survived: \(target) -> \(url)") }
         }
         if url.contains("#") { fatalError("a fragment was forwarded: \(target) -> \(url)") }
