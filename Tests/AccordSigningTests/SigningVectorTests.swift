@@ -104,6 +104,19 @@ import Testing
         #expect(cache.count == 2)                                                      // the flood expired
     }
 
+    @Test func nonceTableIsSizedToItsLiveNoncesNotToAPowerOfTwo() {
+        var table = NonceTable()
+        let fingerprints = (1...100_000).map { NonceTable.fingerprint(of: UInt64($0) &* 0x9E37_79B9_7F4A_7C15) }
+        for fingerprint in fingerprints { table.insert(fingerprint, at: 0, span: 10) }
+        table.rebuild(keepingLiveAt: 5, span: 10)
+        #expect(table.slotCount == 166_667)                                   // 100,000 at 60%, not 262,144
+        #expect(fingerprints.allSatisfy { table.containsLive($0, at: 5, span: 10) })
+        #expect(!table.containsLive(NonceTable.fingerprint(of: 0x1234_5678_9ABC_DEF0), at: 5, span: 10))
+        table.rebuild(keepingLiveAt: 11, span: 10)                            // all expired
+        #expect(table.slotCount == NonceTable.minimumSlots)
+        #expect(table.liveCount(at: 11, span: 10) == 0)
+    }
+
     @Test func nonceCacheFailsClosedWhenFull() {
         let cache = NonceCache(ttlSeconds: 600, capacity: 1_000)
         for index in 0..<1_000 { #expect(cache.insert(appKey: "k", nonce: "n\(index)", now: 0) == .accepted) }

@@ -12,14 +12,14 @@ import AccordSync
 /// least every 32,768 ticks, and all at once when the clock moves past the TTL since
 /// the last insert, so that no 16-bit age can wrap.
 ///
-/// Memory is 8 bytes a slot at 60–85% load, about 10–14 bytes a live nonce, so it
-/// follows the request rate times the TTL: 1 M nonces ≈ 16 MB. To stay bounded under a
+/// Memory is 8 bytes a slot at 60–85% load, about 9.4–13.3 bytes a live nonce, so it
+/// follows the request rate times the TTL: 1 M nonces ≈ 9.4–13.3 MB. To stay bounded under a
 /// flood, at most ``capacity`` nonces are held; past that, new nonces are refused as
 /// ``NonceOutcome/full`` until old ones expire — failing closed, because forgetting early
 /// would let a replay through. Two nonces whose 47-bit hashes agree are taken for one:
 /// with 1 M live nonces that refuses about one fresh request in 140 million.
 public final class NonceCache: Sendable {
-    /// The default cap: 4 M nonces, about 64 MB; 6,600 requests a second sustained over a 600 s TTL.
+    /// The default cap: 4 M nonces, at most about 53 MB; 6,600 requests a second sustained over a 600 s TTL.
     public static let defaultCapacity = 4_000_000
     /// The most ticks the TTL is cut into.
     public static let maxBuckets = 1_024
@@ -122,6 +122,10 @@ public final class NonceCache: Sendable {
 
 /// The open-addressing table of ``NonceCache``: slots of fingerprint (high 48 bits, the
 /// top one always set so no entry is 0) and tick (low 16 bits); 0 is an empty slot.
+///
+/// The table is any size, not a power of two: a fingerprint's home is its hash scaled to
+/// the slot count, so a rebuild sizes the table to its live entries at 60% load, not to
+/// the next power of two (which would hold 1 M nonces in 16 MB instead of about 13).
 package struct NonceTable {
     private var slots: [UInt64]
     /// Slots holding an entry, live or expired.
@@ -132,8 +136,15 @@ package struct NonceTable {
     package static let minimumSlots = 1_024
 
     package init() {
-        slots = Array(repeating: 0, count: Self.minimumSlots)
+        self.init(slotCount: Self.minimumSlots)
     }
+
+    private init(slotCount: Int) {
+        slots = Array(repeating: 0, count: slotCount)
+    }
+
+    /// How many slots the table has now.
+    package var slotCount: Int { slots.count }
 
     /// The stored form of a hash, without its tick.
     package static func fingerprint(of hash: UInt64) -> UInt64 {
@@ -145,9 +156,15 @@ package struct NonceTable {
         UInt16(truncatingIfNeeded: tick) &- UInt16(truncatingIfNeeded: slot) <= span
     }
 
+    /// The fingerprint's 47 hash bits, as a fraction of the table, scaled to its slots.
     @inline(__always)
     private func home(of fingerprint: UInt64) -> Int {
-        Int(truncatingIfNeeded: fingerprint >> 16) & (slots.count - 1)
+        Int(truncatingIfNeeded: (fingerprint << 1).multipliedFullWidth(by: UInt64(slots.count)).high)
+    }
+
+    @inline(__always)
+    private func slot(after index: Int) -> Int {
+        index + 1 == slots.count ? 0 : index + 1
     }
 
     /// Whether a live entry with this fingerprint is in the table.
@@ -155,7 +172,7 @@ package struct NonceTable {
         var index = home(of: fingerprint)
         while slots[index] != 0 {
             if slots[index] & ~0xFFFF == fingerprint && Self.isLive(slots[index], at: tick, span: span) { return true }
-            index = (index + 1) & (slots.count - 1)
+            index = slot(after: index)
         }
         return false
     }
@@ -166,7 +183,7 @@ package struct NonceTable {
         let entry = fingerprint | UInt64(UInt16(truncatingIfNeeded: tick))
         var index = home(of: fingerprint)
         while slots[index] != 0 && Self.isLive(slots[index], at: tick, span: span) {
-            index = (index + 1) & (slots.count - 1)
+            index = slot(after: index)
         }
         if slots[index] == 0 { used += 1 }
         slots[index] = entry
@@ -180,16 +197,15 @@ package struct NonceTable {
 
     /// Drops expired entries into a table sized for the live ones at 60% load.
     package mutating func rebuild(keepingLiveAt tick: Int64, span: UInt16) {
-        let live = slots.filter { $0 != 0 && Self.isLive($0, at: tick, span: span) }
-        var size = Self.minimumSlots
-        while live.count * 100 > size * 60 { size *= 2 }
-        slots = Array(repeating: 0, count: size)
-        for entry in live {
-            var index = home(of: entry & ~0xFFFF)
-            while slots[index] != 0 { index = (index + 1) & (size - 1) }
-            slots[index] = entry
+        let live = liveCount(at: tick, span: span)
+        var table = NonceTable(slotCount: max(Self.minimumSlots, (live * 100 + 59) / 60))
+        for entry in slots where entry != 0 && Self.isLive(entry, at: tick, span: span) {
+            var index = table.home(of: entry & ~0xFFFF)
+            while table.slots[index] != 0 { index = table.slot(after: index) }
+            table.slots[index] = entry
         }
-        used = live.count
-        liveBound = live.count
+        table.used = live
+        table.liveBound = live
+        self = table
     }
 }
