@@ -14,7 +14,9 @@ internal import CMicroHTTPD
 /// read after it, never by two threads at once: the runtime's exclusivity check (80
 /// instructions a header) is left out.
 final class RequestHead {
-    @exclusivity(unchecked) private(set) var headers = HTTPHeaders(capacity: 16)
+    /// Room for exactly the lines libmicrohttpd holds: the journal keeps these headers for
+    /// its last 10,000 requests, so room left over would be kept with them.
+    @exclusivity(unchecked) private(set) var headers: HTTPHeaders
     /// Every `Content-Length` value, trimmed, in order.
     @exclusivity(unchecked) private(set) var lengths: [String] = []
     /// Every `Transfer-Encoding` value, trimmed, in order.
@@ -23,6 +25,8 @@ final class RequestHead {
     @exclusivity(unchecked) private(set) var problem: String?
 
     init(_ connection: OpaquePointer) {
+        // Without an iterator, libmicrohttpd only counts the lines.
+        headers = HTTPHeaders(capacity: Int(max(0, MHD_get_connection_values_n(connection, .HEADER_KIND, nil, nil))))
         withExtendedLifetime(self) {
             _ = MHD_get_connection_values_n(connection, .HEADER_KIND, { context, _, key, keySize, value, valueSize in
                 guard let context, let key else { return .YES }
