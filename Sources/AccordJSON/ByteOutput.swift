@@ -48,6 +48,11 @@ public struct ByteOutput: ~Copyable {
         literal.withUTF8Buffer { append($0) }
     }
 
+    /// The bytes written so far, lent to `body` without a copy.
+    public func withUnsafeBytes<Result, Failure: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Result) throws(Failure) -> Result {
+        try body(UnsafeBufferPointer(start: start, count: written))
+    }
+
     /// The bytes written, as an array of exactly their size.
     public consuming func bytes() -> [UInt8] {
         [UInt8](unsafeUninitializedCapacity: written) { buffer, initialized in

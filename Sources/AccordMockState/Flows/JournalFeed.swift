@@ -119,22 +119,26 @@ public final class JournalFeed: Sendable {
 
     private func offer(_ entry: JournalEntry, inOrder: Bool) {
         guard listening.load(ordering: .relaxed) > 0 else { return }
-        let event = Self.event(entry)
-        state.withLock { state in
-            for index in state.subscribers.indices {
-                if inOrder {
-                    guard entry.sequence > state.subscribers[index].seen else { continue }
-                    state.subscribers[index].seen = entry.sequence
-                }
-                guard state.subscribers[index].filter.admits(entry) else { continue }
-                if state.subscribers[index].queued.count + event.count > backlogBytes {
-                    state.subscribers[index].dropped += 1
-                    continue
-                }
-                state.subscribers[index].queued += event
-                if state.subscribers[index].queued.count >= Self.batchBytes,
-                   let taken = state.subscribers[index].pipe.offer(state.subscribers[index].queued[...]) {
-                    state.subscribers[index].queued.removeFirst(taken)
+        var output = ByteOutput(capacity: entry.estimatedSize + 48)
+        Self.write(entry, into: &output)
+        // Each queue takes the event from the buffer it was written into: no array in between.
+        output.withUnsafeBytes { event in
+            state.withLock { state in
+                for index in state.subscribers.indices {
+                    if inOrder {
+                        guard entry.sequence > state.subscribers[index].seen else { continue }
+                        state.subscribers[index].seen = entry.sequence
+                    }
+                    guard state.subscribers[index].filter.admits(entry) else { continue }
+                    if state.subscribers[index].queued.count + event.count > backlogBytes {
+                        state.subscribers[index].dropped += 1
+                        continue
+                    }
+                    state.subscribers[index].queued.append(contentsOf: event)
+                    if state.subscribers[index].queued.count >= Self.batchBytes,
+                       let taken = state.subscribers[index].pipe.offer(state.subscribers[index].queued[...]) {
+                        state.subscribers[index].queued.removeFirst(taken)
+                    }
                 }
             }
         }
@@ -155,13 +159,18 @@ public final class JournalFeed: Sendable {
 
     /// `id: 7` / `event: request` / `data: {…}` and the blank line.
     package static func event(_ entry: JournalEntry) -> [UInt8] {
-        var bytes = ByteOutput(capacity: entry.estimatedSize + 48)
-        bytes.append("id: ")
-        JSONWriter.writeInteger(entry.sequence, into: &bytes)
-        bytes.append("\nevent: request\ndata: ")
-        entry.write(into: &bytes)
-        bytes.append("\n\n")
-        return bytes.bytes()
+        var output = ByteOutput(capacity: entry.estimatedSize + 48)
+        write(entry, into: &output)
+        return output.bytes()
+    }
+
+    /// ``event(_:)`` appended to `output`.
+    private static func write(_ entry: JournalEntry, into output: inout ByteOutput) {
+        output.append("id: ")
+        JSONWriter.writeInteger(entry.sequence, into: &output)
+        output.append("\nevent: request\ndata: ")
+        entry.write(into: &output)
+        output.append("\n\n")
     }
 
     private func startTimer() -> DispatchSourceTimer {
