@@ -13,11 +13,16 @@
 # itself (scripts/bench/sign.lua), for nginx too, so both pay the same client cost.
 # The access log stays on (to a file), and every logged verdict must be "ok".
 #
-# usage: scripts/bench/serve.sh [SECONDS_PER_RUN] [TOTAL_REQUESTS]
+# With GET_REQUESTS, run a) is repeated until the server has answered that many signed
+# GETs, and the RSS is read after each repeat (the target: RSS after 1 M signed GETs);
+# its ratio is the first run's.
+#
+# usage: scripts/bench/serve.sh [SECONDS_PER_RUN] [TOTAL_REQUESTS] [GET_REQUESTS]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds=${1:-10}
 total=${2:-1000000}
+gets=${3:-0}
 
 scripts/setup >/dev/null
 missing=()
@@ -31,10 +36,10 @@ accord=$(swift build -c release --show-bin-path)/accord
 work=$(mktemp -d)
 trap 'kill $(cat "$work"/*.pid 2>/dev/null) 2>/dev/null || true; rm -rf "$work"' EXIT
 
-python3 - "$accord" "$work" "$seconds" "$total" <<'PY'
+python3 - "$accord" "$work" "$seconds" "$total" "$gets" <<'PY'
 import hashlib, json, os, re, signal, socket, subprocess, sys, time, urllib.request, uuid
 
-accord, work, seconds, total = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+accord, work, seconds, total, gets = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
 repo = os.getcwd()
 lua = os.path.join(repo, "scripts/bench/sign.lua")
 
@@ -195,6 +200,9 @@ for name, path, nginx_path, method, body, sorted_params in [
     ours = wrk(base + path, method, path, body, sorted_params)
     served += ours["requests"]
     rss.append((f"after {name[:2]} ({served:,} requests)", rss_mb(server.pid)))
+    while method == "GET" and served < gets:
+        served += wrk(base + path, method, path, body, sorted_params)["requests"]
+        rss.append((f"after more of a) ({served:,} requests)", rss_mb(server.pid)))
     reference = wrk(f"http://127.0.0.1:{nginx_port}{nginx_path}", method, nginx_path, body, sorted_params)
     results[name] = (ours, reference)
 
