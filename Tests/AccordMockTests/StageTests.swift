@@ -350,6 +350,17 @@ import Testing
         #expect(problems.contains { $0.pointer == "/query/limit" })
     }
 
+    @Test func aCredentialKeepsItsFirstWordByteForByteAndNothingElse() {
+        // A combining mark after the space makes one character with it: the scheme is cut on bytes.
+        #expect(Array(JournalEntry.maskedValue(of: "authorization", "Bearer \u{0301}secret").utf8) == Array("Bearer <masked>".utf8))
+        #expect(JournalEntry.maskedValue(of: "authorization", "secret") == "<masked>")
+        #expect(JournalEntry.maskedValue(of: "proxy-authorization", "Digest a=b c=d") == "Digest <masked>")
+        // Names as long as a credential's, and names that only start like one, are shown as they came.
+        #expect(JournalEntry.maskedValue(of: "x-app-version", "1.2.0") == "1.2.0")
+        #expect(JournalEntry.maskedValue(of: "x-sign", "abc def") == "abc def")
+        #expect(JournalEntry.maskedValue(of: "authorizatio", "Bearer x") == "Bearer x")
+    }
+
     @Test func theJournalWritesCredentialsMaskedAndEveryOtherHeaderAsItCame() throws {
         let stage = JournalStage(journal: state.journal, clock: state.clock, feed: state.events)
         var exchange = Exchange(request: MockRequest(method: "GET", target: "/api/v1/signals/quota", headers: [

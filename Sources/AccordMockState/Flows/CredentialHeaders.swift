@@ -6,17 +6,17 @@ package enum CredentialHeaders {
     /// Every one, lowercased.
     package static let names = ["authorization", "cookie", "proxy-authorization", adminToken]
 
-    /// Bit `n` set when a name is `n` bytes long: most headers are told apart by their
-    /// length alone, without comparing them with each name (the journal asks this of
-    /// every header of every request).
-    private static let lengths: UInt64 = names.reduce(0) { mask, name in
-        name.utf8.count < 64 ? mask | 1 << UInt64(name.utf8.count) : mask
+    /// The name of each length, `n` bytes at index `n`: no two names share a length, so a
+    /// header is told apart by its length and at most one comparison (the journal asks
+    /// this of every header of every request).
+    private static let byLength: [String?] = names.reduce(into: Array(repeating: nil, count: 64)) { table, name in
+        precondition(name.utf8.count < 64 && table[name.utf8.count] == nil, "credential header names have distinct lengths under 64")
+        table[name.utf8.count] = name
     }
 
     /// Whether `name`, lowercased, is one of ``names``.
     package static func contains(_ name: String) -> Bool {
         let length = name.utf8.count
-        guard length >= 64 || lengths & 1 << UInt64(length) != 0 else { return false }
-        return names.contains(name)
+        return length < 64 && byLength[length] == name
     }
 }
