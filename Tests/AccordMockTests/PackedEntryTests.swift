@@ -38,4 +38,18 @@ struct PackedEntryTests {
         entry.sequence = 7
         #expect(String(decoding: unpacked.bytes, as: UTF8.self) == String(decoding: entry.bytes, as: UTF8.self))
     }
+
+    @Test func aFilterReadsTheMembersItNeedsWithoutUnpacking() {
+        var entry = JournalEntry(time: 0, wallTime: 0, method: "POST", path: "/api/v1/signals", endpoint: "signal.publish",
+                                 headers: HTTPHeaders([("x-nonce", "n")]), session: "s1", user: 7, status: 429, verdict: .invalid)
+        entry.sequence = 3
+        let packed = PackedEntry(entry)
+        let admitted: [JournalFilter] = [JournalFilter(), JournalFilter(session: "s1"), JournalFilter(user: 7), JournalFilter(endpoint: "signal.*"),
+                                         JournalFilter(endpoint: "signal.publish"), JournalFilter(status: .hundreds(4)), JournalFilter(status: .exactly(429)),
+                                         JournalFilter(verdict: .invalid), JournalFilter(session: "s1", user: 7, endpoint: "signal.*", status: .hundreds(4), verdict: .invalid)]
+        let refused: [JournalFilter] = [JournalFilter(session: "s2"), JournalFilter(user: 8), JournalFilter(endpoint: "signal.inbox"), JournalFilter(endpoint: "auth.*"),
+                                        JournalFilter(status: .hundreds(2)), JournalFilter(status: .exactly(428)), JournalFilter(verdict: .ok)]
+        #expect(admitted.allSatisfy { packed.isAdmitted(by: $0) && $0.admits(entry) })
+        #expect(refused.allSatisfy { !packed.isAdmitted(by: $0) && !$0.admits(entry) })
+    }
 }

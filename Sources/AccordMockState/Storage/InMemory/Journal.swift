@@ -66,11 +66,10 @@ public final class Journal: Sendable {
     /// The kept entries, oldest first, that `filter` lets through, the last `limit` of them.
     public func entries(matching filter: JournalFilter, limit: Int = .max) -> [JournalEntry] {
         let all = state.withLock { Array($0.entries[$0.head...] + $0.entries[..<$0.head]) }
-        // Newest first, each unpacked once, until `limit` are found.
+        // Newest first, until `limit` are found; only those are unpacked whole.
         var found: [JournalEntry] = []
-        for packed in all.reversed() where found.count < limit {
-            let entry = packed.entry
-            if filter.admits(entry) { found.append(entry) }
+        for packed in all.reversed() where found.count < limit && packed.isAdmitted(by: filter) {
+            found.append(packed.entry)
         }
         return found.reversed()
     }

@@ -36,11 +36,21 @@ package struct PackedEntry: Sendable {
         }
     }
 
+    /// Whether `filter` admits the entry, read from its numbers, verdict, session and
+    /// endpoint alone: a reader's filter does not unpack the entries it passes over.
+    package func isAdmitted(by filter: JournalFilter) -> Bool {
+        packed.withUnsafeBytes { bytes in
+            var reader = Reader(bytes: bytes)
+            return filter.admits(reader.head())
+        }
+    }
+
     /// The entry as it was filed.
     package var entry: JournalEntry {
         packed.withUnsafeBytes { bytes in
             var reader = Reader(bytes: bytes)
-            var entry = reader.entry()
+            var entry = reader.head()
+            reader.rest(of: &entry)
             entry.body = body
             entry.response = response
             entry.problems = problems
@@ -145,7 +155,8 @@ package struct PackedEntry: Sendable {
         let bytes: UnsafeRawBufferPointer
         var offset = 0
 
-        mutating func entry() -> JournalEntry {
+        /// The numbers, the verdict, the method, path, session and endpoint.
+        mutating func head() -> JournalEntry {
             let numbers = (0..<8).map { _ in number() }
             let present = byte()
             let verdict = Verdict(rawValue: text()) ?? .ok
@@ -158,6 +169,11 @@ package struct PackedEntry: Sendable {
             if present & Present.sent != 0 { entry.sentMicroseconds = numbers[6] }
             if present & Present.answered != 0 { entry.answeredMicroseconds = numbers[7] }
             entry.endpoint = optionalText()
+            return entry
+        }
+
+        /// The members after ``head()``.
+        mutating func rest(of entry: inout JournalEntry) {
             entry.answer = optionalText()
             entry.injected = optionalText()
             entry.replica = optionalText()
@@ -166,7 +182,6 @@ package struct PackedEntry: Sendable {
             entry.parameters = pairs()
             entry.query = pairs()
             entry.headers = HTTPHeaders(pairs())
-            return entry
         }
 
         private mutating func number() -> Int64 {
