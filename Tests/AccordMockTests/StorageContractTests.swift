@@ -173,11 +173,20 @@ import Testing
         #expect(all[0].bytes == { var numbered = entry("/api/v1/signals/inbox?1", session: "a"); numbered.sequence = 1; return numbered.bytes }())
         #expect(try storage.journal.entries(session: "a").map(\.sequence) == [1, 3])
         #expect(try storage.journal.entries(limit: 1).map(\.sequence) == [3])
+        #expect(try [0, 1, 2, 3, 4].map { try storage.journal.entry(sequence: $0)?.path } == [nil, all[0].path, all[1].path, all[2].path, nil])
         try storage.journal.clear()
+        #expect(try storage.journal.entry(sequence: 3) == nil)
         #expect(try storage.journal.entries().isEmpty)
         // Numbers go on across a clear: a client that saw 3 knows 4 is newer.
         try storage.journal.add(entry("/x", session: "a"))
         #expect(try storage.journal.entries().map(\.sequence) == [4])
+    }
+
+    @Test func theInMemoryJournalFindsAnEntryByItsNumberAcrossTheRing() {
+        let journal = Journal(capacity: 3)
+        for index in 1...7 { journal.add(entry("/\(index)", session: "a"), judgedBy: nil) }
+        #expect((1...8).map { journal.entry(sequence: $0)?.path } == [nil, nil, nil, nil, "/5", "/6", "/7", nil])
+        #expect((1...8).map { journal.entry(sequence: $0)?.sequence } == [nil, nil, nil, nil, 5, 6, 7, nil])
     }
 
     @Test(arguments: StorageDriver.allCases) func uploadsStayWithinTheirBudget(_ driver: StorageDriver) throws {

@@ -216,7 +216,7 @@ extension MockEngine {
         guard case .int(let sequence)? = call.body["seq"] else {
             return controlError(400, "invalid_replay", "give {\"seq\": N, \"token\"?, \"curl\"?}: the journal entry to send again")
         }
-        guard let entry = try state.journal.entries().first(where: { $0.sequence == sequence }) else {
+        guard let entry = try state.journal.entry(sequence: sequence) else {
             return controlError(404, "no_such_request", "the journal holds no request #\(sequence)")
         }
         guard let id = entry.endpoint, let endpoint = contract.endpoints.first(where: { $0.id == id }) else {

@@ -132,6 +132,8 @@ public protocol JournalStorage: Sendable {
     func add(_ entry: JournalEntry, judgedBy flows: FlowMonitor?) throws(StorageError) -> JournalEntry
     /// The newest `limit` entries that `filter` lets through, oldest first.
     func entries(matching filter: JournalFilter, limit: Int) throws(StorageError) -> [JournalEntry]
+    /// The entry numbered `sequence`, if it is still kept.
+    func entry(sequence: Int) throws(StorageError) -> JournalEntry?
     func clear() throws(StorageError)
 }
 
@@ -206,6 +208,11 @@ extension MockStorage {
 }
 
 extension JournalStorage {
+    /// Looks through every kept entry; a journal that knows where each number is answers directly.
+    public func entry(sequence: Int) throws(StorageError) -> JournalEntry? {
+        try entries().first { $0.sequence == sequence }
+    }
+
     /// The newest `limit` entries (all by default), of `session` or of every session.
     public func entries(session: String? = nil, limit: Int = .max) throws(StorageError) -> [JournalEntry] {
         try entries(matching: JournalFilter(session: session), limit: limit)

@@ -74,6 +74,15 @@ public final class Journal: Sendable {
         return found.reversed()
     }
 
+    /// The entry numbered `sequence`, found by its place: numbers follow one another in the ring.
+    public func entry(sequence: Int) -> JournalEntry? {
+        state.withLock { state -> PackedEntry? in
+            let age = state.sequence - sequence
+            guard age >= 0, age < state.entries.count else { return nil }
+            return state.entries[(state.head + state.entries.count - 1 - age) % state.entries.count]
+        }?.entry
+    }
+
     public func clear() {
         state.withLock { state in
             state.entries.removeAll(keepingCapacity: true)
