@@ -16,6 +16,14 @@ let accessHandler: MHD_AccessHandlerCallback = { context, connection, _, method,
     return server.handle(connection: connection, method: String(cString: method), upload: upload, uploadSize: uploadSize, slot: slot)
 }
 
+/// Takes connections until the server stops. `MHD_quiesce_daemon` would close the listening
+/// socket instead, but in libmicrohttpd 0.9.75 it races the epoll workers: both take the
+/// socket out of a worker's epoll set, and quiesce aborts the process when it finds it gone.
+let acceptPolicy: MHD_AcceptPolicyCallback = { context, _, _ in
+    guard let context else { return .NO }
+    return Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().accepting.load(ordering: .acquiring) ? .YES : .NO
+}
+
 let completedHandler: MHD_RequestCompletedCallback = { context, connection, slot, _ in
     guard let context else { return }
     Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().completed(connection, slot)

@@ -117,6 +117,8 @@ public final class HTTPServer: @unchecked Sendable {
     private var daemon: OpaquePointer?
     private var sweeper: DispatchSourceTimer?
     let inFlight = Atomic<Int>(0)
+    /// Cleared as the server stops: new connections are closed as they are accepted (``acceptPolicy``).
+    let accepting = Atomic<Bool>(true)
     /// The body bytes that requests in flight hold or have been promised (``Configuration/bodyBudgetBytes``).
     let bodyBytesInFlight = Atomic<Int>(0)
     let suspended = Locked<Set<ConnectionHandle>>([])
@@ -183,6 +185,7 @@ public final class HTTPServer: @unchecked Sendable {
             }
             tlsStrings = (Self.cString(tls.certificatePEM), Self.cString(tls.privateKeyPEM))
         }
+        accepting.store(true, ordering: .releasing)
         let context = Unmanaged.passUnretained(self).toOpaque()
         let started: OpaquePointer? = configuration.host.withCString { host in
             var settings = accord_daemon_settings(
@@ -190,7 +193,7 @@ public final class HTTPServer: @unchecked Sendable {
                 connection_timeout_seconds: UInt32(configuration.connectionTimeoutSeconds),
                 connection_limit: UInt32(configuration.connectionLimit), per_ip_connection_limit: UInt32(configuration.perIPConnectionLimit),
                 connection_memory_bytes: configuration.connectionMemoryBytes,
-                handler: accessHandler, completed: completedHandler, connection_notify: connectionNotifier,
+                handler: accessHandler, completed: completedHandler, connection_notify: connectionNotifier, accept_policy: acceptPolicy,
                 uri_logger: requestTargetLogger, context: context, tls_certificate: tlsStrings?.certificate, tls_key: tlsStrings?.key,
                 event_loop: configuration.eventLoop.flag)
             return accord_start_daemon(&settings)
@@ -217,10 +220,8 @@ public final class HTTPServer: @unchecked Sendable {
     @discardableResult
     public func stop(grace: Duration = .milliseconds(1_500)) -> Int {
         guard let daemon else { return 0 }
-        sweeper?.cancel()
-        sweeper = nil
-        let listener = MHD_quiesce_daemon(daemon)
-        if listener >= 0 { close(listener) }
+        sweeper.take()?.cancel()
+        accepting.store(false, ordering: .releasing)
         let deadline = ContinuousClock.now + grace
         while inFlight.load(ordering: .acquiring) > 0 && ContinuousClock.now < deadline {
             Thread.sleep(forTimeInterval: 0.005)

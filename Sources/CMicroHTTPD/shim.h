@@ -41,6 +41,8 @@ struct accord_daemon_settings {
     MHD_AccessHandlerCallback handler;
     MHD_RequestCompletedCallback completed;
     MHD_NotifyConnectionCallback connection_notify;
+    /* Asked of each accepted connection; MHD_NO closes it (the server is stopping). */
+    MHD_AcceptPolicyCallback accept_policy;
     /* Called with the raw request target, before MHD decodes it; its result becomes *con_cls. */
     void *(*uri_logger)(void *context, const char *uri, struct MHD_Connection *connection);
     void *context;
@@ -97,7 +99,7 @@ accord_start_daemon(const struct accord_daemon_settings *settings)
     }
     return MHD_start_daemon(
         flags,
-        settings->port, NULL, NULL, settings->handler, settings->context,
+        settings->port, settings->accept_policy, settings->context, settings->handler, settings->context,
         /* First, so that MHD's messages about the options below reach it too. */
         MHD_OPTION_EXTERNAL_LOGGER, accord_mhd_logger, settings->context,
         MHD_OPTION_NOTIFY_COMPLETED, settings->completed, settings->context,
