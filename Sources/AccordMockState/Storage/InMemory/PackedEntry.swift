@@ -159,17 +159,19 @@ package struct PackedEntry: Sendable {
 
         /// The numbers, the verdict, the method, path, session and endpoint.
         mutating func head() -> JournalEntry {
-            let numbers = (0..<8).map { _ in number() }
+            // In the order `Writer.pack` wrote them.
+            let sequence = number(), time = number(), wallTime = number(), status = number()
+            let user = number(), code = number(), sent = number(), answered = number()
             let present = byte()
             let verdict = Verdict(rawValue: text()) ?? .ok
             let method = text(), path = text(), session = text()
-            var entry = JournalEntry(time: numbers[1], wallTime: numbers[2], method: method, path: path, session: session,
-                                     status: Int(numbers[3]), verdict: verdict)
-            entry.sequence = Int(numbers[0])
-            if present & Present.user != 0 { entry.user = Int(numbers[4]) }
-            if present & Present.code != 0 { entry.code = Int(numbers[5]) }
-            if present & Present.sent != 0 { entry.sentMicroseconds = numbers[6] }
-            if present & Present.answered != 0 { entry.answeredMicroseconds = numbers[7] }
+            var entry = JournalEntry(time: time, wallTime: wallTime, method: method, path: path, session: session,
+                                     status: Int(status), verdict: verdict)
+            entry.sequence = Int(sequence)
+            if present & Present.user != 0 { entry.user = Int(user) }
+            if present & Present.code != 0 { entry.code = Int(code) }
+            if present & Present.sent != 0 { entry.sentMicroseconds = sent }
+            if present & Present.answered != 0 { entry.answeredMicroseconds = answered }
             entry.endpoint = optionalText()
             return entry
         }
