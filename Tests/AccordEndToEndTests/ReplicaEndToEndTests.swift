@@ -130,7 +130,7 @@ import TongbanAPI
             if journal.count >= 5 { break }
             try await Task.sleep(for: .milliseconds(20))
         }
-        let flow = journal.map { "\($0["endpoint"].flatMap { if case .string(let text) = $0 { text } else { nil } } ?? "?"):\($0["code"].flatMap { if case .int(let code) = $0 { code } else { nil } } ?? -1)" }
+        let flow = Replicas.inAnsweredOrder(journal).map { "\($0["endpoint"].flatMap { if case .string(let text) = $0 { text } else { nil } } ?? "?"):\($0["code"].flatMap { if case .int(let code) = $0 { code } else { nil } } ?? -1)" }
         #expect(flow == ["auth.login-phone:0", "signal.quota:1002", "auth.refresh:0", "signal.quota:0", "signal.quota:0"])
         #expect(Set(journal.compactMap { if case .string(let name)? = $0["replica"] { name } else { nil } }) == ["r0", "r1", "r2"])
     }
@@ -153,11 +153,7 @@ import TongbanAPI
             // Numbered as each replica's journal writer reached Redis, which need not be the order
             // the calls were answered in: the calls in answered order, with their numbers.
             let entries = try await Replicas.journal(on: server, session: "spread", count: 4)
-            let answered = entries.sorted { first, second in
-                guard case .int(let a)? = first["answered_us"], case .int(let b)? = second["answered_us"] else { return false }
-                return a < b
-            }
-            let numbers = answered.compactMap { entry -> Int? in if case .int(let number)? = entry["seq"] { number } else { nil } }
+            let numbers = Replicas.inAnsweredOrder(entries).compactMap { entry -> Int? in if case .int(let number)? = entry["seq"] { number } else { nil } }
             let verdicts = entries.flatMap { entry -> [String] in
                 guard case .array(let violations)? = entry["flow_violations"] else { return [] }
                 return violations.compactMap { if case .string(let message)? = $0["message"] { message } else { nil } }

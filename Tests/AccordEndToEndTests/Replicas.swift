@@ -64,6 +64,15 @@ struct Replicas {
         return entries
     }
 
+    /// `entries` in the order their calls were answered (`answered_us`): a journal lists them
+    /// as each replica's writer reached Redis, which need not be that order.
+    static func inAnsweredOrder(_ entries: [JSONValue]) -> [JSONValue] {
+        entries.sorted { first, second in
+            guard case .int(let a)? = first["answered_us"], case .int(let b)? = second["answered_us"] else { return false }
+            return a < b
+        }
+    }
+
     static func code(_ answer: (status: Int, envelope: JSONValue?)) -> Int? {
         if case .int(let code)? = answer.envelope?["code"] { code } else { nil }
     }
