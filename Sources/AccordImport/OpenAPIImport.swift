@@ -69,7 +69,7 @@ public struct OpenAPIImport: Sendable {
         "AccordJSON", "AccordMembersDecoder", "AccordMembersEncoder", "AccordAPIClient", "AccordAPIError", "AccordAPISending", "AccordBusinessCode",
         "AccordClientConfiguration", "AccordClientEvent", "AccordContractService", "AccordMockAPIClient", "AccordMockTransport",
         "BanPayload", "BusinessCode", "CancellableWait", "CanonicalJSON", "ClientConfiguration", "ClientEvent", "Endpoint", "Envelope", "ErrorMembers",
-        "AccordIndirect", "AccordRawValue", "EventBroadcast", "FilePart", "FixtureName", "HTTPMethod", "InMemoryTokenStorage", "KeychainTokenStorage", "MockAPIClient", "MockRoute", "MockTransport",
+        "AccordIndirect", "AccordOpenEnum", "EventBroadcast", "FilePart", "FixtureName", "HTTPMethod", "InMemoryTokenStorage", "KeychainTokenStorage", "MockAPIClient", "MockRoute", "MockTransport",
         "MultipartBody", "OnceGate", "PortableMD5", "QueryItem", "ReceivedRequest", "RequestSigner", "ServerSentEvent", "ServerSentEventParser", "Service", "SessionExchange", "StreamEndpoint",
         "StreamingTask", "StringCodable", "TokenIssuing", "TokenStorage", "Tokens", "Transport", "URLSessionTransport",
     ]

@@ -19,9 +19,7 @@ import Testing
 
         init(from decoder: any Decoder) throws {
             let members = try AccordMembersDecoder(decoder)
-            self.sensorID = try members.required("sensor_id")
-            self.celsius = members.lenient("celsius")
-            self.takenAt = members.lenient("taken_at")
+            try self.init(sensorID: members.required("sensor_id"), celsius: members.lenient("celsius"), takenAt: members.lenient("taken_at"))
         }
 
         func encode(to encoder: any Encoder) throws {

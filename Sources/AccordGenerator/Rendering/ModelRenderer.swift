@@ -124,14 +124,19 @@ struct ModelRenderer {
 
     /// `init(from:)`, each member read by its wire name through `AccordMembersDecoder`:
     /// an optional one leniently (a value that cannot be read is nil instead of failing
-    /// the whole answer), a required one or the decoding throws.
+    /// the whole answer), a required one or the decoding throws. The members go to the
+    /// memberwise initializer in one call, in order: the type checker checks one
+    /// expression a model instead of a statement a member.
     private func writeDecoder(_ structure: Declaration.Structure, into writer: inout SwiftWriter) {
         writer.block("\(access)init(from decoder: any Decoder) throws") { writer in
             writer.line("let members = try AccordMembersDecoder(decoder)")
-            for property in structure.properties {
-                let value = "\(property.isOptional ? "members.lenient" : "try members.required")(\(property.wireName.swiftLiteral))"
-                writer.line(assignment(of: value, to: property))
+            // Only a required member's read can throw.
+            writer.line((structure.properties.allSatisfy(\.isOptional) ? "" : "try ") + "self.init(")
+            for (index, property) in structure.properties.enumerated() {
+                let read = "members.\(property.isOptional ? "lenient" : "required")(\(property.wireName.swiftLiteral))"
+                writer.line("    \(property.swiftName): \(read)" + (index == structure.properties.count - 1 ? "" : ","))
             }
+            writer.line(")")
         }
     }
 
@@ -147,15 +152,16 @@ struct ModelRenderer {
         }
     }
 
-    /// An open enum. Its `Codable` is the standard library's for a `RawRepresentable` of a
-    /// `String` or `Int` raw value (the raw value read and written as a single value, and
-    /// `init(rawValue:)` never fails here): written out, it cost the type checker about a
-    /// millisecond an enum.
+    /// An open enum, an `AccordOpenEnum`: its cases, `allCases` and `rawValue`; the
+    /// protocol gives `init(rawValue:)`, and its `Codable` is the standard library's for a
+    /// `RawRepresentable` of a `String` or `Int` raw value (the raw value read and written
+    /// as a single value, and `init(rawValue:)` never fails here). Neither is written out
+    /// for each enum: the type checker would check each one again.
     private func write(_ enumeration: Declaration.Enumeration, into writer: inout SwiftWriter) {
         let raw = enumeration.isIntegral ? "Int" : "String"
         writer.documentation(enumeration.documentation.summary, remark: enumeration.documentation.remark
                              + ". Values this version does not know decode as `unknown` and encode back unchanged.")
-        writer.block("\(access)enum \(enumeration.name): RawRepresentable, CaseIterable, Codable, Hashable, Sendable") { writer in
+        writer.block("\(access)enum \(enumeration.name): AccordOpenEnum") { writer in
             for item in enumeration.cases { writer.line("case \(item.name)") }
             writer.line("/// A value this version of the contract does not know.")
             writer.line("case unknown(\(raw))")
@@ -163,14 +169,6 @@ struct ModelRenderer {
             writer.line("/// The values this version of the contract knows, in its order.")
             let known = enumeration.cases.map { "." + Naming.bare($0.name) }.joined(separator: ", ")
             writer.line("\(access)static let allCases: [Self] = [\(known)]")
-            writer.line()
-            // A call per known value, not a `switch` over literals: see `AccordRawValue`.
-            writer.block("\(access)init(rawValue: \(raw))") { writer in
-                for item in enumeration.cases {
-                    writer.line("if AccordRawValue.matches(rawValue, \(literal(item.value))) { self = .\(item.name); return }")
-                }
-                writer.line("self = .unknown(rawValue)")
-            }
             writer.line()
             writer.block("\(access)var rawValue: \(raw)") { writer in
                 writer.switchBlock("self") { writer in

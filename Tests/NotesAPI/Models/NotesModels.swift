@@ -18,10 +18,12 @@ nonisolated public struct Note: Codable, Hashable, Identifiable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.id = try members.required("id")
-        self.title = try members.required("title")
-        self.body = try members.required("body")
-        self.createdAt = try members.required("created_at")
+        try self.init(
+            id: members.required("id"),
+            title: members.required("title"),
+            body: members.required("body"),
+            createdAt: members.required("created_at")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -45,8 +47,10 @@ nonisolated public struct NoteList: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.items = try members.required("items")
-        self.nextCursor = members.lenient("next_cursor")
+        try self.init(
+            items: members.required("items"),
+            nextCursor: members.lenient("next_cursor")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -68,8 +72,10 @@ nonisolated public struct NotesCreateRequest: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.title = try members.required("title")
-        self.body = try members.required("body")
+        try self.init(
+            title: members.required("title"),
+            body: members.required("body")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -89,7 +95,9 @@ nonisolated public struct NotesStatusResponse: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.ok = try members.required("ok")
+        try self.init(
+            ok: members.required("ok")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {

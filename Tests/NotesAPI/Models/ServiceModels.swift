@@ -14,8 +14,10 @@ nonisolated public struct BanInfo: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.reason = try members.required("reason")
-        self.until = members.lenient("until")
+        try self.init(
+            reason: members.required("reason"),
+            until: members.lenient("until")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -45,11 +47,13 @@ nonisolated public struct BanProblem: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.type = try members.required("type")
-        self.title = try members.required("title")
-        self.status = try members.required("status")
-        self.detail = members.lenient("detail")
-        self.banInfo = try members.required("ban_info")
+        try self.init(
+            type: members.required("type"),
+            title: members.required("title"),
+            status: members.required("status"),
+            detail: members.lenient("detail"),
+            banInfo: members.required("ban_info")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -85,12 +89,14 @@ nonisolated public struct Problem: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.type = try members.required("type")
-        self.title = try members.required("title")
-        self.status = try members.required("status")
-        self.detail = members.lenient("detail")
-        self.error = members.lenient("error")
-        self.violations = members.lenient("violations")
+        try self.init(
+            type: members.required("type"),
+            title: members.required("title"),
+            status: members.required("status"),
+            detail: members.lenient("detail"),
+            error: members.lenient("error"),
+            violations: members.lenient("violations")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -122,10 +128,12 @@ nonisolated public struct ProblemViolation: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.pointer = try members.required("pointer")
-        self.expected = try members.required("expected")
-        self.actual = try members.required("actual")
-        self.message = try members.required("message")
+        try self.init(
+            pointer: members.required("pointer"),
+            expected: members.required("expected"),
+            actual: members.required("actual"),
+            message: members.required("message")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {

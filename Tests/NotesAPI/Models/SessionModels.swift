@@ -20,11 +20,13 @@ nonisolated public struct Session: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.accessToken = try members.required("access_token")
-        self.refreshToken = try members.required("refresh_token")
-        self.accessExpiresIn = try members.required("access_expires_in")
-        self.refreshExpiresIn = try members.required("refresh_expires_in")
-        self.user = try members.required("user")
+        try self.init(
+            accessToken: members.required("access_token"),
+            refreshToken: members.required("refresh_token"),
+            accessExpiresIn: members.required("access_expires_in"),
+            refreshExpiresIn: members.required("refresh_expires_in"),
+            user: members.required("user")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -49,8 +51,10 @@ nonisolated public struct SessionCreateRequest: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.email = try members.required("email")
-        self.password = try members.required("password")
+        try self.init(
+            email: members.required("email"),
+            password: members.required("password")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -70,7 +74,9 @@ nonisolated public struct SessionRefreshRequest: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.refreshToken = try members.required("refresh_token")
+        try self.init(
+            refreshToken: members.required("refresh_token")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -95,10 +101,12 @@ nonisolated public struct TokenPair: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.accessToken = try members.required("access_token")
-        self.refreshToken = try members.required("refresh_token")
-        self.accessExpiresIn = try members.required("access_expires_in")
-        self.refreshExpiresIn = try members.required("refresh_expires_in")
+        try self.init(
+            accessToken: members.required("access_token"),
+            refreshToken: members.required("refresh_token"),
+            accessExpiresIn: members.required("access_expires_in"),
+            refreshExpiresIn: members.required("refresh_expires_in")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -122,8 +130,10 @@ nonisolated public struct User: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.uid = try members.required("uid")
-        self.name = try members.required("name")
+        try self.init(
+            uid: members.required("uid"),
+            name: members.required("name")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {

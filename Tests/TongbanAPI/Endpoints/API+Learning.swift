@@ -271,7 +271,7 @@ nonisolated public struct LearningEndpoints: Sendable {
     }
 
     /// - Remark: inline in learning.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
-    public enum ReviewTasksRange: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
+    public enum ReviewTasksRange: AccordOpenEnum {
         case today
         case tomorrow
         case week
@@ -280,13 +280,6 @@ nonisolated public struct LearningEndpoints: Sendable {
 
         /// The values this version of the contract knows, in its order.
         public static let allCases: [Self] = [.today, .tomorrow, .week]
-
-        public init(rawValue: String) {
-            if AccordRawValue.matches(rawValue, "today") { self = .today; return }
-            if AccordRawValue.matches(rawValue, "tomorrow") { self = .tomorrow; return }
-            if AccordRawValue.matches(rawValue, "week") { self = .week; return }
-            self = .unknown(rawValue)
-        }
 
         public var rawValue: String {
             switch self {

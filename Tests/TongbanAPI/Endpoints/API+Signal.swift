@@ -125,7 +125,7 @@ nonisolated public struct SignalEndpoints: Sendable {
     }
 
     /// - Remark: inline in signal.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
-    public enum InboxFilter: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
+    public enum InboxFilter: AccordOpenEnum {
         case all
         case unread
         case flash
@@ -134,13 +134,6 @@ nonisolated public struct SignalEndpoints: Sendable {
 
         /// The values this version of the contract knows, in its order.
         public static let allCases: [Self] = [.all, .unread, .flash]
-
-        public init(rawValue: String) {
-            if AccordRawValue.matches(rawValue, "all") { self = .all; return }
-            if AccordRawValue.matches(rawValue, "unread") { self = .unread; return }
-            if AccordRawValue.matches(rawValue, "flash") { self = .flash; return }
-            self = .unknown(rawValue)
-        }
 
         public var rawValue: String {
             switch self {
@@ -153,7 +146,7 @@ nonisolated public struct SignalEndpoints: Sendable {
     }
 
     /// - Remark: inline in signal.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
-    public enum MineStatus: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
+    public enum MineStatus: AccordOpenEnum {
         case active
         case expired
         case deleted
@@ -162,13 +155,6 @@ nonisolated public struct SignalEndpoints: Sendable {
 
         /// The values this version of the contract knows, in its order.
         public static let allCases: [Self] = [.active, .expired, .deleted]
-
-        public init(rawValue: String) {
-            if AccordRawValue.matches(rawValue, "active") { self = .active; return }
-            if AccordRawValue.matches(rawValue, "expired") { self = .expired; return }
-            if AccordRawValue.matches(rawValue, "deleted") { self = .deleted; return }
-            self = .unknown(rawValue)
-        }
 
         public var rawValue: String {
             switch self {

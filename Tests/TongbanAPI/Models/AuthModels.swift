@@ -21,10 +21,12 @@ nonisolated public struct AccountDeletion: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.requestedAt = try members.required("requested_at")
-        self.effectiveAt = try members.required("effective_at")
-        self.coolOffDays = try members.required("cool_off_days")
-        self.canCancel = try members.required("can_cancel")
+        try self.init(
+            requestedAt: members.required("requested_at"),
+            effectiveAt: members.required("effective_at"),
+            coolOffDays: members.required("cool_off_days"),
+            canCancel: members.required("can_cancel")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -48,8 +50,10 @@ nonisolated public struct AppStartConfigResponse: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.update = try members.required("update")
-        self.features = try members.required("features")
+        try self.init(
+            update: members.required("update"),
+            features: members.required("features")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -76,11 +80,13 @@ nonisolated public struct AppStartConfigResponse: Codable, Hashable, Sendable {
 
         public init(from decoder: any Decoder) throws {
             let members = try AccordMembersDecoder(decoder)
-            self.hasUpdate = try members.required("has_update")
-            self.forceUpdate = try members.required("force_update")
-            self.latestVersion = try members.required("latest_version")
-            self.downloadURL = members.lenient("download_url")
-            self.notes = members.lenient("notes")
+            try self.init(
+                hasUpdate: members.required("has_update"),
+                forceUpdate: members.required("force_update"),
+                latestVersion: members.required("latest_version"),
+                downloadURL: members.lenient("download_url"),
+                notes: members.lenient("notes")
+            )
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -104,7 +110,9 @@ nonisolated public struct AuthIMTokenResponse: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.imToken = try members.required("im_token")
+        try self.init(
+            imToken: members.required("im_token")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -131,11 +139,13 @@ nonisolated public struct AuthLoginAppleRequest: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.identityToken = try members.required("identity_token")
-        self.authorizationCode = members.lenient("authorization_code")
-        self.userIdentifier = try members.required("user_identifier")
-        self.fullName = members.lenient("full_name")
-        self.email = members.lenient("email")
+        try self.init(
+            identityToken: members.required("identity_token"),
+            authorizationCode: members.lenient("authorization_code"),
+            userIdentifier: members.required("user_identifier"),
+            fullName: members.lenient("full_name"),
+            email: members.lenient("email")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -159,8 +169,10 @@ nonisolated public struct AuthLoginAppleRequest: Codable, Hashable, Sendable {
 
         public init(from decoder: any Decoder) throws {
             let members = try AccordMembersDecoder(decoder)
-            self.givenName = members.lenient("given_name")
-            self.familyName = members.lenient("family_name")
+            self.init(
+                givenName: members.lenient("given_name"),
+                familyName: members.lenient("family_name")
+            )
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -187,10 +199,12 @@ nonisolated public struct AuthLoginPhoneRequest: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.phone = try members.required("phone")
-        self.code = members.lenient("code")
-        self.password = members.lenient("password")
-        self.deviceInfo = try members.required("device_info")
+        try self.init(
+            phone: members.required("phone"),
+            code: members.lenient("code"),
+            password: members.lenient("password"),
+            deviceInfo: members.required("device_info")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -212,7 +226,9 @@ nonisolated public struct AuthLogoutRequest: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.deviceID = try members.required("device_id")
+        try self.init(
+            deviceID: members.required("device_id")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -231,7 +247,9 @@ nonisolated public struct AuthRefreshRequest: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.refreshToken = try members.required("refresh_token")
+        try self.init(
+            refreshToken: members.required("refresh_token")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -252,8 +270,10 @@ nonisolated public struct AuthSMSSendRequest: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.phone = try members.required("phone")
-        self.scene = try members.required("scene")
+        try self.init(
+            phone: members.required("phone"),
+            scene: members.required("scene")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -263,7 +283,7 @@ nonisolated public struct AuthSMSSendRequest: Codable, Hashable, Sendable {
     }
 
     /// - Remark: inline in auth.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
-    public enum Scene: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
+    public enum Scene: AccordOpenEnum {
         case login
         case bind
         /// A value this version of the contract does not know.
@@ -271,12 +291,6 @@ nonisolated public struct AuthSMSSendRequest: Codable, Hashable, Sendable {
 
         /// The values this version of the contract knows, in its order.
         public static let allCases: [Self] = [.login, .bind]
-
-        public init(rawValue: String) {
-            if AccordRawValue.matches(rawValue, "login") { self = .login; return }
-            if AccordRawValue.matches(rawValue, "bind") { self = .bind; return }
-            self = .unknown(rawValue)
-        }
 
         public var rawValue: String {
             switch self {
@@ -300,8 +314,10 @@ nonisolated public struct AuthSMSSendResponse: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.expireSeconds = try members.required("expire_seconds")
-        self.retryAfterSeconds = try members.required("retry_after_seconds")
+        try self.init(
+            expireSeconds: members.required("expire_seconds"),
+            retryAfterSeconds: members.required("retry_after_seconds")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -331,11 +347,13 @@ nonisolated public struct DeviceInfo: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.deviceID = try members.required("device_id")
-        self.os = try members.required("os")
-        self.osVersion = try members.required("os_version")
-        self.model = try members.required("model")
-        self.appVersion = try members.required("app_version")
+        try self.init(
+            deviceID: members.required("device_id"),
+            os: members.required("os"),
+            osVersion: members.required("os_version"),
+            model: members.required("model"),
+            appVersion: members.required("app_version")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -348,7 +366,7 @@ nonisolated public struct DeviceInfo: Codable, Hashable, Sendable {
     }
 
     /// - Remark: inline in auth.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
-    public enum OS: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
+    public enum OS: AccordOpenEnum {
         case ios
         case android
         /// A value this version of the contract does not know.
@@ -356,12 +374,6 @@ nonisolated public struct DeviceInfo: Codable, Hashable, Sendable {
 
         /// The values this version of the contract knows, in its order.
         public static let allCases: [Self] = [.ios, .android]
-
-        public init(rawValue: String) {
-            if AccordRawValue.matches(rawValue, "ios") { self = .ios; return }
-            if AccordRawValue.matches(rawValue, "android") { self = .android; return }
-            self = .unknown(rawValue)
-        }
 
         public var rawValue: String {
             switch self {
@@ -381,7 +393,7 @@ public typealias Email = String
 /// 性别。
 ///
 /// - Remark: `Gender` in auth.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
-nonisolated public enum Gender: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
+nonisolated public enum Gender: AccordOpenEnum {
     case unset
     case male
     case female
@@ -390,13 +402,6 @@ nonisolated public enum Gender: RawRepresentable, CaseIterable, Codable, Hashabl
 
     /// The values this version of the contract knows, in its order.
     public static let allCases: [Self] = [.unset, .male, .female]
-
-    public init(rawValue: Int) {
-        if AccordRawValue.matches(rawValue, 0) { self = .unset; return }
-        if AccordRawValue.matches(rawValue, 1) { self = .male; return }
-        if AccordRawValue.matches(rawValue, 2) { self = .female; return }
-        self = .unknown(rawValue)
-    }
 
     public var rawValue: Int {
         switch self {
@@ -411,7 +416,7 @@ nonisolated public enum Gender: RawRepresentable, CaseIterable, Codable, Hashabl
 /// 界面与内容语言（BCP 47）。
 ///
 /// - Remark: `Language` in auth.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
-nonisolated public enum Language: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
+nonisolated public enum Language: AccordOpenEnum {
     case zhHans
     case zhHant
     case en
@@ -421,14 +426,6 @@ nonisolated public enum Language: RawRepresentable, CaseIterable, Codable, Hasha
 
     /// The values this version of the contract knows, in its order.
     public static let allCases: [Self] = [.zhHans, .zhHant, .en, .ja]
-
-    public init(rawValue: String) {
-        if AccordRawValue.matches(rawValue, "zh-Hans") { self = .zhHans; return }
-        if AccordRawValue.matches(rawValue, "zh-Hant") { self = .zhHant; return }
-        if AccordRawValue.matches(rawValue, "en") { self = .en; return }
-        if AccordRawValue.matches(rawValue, "ja") { self = .ja; return }
-        self = .unknown(rawValue)
-    }
 
     public var rawValue: String {
         switch self {
@@ -467,13 +464,15 @@ nonisolated public struct LoginResponse: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.isNewUser = try members.required("is_new_user")
-        self.accessToken = try members.required("access_token")
-        self.refreshToken = try members.required("refresh_token")
-        self.accessExpiresIn = try members.required("access_expires_in")
-        self.refreshExpiresIn = try members.required("refresh_expires_in")
-        self.imToken = try members.required("im_token")
-        self.user = try members.required("user")
+        try self.init(
+            isNewUser: members.required("is_new_user"),
+            accessToken: members.required("access_token"),
+            refreshToken: members.required("refresh_token"),
+            accessExpiresIn: members.required("access_expires_in"),
+            refreshExpiresIn: members.required("refresh_expires_in"),
+            imToken: members.required("im_token"),
+            user: members.required("user")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -539,23 +538,25 @@ nonisolated public struct LoginUser: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.uid = try members.required("uid")
-        self.nickname = try members.required("nickname")
-        self.avatar = try members.required("avatar")
-        self.gender = try members.required("gender")
-        self.isVerified = try members.required("is_verified")
-        self.isVIP = try members.required("is_vip")
-        self.bio = try members.required("bio")
-        self.birthDate = members.lenient("birth_date")
-        self.mbti = try members.required("mbti")
-        self.residence = members.lenient("residence")
-        self.orientation = try members.required("orientation")
-        self.attribute = try members.required("attribute")
-        self.isPersonalized = try members.required("is_personalized")
-        self.isProfileHidden = try members.required("is_profile_hidden")
-        self.onboardingCompleted = try members.required("onboarding_completed")
-        self.preferredLanguage = members.lenient("preferred_language")
-        self.email = members.lenient("email")
+        try self.init(
+            uid: members.required("uid"),
+            nickname: members.required("nickname"),
+            avatar: members.required("avatar"),
+            gender: members.required("gender"),
+            isVerified: members.required("is_verified"),
+            isVIP: members.required("is_vip"),
+            bio: members.required("bio"),
+            birthDate: members.lenient("birth_date"),
+            mbti: members.required("mbti"),
+            residence: members.lenient("residence"),
+            orientation: members.required("orientation"),
+            attribute: members.required("attribute"),
+            isPersonalized: members.required("is_personalized"),
+            isProfileHidden: members.required("is_profile_hidden"),
+            onboardingCompleted: members.required("onboarding_completed"),
+            preferredLanguage: members.lenient("preferred_language"),
+            email: members.lenient("email")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -603,10 +604,12 @@ nonisolated public struct Residence: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.countryName = try members.required("country_name")
-        self.provinceName = try members.required("province_name")
-        self.cityName = try members.required("city_name")
-        self.cityCode = try members.required("city_code")
+        try self.init(
+            countryName: members.required("country_name"),
+            provinceName: members.required("province_name"),
+            cityName: members.required("city_name"),
+            cityCode: members.required("city_code")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -641,10 +644,12 @@ nonisolated public struct TokenPair: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.accessToken = try members.required("access_token")
-        self.refreshToken = try members.required("refresh_token")
-        self.accessExpiresIn = try members.required("access_expires_in")
-        self.refreshExpiresIn = try members.required("refresh_expires_in")
+        try self.init(
+            accessToken: members.required("access_token"),
+            refreshToken: members.required("refresh_token"),
+            accessExpiresIn: members.required("access_expires_in"),
+            refreshExpiresIn: members.required("refresh_expires_in")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -668,8 +673,10 @@ nonisolated public struct UserBindPhoneRequest: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.phone = try members.required("phone")
-        self.code = try members.required("code")
+        try self.init(
+            phone: members.required("phone"),
+            code: members.required("code")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -689,7 +696,9 @@ nonisolated public struct UserRequestDeletionRequest: Codable, Hashable, Sendabl
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.reason = members.lenient("reason")
+        self.init(
+            reason: members.lenient("reason")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -734,20 +743,22 @@ nonisolated public struct UserUpdateProfileRequest: Codable, Hashable, Sendable 
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.nickname = members.lenient("nickname")
-        self.avatar = members.lenient("avatar")
-        self.gender = members.lenient("gender")
-        self.bio = members.lenient("bio")
-        self.birthDate = members.lenient("birth_date")
-        self.mbti = members.lenient("mbti")
-        self.residence = members.lenient("residence")
-        self.orientation = members.lenient("orientation")
-        self.attribute = members.lenient("attribute")
-        self.isPersonalized = members.lenient("is_personalized")
-        self.isProfileHidden = members.lenient("is_profile_hidden")
-        self.onboardingCompleted = members.lenient("onboarding_completed")
-        self.preferredLanguage = members.lenient("preferred_language")
-        self.email = members.lenient("email")
+        self.init(
+            nickname: members.lenient("nickname"),
+            avatar: members.lenient("avatar"),
+            gender: members.lenient("gender"),
+            bio: members.lenient("bio"),
+            birthDate: members.lenient("birth_date"),
+            mbti: members.lenient("mbti"),
+            residence: members.lenient("residence"),
+            orientation: members.lenient("orientation"),
+            attribute: members.lenient("attribute"),
+            isPersonalized: members.lenient("is_personalized"),
+            isProfileHidden: members.lenient("is_profile_hidden"),
+            onboardingCompleted: members.lenient("onboarding_completed"),
+            preferredLanguage: members.lenient("preferred_language"),
+            email: members.lenient("email")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -41,18 +41,20 @@ nonisolated public struct AIAnalysis: Codable, Hashable, Identifiable, Sendable 
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.id = try members.required("id")
-        self.sessionID = try members.required("session_id")
-        self.masteryScore = try members.required("mastery_score")
-        self.weakPoints = try members.required("weak_points")
-        self.suggestions = try members.required("suggestions")
-        self.strengths = try members.required("strengths")
-        self.weaknesses = try members.required("weaknesses")
-        self.inputText = try members.required("input_text")
-        self.outputJSON = try members.required("output_json")
-        self.costEstimate = try members.required("cost_estimate")
-        self.modelName = try members.required("model_name")
-        self.createdAt = try members.required("created_at")
+        try self.init(
+            id: members.required("id"),
+            sessionID: members.required("session_id"),
+            masteryScore: members.required("mastery_score"),
+            weakPoints: members.required("weak_points"),
+            suggestions: members.required("suggestions"),
+            strengths: members.required("strengths"),
+            weaknesses: members.required("weaknesses"),
+            inputText: members.required("input_text"),
+            outputJSON: members.required("output_json"),
+            costEstimate: members.required("cost_estimate"),
+            modelName: members.required("model_name"),
+            createdAt: members.required("created_at")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -84,8 +86,10 @@ nonisolated public struct AIAnalyzeRequest: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.sessionID = try members.required("session_id")
-        self.inputText = try members.required("input_text")
+        try self.init(
+            sessionID: members.required("session_id"),
+            inputText: members.required("input_text")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -109,9 +113,11 @@ nonisolated public struct AIChatRequest: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.sessionID = members.lenient("session_id")
-        self.messages = try members.required("messages")
-        self.stream = try members.required("stream")
+        try self.init(
+            sessionID: members.lenient("session_id"),
+            messages: members.required("messages"),
+            stream: members.required("stream")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -132,7 +138,9 @@ nonisolated public struct AIChatResponse: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.reply = try members.required("reply")
+        try self.init(
+            reply: members.required("reply")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -161,11 +169,13 @@ nonisolated public struct Achievement: Codable, Hashable, Identifiable, Sendable
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.id = try members.required("id")
-        self.title = try members.required("title")
-        self.description = try members.required("description")
-        self.progress = try members.required("progress")
-        self.unlockedAt = members.lenient("unlocked_at")
+        try self.init(
+            id: members.required("id"),
+            title: members.required("title"),
+            description: members.required("description"),
+            progress: members.required("progress"),
+            unlockedAt: members.lenient("unlocked_at")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -190,7 +200,9 @@ nonisolated public struct ChatDelta: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.delta = try members.required("delta")
+        try self.init(
+            delta: members.required("delta")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -211,8 +223,10 @@ nonisolated public struct ChatMessage: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.role = try members.required("role")
-        self.content = try members.required("content")
+        try self.init(
+            role: members.required("role"),
+            content: members.required("content")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -222,7 +236,7 @@ nonisolated public struct ChatMessage: Codable, Hashable, Sendable {
     }
 
     /// - Remark: inline in learning.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
-    public enum Role: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
+    public enum Role: AccordOpenEnum {
         case user
         case assistant
         /// A value this version of the contract does not know.
@@ -230,12 +244,6 @@ nonisolated public struct ChatMessage: Codable, Hashable, Sendable {
 
         /// The values this version of the contract knows, in its order.
         public static let allCases: [Self] = [.user, .assistant]
-
-        public init(rawValue: String) {
-            if AccordRawValue.matches(rawValue, "user") { self = .user; return }
-            if AccordRawValue.matches(rawValue, "assistant") { self = .assistant; return }
-            self = .unknown(rawValue)
-        }
 
         public var rawValue: String {
             switch self {
@@ -261,9 +269,11 @@ nonisolated public struct FeedbackSubmitRequest: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.category = try members.required("category")
-        self.content = try members.required("content")
-        self.contact = members.lenient("contact")
+        try self.init(
+            category: members.required("category"),
+            content: members.required("content"),
+            contact: members.lenient("contact")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -274,7 +284,7 @@ nonisolated public struct FeedbackSubmitRequest: Codable, Hashable, Sendable {
     }
 
     /// - Remark: inline in learning.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
-    public enum Category: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
+    public enum Category: AccordOpenEnum {
         case bug
         case feature
         case content
@@ -284,14 +294,6 @@ nonisolated public struct FeedbackSubmitRequest: Codable, Hashable, Sendable {
 
         /// The values this version of the contract knows, in its order.
         public static let allCases: [Self] = [.bug, .feature, .content, .other]
-
-        public init(rawValue: String) {
-            if AccordRawValue.matches(rawValue, "bug") { self = .bug; return }
-            if AccordRawValue.matches(rawValue, "feature") { self = .feature; return }
-            if AccordRawValue.matches(rawValue, "content") { self = .content; return }
-            if AccordRawValue.matches(rawValue, "other") { self = .other; return }
-            self = .unknown(rawValue)
-        }
 
         public var rawValue: String {
             switch self {
@@ -315,7 +317,9 @@ nonisolated public struct FeedbackSubmitResponse: Codable, Hashable, Identifiabl
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.id = try members.required("id")
+        try self.init(
+            id: members.required("id")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -349,13 +353,15 @@ nonisolated public struct KnowledgeBase: Codable, Hashable, Identifiable, Sendab
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.id = try members.required("id")
-        self.title = try members.required("title")
-        self.description = try members.required("description")
-        self.language = try members.required("language")
-        self.targetUser = try members.required("target_user")
-        self.createdAt = try members.required("created_at")
-        self.updatedAt = try members.required("updated_at")
+        try self.init(
+            id: members.required("id"),
+            title: members.required("title"),
+            description: members.required("description"),
+            language: members.required("language"),
+            targetUser: members.required("target_user"),
+            createdAt: members.required("created_at"),
+            updatedAt: members.required("updated_at")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -380,7 +386,9 @@ nonisolated public struct LearningAchievementsResponse: Codable, Hashable, Senda
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.items = try members.required("items")
+        try self.init(
+            items: members.required("items")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -403,8 +411,10 @@ nonisolated public struct LearningGoals: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.dailyMinutes = try members.required("daily_minutes")
-        self.weeklySessions = try members.required("weekly_sessions")
+        try self.init(
+            dailyMinutes: members.required("daily_minutes"),
+            weeklySessions: members.required("weekly_sessions")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -430,10 +440,12 @@ nonisolated public struct LearningImportKBRequest: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.title = try members.required("title")
-        self.language = try members.required("language")
-        self.sourceURL = members.lenient("source_url")
-        self.text = members.lenient("text")
+        try self.init(
+            title: members.required("title"),
+            language: members.required("language"),
+            sourceURL: members.lenient("source_url"),
+            text: members.lenient("text")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -457,8 +469,10 @@ nonisolated public struct LearningKnowledgeBasesResponse: Codable, Hashable, Sen
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.items = try members.required("items")
-        self.nextCursor = members.lenient("next_cursor")
+        try self.init(
+            items: members.required("items"),
+            nextCursor: members.lenient("next_cursor")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -478,7 +492,9 @@ nonisolated public struct LearningLessonsResponse: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.items = try members.required("items")
+        try self.init(
+            items: members.required("items")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -509,12 +525,14 @@ nonisolated public struct LearningPath: Codable, Hashable, Identifiable, Sendabl
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.id = try members.required("id")
-        self.knowledgeBaseID = try members.required("knowledge_base_id")
-        self.title = try members.required("title")
-        self.description = try members.required("description")
-        self.estimatedDays = try members.required("estimated_days")
-        self.order = try members.required("order")
+        try self.init(
+            id: members.required("id"),
+            knowledgeBaseID: members.required("knowledge_base_id"),
+            title: members.required("title"),
+            description: members.required("description"),
+            estimatedDays: members.required("estimated_days"),
+            order: members.required("order")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -538,7 +556,9 @@ nonisolated public struct LearningPathsResponse: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.items = try members.required("items")
+        try self.init(
+            items: members.required("items")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -557,7 +577,9 @@ nonisolated public struct LearningRemindersResponse: Codable, Hashable, Sendable
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.items = try members.required("items")
+        try self.init(
+            items: members.required("items")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -576,7 +598,9 @@ nonisolated public struct LearningSearchKBResponse: Codable, Hashable, Sendable 
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.items = try members.required("items")
+        try self.init(
+            items: members.required("items")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -615,16 +639,18 @@ nonisolated public struct LearningSession: Codable, Hashable, Identifiable, Send
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.id = try members.required("id")
-        self.userID = try members.required("user_id")
-        self.lessonID = try members.required("lesson_id")
-        self.startedAt = try members.required("started_at")
-        self.endedAt = members.lenient("ended_at")
-        self.userInput = members.lenient("user_input")
-        self.masteryScore = members.lenient("mastery_score")
-        self.weakPoints = try members.required("weak_points")
-        self.nextSuggestion = members.lenient("next_suggestion")
-        self.reviewAt = members.lenient("review_at")
+        try self.init(
+            id: members.required("id"),
+            userID: members.required("user_id"),
+            lessonID: members.required("lesson_id"),
+            startedAt: members.required("started_at"),
+            endedAt: members.lenient("ended_at"),
+            userInput: members.lenient("user_input"),
+            masteryScore: members.lenient("mastery_score"),
+            weakPoints: members.required("weak_points"),
+            nextSuggestion: members.lenient("next_suggestion"),
+            reviewAt: members.lenient("review_at")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -656,9 +682,11 @@ nonisolated public struct LearningSetReminderRequest: Codable, Hashable, Sendabl
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.time = try members.required("time")
-        self.weekdays = try members.required("weekdays")
-        self.enabled = try members.required("enabled")
+        try self.init(
+            time: members.required("time"),
+            weekdays: members.required("weekdays"),
+            enabled: members.required("enabled")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -679,7 +707,9 @@ nonisolated public struct LearningStartSessionRequest: Codable, Hashable, Sendab
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.lessonID = try members.required("lesson_id")
+        try self.init(
+            lessonID: members.required("lesson_id")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -700,8 +730,10 @@ nonisolated public struct LearningUpdateSessionRequest: Codable, Hashable, Senda
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.userInput = members.lenient("user_input")
-        self.endedAt = members.lenient("ended_at")
+        self.init(
+            userInput: members.lenient("user_input"),
+            endedAt: members.lenient("ended_at")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -742,16 +774,18 @@ nonisolated public struct Lesson: Codable, Hashable, Identifiable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.id = try members.required("id")
-        self.pathID = try members.required("path_id")
-        self.title = try members.required("title")
-        self.content = try members.required("content")
-        self.objectives = try members.required("objectives")
-        self.keyPoints = try members.required("key_points")
-        self.recallQuestions = try members.required("recall_questions")
-        self.practicePrompt = try members.required("practice_prompt")
-        self.order = try members.required("order")
-        self.estimatedMinutes = try members.required("estimated_minutes")
+        try self.init(
+            id: members.required("id"),
+            pathID: members.required("path_id"),
+            title: members.required("title"),
+            content: members.required("content"),
+            objectives: members.required("objectives"),
+            keyPoints: members.required("key_points"),
+            recallQuestions: members.required("recall_questions"),
+            practicePrompt: members.required("practice_prompt"),
+            order: members.required("order"),
+            estimatedMinutes: members.required("estimated_minutes")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -789,10 +823,12 @@ nonisolated public struct Reminder: Codable, Hashable, Identifiable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.id = try members.required("id")
-        self.time = try members.required("time")
-        self.weekdays = try members.required("weekdays")
-        self.enabled = try members.required("enabled")
+        try self.init(
+            id: members.required("id"),
+            time: members.required("time"),
+            weekdays: members.required("weekdays"),
+            enabled: members.required("enabled")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -828,13 +864,15 @@ nonisolated public struct ReviewTask: Codable, Hashable, Identifiable, Sendable 
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.id = try members.required("id")
-        self.lessonID = try members.required("lesson_id")
-        self.sourceSessionID = try members.required("source_session_id")
-        self.reviewType = try members.required("review_type")
-        self.scheduledAt = try members.required("scheduled_at")
-        self.completedAt = members.lenient("completed_at")
-        self.status = try members.required("status")
+        try self.init(
+            id: members.required("id"),
+            lessonID: members.required("lesson_id"),
+            sourceSessionID: members.required("source_session_id"),
+            reviewType: members.required("review_type"),
+            scheduledAt: members.required("scheduled_at"),
+            completedAt: members.lenient("completed_at"),
+            status: members.required("status")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -849,7 +887,7 @@ nonisolated public struct ReviewTask: Codable, Hashable, Identifiable, Sendable 
     }
 
     /// - Remark: inline in learning.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
-    public enum ReviewType: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
+    public enum ReviewType: AccordOpenEnum {
         case spaced
         case feynman
         case recall
@@ -859,14 +897,6 @@ nonisolated public struct ReviewTask: Codable, Hashable, Identifiable, Sendable 
 
         /// The values this version of the contract knows, in its order.
         public static let allCases: [Self] = [.spaced, .feynman, .recall, .weakPoint]
-
-        public init(rawValue: String) {
-            if AccordRawValue.matches(rawValue, "spaced") { self = .spaced; return }
-            if AccordRawValue.matches(rawValue, "feynman") { self = .feynman; return }
-            if AccordRawValue.matches(rawValue, "recall") { self = .recall; return }
-            if AccordRawValue.matches(rawValue, "weak_point") { self = .weakPoint; return }
-            self = .unknown(rawValue)
-        }
 
         public var rawValue: String {
             switch self {
@@ -880,7 +910,7 @@ nonisolated public struct ReviewTask: Codable, Hashable, Identifiable, Sendable 
     }
 
     /// - Remark: inline in learning.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
-    public enum Status: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
+    public enum Status: AccordOpenEnum {
         case pending
         case done
         case skipped
@@ -889,13 +919,6 @@ nonisolated public struct ReviewTask: Codable, Hashable, Identifiable, Sendable 
 
         /// The values this version of the contract knows, in its order.
         public static let allCases: [Self] = [.pending, .done, .skipped]
-
-        public init(rawValue: String) {
-            if AccordRawValue.matches(rawValue, "pending") { self = .pending; return }
-            if AccordRawValue.matches(rawValue, "done") { self = .done; return }
-            if AccordRawValue.matches(rawValue, "skipped") { self = .skipped; return }
-            self = .unknown(rawValue)
-        }
 
         public var rawValue: String {
             switch self {
@@ -918,7 +941,9 @@ nonisolated public struct ReviewTasksResponse: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.items = try members.required("items")
+        try self.init(
+            items: members.required("items")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -949,11 +974,13 @@ nonisolated public struct UserLearningProfile: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.userID = try members.required("user_id")
-        self.streakDays = try members.required("streak_days")
-        self.totalMinutes = try members.required("total_minutes")
-        self.masteryByPath = try members.required("mastery_by_path")
-        self.weeklyMinutes = try members.required("weekly_minutes")
+        try self.init(
+            userID: members.required("user_id"),
+            streakDays: members.required("streak_days"),
+            totalMinutes: members.required("total_minutes"),
+            masteryByPath: members.required("mastery_by_path"),
+            weeklyMinutes: members.required("weekly_minutes")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {

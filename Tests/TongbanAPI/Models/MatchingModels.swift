@@ -20,10 +20,12 @@ nonisolated public struct AdCard: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.adID = try members.required("ad_id")
-        self.title = try members.required("title")
-        self.image = try members.required("image")
-        self.link = try members.required("link")
+        try self.init(
+            adID: members.required("ad_id"),
+            title: members.required("title"),
+            image: members.required("image"),
+            link: members.required("link")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -49,8 +51,10 @@ nonisolated public struct BlockedUser: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.uid = try members.required("uid")
-        self.blockedAt = try members.required("blocked_at")
+        try self.init(
+            uid: members.required("uid"),
+            blockedAt: members.required("blocked_at")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -82,12 +86,14 @@ nonisolated public struct CandidateCard: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.user = try members.required("user")
-        self.age = members.lenient("age")
-        self.bio = members.lenient("bio")
-        self.photos = try members.required("photos")
-        self.distanceKm = members.lenient("distance_km")
-        self.tags = try members.required("tags")
+        try self.init(
+            user: members.required("user"),
+            age: members.lenient("age"),
+            bio: members.lenient("bio"),
+            photos: members.required("photos"),
+            distanceKm: members.lenient("distance_km"),
+            tags: members.required("tags")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -158,8 +164,10 @@ nonisolated public struct LikeResult: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.matched = try members.required("matched")
-        self.match = members.lenient("match")
+        try self.init(
+            matched: members.required("matched"),
+            match: members.lenient("match")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -185,9 +193,11 @@ nonisolated public struct Match: Codable, Hashable, Identifiable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.id = try members.required("id")
-        self.user = try members.required("user")
-        self.matchedAt = try members.required("matched_at")
+        try self.init(
+            id: members.required("id"),
+            user: members.required("user"),
+            matchedAt: members.required("matched_at")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -212,9 +222,11 @@ nonisolated public struct MatchingReportRequest: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.reason = try members.required("reason")
-        self.detail = members.lenient("detail")
-        self.evidenceImageIds = members.lenient("evidence_image_ids")
+        try self.init(
+            reason: members.required("reason"),
+            detail: members.lenient("detail"),
+            evidenceImageIds: members.lenient("evidence_image_ids")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -235,7 +247,9 @@ nonisolated public struct MatchingReportResponse: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.reportID = try members.required("report_id")
+        try self.init(
+            reportID: members.required("report_id")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -260,9 +274,11 @@ nonisolated public struct Photo: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.url = try members.required("url")
-        self.width = try members.required("width")
-        self.height = try members.required("height")
+        try self.init(
+            url: members.required("url"),
+            width: members.required("width"),
+            height: members.required("height")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -276,7 +292,7 @@ nonisolated public struct Photo: Codable, Hashable, Sendable {
 /// 举报原因。
 ///
 /// - Remark: `ReportReason` in matching.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
-nonisolated public enum ReportReason: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
+nonisolated public enum ReportReason: AccordOpenEnum {
     case spam
     case harassment
     case fakeProfile
@@ -288,16 +304,6 @@ nonisolated public enum ReportReason: RawRepresentable, CaseIterable, Codable, H
 
     /// The values this version of the contract knows, in its order.
     public static let allCases: [Self] = [.spam, .harassment, .fakeProfile, .inappropriateContent, .underage, .other]
-
-    public init(rawValue: String) {
-        if AccordRawValue.matches(rawValue, "spam") { self = .spam; return }
-        if AccordRawValue.matches(rawValue, "harassment") { self = .harassment; return }
-        if AccordRawValue.matches(rawValue, "fake-profile") { self = .fakeProfile; return }
-        if AccordRawValue.matches(rawValue, "inappropriate-content") { self = .inappropriateContent; return }
-        if AccordRawValue.matches(rawValue, "underage") { self = .underage; return }
-        if AccordRawValue.matches(rawValue, "other") { self = .other; return }
-        self = .unknown(rawValue)
-    }
 
     public var rawValue: String {
         switch self {
@@ -328,9 +334,11 @@ nonisolated public struct SystemCard: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.title = try members.required("title")
-        self.message = try members.required("message")
-        self.actionURL = members.lenient("action_url")
+        try self.init(
+            title: members.required("title"),
+            message: members.required("message"),
+            actionURL: members.lenient("action_url")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {

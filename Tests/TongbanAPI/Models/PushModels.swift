@@ -14,7 +14,9 @@ nonisolated public struct MatchPush: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.match = try members.required("match")
+        try self.init(
+            match: members.required("match")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -39,9 +41,11 @@ nonisolated public struct NewSignalPush: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.signalID = try members.required("signal_id")
-        self.sender = try members.required("sender")
-        self.preview = try members.required("preview")
+        try self.init(
+            signalID: members.required("signal_id"),
+            sender: members.required("sender"),
+            preview: members.required("preview")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -73,11 +77,13 @@ nonisolated public struct NotificationSettings: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.newSignal = try members.required("new_signal")
-        self.reply = try members.required("reply")
-        self.match = try members.required("match")
-        self.system = try members.required("system")
-        self.quietHours = members.lenient("quiet_hours")
+        try self.init(
+            newSignal: members.required("new_signal"),
+            reply: members.required("reply"),
+            match: members.required("match"),
+            system: members.required("system"),
+            quietHours: members.lenient("quiet_hours")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -107,9 +113,11 @@ nonisolated public struct PushDevice: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.deviceToken = try members.required("device_token")
-        self.environment = try members.required("environment")
-        self.registeredAt = try members.required("registered_at")
+        try self.init(
+            deviceToken: members.required("device_token"),
+            environment: members.required("environment"),
+            registeredAt: members.required("registered_at")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -123,7 +131,7 @@ nonisolated public struct PushDevice: Codable, Hashable, Sendable {
 /// APNs 环境：开发包走 sandbox，TestFlight 与 App Store 走 production。
 ///
 /// - Remark: `PushEnvironment` in push.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
-nonisolated public enum PushEnvironment: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
+nonisolated public enum PushEnvironment: AccordOpenEnum {
     case sandbox
     case production
     /// A value this version of the contract does not know.
@@ -131,12 +139,6 @@ nonisolated public enum PushEnvironment: RawRepresentable, CaseIterable, Codable
 
     /// The values this version of the contract knows, in its order.
     public static let allCases: [Self] = [.sandbox, .production]
-
-    public init(rawValue: String) {
-        if AccordRawValue.matches(rawValue, "sandbox") { self = .sandbox; return }
-        if AccordRawValue.matches(rawValue, "production") { self = .production; return }
-        self = .unknown(rawValue)
-    }
 
     public var rawValue: String {
         switch self {
@@ -205,8 +207,10 @@ nonisolated public struct PushRegisterRequest: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.deviceToken = try members.required("device_token")
-        self.environment = try members.required("environment")
+        try self.init(
+            deviceToken: members.required("device_token"),
+            environment: members.required("environment")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -227,7 +231,9 @@ nonisolated public struct PushTestRequest: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.kind = try members.required("kind")
+        try self.init(
+            kind: members.required("kind")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -238,7 +244,7 @@ nonisolated public struct PushTestRequest: Codable, Hashable, Sendable {
     /// 要测试的推送类型
     ///
     /// - Remark: inline in push.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
-    public enum Kind: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
+    public enum Kind: AccordOpenEnum {
         case newSignal
         case reply
         case match
@@ -248,14 +254,6 @@ nonisolated public struct PushTestRequest: Codable, Hashable, Sendable {
 
         /// The values this version of the contract knows, in its order.
         public static let allCases: [Self] = [.newSignal, .reply, .match, .system]
-
-        public init(rawValue: String) {
-            if AccordRawValue.matches(rawValue, "new_signal") { self = .newSignal; return }
-            if AccordRawValue.matches(rawValue, "reply") { self = .reply; return }
-            if AccordRawValue.matches(rawValue, "match") { self = .match; return }
-            if AccordRawValue.matches(rawValue, "system") { self = .system; return }
-            self = .unknown(rawValue)
-        }
 
         public var rawValue: String {
             switch self {
@@ -279,7 +277,9 @@ nonisolated public struct PushTestResponse: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.payload = try members.required("payload")
+        try self.init(
+            payload: members.required("payload")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -306,11 +306,13 @@ nonisolated public struct PushUpdateSettingsRequest: Codable, Hashable, Sendable
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.newSignal = members.lenient("new_signal")
-        self.reply = members.lenient("reply")
-        self.match = members.lenient("match")
-        self.system = members.lenient("system")
-        self.quietHours = members.lenient("quiet_hours")
+        self.init(
+            newSignal: members.lenient("new_signal"),
+            reply: members.lenient("reply"),
+            match: members.lenient("match"),
+            system: members.lenient("system"),
+            quietHours: members.lenient("quiet_hours")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -339,8 +341,10 @@ nonisolated public struct QuietHours: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.start = try members.required("start")
-        self.end = try members.required("end")
+        try self.init(
+            start: members.required("start"),
+            end: members.required("end")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -366,9 +370,11 @@ nonisolated public struct ReplyPush: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.signalID = try members.required("signal_id")
-        self.conversationID = try members.required("conversation_id")
-        self.from = try members.required("from")
+        try self.init(
+            signalID: members.required("signal_id"),
+            conversationID: members.required("conversation_id"),
+            from: members.required("from")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -395,9 +401,11 @@ nonisolated public struct SystemPush: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.title = try members.required("title")
-        self.body = try members.required("body")
-        self.url = members.lenient("url")
+        try self.init(
+            title: members.required("title"),
+            body: members.required("body"),
+            url: members.lenient("url")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -20,9 +20,11 @@ nonisolated public struct BanInfo: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.reason = try members.required("reason")
-        self.until = members.lenient("until")
-        self.appealURL = members.lenient("appeal_url")
+        try self.init(
+            reason: members.required("reason"),
+            until: members.lenient("until"),
+            appealURL: members.lenient("appeal_url")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -45,7 +47,9 @@ nonisolated public struct BanNotice: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.banInfo = try members.required("ban_info")
+        try self.init(
+            banInfo: members.required("ban_info")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -71,9 +75,11 @@ nonisolated public struct Page<T: Codable & Hashable & Sendable>: Codable, Hasha
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.items = try members.required("items")
-        self.nextCursor = members.lenient("next_cursor")
-        self.hasMore = try members.required("has_more")
+        try self.init(
+            items: members.required("items"),
+            nextCursor: members.lenient("next_cursor"),
+            hasMore: members.required("has_more")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -96,7 +102,9 @@ nonisolated public struct RetryAfter: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.retryAfterSeconds = try members.required("retry_after_seconds")
+        try self.init(
+            retryAfterSeconds: members.required("retry_after_seconds")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -22,11 +22,13 @@ nonisolated public struct Media: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.type = try members.required("type")
-        self.url = try members.required("url")
-        self.width = members.lenient("width")
-        self.height = members.lenient("height")
-        self.durationMs = members.lenient("duration_ms")
+        try self.init(
+            type: members.required("type"),
+            url: members.required("url"),
+            width: members.lenient("width"),
+            height: members.lenient("height"),
+            durationMs: members.lenient("duration_ms")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -39,7 +41,7 @@ nonisolated public struct Media: Codable, Hashable, Sendable {
     }
 
     /// - Remark: inline in signal.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
-    public enum MediaType: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
+    public enum MediaType: AccordOpenEnum {
         case image
         case video
         case audio
@@ -48,13 +50,6 @@ nonisolated public struct Media: Codable, Hashable, Sendable {
 
         /// The values this version of the contract knows, in its order.
         public static let allCases: [Self] = [.image, .video, .audio]
-
-        public init(rawValue: String) {
-            if AccordRawValue.matches(rawValue, "image") { self = .image; return }
-            if AccordRawValue.matches(rawValue, "video") { self = .video; return }
-            if AccordRawValue.matches(rawValue, "audio") { self = .audio; return }
-            self = .unknown(rawValue)
-        }
 
         public var rawValue: String {
             switch self {
@@ -99,16 +94,18 @@ nonisolated public struct Signal: Codable, Hashable, Identifiable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.id = try members.required("id")
-        self.sender = try members.required("sender")
-        self.content = try members.required("content")
-        self.media = try members.required("media")
-        self.tags = try members.required("tags")
-        self.isFlash = try members.required("is_flash")
-        self.status = try members.required("status")
-        self.createdAt = try members.required("created_at")
-        self.expiresAt = members.lenient("expires_at")
-        self.isRead = members.lenient("is_read")
+        try self.init(
+            id: members.required("id"),
+            sender: members.required("sender"),
+            content: members.required("content"),
+            media: members.required("media"),
+            tags: members.required("tags"),
+            isFlash: members.required("is_flash"),
+            status: members.required("status"),
+            createdAt: members.required("created_at"),
+            expiresAt: members.lenient("expires_at"),
+            isRead: members.lenient("is_read")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -162,18 +159,20 @@ nonisolated public struct SignalDetail: Codable, Hashable, Identifiable, Sendabl
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.id = try members.required("id")
-        self.sender = try members.required("sender")
-        self.content = try members.required("content")
-        self.media = try members.required("media")
-        self.tags = try members.required("tags")
-        self.isFlash = try members.required("is_flash")
-        self.status = try members.required("status")
-        self.createdAt = try members.required("created_at")
-        self.expiresAt = members.lenient("expires_at")
-        self.isRead = members.lenient("is_read")
-        self.repliesCount = try members.required("replies_count")
-        self.viewerState = try members.required("viewer_state")
+        try self.init(
+            id: members.required("id"),
+            sender: members.required("sender"),
+            content: members.required("content"),
+            media: members.required("media"),
+            tags: members.required("tags"),
+            isFlash: members.required("is_flash"),
+            status: members.required("status"),
+            createdAt: members.required("created_at"),
+            expiresAt: members.lenient("expires_at"),
+            isRead: members.lenient("is_read"),
+            repliesCount: members.required("replies_count"),
+            viewerState: members.required("viewer_state")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -210,9 +209,11 @@ nonisolated public struct SignalInbox: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.items = try members.required("items")
-        self.nextCursor = members.lenient("next_cursor")
-        self.unreadCount = try members.required("unread_count")
+        try self.init(
+            items: members.required("items"),
+            nextCursor: members.lenient("next_cursor"),
+            unreadCount: members.required("unread_count")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -239,10 +240,12 @@ nonisolated public struct SignalPublishRequest: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.content = try members.required("content")
-        self.media = members.lenient("media")
-        self.tags = members.lenient("tags")
-        self.isFlash = try members.required("is_flash")
+        try self.init(
+            content: members.required("content"),
+            media: members.lenient("media"),
+            tags: members.lenient("tags"),
+            isFlash: members.required("is_flash")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -270,9 +273,11 @@ nonisolated public struct SignalQuota: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.dailyLimit = try members.required("daily_limit")
-        self.used = try members.required("used")
-        self.resetsAt = try members.required("resets_at")
+        try self.init(
+            dailyLimit: members.required("daily_limit"),
+            used: members.required("used"),
+            resetsAt: members.required("resets_at")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -293,7 +298,9 @@ nonisolated public struct SignalReplyRequest: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.content = try members.required("content")
+        try self.init(
+            content: members.required("content")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -312,7 +319,9 @@ nonisolated public struct SignalReplyResponse: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.conversationID = try members.required("conversation_id")
+        try self.init(
+            conversationID: members.required("conversation_id")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -322,7 +331,7 @@ nonisolated public struct SignalReplyResponse: Codable, Hashable, Sendable {
 }
 
 /// - Remark: `SignalStatus` in signal.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
-nonisolated public enum SignalStatus: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
+nonisolated public enum SignalStatus: AccordOpenEnum {
     case active
     case expired
     case deleted
@@ -331,13 +340,6 @@ nonisolated public enum SignalStatus: RawRepresentable, CaseIterable, Codable, H
 
     /// The values this version of the contract knows, in its order.
     public static let allCases: [Self] = [.active, .expired, .deleted]
-
-    public init(rawValue: String) {
-        if AccordRawValue.matches(rawValue, "active") { self = .active; return }
-        if AccordRawValue.matches(rawValue, "expired") { self = .expired; return }
-        if AccordRawValue.matches(rawValue, "deleted") { self = .deleted; return }
-        self = .unknown(rawValue)
-    }
 
     public var rawValue: String {
         switch self {
@@ -367,10 +369,12 @@ nonisolated public struct UserBrief: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.uid = try members.required("uid")
-        self.nickname = try members.required("nickname")
-        self.avatar = try members.required("avatar")
-        self.gender = try members.required("gender")
+        try self.init(
+            uid: members.required("uid"),
+            nickname: members.required("nickname"),
+            avatar: members.required("avatar"),
+            gender: members.required("gender")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -398,9 +402,11 @@ nonisolated public struct ViewerState: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.hasReplied = try members.required("has_replied")
-        self.hasViewed = try members.required("has_viewed")
-        self.isMine = try members.required("is_mine")
+        try self.init(
+            hasReplied: members.required("has_replied"),
+            hasViewed: members.required("has_viewed"),
+            isMine: members.required("is_mine")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {

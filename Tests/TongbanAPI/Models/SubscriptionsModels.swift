@@ -30,14 +30,16 @@ nonisolated public struct Entitlement: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.isActive = try members.required("is_active")
-        self.state = try members.required("state")
-        self.productID = members.lenient("product_id")
-        self.period = members.lenient("period")
-        self.expiresAt = members.lenient("expires_at")
-        self.gracePeriodExpiresAt = members.lenient("grace_period_expires_at")
-        self.willRenew = try members.required("will_renew")
-        self.platform = try members.required("platform")
+        try self.init(
+            isActive: members.required("is_active"),
+            state: members.required("state"),
+            productID: members.lenient("product_id"),
+            period: members.lenient("period"),
+            expiresAt: members.lenient("expires_at"),
+            gracePeriodExpiresAt: members.lenient("grace_period_expires_at"),
+            willRenew: members.required("will_renew"),
+            platform: members.required("platform")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -53,7 +55,7 @@ nonisolated public struct Entitlement: Codable, Hashable, Sendable {
     }
 
     /// - Remark: inline in subscriptions.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
-    public enum Platform: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
+    public enum Platform: AccordOpenEnum {
         case ios
         case android
         case web
@@ -63,14 +65,6 @@ nonisolated public struct Entitlement: Codable, Hashable, Sendable {
 
         /// The values this version of the contract knows, in its order.
         public static let allCases: [Self] = [.ios, .android, .web, .desktop]
-
-        public init(rawValue: String) {
-            if AccordRawValue.matches(rawValue, "ios") { self = .ios; return }
-            if AccordRawValue.matches(rawValue, "android") { self = .android; return }
-            if AccordRawValue.matches(rawValue, "web") { self = .web; return }
-            if AccordRawValue.matches(rawValue, "desktop") { self = .desktop; return }
-            self = .unknown(rawValue)
-        }
 
         public var rawValue: String {
             switch self {
@@ -87,7 +81,7 @@ nonisolated public struct Entitlement: Codable, Hashable, Sendable {
 /// 权益状态：付费墙要区分的每一种。
 ///
 /// - Remark: `EntitlementState` in subscriptions.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
-nonisolated public enum EntitlementState: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
+nonisolated public enum EntitlementState: AccordOpenEnum {
     case none
     case active
     case gracePeriod
@@ -100,17 +94,6 @@ nonisolated public enum EntitlementState: RawRepresentable, CaseIterable, Codabl
 
     /// The values this version of the contract knows, in its order.
     public static let allCases: [Self] = [.none, .active, .gracePeriod, .billingRetry, .expired, .refunded, .lifetime]
-
-    public init(rawValue: String) {
-        if AccordRawValue.matches(rawValue, "none") { self = .none; return }
-        if AccordRawValue.matches(rawValue, "active") { self = .active; return }
-        if AccordRawValue.matches(rawValue, "grace_period") { self = .gracePeriod; return }
-        if AccordRawValue.matches(rawValue, "billing_retry") { self = .billingRetry; return }
-        if AccordRawValue.matches(rawValue, "expired") { self = .expired; return }
-        if AccordRawValue.matches(rawValue, "refunded") { self = .refunded; return }
-        if AccordRawValue.matches(rawValue, "lifetime") { self = .lifetime; return }
-        self = .unknown(rawValue)
-    }
 
     public var rawValue: String {
         switch self {
@@ -129,7 +112,7 @@ nonisolated public enum EntitlementState: RawRepresentable, CaseIterable, Codabl
 /// 支付渠道。
 ///
 /// - Remark: `PaymentChannel` in subscriptions.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
-nonisolated public enum PaymentChannel: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
+nonisolated public enum PaymentChannel: AccordOpenEnum {
     case wechat
     case alipay
     /// A value this version of the contract does not know.
@@ -137,12 +120,6 @@ nonisolated public enum PaymentChannel: RawRepresentable, CaseIterable, Codable,
 
     /// The values this version of the contract knows, in its order.
     public static let allCases: [Self] = [.wechat, .alipay]
-
-    public init(rawValue: String) {
-        if AccordRawValue.matches(rawValue, "wechat") { self = .wechat; return }
-        if AccordRawValue.matches(rawValue, "alipay") { self = .alipay; return }
-        self = .unknown(rawValue)
-    }
 
     public var rawValue: String {
         switch self {
@@ -185,16 +162,18 @@ nonisolated public struct PaymentOrder: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.orderNo = try members.required("order_no")
-        self.productID = try members.required("product_id")
-        self.channel = try members.required("channel")
-        self.amount = try members.required("amount")
-        self.currency = try members.required("currency")
-        self.status = try members.required("status")
-        self.payParams = try members.required("pay_params")
-        self.createdAt = try members.required("created_at")
-        self.expiresAt = try members.required("expires_at")
-        self.paidAt = members.lenient("paid_at")
+        try self.init(
+            orderNo: members.required("order_no"),
+            productID: members.required("product_id"),
+            channel: members.required("channel"),
+            amount: members.required("amount"),
+            currency: members.required("currency"),
+            status: members.required("status"),
+            payParams: members.required("pay_params"),
+            createdAt: members.required("created_at"),
+            expiresAt: members.required("expires_at"),
+            paidAt: members.lenient("paid_at")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -212,7 +191,7 @@ nonisolated public struct PaymentOrder: Codable, Hashable, Sendable {
     }
 
     /// - Remark: inline in subscriptions.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
-    public enum Status: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
+    public enum Status: AccordOpenEnum {
         case pending
         case paid
         case closed
@@ -222,14 +201,6 @@ nonisolated public struct PaymentOrder: Codable, Hashable, Sendable {
 
         /// The values this version of the contract knows, in its order.
         public static let allCases: [Self] = [.pending, .paid, .closed, .refunded]
-
-        public init(rawValue: String) {
-            if AccordRawValue.matches(rawValue, "pending") { self = .pending; return }
-            if AccordRawValue.matches(rawValue, "paid") { self = .paid; return }
-            if AccordRawValue.matches(rawValue, "closed") { self = .closed; return }
-            if AccordRawValue.matches(rawValue, "refunded") { self = .refunded; return }
-            self = .unknown(rawValue)
-        }
 
         public var rawValue: String {
             switch self {
@@ -255,8 +226,10 @@ nonisolated public struct PaymentsCreateOrderRequest: Codable, Hashable, Sendabl
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.productID = try members.required("product_id")
-        self.channel = try members.required("channel")
+        try self.init(
+            productID: members.required("product_id"),
+            channel: members.required("channel")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -269,7 +242,7 @@ nonisolated public struct PaymentsCreateOrderRequest: Codable, Hashable, Sendabl
 /// 订阅周期。
 ///
 /// - Remark: `Period` in subscriptions.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
-nonisolated public enum Period: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
+nonisolated public enum Period: AccordOpenEnum {
     case monthly
     case yearly
     case lifetime
@@ -278,13 +251,6 @@ nonisolated public enum Period: RawRepresentable, CaseIterable, Codable, Hashabl
 
     /// The values this version of the contract knows, in its order.
     public static let allCases: [Self] = [.monthly, .yearly, .lifetime]
-
-    public init(rawValue: String) {
-        if AccordRawValue.matches(rawValue, "monthly") { self = .monthly; return }
-        if AccordRawValue.matches(rawValue, "yearly") { self = .yearly; return }
-        if AccordRawValue.matches(rawValue, "lifetime") { self = .lifetime; return }
-        self = .unknown(rawValue)
-    }
 
     public var rawValue: String {
         switch self {
@@ -319,12 +285,14 @@ nonisolated public struct Product: Codable, Hashable, Identifiable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.id = try members.required("id")
-        self.period = try members.required("period")
-        self.price = try members.required("price")
-        self.currency = try members.required("currency")
-        self.title = try members.required("title")
-        self.trialDays = members.lenient("trial_days")
+        try self.init(
+            id: members.required("id"),
+            period: members.required("period"),
+            price: members.required("price"),
+            currency: members.required("currency"),
+            title: members.required("title"),
+            trialDays: members.lenient("trial_days")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -348,7 +316,9 @@ nonisolated public struct SubscriptionsProductsResponse: Codable, Hashable, Send
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.products = try members.required("products")
+        try self.init(
+            products: members.required("products")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -373,10 +343,12 @@ nonisolated public struct SubscriptionsVerifyRequest: Codable, Hashable, Sendabl
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.productID = try members.required("product_id")
-        self.transactionID = try members.required("transaction_id")
-        self.originalTransactionID = members.lenient("original_transaction_id")
-        self.environment = try members.required("environment")
+        try self.init(
+            productID: members.required("product_id"),
+            transactionID: members.required("transaction_id"),
+            originalTransactionID: members.lenient("original_transaction_id"),
+            environment: members.required("environment")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -388,7 +360,7 @@ nonisolated public struct SubscriptionsVerifyRequest: Codable, Hashable, Sendabl
     }
 
     /// - Remark: inline in subscriptions.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
-    public enum Environment: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
+    public enum Environment: AccordOpenEnum {
         case sandbox
         case production
         /// A value this version of the contract does not know.
@@ -396,12 +368,6 @@ nonisolated public struct SubscriptionsVerifyRequest: Codable, Hashable, Sendabl
 
         /// The values this version of the contract knows, in its order.
         public static let allCases: [Self] = [.sandbox, .production]
-
-        public init(rawValue: String) {
-            if AccordRawValue.matches(rawValue, "sandbox") { self = .sandbox; return }
-            if AccordRawValue.matches(rawValue, "production") { self = .production; return }
-            self = .unknown(rawValue)
-        }
 
         public var rawValue: String {
             switch self {

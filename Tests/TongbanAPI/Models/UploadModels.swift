@@ -5,7 +5,7 @@ import Foundation
 /// 可上传的图片类型。
 ///
 /// - Remark: `ImageType` in upload.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
-nonisolated public enum ImageType: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
+nonisolated public enum ImageType: AccordOpenEnum {
     case imagePNG
     case imageJPEG
     case imageHEIC
@@ -15,14 +15,6 @@ nonisolated public enum ImageType: RawRepresentable, CaseIterable, Codable, Hash
 
     /// The values this version of the contract knows, in its order.
     public static let allCases: [Self] = [.imagePNG, .imageJPEG, .imageHEIC, .imageWebp]
-
-    public init(rawValue: String) {
-        if AccordRawValue.matches(rawValue, "image/png") { self = .imagePNG; return }
-        if AccordRawValue.matches(rawValue, "image/jpeg") { self = .imageJPEG; return }
-        if AccordRawValue.matches(rawValue, "image/heic") { self = .imageHEIC; return }
-        if AccordRawValue.matches(rawValue, "image/webp") { self = .imageWebp; return }
-        self = .unknown(rawValue)
-    }
 
     public var rawValue: String {
         switch self {
@@ -60,13 +52,15 @@ nonisolated public struct UploadPolicy: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.uploadURL = try members.required("upload_url")
-        self.method = try members.required("method")
-        self.headers = try members.required("headers")
-        self.maxSize = try members.required("max_size")
-        self.contentTypes = try members.required("content_types")
-        self.publicURL = try members.required("public_url")
-        self.expiresAt = try members.required("expires_at")
+        try self.init(
+            uploadURL: members.required("upload_url"),
+            method: members.required("method"),
+            headers: members.required("headers"),
+            maxSize: members.required("max_size"),
+            contentTypes: members.required("content_types"),
+            publicURL: members.required("public_url"),
+            expiresAt: members.required("expires_at")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -83,7 +77,7 @@ nonisolated public struct UploadPolicy: Codable, Hashable, Sendable {
     /// 上传用的 HTTP 方法
     ///
     /// - Remark: inline in upload.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
-    public enum Method: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
+    public enum Method: AccordOpenEnum {
         case put
         case post
         /// A value this version of the contract does not know.
@@ -91,12 +85,6 @@ nonisolated public struct UploadPolicy: Codable, Hashable, Sendable {
 
         /// The values this version of the contract knows, in its order.
         public static let allCases: [Self] = [.put, .post]
-
-        public init(rawValue: String) {
-            if AccordRawValue.matches(rawValue, "PUT") { self = .put; return }
-            if AccordRawValue.matches(rawValue, "POST") { self = .post; return }
-            self = .unknown(rawValue)
-        }
 
         public var rawValue: String {
             switch self {
@@ -122,9 +110,11 @@ nonisolated public struct UploadPolicyRequest: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.contentType = try members.required("content_type")
-        self.size = try members.required("size")
-        self.purpose = try members.required("purpose")
+        try self.init(
+            contentType: members.required("content_type"),
+            size: members.required("size"),
+            purpose: members.required("purpose")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -138,7 +128,7 @@ nonisolated public struct UploadPolicyRequest: Codable, Hashable, Sendable {
 /// 图片的用途。
 ///
 /// - Remark: `UploadPurpose` in upload.yaml. Values this version does not know decode as `unknown` and encode back unchanged.
-nonisolated public enum UploadPurpose: RawRepresentable, CaseIterable, Codable, Hashable, Sendable {
+nonisolated public enum UploadPurpose: AccordOpenEnum {
     case avatar
     case signal
     case evidence
@@ -147,13 +137,6 @@ nonisolated public enum UploadPurpose: RawRepresentable, CaseIterable, Codable, 
 
     /// The values this version of the contract knows, in its order.
     public static let allCases: [Self] = [.avatar, .signal, .evidence]
-
-    public init(rawValue: String) {
-        if AccordRawValue.matches(rawValue, "avatar") { self = .avatar; return }
-        if AccordRawValue.matches(rawValue, "signal") { self = .signal; return }
-        if AccordRawValue.matches(rawValue, "evidence") { self = .evidence; return }
-        self = .unknown(rawValue)
-    }
 
     public var rawValue: String {
         switch self {
@@ -185,11 +168,13 @@ nonisolated public struct UploadedImage: Codable, Hashable, Identifiable, Sendab
 
     public init(from decoder: any Decoder) throws {
         let members = try AccordMembersDecoder(decoder)
-        self.id = try members.required("id")
-        self.url = try members.required("url")
-        self.size = try members.required("size")
-        self.contentType = try members.required("content_type")
-        self.purpose = try members.required("purpose")
+        try self.init(
+            id: members.required("id"),
+            url: members.required("url"),
+            size: members.required("size"),
+            contentType: members.required("content_type"),
+            purpose: members.required("purpose")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
