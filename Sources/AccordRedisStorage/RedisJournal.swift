@@ -37,8 +37,9 @@ final class RedisJournal: SharedJournalStorage {
     func add(_ entry: JournalEntry, judgedBy flows: FlowMonitor?) throws(StorageError) -> JournalEntry {
         var stamped = entry
         stamped.replica = replica
-        writer.queue(stamped.bytes)
-        recorder?.append(stamped.bytes + [0x0A])
+        let bytes = stamped.bytes   // written once, for the stream and the record file alike
+        writer.queue(bytes)
+        recorder?.append(bytes + [0x0A])
         return stamped
     }
 

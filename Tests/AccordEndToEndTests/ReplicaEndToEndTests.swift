@@ -112,6 +112,28 @@ import TongbanAPI
         }
     }
 
+    /// A replica on Redis records what it answered (`--record`) as the journal lists it,
+    /// each entry one line, with the replica's name.
+    @Test func aReplicaRecordsEachEntryOnceAsOneLine() async throws {
+        let record = FileManager.default.temporaryDirectory.appendingPathComponent("accord-replica-\(UUID().uuidString).jsonl")
+        defer { try? FileManager.default.removeItem(at: record) }
+        let replicas = try Replicas(count: 1, arguments: ["--record", record.path])
+        for _ in 0..<3 {
+            try await Replicas.send(replicas[0], "GET", "/api/v1/signals/quota", session: "recorded")
+        }
+        var lines: [Substring] = []
+        for _ in 0..<50 {
+            lines = ((try? String(contentsOf: record, encoding: .utf8)) ?? "").split(separator: "\n")
+            if lines.count >= 3 { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let entries = lines.compactMap { try? JSONReader.read(Array($0.utf8)) }
+        #expect(entries.count == 3, "\(lines)")
+        for entry in entries {
+            #expect(entry["endpoint"] == .string("signal.quota") && entry["replica"] == .string("r0"), "\(entry)")
+        }
+    }
+
     /// The generated client through the token-expiry flow, each request on the next replica.
     @Test func theGeneratedClientRefreshesAcrossReplicas() async throws {
         let replicas = try Replicas()
