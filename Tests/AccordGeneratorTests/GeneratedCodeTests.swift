@@ -86,7 +86,7 @@ import TongbanAPI
                 let members = try AccordMembersDecoder(decoder)
                 try self.init(
                     itemID: members.required("item_id"),
-                    `default`: members.required("default"),
+                    default: members.required("default"),
                     price: members.lenient("price"),
                     kind: members.required("kind")
                 )

@@ -5,7 +5,8 @@ import Foundation
 import Testing
 
 /// Enum values whose natural Swift names collide with the open enum's own members, with
-/// each other or with keywords still give code that compiles, and say so in a warning.
+/// each other or with keywords still give code that compiles, and say so in a warning;
+/// fields named as keywords give code that compiles without a warning.
 @Suite struct NamingCollisionTests {
     static let domain = """
     domain: jobs
@@ -14,6 +15,9 @@ import Testing
         fields:
           state: unknown | raw_value | in_progress | inProgress | default | init
           media: {enum: [image/png, PUT, application/vnd.api+json, 2x]}
+          public: bool
+          default: string?
+          inout: int?
     endpoints:
       jobs.get:
         route: GET /jobs/{job_id}
@@ -113,7 +117,7 @@ import Testing
         }
         let swiftc = Process()
         swiftc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        swiftc.arguments = ["swiftc", "-typecheck", "-swift-version", "6", "-module-name", "Jobs"] + paths
+        swiftc.arguments = ["swiftc", "-typecheck", "-swift-version", "6", "-warnings-as-errors", "-module-name", "Jobs"] + paths
         let errors = Pipe()
         swiftc.standardError = errors
         try swiftc.run()

@@ -134,7 +134,7 @@ struct ModelRenderer {
             writer.line((structure.properties.allSatisfy(\.isOptional) ? "" : "try ") + "self.init(")
             for (index, property) in structure.properties.enumerated() {
                 let read = "members.\(property.isOptional ? "lenient" : "required")(\(property.wireName.swiftLiteral))"
-                writer.line("    \(property.swiftName): \(read)" + (index == structure.properties.count - 1 ? "" : ","))
+                writer.line("    \(Naming.argumentLabel(property.swiftName)): \(read)" + (index == structure.properties.count - 1 ? "" : ","))
             }
             writer.line(")")
         }

@@ -140,6 +140,13 @@ struct Naming: Sendable {
         keywords.contains(name) ? "`\(name)`" : name
     }
 
+    /// The name as an argument label in a call: bare, as Swift warns of a keyword escaped
+    /// there (`init(public: x)`), except `inout`, the one keyword that must keep its backticks.
+    static func argumentLabel(_ name: String) -> String {
+        let bare = bare(name)
+        return bare == "inout" ? "`inout`" : bare
+    }
+
     /// The name without backticks, for composing other names.
     static func bare(_ name: String) -> String {
         name.utf8.contains(UInt8(ascii: "`")) ? name.filter { $0 != "`" } : name
