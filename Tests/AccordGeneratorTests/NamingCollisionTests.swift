@@ -1,6 +1,8 @@
 import AccordContract
 import AccordDiagnostics
 import AccordGenerator
+import AccordMockState
+import AccordMocksFormat
 import Foundation
 import Testing
 
@@ -18,6 +20,10 @@ import Testing
           public: bool
           default: string?
           inout: int?
+          self: string?
+          in_progress: bool?
+          inProgress: {enum: [a, b], optional: true}
+          In-Progress: {enum: [c], optional: true}
     endpoints:
       jobs.get:
         route: GET /jobs/{job_id}
@@ -28,12 +34,27 @@ import Testing
         query: {query: string, headers: string?, query_list: int?}
         headers: {X-Trace: string?}
         response: Job
+      jobs.put:
+        route: PUT /jobs/{self}
+        params: {self: string}
+        query: {body: string?, job_id: int?, jobID: int?}
+        body: Job
+        response: Job
+        examples:
+          default:
+            response: {state: init, media: PUT, public: true, default: d, self: s, in_progress: true, inProgress: b, In-Progress: c}
     """
 
     func contract() throws -> Contract {
         let outcome = InlineContract.load(domain: Self.domain, file: "jobs.yaml", refresh: "jobs.get")
         #expect(!outcome.diagnostics.containsErrors, "\(outcome.diagnostics.map(\.description))")
         return try #require(outcome.contract)
+    }
+
+    /// The generator of ``contract()`` with its examples as fixtures.
+    func generator() throws -> SwiftGenerator {
+        let contract = try contract()
+        return SwiftGenerator(contract: contract, samples: FixtureSamples(contract: contract, fixtures: FixtureSet()).byEndpoint)
     }
 
     @Test func collidingEnumValuesGetUniqueCasesAndAWarning() throws {
@@ -94,6 +115,38 @@ import Testing
         #expect(card.contains("case unknownValue(Plain)") && card.contains("case userCard2(Plain)"), "\(card)")
     }
 
+    /// Fields and parameters whose Swift names would clash, or be `self`, get other names
+    /// and a warning each; the inline types of renamed ones take the new names too, and
+    /// fixture values use them (the package type-checks: ``theGeneratedPackageTypeChecks()``).
+    @Test func clashingMembersAndParametersAreRenamedWithAWarning() throws {
+        let generator = try generator()
+        #expect(generator.diagnostics().map(\.description).filter { $0.contains(" is the property ") || $0.contains(" is the parameter ") } == [
+            "jobs.yaml:10:7: warning: field 'self' is the property 'selfValue' in the generated Swift: Swift reserves the name 'self'",
+            "jobs.yaml:12:7: warning: field 'inProgress' is the property 'inProgress2' in the generated Swift: 'inProgress' is taken",
+            "jobs.yaml:13:7: warning: field 'In-Progress' is the property 'inProgress3' in the generated Swift: 'inProgress' is taken",
+            "jobs.yaml:26:14: warning: path parameter 'self' of 'jobs.put' is the parameter 'selfValue' in the generated Swift: Swift reserves the name 'self'",
+            "jobs.yaml:27:13: warning: query parameter 'body' of 'jobs.put' is the parameter 'body2' in the generated Swift: 'body' is taken",
+            "jobs.yaml:27:42: warning: query parameter 'jobID' of 'jobs.put' is the parameter 'jobID2' in the generated Swift: 'jobID' is taken",
+        ])
+        let files = generator.files()
+        let models = try #require(files.first { $0.path == "Models/JobsModels.swift" }).contents
+        for line in ["public var selfValue: String?", "public var inProgress: Bool?", "public var inProgress2: InProgress2?", "public var inProgress3: InProgress3?",
+                     "        selfValue: members.lenient(\"self\"),", "        inProgress3: members.lenient(\"In-Progress\")",
+                     "try members.optional(self.inProgress2, \"inProgress\")", "public enum InProgress3: AccordOpenEnum {"] {
+            #expect(models.contains(line), "\(line) in:\n\(models)")
+        }
+        let endpoints = try #require(files.first { $0.path == "Endpoints/API+Jobs.swift" }).contents
+        for line in ["public func put(selfValue: String, body: Job, body2: String? = nil, jobID: Int? = nil, jobID2: Int? = nil) -> Endpoint<Job> {",
+                     "if let body2Value = body2 { query.append(QueryItem(name: \"body\", value: body2Value)) }",
+                     "if let jobID2Value = jobID2 { query.append(QueryItem(name: \"jobID\", value: jobID2Value.description)) }",
+                     "Endpoint<Job>.segment(selfValue)"] {
+            #expect(endpoints.contains(line), "\(line) in:\n\(endpoints)")
+        }
+        let fixtures = try #require(files.first { $0.path == "Fixtures/API+JobsFixtures.swift" }).contents
+        #expect(fixtures.contains("public: true, default: \"d\", selfValue: \"s\", inProgress: true, inProgress2: Job.InProgress2.b, inProgress3: Job.InProgress3.c)"),
+                "\(fixtures)")
+    }
+
     /// Parameters named as the lists a call builds (`query`, as Discord's member search
     /// has) leave those lists another name: the parameter is what the call sends.
     @Test func parametersNamedAsTheCallsListsKeepTheirMeaning() throws {
@@ -109,7 +162,7 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("accord-naming-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         var paths: [String] = []
-        for file in SwiftGenerator(contract: try contract()).files() {
+        for file in try generator().files() {
             let url = directory.appendingPathComponent(file.path)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try file.contents.write(to: url, atomically: true, encoding: .utf8)

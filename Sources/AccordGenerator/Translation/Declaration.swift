@@ -19,6 +19,8 @@ indirect enum Declaration: Sendable {
         var properties: [Property]
         var nested: [Declaration]
         var documentation: Documentation
+        /// A warning at every field whose property had to be renamed (``Naming/unique(_:reserved:)``).
+        var renames: [Diagnostic] = []
     }
 
     struct Property {
@@ -77,7 +79,7 @@ indirect enum Declaration: Sendable {
     /// The warnings of this declaration and of the types nested in it.
     var warnings: [Diagnostic] {
         switch self {
-        case .structure(let structure): structure.nested.flatMap(\.warnings)
+        case .structure(let structure): structure.renames + structure.nested.flatMap(\.warnings)
         case .enumeration(let enumeration): enumeration.renames
         case .union(let union): union.renames
         case .alias: []

@@ -1,4 +1,5 @@
 import AccordContract
+import AccordDiagnostics
 
 /// One endpoint's functions as the generated code declares them, every name and type
 /// decided: what ``EndpointRenderer`` writes without looking at the contract again.
@@ -85,6 +86,8 @@ struct EndpointDeclaration: Sendable {
     var requiresAuth: Bool
     var retriesFaults: Bool?
     var stream: Stream?
+    /// A warning at every value whose parameter had to be renamed (``EndpointValueNames``).
+    var renames: [Diagnostic] = []
 }
 
 /// One domain's endpoints: `API.signal`, the struct `SignalEndpoints` and the types its

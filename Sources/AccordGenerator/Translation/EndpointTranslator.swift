@@ -41,6 +41,7 @@ struct EndpointTranslator {
     private func declaration(of endpoint: Endpoint, types: MessageTypes, nested: inout [Declaration]) -> EndpointDeclaration {
         let function = naming.endpointFunction(endpoint.id, domain: endpoint.domain)
         let file = TypeTranslator.fileName(endpoint.location.file)
+        let names = EndpointValueNames(of: endpoint, hasBody: types.body != nil, naming: naming)
         var summary = endpoint.summary ?? ""
         if let description = endpoint.description { summary += summary.isEmpty ? description : "\n\n" + description }
         let path = endpoint.path.segments.map { segment -> EndpointDeclaration.PathSegment in
@@ -49,13 +50,13 @@ struct EndpointTranslator {
                 return .literal(text)
             case .parameter(let name):
                 guard let field = endpoint.parameters.first(where: { $0.name == name }) else { return .parameter(variable: nil, form: .string) }
-                return .parameter(variable: naming.property(field.name), form: form(of: field.schema))
+                return .parameter(variable: names[.path, field.name], form: form(of: field.schema))
             }
         }
         let fileParts = (endpoint.multipart ?? []).filter { $0.file != nil }
         let multipart = endpoint.multipart.map { _ in
-            (text: endpoint.textParts.map(item), files: fileParts.map {
-                EndpointDeclaration.FilePart(wireName: $0.name, variable: naming.property($0.name), isOptional: $0.isOptional)
+            (text: endpoint.textParts.map { item($0, named: names[.part, $0.name]) }, files: fileParts.map {
+                EndpointDeclaration.FilePart(wireName: $0.name, variable: names[.part, $0.name], isOptional: $0.isOptional)
             })
         }
         let remark = "HTTP `\(endpoint.method.rawValue) \(endpoint.path)`, `\(endpoint.id)` in \(file)"
@@ -63,10 +64,11 @@ struct EndpointTranslator {
             id: endpoint.id, method: endpoint.method.rawValue.lowercased(), function: function,
             documentation: Declaration.Documentation(summary: summary.isEmpty ? nil : summary, remark: remark),
             isDeprecated: endpoint.isDeprecated,
-            parameters: parameters(of: endpoint, function: function, body: types.body, fileParts: fileParts, nested: &nested),
+            parameters: parameters(of: endpoint, function: function, body: types.body, fileParts: fileParts, names: names, nested: &nested),
             bodyType: types.body, responseType: types.response, path: path,
-            query: endpoint.query.map(item), headers: endpoint.headers.map(item), multipart: multipart,
-            requiresAuth: endpoint.requiresAuth, retriesFaults: endpoint.retriesFaults)
+            query: endpoint.query.map { item($0, named: names[.query, $0.name]) },
+            headers: endpoint.headers.map { item($0, named: names[.header, $0.name]) }, multipart: multipart,
+            requiresAuth: endpoint.requiresAuth, retriesFaults: endpoint.retriesFaults, renames: names.renames)
         // The checker refuses a stream without a body whose toggle is a bool member.
         if let stream = endpoint.stream, types.body != nil {
             let eventType = translator.type(for: stream.event, suggestedName: naming.type(endpoint.id) + "Event", file: file, nested: &nested)
@@ -80,38 +82,37 @@ struct EndpointTranslator {
     }
 
     /// The parameters of the endpoint's function `function`: path parameters, the body,
-    /// file parts, text parts, query and headers. An optional one defaults to nil, so a
-    /// call names only what it sends.
+    /// file parts, text parts, query and headers, named by `names`. An optional one
+    /// defaults to nil, so a call names only what it sends.
     private func parameters(of endpoint: Endpoint, function: String, body: String?, fileParts: [MultipartPart],
-                            nested: inout [Declaration]) -> [EndpointDeclaration.Parameter] {
+                            names: EndpointValueNames, nested: inout [Declaration]) -> [EndpointDeclaration.Parameter] {
         let file = TypeTranslator.fileName(endpoint.location.file)
-        func type(of field: Field) -> String {
-            translator.type(for: field.schema, suggestedName: naming.type(function) + naming.type(field.name), file: file, nested: &nested)
-        }
-        func parameter(_ field: Field) -> EndpointDeclaration.Parameter {
-            let type = type(of: field)
-            return field.isOptional ? EndpointDeclaration.Parameter(name: naming.property(field.name), type: type + "?", defaultValue: "nil")
-                : EndpointDeclaration.Parameter(name: naming.property(field.name), type: type)
+        func parameter(_ field: Field, in place: EndpointValueNames.Place) -> EndpointDeclaration.Parameter {
+            let suggestedName = naming.type(function) + names.typeName(place, field.name)
+            let type = translator.type(for: field.schema, suggestedName: suggestedName, file: file, nested: &nested)
+            let name = names[place, field.name]
+            return field.isOptional ? EndpointDeclaration.Parameter(name: name, type: type + "?", defaultValue: "nil")
+                : EndpointDeclaration.Parameter(name: name, type: type)
         }
         // Translated in this order, which orders the nested types.
-        var parameters = endpoint.parameters.map { EndpointDeclaration.Parameter(name: naming.property($0.name), type: type(of: $0)) }
-        let query = endpoint.query.map(parameter)
-        let headers = endpoint.headers.map(parameter)
-        let textParts = endpoint.textParts.map(parameter)
+        var parameters = endpoint.parameters.map { parameter($0, in: .path) }
+        let query = endpoint.query.map { parameter($0, in: .query) }
+        let headers = endpoint.headers.map { parameter($0, in: .header) }
+        let textParts = endpoint.textParts.map { parameter($0, in: .part) }
         if let body { parameters.append(EndpointDeclaration.Parameter(name: endpoint.parameters.isEmpty ? "_ body" : "body", type: body)) }
         parameters += fileParts.map { part in
-            EndpointDeclaration.Parameter(name: naming.property(part.name), type: part.isOptional ? "FilePart?" : "FilePart",
+            EndpointDeclaration.Parameter(name: names[.part, part.name], type: part.isOptional ? "FilePart?" : "FilePart",
                                           defaultValue: part.isOptional ? "nil" : nil)
         }
         return parameters + textParts + query + headers
     }
 
     /// A query item, header or text part: the parameter that holds it and how it becomes text.
-    private func item(_ field: Field) -> EndpointDeclaration.Item {
+    private func item(_ field: Field, named variable: String) -> EndpointDeclaration.Item {
         let resolved = contract.resolvedKind(of: field.schema)
         let element: Schema = if case .array(let itemSchema) = resolved { itemSchema } else { field.schema }
         let isArray: Bool = if case .array = resolved { true } else { false }
-        return EndpointDeclaration.Item(wireName: field.name, variable: naming.property(field.name), form: form(of: element),
+        return EndpointDeclaration.Item(wireName: field.name, variable: variable, form: form(of: element),
                                         isOptional: field.isOptional, isArray: isArray)
     }
 

@@ -115,23 +115,47 @@ struct Naming: Sendable {
     /// Names an open enum's members use itself: a case of one of these names would not compile.
     static let reservedCaseNames: Set<String> = ["unknown", "rawValue", "init", "hashValue"]
 
+    /// Names a member or parameter cannot have: `self` would name the value itself.
+    static let reservedValueNames: Set<String> = ["self"]
+
     /// The Swift case names of an enum's wire values, each unique and clear of
     /// ``reservedCaseNames``: `unknown` → `unknownValue`, a second `inProgress` →
     /// `inProgress2`. Each comes with the name it would have had when it was renamed.
     func caseNames(_ wireNames: [String]) -> [(name: String, renamedFrom: String?)] {
+        Self.unique(wireNames.map(property), reserved: Self.reservedCaseNames)
+    }
+
+    /// The Swift property names of a structure's fields, in order: unique, none of
+    /// ``reservedValueNames`` (``unique(_:reserved:)``).
+    func memberNames(_ fields: [Field]) -> [(name: String, renamedFrom: String?)] {
+        Self.unique(fields.map { property($0.name) }, reserved: Self.reservedValueNames)
+    }
+
+    /// The name of the type a member of `owner` declares inline: its wire name as a type
+    /// (`kind` → `Kind`), or its property's when that was renamed (`InProgress2`), with the
+    /// owner's name before it when it would be a keyword or the owner's own name.
+    func nestedTypeName(of field: Field, member: (name: String, renamedFrom: String?), in owner: String) -> String {
+        let name = type(member.renamedFrom == nil ? field.name : Self.bare(member.name))
+        return Self.keywords.contains(name) || name == owner ? owner + name : name
+    }
+
+    /// `naturals`, Swift names in order, each made unique and clear of `reserved`: a
+    /// reserved one gets `Value` appended (`self` → `selfValue`), one already taken a
+    /// number (a second `inProgress` → `inProgress2`). Each comes with the name it would
+    /// have had when it was renamed.
+    static func unique(_ naturals: [String], reserved: Set<String>) -> [(name: String, renamedFrom: String?)] {
         var used: Set<String> = []
-        return wireNames.map { wire in
-            let natural = property(wire)
-            var candidate = Self.bare(natural)
-            if Self.reservedCaseNames.contains(candidate) { candidate += "Value" }
+        return naturals.map { natural in
+            var candidate = bare(natural)
+            if reserved.contains(candidate) { candidate += "Value" }
             var suffix = 2
             let stem = candidate
-            while used.contains(candidate) || Self.reservedCaseNames.contains(candidate) {
+            while used.contains(candidate) || reserved.contains(candidate) {
                 candidate = stem + String(suffix)
                 suffix += 1
             }
             used.insert(candidate)
-            return candidate == Self.bare(natural) ? (natural, nil) : (Self.escaped(candidate), Self.bare(natural))
+            return candidate == bare(natural) ? (natural, nil) : (escaped(candidate), bare(natural))
         }
     }
 

@@ -88,17 +88,15 @@ struct SwiftValueWriter {
     private func structure(_ value: JSONValue, fields: [Field], name: String, qualified: String) -> String? {
         guard case .object = value else { return nil }
         var arguments: [String] = []
-        for field in fields {
+        for (field, swiftName) in zip(fields, naming.memberNames(fields)) {
             let member = value[field.name]
             if member == nil || member == .null {
                 guard field.isOptional || field.isNullable else { return nil }
                 continue
             }
-            // The nested type's name, as TypeTranslator.structure gives it.
-            var nestedName = naming.type(field.name)
-            if Naming.keywords.contains(nestedName) || nestedName == name { nestedName = name + nestedName }
+            let nestedName = naming.nestedTypeName(of: field, member: swiftName, in: name)
             guard let member, let argument = expression(member, schema: field.schema, suggested: nestedName, qualifier: qualified) else { return nil }
-            arguments.append("\(naming.property(field.name)): \(argument)")
+            arguments.append("\(Naming.argumentLabel(swiftName.name)): \(argument)")
         }
         return "\(qualified)(\(arguments.joined(separator: ", ")))"
     }

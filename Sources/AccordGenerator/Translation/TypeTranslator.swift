@@ -77,25 +77,30 @@ struct TypeTranslator {
     func structure(named name: String, fields: [Field], documentation: Declaration.Documentation, file: String,
                    owner: String? = nil) -> Declaration.Structure {
         var nested: [Declaration] = []
-        let properties = fields.map { field -> Declaration.Property in
-            var nestedName = naming.type(field.name)
-            if Naming.keywords.contains(nestedName) || nestedName == name { nestedName = name + nestedName }
+        let names = naming.memberNames(fields)
+        let properties = zip(fields, names).map { field, swiftName -> Declaration.Property in
+            let nestedName = naming.nestedTypeName(of: field, member: swiftName, in: name)
             let swiftType = type(for: field.schema, suggestedName: nestedName, file: file, owner: owner, nested: &nested)
             let isToggle = streamToggles[name] == field.name && field.schema.kind == .primitive(.bool) && !field.isOptional
             let closesCycle = if case .reference(let target) = field.schema.kind, let owner { cycles.isIndirect(owner: owner, target: target) }
                 else { false }
-            return Declaration.Property(wireName: field.name, swiftName: naming.property(field.name), type: swiftType,
+            return Declaration.Property(wireName: field.name, swiftName: swiftName.name, type: swiftType,
                                         defaultValue: isToggle ? "false" : nil,
                                         isOptional: field.isOptional || field.isNullable, documentation: field.schema.description,
                                         isDeprecated: field.schema.isDeprecated, isIndirect: closesCycle)
         }
-        return Declaration.Structure(name: name, properties: properties, nested: nested, documentation: documentation)
+        let renames = zip(fields, names).compactMap { field, name in
+            Self.renameWarning(of: "field '\(field.name)'", as: "property", name, reserved: (Naming.reservedValueNames, "Swift reserves the name"),
+                               at: field.location)
+        }
+        return Declaration.Structure(name: name, properties: properties, nested: nested, documentation: documentation, renames: renames)
     }
 
     func enumeration(named name: String, cases: EnumCases, documentation: Declaration.Documentation) -> Declaration.Enumeration {
         let names = naming.caseNames(cases.cases.map(\.name))
         let renames = zip(cases.cases, names).compactMap { item, name in
-            renameWarning(of: "enum value '\(item.name)'", name, reserved: "every open enum has a member", at: item.location)
+            Self.renameWarning(of: "enum value '\(item.name)'", as: "case", name, reserved: (Naming.reservedCaseNames, "every open enum has a member"),
+                               at: item.location)
         }
         return Declaration.Enumeration(name: name, cases: zip(names, cases.cases).map { ($0.name, $1.value) },
                                        isIntegral: cases.isIntegral, documentation: documentation, renames: renames)
@@ -105,20 +110,23 @@ struct TypeTranslator {
         let names = naming.caseNames(union.cases.map { naming.property($0.value) })
         let closesCycle = owner.map { owner in union.cases.contains { cycles.isIndirect(owner: owner, target: $0.typeName) } } ?? false
         let renames = zip(union.cases, names).compactMap { item, name in
-            renameWarning(of: "'\(union.discriminator)' value '\(item.value)'", name, reserved: "every tagged union has a member", at: item.location)
+            Self.renameWarning(of: "'\(union.discriminator)' value '\(item.value)'", as: "case", name,
+                               reserved: (Naming.reservedCaseNames, "every tagged union has a member"), at: item.location)
         }
         return Declaration.TaggedUnion(name: name, discriminator: union.discriminator,
                                        cases: zip(names, union.cases).map { ($0.name, $1.value, $1.typeName) },
                                        documentation: documentation, isIndirect: closesCycle, renames: renames)
     }
 
-    /// A warning that `what` is the case `name` although it would naturally be another
-    /// (``Naming/caseNames(_:)``), or nil when it kept its natural name.
-    private func renameWarning(of what: String, _ name: (name: String, renamedFrom: String?), reserved: String,
-                               at location: SourceLocation) -> Diagnostic? {
+    /// A warning that `what` is the `role` (`case`, `property`) `name` in the generated Swift
+    /// although it would naturally be another (``Naming/unique(_:reserved:)``), or nil when it
+    /// kept its natural name. `reserved` are the names it may not have, and the words that say
+    /// why before the name (`every open enum has a member`).
+    static func renameWarning(of what: String, as role: String, _ name: (name: String, renamedFrom: String?),
+                              reserved: (names: Set<String>, why: String), at location: SourceLocation) -> Diagnostic? {
         guard let natural = name.renamedFrom else { return nil }
-        let why = Naming.reservedCaseNames.contains(natural) ? "\(reserved) '\(natural)'" : "'\(natural)' is taken"
-        return .warning("\(what) is the case '\(Naming.bare(name.name))' in the generated Swift: \(why)", at: location)
+        let why = reserved.names.contains(natural) ? "\(reserved.why) '\(natural)'" : "'\(natural)' is taken"
+        return .warning("\(what) is the \(role) '\(Naming.bare(name.name))' in the generated Swift: \(why)", at: location)
     }
 
     private func documentation(for schema: Schema, file: String) -> Declaration.Documentation {
