@@ -84,6 +84,10 @@ struct ContractChecker {
         for parameter in endpoint.parameters where parameter.isOptional {
             error("path parameter '\(parameter.name)' cannot be optional", at: parameter.location)
         }
+        for (field, first) in endpoint.headers.repeatedHeaderNames() {
+            error("header '\(field.name)' of '\(endpoint.id)' is '\(first.name)' again (declared at \(first.location)): header names are case-insensitive; "
+                  + "declare it once", at: field.location)
+        }
         for field in endpoint.parameters + endpoint.query + endpoint.headers {
             checkReferences(in: field.schema)
             if !isScalarLike(field.schema, allowArray: endpoint.query.contains(field)) {
