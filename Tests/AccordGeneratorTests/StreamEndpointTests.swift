@@ -37,4 +37,27 @@ import Testing
             }
         """), "\(endpoints.contents)")
     }
+
+    /// A toggle whose property was renamed (another member has its Swift name) is set by
+    /// its new name, and still defaults to false.
+    @Test func aRenamedToggleIsSetByItsProperty() throws {
+        let yaml = """
+        domain: chat
+        endpoints:
+          chat.reply:
+            route: POST /replies
+            body: {text: string, is_streaming: bool, isStreaming: bool}
+            response: {reply: string}
+            stream: {toggle: isStreaming, event: {delta: string}}
+        """
+        let service = "service:\n  name: s\ncodes:\n  1000: {name: invalid, msg: bad, http: 400}\n"
+        let outcome = ContractLoader().load([.init(path: "contracts/service.yaml", bytes: Array(service.utf8)),
+                                             .init(path: "contracts/chat.yaml", bytes: Array(yaml.utf8))], directory: "contracts")
+        let contract = try #require(outcome.contract, "\(outcome.diagnostics)")
+        let files = SwiftGenerator(contract: contract, access: .internal).files()
+        let endpoints = try #require(files.first { $0.path == "Endpoints/API+Chat.swift" }).contents
+        #expect(endpoints.contains("    body.isStreaming2 = true\n"), "\(endpoints)")
+        let models = try #require(files.first { $0.path == "Models/ChatModels.swift" }).contents
+        #expect(models.contains("init(text: String, isStreaming: Bool, isStreaming2: Bool = false)"), "\(models)")
+    }
 }

@@ -70,10 +70,13 @@ struct EndpointTranslator {
             headers: endpoint.headers.map { item($0, named: names[.header, $0.name]) }, multipart: multipart,
             requiresAuth: endpoint.requiresAuth, retriesFaults: endpoint.retriesFaults, renames: names.renames)
         // The checker refuses a stream without a body whose toggle is a bool member.
-        if let stream = endpoint.stream, types.body != nil {
+        if let stream = endpoint.stream, let body = endpoint.body {
+            // The toggle's property, renamed as the body's members are when theirs clash.
+            let fields = contract.types.objectFields(of: body) ?? []
+            let toggle = zip(fields, naming.memberNames(fields)).first { $0.0.name == stream.toggle }?.1.name ?? naming.property(stream.toggle)
             let eventType = translator.type(for: stream.event, suggestedName: naming.type(endpoint.id) + "Event", file: file, nested: &nested)
             declaration.stream = EndpointDeclaration.Stream(
-                function: Naming.bare(function) + "Stream", eventType: eventType, toggle: naming.property(stream.toggle),
+                function: Naming.bare(function) + "Stream", eventType: eventType, toggle: toggle,
                 documentation: Declaration.Documentation(
                     summary: "\(endpoint.summary ?? endpoint.id), streamed: one `\(eventType)` per event.",
                     remark: "HTTP `\(endpoint.method.rawValue) \(endpoint.path)` with `\(stream.toggle): true`, `\(endpoint.id)`"))
