@@ -57,7 +57,12 @@ public struct GenerateCommand: Subcommand {
         let contract = project.contract
         let samples = fixtures ? FixtureSamples(contract: contract, fixtures: project.fixtures, collections: project.collections).byEndpoint : [:]
         let generator = SwiftGenerator(contract: contract, access: access, samples: samples, namespace: arguments["namespace"])
-        for diagnostic in generator.diagnostics() { console.writeError(renderer.render(diagnostic)) }
+        let diagnostics = generator.diagnostics()
+        for diagnostic in diagnostics { console.writeError(renderer.render(diagnostic)) }
+        guard !diagnostics.containsErrors else {
+            console.printError("error: not generating: the contracts ask for what cannot be generated")
+            return 1
+        }
         let files: [SwiftGenerator.File]
         do {
             files = try generator.output()

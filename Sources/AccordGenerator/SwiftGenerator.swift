@@ -122,9 +122,10 @@ public struct SwiftGenerator: Sendable {
         return files
     }
 
-    /// What the generated code cannot do for this contract, as warnings at the place to fix,
-    /// collected while translating (what is wrong with the service file's namespace:
-    /// ``namespaceDiagnostic()``).
+    /// What the generated code cannot do for this contract, at the place to fix, collected
+    /// while translating: warnings, and an error for what cannot be generated at all (a
+    /// type named as one the generated code uses); what is wrong with the service file's
+    /// namespace: ``namespaceDiagnostic()``.
     public func diagnostics() -> [Diagnostic] {
         translation.diagnostics
     }

@@ -1,3 +1,4 @@
+import AccordContract
 import AccordJSON
 
 /// What a schema is, before it has a name: a type written in place, or something declared as a named type.
@@ -151,7 +152,7 @@ extension Importer {
 
     /// `name`, unless a type or a Swift name an app cannot shadow has it (`Error` → `ErrorModel`), then numbered.
     mutating func uniqueTypeName(_ name: String) -> String {
-        let base = OpenAPIImport.reservedTypeNames.contains(name) ? name + "Model" : name
+        let base = Service.SwiftNaming.reservedTypeNames.contains(name) ? name + "Model" : name
         return Names.unique(base, in: &takenTypeNames)
     }
 

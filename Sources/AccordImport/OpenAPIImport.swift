@@ -59,21 +59,6 @@ public struct OpenAPIImport: Sendable {
         return Service.Envelope(code: names[0], message: names[1], data: names[2])
     }
 
-    /// Type names a model in the generated Swift cannot take: Swift's and Foundation's, and those the generated
-    /// client declares itself (`Envelope`, `Endpoint`, `APIClient`…); a schema of such a name becomes `NameModel`.
-    public static let reservedTypeNames: Set<String> = [
-        "Any", "Array", "Bool", "Character", "Codable", "CodingKey", "Data", "Date", "Decimal", "Decodable", "Decoder", "Dictionary", "Double",
-        "Encodable", "Encoder", "Equatable", "Error", "Float", "Hashable", "Identifiable", "Int", "Int64", "Never", "Optional", "Protocol",
-        "Result", "Self", "Sendable", "Set", "String", "Type", "URL", "UUID", "Void", "Page",
-        "API", "APIClient", "APIError", "APISending", "RetryPolicy", "AccordBinary", "AccordCodingKey", "AccordDate", "AccordDateTime", "AccordDecimal", "AccordEmpty",
-        "AccordJSON", "AccordMembersDecoder", "AccordMembersEncoder", "AccordAPIClient", "AccordAPIError", "AccordAPISending", "AccordBusinessCode",
-        "AccordClientConfiguration", "AccordClientEvent", "AccordContractService", "AccordMockAPIClient", "AccordMockTransport",
-        "BanPayload", "BusinessCode", "CancellableWait", "CanonicalJSON", "ClientConfiguration", "ClientEvent", "Endpoint", "Envelope", "ErrorMembers",
-        "AccordIndirect", "AccordOpenEnum", "EventBroadcast", "FilePart", "FixtureName", "HTTPMethod", "InMemoryTokenStorage", "KeychainTokenStorage", "MockAPIClient", "MockRoute", "MockTransport",
-        "MultipartBody", "OnceGate", "PortableMD5", "QueryItem", "ReceivedRequest", "RequestSigner", "ServerSentEvent", "ServerSentEventParser", "Service", "SessionExchange", "StreamEndpoint",
-        "StreamingTask", "StringCodable", "TokenIssuing", "TokenStorage", "Tokens", "Transport", "URLSessionTransport",
-    ]
-
     public var domains: Domains
     /// The envelope to unwrap answers from; nil reads the document as a plain API (unless it records its own).
     public var envelope: Service.Envelope?

@@ -66,10 +66,8 @@ import Testing
     /// `swift: {namespace: NAME}` in the service file: the output is nested without the option, a name that
     /// cannot hold it is an error at its place (lint says so too), and `--namespace` overrides it.
     @Test func theServiceFileNamesTheNamespace() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("accord-generate-service-namespace-\(UUID().uuidString)").path
+        let directory = try Self.copyOfThePlainContracts("service-namespace")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: Repository.plainContracts, toPath: directory + "/contracts")
         let service = directory + "/contracts/service.yaml"
         let original = try String(contentsOfFile: service, encoding: .utf8)
         let line = original.split(separator: "\n", omittingEmptySubsequences: false).count + 1
@@ -95,5 +93,35 @@ import Testing
         #expect(CommandRun(["generate"] + project + ["--output", directory + "/other", "--namespace", "Other"]).status == 0)
         let other = try String(contentsOfFile: directory + "/other/Endpoints/API+Notes.swift", encoding: .utf8)
         #expect(other.contains("nonisolated extension Other.API {"), "\(other)")
+    }
+
+    /// A contract type named as one the generated Swift uses (`Error` would hide Swift's in
+    /// the app's module) is an error at its declaration, from generate and lint alike, and
+    /// nothing is written.
+    @Test func aTypeNamedAsOneTheGeneratedCodeUsesIsRefused() throws {
+        let directory = try Self.copyOfThePlainContracts("reserved")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let domain = directory + "/contracts/errors.yaml"
+        try "domain: errors\ntypes:\n  Error:\n    fields:\n      reason: string\nendpoints:\n  errors.last:\n    route: GET /errors/last\n    response: Error\n"
+            .write(toFile: domain, atomically: true, encoding: .utf8)
+        let project = ["--contracts", directory + "/contracts", "--mocks", Repository.plainMocks]
+        let refused = CommandRun(["generate"] + project + ["--output", directory + "/out"])
+        #expect(refused.status == 1)
+        let error = "\(domain):3:3: error: type 'Error' has a name the generated Swift uses itself (Swift's, Foundation's or the client's): "
+            + "rename it, e.g. 'ErrorModel'"
+        #expect(refused.error.contains(error + "\n"), "\(refused.error)")
+        #expect(refused.error.hasSuffix("error: not generating: the contracts ask for what cannot be generated\n"))
+        #expect(!FileManager.default.fileExists(atPath: directory + "/out"))
+        let lint = CommandRun(["lint"] + project + ["--quiet"])
+        #expect(lint.status == 1)
+        #expect(lint.error.contains(error + "\n") || lint.output.contains(error + "\n"), "\(lint.output)\(lint.error)")
+    }
+
+    /// A new directory holding a copy of the plain project's contracts as `contracts/`.
+    static func copyOfThePlainContracts(_ label: String) throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("accord-generate-\(label)-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Repository.plainContracts, toPath: directory + "/contracts")
+        return directory
     }
 }

@@ -1,3 +1,4 @@
+import AccordContract
 import AccordImport
 import AccordTesting
 import Foundation
@@ -75,7 +76,7 @@ import Testing
             }
         }
         #expect(declared.count > 20)
-        #expect(declared.subtracting(OpenAPIImport.reservedTypeNames).sorted() == [])
+        #expect(declared.subtracting(Service.SwiftNaming.reservedTypeNames).sorted() == [])
     }
 
     @Test func mistakesInTheCallAreUsageErrors() {

@@ -24,6 +24,13 @@ import Testing
           in_progress: bool?
           inProgress: {enum: [a, b], optional: true}
           In-Progress: {enum: [c], optional: true}
+          init: string?
+          hashValue: int?
+          string: {enum: [x, y], optional: true}
+      Owner:
+        fields:
+          job: {fields: {note: string?}}
+          current: Job?
     endpoints:
       jobs.get:
         route: GET /jobs/{job_id}
@@ -33,7 +40,7 @@ import Testing
         route: GET /jobs
         query: {query: string, headers: string?, query_list: int?}
         headers: {X-Trace: string?}
-        response: Job
+        response: Owner
       jobs.put:
         route: PUT /jobs/{self}
         params: {self: string}
@@ -121,18 +128,24 @@ import Testing
     @Test func clashingMembersAndParametersAreRenamedWithAWarning() throws {
         let generator = try generator()
         #expect(generator.diagnostics().map(\.description).filter { $0.contains(" is the property ") || $0.contains(" is the parameter ") } == [
-            "jobs.yaml:10:7: warning: field 'self' is the property 'selfValue' in the generated Swift: Swift reserves the name 'self'",
+            "jobs.yaml:10:7: warning: field 'self' is the property 'selfValue' in the generated Swift: Swift reserves the member name 'self'",
             "jobs.yaml:12:7: warning: field 'inProgress' is the property 'inProgress2' in the generated Swift: 'inProgress' is taken",
             "jobs.yaml:13:7: warning: field 'In-Progress' is the property 'inProgress3' in the generated Swift: 'inProgress' is taken",
-            "jobs.yaml:26:14: warning: path parameter 'self' of 'jobs.put' is the parameter 'selfValue' in the generated Swift: Swift reserves the name 'self'",
-            "jobs.yaml:27:13: warning: query parameter 'body' of 'jobs.put' is the parameter 'body2' in the generated Swift: 'body' is taken",
-            "jobs.yaml:27:42: warning: query parameter 'jobID' of 'jobs.put' is the parameter 'jobID2' in the generated Swift: 'jobID' is taken",
+            "jobs.yaml:14:7: warning: field 'init' is the property 'initValue' in the generated Swift: Swift reserves the member name 'init'",
+            "jobs.yaml:15:7: warning: field 'hashValue' is the property 'hashValueValue' in the generated Swift: Swift reserves the member name 'hashValue'",
+            "jobs.yaml:33:14: warning: path parameter 'self' of 'jobs.put' is the parameter 'selfValue' in the generated Swift: Swift reserves the parameter name 'self'",
+            "jobs.yaml:34:13: warning: query parameter 'body' of 'jobs.put' is the parameter 'body2' in the generated Swift: 'body' is taken",
+            "jobs.yaml:34:42: warning: query parameter 'jobID' of 'jobs.put' is the parameter 'jobID2' in the generated Swift: 'jobID' is taken",
         ])
         let files = generator.files()
         let models = try #require(files.first { $0.path == "Models/JobsModels.swift" }).contents
         for line in ["public var selfValue: String?", "public var inProgress: Bool?", "public var inProgress2: InProgress2?", "public var inProgress3: InProgress3?",
                      "        selfValue: members.lenient(\"self\"),", "        inProgress3: members.lenient(\"In-Progress\")",
-                     "try members.optional(self.inProgress2, \"inProgress\")", "public enum InProgress3: AccordOpenEnum {"] {
+                     "try members.optional(self.inProgress2, \"inProgress\")", "public enum InProgress3: AccordOpenEnum {",
+                     "public var initValue: String?", "try members.optional(self.hashValueValue, \"hashValue\")",
+                     // An inline type that would hide a name the model uses, or a contract type, takes its owner's name first.
+                     "public var string: JobString?", "public enum JobString: AccordOpenEnum {", "public var job: OwnerJob",
+                     "public struct OwnerJob: Codable, Hashable, Sendable {", "public var current: Job?"] {
             #expect(models.contains(line), "\(line) in:\n\(models)")
         }
         let endpoints = try #require(files.first { $0.path == "Endpoints/API+Jobs.swift" }).contents

@@ -88,6 +88,23 @@ extension Service {
             self.namespace = namespace
             self.namespaceLocation = namespaceLocation
         }
+
+        /// Type names a contract's type cannot take in the generated Swift: Swift's and
+        /// Foundation's, and those the generated client declares itself (`Envelope`,
+        /// `Endpoint`, `APIClient`…). `accord generate` refuses such a type; `accord import
+        /// openapi` names a schema of such a name `NameModel`.
+        public static let reservedTypeNames: Set<String> = [
+            "Any", "Array", "Bool", "Character", "Codable", "CodingKey", "Data", "Date", "Decimal", "Decodable", "Decoder", "Dictionary", "Double",
+            "Encodable", "Encoder", "Equatable", "Error", "Float", "Hashable", "Identifiable", "Int", "Int64", "Never", "Optional", "Protocol",
+            "Result", "Self", "Sendable", "Set", "String", "Type", "URL", "UUID", "Void",
+            "API", "APIClient", "APIError", "APISending", "RetryPolicy", "AccordBinary", "AccordCodingKey", "AccordDate", "AccordDateTime", "AccordDecimal", "AccordEmpty",
+            "AccordJSON", "AccordMembersDecoder", "AccordMembersEncoder", "AccordAPIClient", "AccordAPIError", "AccordAPISending", "AccordBusinessCode",
+            "AccordClientConfiguration", "AccordClientEvent", "AccordContractService", "AccordMockAPIClient", "AccordMockTransport",
+            "BanPayload", "BusinessCode", "CancellableWait", "CanonicalJSON", "ClientConfiguration", "ClientEvent", "Endpoint", "Envelope", "ErrorMembers",
+            "AccordIndirect", "AccordOpenEnum", "EventBroadcast", "FilePart", "FixtureName", "HTTPMethod", "InMemoryTokenStorage", "KeychainTokenStorage", "MockAPIClient", "MockRoute", "MockTransport",
+            "MultipartBody", "OnceGate", "PortableMD5", "QueryItem", "ReceivedRequest", "RequestSigner", "ServerSentEvent", "ServerSentEventParser", "Service", "SessionExchange", "StreamEndpoint",
+            "StreamingTask", "StringCodable", "TokenIssuing", "TokenStorage", "Tokens", "Transport", "URLSessionTransport",
+        ]
     }
 
     /// The member names of the response envelope `{code, msg, data}`.

@@ -28,12 +28,12 @@ struct EndpointValueNames {
         values += endpoint.query.map { (.query, $0.name, $0.location) } + endpoint.headers.map { (.header, $0.name, $0.location) }
 
         let body = hasBody ? ["body"] : []
-        let unique = Naming.unique(body + values.map { naming.property($0.name) }, reserved: Naming.reservedValueNames)
+        let unique = Naming.unique(body + values.map { naming.property($0.name) }, reserved: Naming.reservedParameterNames)
         for (value, name) in zip(values, unique.dropFirst(body.count)) {
             names[value.place, default: [:]][value.name] = name
             let what = "\(value.place.rawValue) '\(value.name)' of '\(endpoint.id)'"
             if let warning = TypeTranslator.renameWarning(of: what, as: "parameter", name,
-                                                          reserved: (Naming.reservedValueNames, "Swift reserves the name"), at: value.location) {
+                                                          reserved: (Naming.reservedParameterNames, "Swift reserves the parameter name"), at: value.location) {
                 renames.append(warning)
             }
         }

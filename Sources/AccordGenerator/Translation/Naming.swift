@@ -14,8 +14,12 @@ struct Naming: Sendable {
     /// Every acronym in force.
     let acronyms: Set<String>
 
+    /// The contract's named types.
+    let typeNames: Set<String>
+
     init(contract: Contract) {
         acronyms = Self.builtInAcronyms.union(contract.service.swift.acronyms)
+        typeNames = Set(contract.types.keys)
     }
 
     /// `expires_at` → `expiresAt`; `signal_id` → `signalID`; `ai_score` → `aiScore`; `2fa` → `_2fa`; a name with no
@@ -115,8 +119,12 @@ struct Naming: Sendable {
     /// Names an open enum's members use itself: a case of one of these names would not compile.
     static let reservedCaseNames: Set<String> = ["unknown", "rawValue", "init", "hashValue"]
 
-    /// Names a member or parameter cannot have: `self` would name the value itself.
-    static let reservedValueNames: Set<String> = ["self"]
+    /// Names a model's member cannot have: `self` would name the value itself, `init` the
+    /// initializer, and a `hashValue` would answer `Hashable` for the model.
+    static let reservedMemberNames: Set<String> = ["self", "init", "hashValue"]
+
+    /// Names an endpoint function's parameter cannot have: `self`.
+    static let reservedParameterNames: Set<String> = ["self"]
 
     /// The Swift case names of an enum's wire values, each unique and clear of
     /// ``reservedCaseNames``: `unknown` → `unknownValue`, a second `inProgress` →
@@ -126,17 +134,20 @@ struct Naming: Sendable {
     }
 
     /// The Swift property names of a structure's fields, in order: unique, none of
-    /// ``reservedValueNames`` (``unique(_:reserved:)``).
+    /// ``reservedMemberNames`` (``unique(_:reserved:)``).
     func memberNames(_ fields: [Field]) -> [(name: String, renamedFrom: String?)] {
-        Self.unique(fields.map { property($0.name) }, reserved: Self.reservedValueNames)
+        Self.unique(fields.map { property($0.name) }, reserved: Self.reservedMemberNames)
     }
 
     /// The name of the type a member of `owner` declares inline: its wire name as a type
     /// (`kind` → `Kind`), or its property's when that was renamed (`InProgress2`), with the
-    /// owner's name before it when it would be a keyword or the owner's own name.
+    /// owner's name before it when it would be a keyword, the owner's own name, a contract
+    /// type's or a name the generated code uses (`String`), which inside the owner it would
+    /// hide (`ThingString`).
     func nestedTypeName(of field: Field, member: (name: String, renamedFrom: String?), in owner: String) -> String {
         let name = type(member.renamedFrom == nil ? field.name : Self.bare(member.name))
-        return Self.keywords.contains(name) || name == owner ? owner + name : name
+        let hides = Self.keywords.contains(name) || name == owner || typeNames.contains(name) || Service.SwiftNaming.reservedTypeNames.contains(name)
+        return hides ? owner + name : name
     }
 
     /// `naturals`, Swift names in order, each made unique and clear of `reserved`: a

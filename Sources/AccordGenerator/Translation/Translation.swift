@@ -45,6 +45,10 @@ struct Translation: Sendable {
         var diagnostics: [Diagnostic] = []
         // A generic instance (`Page<Match>`) is the generic struct with its argument: nothing to declare.
         let declared = contract.types.values.sorted(by: { $0.name < $1.name }).filter { $0.instance == nil }
+        for type in declared.filter({ Service.SwiftNaming.reservedTypeNames.contains($0.name) }).sorted(by: { $0.location < $1.location }) {
+            diagnostics.append(.error("type '\(type.name)' has a name the generated Swift uses itself (Swift's, Foundation's or the client's): "
+                                      + "rename it, e.g. '\(type.name)Model'", at: type.location))
+        }
         var models = declared.concurrentMap { Model(declaration: translator.declaration(for: $0), sourceFile: TypeTranslator.fileName($0.location.file)) }
 
         let endpoints = EndpointTranslator(contract: contract, translator: translator)

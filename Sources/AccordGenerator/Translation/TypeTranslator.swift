@@ -90,7 +90,7 @@ struct TypeTranslator {
                                         isDeprecated: field.schema.isDeprecated, isIndirect: closesCycle)
         }
         let renames = zip(fields, names).compactMap { field, name in
-            Self.renameWarning(of: "field '\(field.name)'", as: "property", name, reserved: (Naming.reservedValueNames, "Swift reserves the name"),
+            Self.renameWarning(of: "field '\(field.name)'", as: "property", name, reserved: (Naming.reservedMemberNames, "Swift reserves the member name"),
                                at: field.location)
         }
         return Declaration.Structure(name: name, properties: properties, nested: nested, documentation: documentation, renames: renames)
