@@ -50,6 +50,12 @@ import Testing
         examples:
           default:
             response: {state: init, media: PUT, public: true, default: d, self: s, in_progress: true, inProgress: b, In-Progress: c}
+      jobs.Search:
+        route: GET /jobs/search
+        response: Job
+      jobs.fixtures:
+        route: GET /jobs/fixtures
+        response: Job
     """
 
     func contract() throws -> Contract {
@@ -122,10 +128,11 @@ import Testing
         #expect(card.contains("case unknownValue(Plain)") && card.contains("case userCard2(Plain)"), "\(card)")
     }
 
-    /// Fields and parameters whose Swift names would clash, or be `self`, get other names
-    /// and a warning each; the inline types of renamed ones take the new names too, and
-    /// fixture values use them (the package type-checks: ``theGeneratedPackageTypeChecks()``).
-    @Test func clashingMembersAndParametersAreRenamedWithAWarning() throws {
+    /// Fields, parameters and endpoint functions whose Swift names would clash, or be
+    /// reserved (`self`, `init`, `fixtures`), get other names and a warning each; the inline
+    /// types of renamed members take the new names too, and fixture values use them (the
+    /// package type-checks: ``theGeneratedPackageTypeChecks()``).
+    @Test func clashingNamesAreRenamedWithAWarning() throws {
         let generator = try generator()
         #expect(generator.diagnostics().map(\.description).filter { $0.contains(" is the property ") || $0.contains(" is the parameter ") } == [
             "jobs.yaml:10:7: warning: field 'self' is the property 'selfValue' in the generated Swift: Swift reserves the member name 'self'",
@@ -136,6 +143,11 @@ import Testing
             "jobs.yaml:33:14: warning: path parameter 'self' of 'jobs.put' is the parameter 'selfValue' in the generated Swift: Swift reserves the parameter name 'self'",
             "jobs.yaml:34:13: warning: query parameter 'body' of 'jobs.put' is the parameter 'body2' in the generated Swift: 'body' is taken",
             "jobs.yaml:34:42: warning: query parameter 'jobID' of 'jobs.put' is the parameter 'jobID2' in the generated Swift: 'jobID' is taken",
+        ])
+        // Endpoints of one domain whose functions would have one name, or the name of the domain's typed fixtures.
+        #expect(generator.diagnostics().map(\.description).filter { $0.contains(" is the function ") } == [
+            "jobs.yaml:40:3: warning: endpoint 'jobs.Search' is the function 'search2' in the generated Swift: 'search' is taken",
+            "jobs.yaml:43:3: warning: endpoint 'jobs.fixtures' is the function 'fixturesValue' in the generated Swift: each domain has a member 'fixtures'",
         ])
         let files = generator.files()
         let models = try #require(files.first { $0.path == "Models/JobsModels.swift" }).contents
@@ -152,7 +164,7 @@ import Testing
         for line in ["public func put(selfValue: String, body: Job, body2: String? = nil, jobID: Int? = nil, jobID2: Int? = nil) -> Endpoint<Job> {",
                      "if let body2Value = body2 { query.append(QueryItem(name: \"body\", value: body2Value)) }",
                      "if let jobID2Value = jobID2 { query.append(QueryItem(name: \"jobID\", value: jobID2Value.description)) }",
-                     "Endpoint<Job>.segment(selfValue)"] {
+                     "Endpoint<Job>.segment(selfValue)", "public func search2() -> Endpoint<Job> {", "public func fixturesValue() -> Endpoint<Job> {"] {
             #expect(endpoints.contains(line), "\(line) in:\n\(endpoints)")
         }
         let fixtures = try #require(files.first { $0.path == "Fixtures/API+JobsFixtures.swift" }).contents

@@ -69,6 +69,10 @@ struct EndpointTranslator {
             query: endpoint.query.map { item($0, named: names[.query, $0.name]) },
             headers: endpoint.headers.map { item($0, named: names[.header, $0.name]) }, multipart: multipart,
             requiresAuth: endpoint.requiresAuth, retriesFaults: endpoint.retriesFaults, renames: names.renames)
+        if let name = naming.endpointFunctions[endpoint.id], let warning = TypeTranslator.renameWarning(
+            of: "endpoint '\(endpoint.id)'", as: "function", name, reserved: (Naming.reservedFunctionNames, "each domain has a member"), at: endpoint.location) {
+            declaration.renames.insert(warning, at: 0)
+        }
         // The checker refuses a stream without a body whose toggle is a bool member.
         if let stream = endpoint.stream, let body = endpoint.body {
             // The toggle's property, renamed as the body's members are when theirs clash.

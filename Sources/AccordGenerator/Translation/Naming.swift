@@ -17,9 +17,17 @@ struct Naming: Sendable {
     /// The contract's named types.
     let typeNames: Set<String>
 
+    /// Each endpoint's function by id (``endpointFunction(_:domain:)``), with the name it
+    /// would have had when it was renamed.
+    private(set) var endpointFunctions: [String: (name: String, renamedFrom: String?)] = [:]
+
     init(contract: Contract) {
         acronyms = Self.builtInAcronyms.union(contract.service.swift.acronyms)
         typeNames = Set(contract.types.keys)
+        for (domain, endpoints) in Dictionary(grouping: contract.endpoints, by: \.domain) {
+            let names = Self.unique(endpoints.map { naturalFunction($0.id, domain: domain) }, reserved: Self.reservedFunctionNames)
+            for (endpoint, name) in zip(endpoints, names) { endpointFunctions[endpoint.id] = name }
+        }
     }
 
     /// `expires_at` → `expiresAt`; `signal_id` → `signalID`; `ai_score` → `aiScore`; `2fa` → `_2fa`; a name with no
@@ -97,8 +105,15 @@ struct Naming: Sendable {
         wire.split(whereSeparator: { !($0.isLetter || $0.isNumber) }).map(String.init)
     }
 
-    /// `signal.publish` → `publish`; `auth.login-phone` → `loginPhone`.
+    /// `signal.publish` → `publish`; `auth.login-phone` → `loginPhone`; unique in its
+    /// domain, in the contract's order (`dup.getList` after `dup.get-list` is `getList2`),
+    /// and never one of ``reservedFunctionNames``.
     func endpointFunction(_ id: String, domain: String) -> String {
+        endpointFunctions[id]?.name ?? naturalFunction(id, domain: domain)
+    }
+
+    /// The endpoint's function as its id alone would name it.
+    private func naturalFunction(_ id: String, domain: String) -> String {
         let local = id.hasPrefix(domain + ".") ? String(id.dropFirst(domain.count + 1)) : id
         return property(local)
     }
@@ -122,6 +137,9 @@ struct Naming: Sendable {
     /// Names a model's member cannot have: `self` would name the value itself, `init` the
     /// initializer, and a `hashValue` would answer `Hashable` for the model.
     static let reservedMemberNames: Set<String> = ["self", "init", "hashValue"]
+
+    /// Names an endpoint's function cannot have: the domain's typed fixtures are `fixtures`.
+    static let reservedFunctionNames: Set<String> = ["fixtures"]
 
     /// Names an endpoint function's parameter cannot have: `self`.
     static let reservedParameterNames: Set<String> = ["self"]
