@@ -183,11 +183,46 @@ import Testing
         }
     }
 
+    /// Domains whose properties on `API` would have one name (`ai-chat`, `ai_chat`), or a
+    /// name the generated code has (`catalog`, whose file would be the catalog's), get
+    /// other names and a warning at their `domain:`, as do endpoints whose inline types
+    /// would have one name; no file is written over another.
+    @Test func clashingDomainsAreRenamedWithAWarning() throws {
+        let service = "service:\n  name: s\ncodes:\n  1000: {name: invalid, msg: bad, http: 400}\n"
+        func domain(_ name: String, _ path: String) -> String {
+            "domain: \(name)\nendpoints:\n  \(name).get:\n    route: GET /\(path)\n    response: {x: int}\n"
+        }
+        let outcome = ContractLoader().load([.init(path: "contracts/service.yaml", bytes: Array(service.utf8)),
+                                             .init(path: "contracts/a.yaml", bytes: Array(domain("ai-chat", "a").utf8)),
+                                             .init(path: "contracts/b.yaml", bytes: Array(domain("ai_chat", "b").utf8)),
+                                             .init(path: "contracts/c.yaml", bytes: Array(domain("catalog", "c").utf8))], directory: "contracts")
+        let generator = SwiftGenerator(contract: try #require(outcome.contract, "\(outcome.diagnostics)"))
+        #expect(generator.diagnostics().map(\.description) == [
+            "contracts/b.yaml:1:9: warning: domain 'ai_chat' is the property 'aiChat2' in the generated Swift: 'aiChat' is taken",
+            "contracts/b.yaml:3:3: warning: endpoint 'ai_chat.get' names its inline types 'AIChatGet2…' in the generated Swift: 'AIChatGet' is taken",
+            "contracts/c.yaml:1:9: warning: domain 'catalog' is the property 'catalogValue' in the generated Swift: the generated code has its own 'catalog'",
+        ])
+        let files = generator.files()
+        #expect(Set(files.map(\.path)).count == files.count)
+        let endpoints = files.filter { $0.path.hasPrefix("Endpoints/") }.map(\.path).sorted()
+        #expect(endpoints == ["Endpoints/API+AIChat.swift", "Endpoints/API+AIChat2.swift", "Endpoints/API+Catalog.swift", "Endpoints/API+CatalogValue.swift"])
+        let second = try #require(files.first { $0.path == "Endpoints/API+AIChat2.swift" }).contents
+        #expect(second.contains("public static let aiChat2 = AIChat2Endpoints()") && second.contains("-> Endpoint<AIChatGet2Response>"), "\(second)")
+        let errors = try Self.typeCheck(files)
+        #expect(errors.isEmpty, "\(errors)")
+    }
+
     @Test func theGeneratedPackageTypeChecks() throws {
+        let errors = try Self.typeCheck(try generator().files())
+        #expect(errors.isEmpty, "\(errors)")
+    }
+
+    /// What `swiftc -typecheck` (Swift 6, warnings as errors) says of `files`: nothing when they compile.
+    static func typeCheck(_ files: [SwiftGenerator.File]) throws -> String {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("accord-naming-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         var paths: [String] = []
-        for file in try generator().files() {
+        for file in files {
             let url = directory.appendingPathComponent(file.path)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try file.contents.write(to: url, atomically: true, encoding: .utf8)
@@ -201,6 +236,6 @@ import Testing
         try swiftc.run()
         let output = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         swiftc.waitUntilExit()
-        #expect(swiftc.terminationStatus == 0, "\(output)")
+        return swiftc.terminationStatus == 0 ? "" : output + "(exit \(swiftc.terminationStatus))"
     }
 }

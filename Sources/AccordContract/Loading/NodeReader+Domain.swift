@@ -71,7 +71,7 @@ extension NodeReader {
         guard let nameNode = rootNode["domain"], let name = text(nameNode, "'domain'") else { return nil }
         var file = DomainFile(
             domain: Domain(name: name, file: self.file, description: rootNode["description"].flatMap { text($0, "'description'") },
-                           typeNames: [], endpointIDs: []),
+                           typeNames: [], endpointIDs: [], location: location(nameNode)),
             types: [], endpoints: [], routeLocations: [:]
         )
         file.types = rootNode["types"].map { typeDeclarations($0, domain: name) } ?? []

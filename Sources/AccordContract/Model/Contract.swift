@@ -1,3 +1,5 @@
+import AccordDiagnostics
+
 /// Everything a contracts directory declares: the service and every domain's types
 /// and endpoints, checked and ready for the mock server and the generator.
 public struct Contract: Sendable, Hashable {
@@ -43,13 +45,17 @@ public struct Domain: Sendable, Hashable {
     public var typeNames: [String]
     /// Endpoint ids in the order written.
     public var endpointIDs: [String]
+    /// Where its name is written (`domain: signal`); the file's start for a domain the loader makes.
+    public var location: SourceLocation
 
-    public init(name: String, file: String, description: String? = nil, typeNames: [String], endpointIDs: [String]) {
+    public init(name: String, file: String, description: String? = nil, typeNames: [String], endpointIDs: [String],
+                location: SourceLocation? = nil) {
         self.name = name
         self.file = file
         self.description = description
         self.typeNames = typeNames
         self.endpointIDs = endpointIDs
+        self.location = location ?? SourceLocation(file: file, line: 1, column: 1)
     }
 }
 

@@ -106,4 +106,6 @@ struct DomainDeclaration: Sendable {
     var endpoints: [EndpointDeclaration]
     /// Enums and objects written inline in parameters, nested in the struct.
     var nested: [Declaration]
+    /// A warning when the domain's property had to be renamed (``Naming/domainProperty(_:)``).
+    var renames: [Diagnostic] = []
 }

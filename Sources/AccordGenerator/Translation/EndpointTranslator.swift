@@ -16,7 +16,7 @@ struct EndpointTranslator {
 
     /// The names of the body and response types of `endpoint`, and the models they need.
     func messageTypes(for endpoint: Endpoint, models: inout [Declaration]) -> MessageTypes {
-        let base = naming.type(endpoint.id)
+        let base = naming.endpointType(endpoint.id)
         let file = TypeTranslator.fileName(endpoint.location.file)
         let body = endpoint.body.map { translator.type(for: $0, suggestedName: base + "Request", file: file, nested: &models) }
         // A binary endpoint answers bytes: the runtime's AccordBinary, whatever `response` would say.
@@ -32,10 +32,15 @@ struct EndpointTranslator {
             declaration(of: endpoint, types: messageTypes[endpoint.id] ?? MessageTypes(response: "AccordEmpty"), nested: &nested)
         }
         let file = TypeTranslator.fileName(domain.file)
-        return DomainDeclaration(name: domain.name, property: naming.property(domain.name), structName: naming.type(domain.name) + "Endpoints",
-                                 fileName: "API+\(naming.type(domain.name)).swift", sourceFile: file,
+        let renames = naming.domainNames[domain.name].flatMap { name in
+            TypeTranslator.renameWarning(of: "domain '\(domain.name)'", as: "property", name,
+                                         reserved: (Naming.reservedDomainNames, "the generated code has its own"), at: domain.location)
+        }
+        let type = naming.domainType(domain.name)
+        return DomainDeclaration(name: domain.name, property: naming.domainProperty(domain.name), structName: type + "Endpoints",
+                                 fileName: "API+\(type).swift", sourceFile: file,
                                  documentation: Declaration.Documentation(summary: domain.description, remark: "The `\(domain.name)` domain, \(file)"),
-                                 endpoints: declarations, nested: nested)
+                                 endpoints: declarations, nested: nested, renames: renames.map { [$0] } ?? [])
     }
 
     private func declaration(of endpoint: Endpoint, types: MessageTypes, nested: inout [Declaration]) -> EndpointDeclaration {
@@ -73,12 +78,16 @@ struct EndpointTranslator {
             of: "endpoint '\(endpoint.id)'", as: "function", name, reserved: (Naming.reservedFunctionNames, "each domain has a member"), at: endpoint.location) {
             declaration.renames.insert(warning, at: 0)
         }
+        if let stem = naming.endpointTypes[endpoint.id], let natural = stem.renamedFrom {
+            declaration.renames.insert(.warning("endpoint '\(endpoint.id)' names its inline types '\(stem.name)…' in the generated Swift: "
+                                                + "'\(natural)' is taken", at: endpoint.location), at: 0)
+        }
         // The checker refuses a stream without a body whose toggle is a bool member.
         if let stream = endpoint.stream, let body = endpoint.body {
             // The toggle's property, renamed as the body's members are when theirs clash.
             let fields = contract.types.objectFields(of: body) ?? []
             let toggle = zip(fields, naming.memberNames(fields)).first { $0.0.name == stream.toggle }?.1.name ?? naming.property(stream.toggle)
-            let eventType = translator.type(for: stream.event, suggestedName: naming.type(endpoint.id) + "Event", file: file, nested: &nested)
+            let eventType = translator.type(for: stream.event, suggestedName: naming.endpointType(endpoint.id) + "Event", file: file, nested: &nested)
             declaration.stream = EndpointDeclaration.Stream(
                 function: Naming.bare(function) + "Stream", eventType: eventType, toggle: toggle,
                 documentation: Declaration.Documentation(

@@ -104,12 +104,12 @@ struct FixtureDeclarations: Sendable {
             var values: [Value] = []
             var diagnostics: [Diagnostic] = []
             for (sample, name) in zip(successes, naming.caseNames(successes.map(\.name))) {
-                guard let (type, value) = writer.typedValue(sample.data, schema: endpoint.response, suggested: naming.type(endpoint.id) + "Response") else {
+                guard let (type, value) = writer.typedValue(sample.data, schema: endpoint.response, suggested: naming.endpointType(endpoint.id) + "Response") else {
                     diagnostics.append(.warning("fixture '\(sample.name)' of '\(endpoint.id)' is not typed: its data does not fit the response",
                                                 at: sample.location))
                     continue
                 }
-                let accessor = "API.\(naming.property(endpoint.domain)).fixtures.\(function).\(Naming.bare(name.name))"
+                let accessor = "API.\(naming.domainProperty(endpoint.domain)).fixtures.\(function).\(Naming.bare(name.name))"
                 values.append(Value(endpoint: endpoint.id, sample: sample, property: name.name, type: type, value: value, accessor: accessor, origin: origin(of: sample)))
             }
             // What a test can name: every refusal, and every success that is typed.
@@ -138,7 +138,7 @@ struct FixtureDeclarations: Sendable {
         domains = contract.domains.compactMap { domain in
             let endpoints = zip(contract.endpoints, perEndpoint).filter { $0.0.domain == domain.name }.compactMap(\.1.fixtures)
             guard !endpoints.isEmpty else { return nil }
-            return Domain(name: domain.name, typeName: naming.type(domain.name), sourceFile: TypeTranslator.fileName(domain.file), endpoints: endpoints)
+            return Domain(name: domain.name, typeName: naming.domainType(domain.name), sourceFile: TypeTranslator.fileName(domain.file), endpoints: endpoints)
         }
         values = perEndpoint.flatMap { $0.fixtures?.values ?? [] }
         routes = perEndpoint.map(\.route)

@@ -21,9 +21,21 @@ struct Naming: Sendable {
     /// would have had when it was renamed.
     private(set) var endpointFunctions: [String: (name: String, renamedFrom: String?)] = [:]
 
+    /// Each domain's property on `API` by its name (``domainProperty(_:)``), with the name
+    /// it would have had when it was renamed.
+    private(set) var domainNames: [String: (name: String, renamedFrom: String?)] = [:]
+
+    /// Each endpoint's stem of the types it declares inline by id (``endpointType(_:)``),
+    /// with the stem it would have had when it was renamed.
+    private(set) var endpointTypes: [String: (name: String, renamedFrom: String?)] = [:]
+
     init(contract: Contract) {
         acronyms = Self.builtInAcronyms.union(contract.service.swift.acronyms)
         typeNames = Set(contract.types.keys)
+        let stems = Self.unique(contract.endpoints.map { type($0.id) }, reserved: [])
+        for (endpoint, stem) in zip(contract.endpoints, stems) { endpointTypes[endpoint.id] = stem }
+        let domains = contract.domains.map(\.name)
+        for (domain, name) in zip(domains, Self.unique(domains.map(property), reserved: Self.reservedDomainNames)) { domainNames[domain] = name }
         for (domain, endpoints) in Dictionary(grouping: contract.endpoints, by: \.domain) {
             let names = Self.unique(endpoints.map { naturalFunction($0.id, domain: domain) }, reserved: Self.reservedFunctionNames)
             for (endpoint, name) in zip(endpoints, names) { endpointFunctions[endpoint.id] = name }
@@ -105,6 +117,27 @@ struct Naming: Sendable {
         wire.split(whereSeparator: { !($0.isLetter || $0.isNumber) }).map(String.init)
     }
 
+    /// `signal` → `signal`, the domain's property on `API`; `ai-chat` → `aiChat`, unique
+    /// among the domains in the contract's order (`ai_chat` after it is `aiChat2`) and
+    /// none of ``reservedDomainNames``.
+    func domainProperty(_ domain: String) -> String {
+        domainNames[domain]?.name ?? property(domain)
+    }
+
+    /// `ai-chat` → `AIChat`, the stem of the domain's struct and files (`AIChatEndpoints`,
+    /// `API+AIChat.swift`), with the suffix its property took when renamed (`AIChat2`).
+    func domainType(_ domain: String) -> String {
+        guard let name = domainNames[domain], let natural = name.renamedFrom else { return type(domain) }
+        return type(domain) + Self.bare(name.name).dropFirst(natural.count)
+    }
+
+    /// `ai.chat` → `AIChat`, the stem of the types the endpoint declares inline
+    /// (`AIChatRequest`, `AIChatResponse`, `AIChatEvent`): unique among the endpoints in the
+    /// contract's order (`ai_chat` after `ai.chat` is `AIChat2`).
+    func endpointType(_ id: String) -> String {
+        endpointTypes[id]?.name ?? type(id)
+    }
+
     /// `signal.publish` → `publish`; `auth.login-phone` → `loginPhone`; unique in its
     /// domain, in the contract's order (`dup.getList` after `dup.get-list` is `getList2`),
     /// and never one of ``reservedFunctionNames``.
@@ -137,6 +170,10 @@ struct Naming: Sendable {
     /// Names a model's member cannot have: `self` would name the value itself, `init` the
     /// initializer, and a `hashValue` would answer `Hashable` for the model.
     static let reservedMemberNames: Set<String> = ["self", "init", "hashValue"]
+
+    /// Names a domain's property cannot have: `API`'s catalogs, and `catalog`, whose file
+    /// would be theirs (`Endpoints/API+Catalog.swift`).
+    static let reservedDomainNames: Set<String> = ["responseTypes", "mockRoutes", "fixtureCatalog", "catalog"]
 
     /// Names an endpoint's function cannot have: the domain's typed fixtures are `fixtures`.
     static let reservedFunctionNames: Set<String> = ["fixtures"]

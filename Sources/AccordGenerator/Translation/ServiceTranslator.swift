@@ -42,7 +42,7 @@ struct ServiceTranslator {
         } else if let endpoint = contract.endpoint(service.auth.refreshEndpoint), let types = messageTypes[endpoint.id], let body = types.body {
             let function = naming.endpointFunction(endpoint.id, domain: endpoint.domain)
             refresh = ServiceDeclaration.Refresh(responseType: types.response,
-                                                 call: "API.\(naming.property(endpoint.domain)).\(function)(\(body)(refreshToken: refreshToken))")
+                                                 call: "API.\(naming.domainProperty(endpoint.domain)).\(function)(\(body)(refreshToken: refreshToken))")
         }
 
         var issuers = contract.types.values.filter { Self.carriesTokens($0.schema) }.map(\.name)

@@ -70,7 +70,7 @@ struct Translation: Sendable {
         configuration = ConfigurationDeclaration(contract: contract, naming: translator.naming)
         fixtures = FixtureDeclarations(contract: contract, samples: samples, responseTypes: messageTypes.mapValues(\.response), translator: translator)
 
-        var warnings = models.flatMap(\.declaration.warnings) + domains.flatMap { $0.nested.flatMap(\.warnings) + $0.endpoints.flatMap(\.renames) }
+        var warnings = models.flatMap(\.declaration.warnings) + domains.flatMap { $0.renames + $0.nested.flatMap(\.warnings) + $0.endpoints.flatMap(\.renames) }
         warnings += service.nested.flatMap(\.warnings)
         // A value renamed in one place is one warning, wherever its type is declared.
         var seen: Set<Diagnostic> = []

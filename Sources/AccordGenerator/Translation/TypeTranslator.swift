@@ -21,7 +21,7 @@ struct TypeTranslator {
         var toggles: [String: String] = [:]
         for endpoint in contract.endpoints {
             guard let toggle = endpoint.stream?.toggle, let body = endpoint.body else { continue }
-            if case .reference(let name) = body.kind { toggles[name] = toggle } else { toggles[naming.type(endpoint.id) + "Request"] = toggle }
+            if case .reference(let name) = body.kind { toggles[name] = toggle } else { toggles[naming.endpointType(endpoint.id) + "Request"] = toggle }
         }
         streamToggles = toggles
     }
