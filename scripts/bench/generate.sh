@@ -32,7 +32,7 @@ small=${2:-200}
 large=${3:-2000}
 command -v swift >/dev/null || export PATH=/opt/swift/usr/bin:$PATH
 scripts/setup >/dev/null
-swift build -c release --product accord >/dev/null
+scripts/lib/swift-build -c release --product accord >/dev/null
 accord=$(swift build -c release --show-bin-path)/accord
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -109,7 +109,7 @@ PY
 revision=$(git rev-parse --short "$baseline^{commit}")
 tree=.build/bench-baseline/$revision
 [[ -d $tree ]] || git worktree add --detach "$tree" "$revision" >/dev/null
-(cd "$tree" && swift build -c release --product accord >/dev/null)
+scripts/lib/swift-build --package-path "$tree" -c release --product accord >/dev/null
 command -v valgrind >/dev/null || {
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind >/dev/null
 }

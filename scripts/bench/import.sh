@@ -14,7 +14,7 @@ runs=${2:-5}
 
 scripts/setup >/dev/null
 python3 -c 'import yaml; yaml.CSafeLoader' 2>/dev/null || python3 -m pip install --quiet pyyaml
-swift build -c release --product accord >/dev/null
+scripts/lib/swift-build -c release --product accord >/dev/null
 accord=$(swift build -c release --show-bin-path)/accord
 
 work=$(mktemp -d)

@@ -46,7 +46,7 @@ scripts/setup >/dev/null
 command -v valgrind >/dev/null || {
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind >/dev/null
 }
-swift build -c release --product accord >/dev/null
+scripts/lib/swift-build -c release --product accord >/dev/null
 accord=$(swift build -c release --show-bin-path)/accord
 work=$(mktemp -d)
 trap 'kill $(cat "$work"/*.pid 2>/dev/null) 2>/dev/null || true; rm -rf "$work"' EXIT

@@ -18,7 +18,7 @@ counted=${2:-200}
 
 scripts/setup >/dev/null
 command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
-swift build -c release --product accord >/dev/null
+scripts/lib/swift-build -c release --product accord >/dev/null
 accord=$(swift build -c release --show-bin-path)/accord
 work=$(mktemp -d)
 trap 'kill $(cat "$work"/*.pid 2>/dev/null) 2>/dev/null || true; sleep 0.3; rm -rf "$work"' EXIT
