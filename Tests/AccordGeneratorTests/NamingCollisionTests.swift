@@ -188,14 +188,11 @@ import Testing
     /// other names and a warning at their `domain:`, as do endpoints whose inline types
     /// would have one name; no file is written over another.
     @Test func clashingDomainsAreRenamedWithAWarning() throws {
-        let service = "service:\n  name: s\ncodes:\n  1000: {name: invalid, msg: bad, http: 400}\n"
         func domain(_ name: String, _ path: String) -> String {
             "domain: \(name)\nendpoints:\n  \(name).get:\n    route: GET /\(path)\n    response: {x: int}\n"
         }
-        let outcome = ContractLoader().load([.init(path: "contracts/service.yaml", bytes: Array(service.utf8)),
-                                             .init(path: "contracts/a.yaml", bytes: Array(domain("ai-chat", "a").utf8)),
-                                             .init(path: "contracts/b.yaml", bytes: Array(domain("ai_chat", "b").utf8)),
-                                             .init(path: "contracts/c.yaml", bytes: Array(domain("catalog", "c").utf8))], directory: "contracts")
+        let outcome = InlineContract.load(domains: [("contracts/a.yaml", domain("ai-chat", "a")), ("contracts/b.yaml", domain("ai_chat", "b")),
+                                                    ("contracts/c.yaml", domain("catalog", "c"))])
         let generator = SwiftGenerator(contract: try #require(outcome.contract, "\(outcome.diagnostics)"))
         #expect(generator.diagnostics().map(\.description) == [
             "contracts/b.yaml:1:9: warning: domain 'ai_chat' is the property 'aiChat2' in the generated Swift: 'aiChat' is taken",

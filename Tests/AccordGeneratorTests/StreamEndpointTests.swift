@@ -18,9 +18,7 @@ import Testing
             response: {reply: string}
             stream: {toggle: stream, event: {delta: string}}
         """
-        let service = "service:\n  name: s\ncodes:\n  1000: {name: invalid, msg: bad, http: 400}\n"
-        let outcome = ContractLoader().load([.init(path: "contracts/service.yaml", bytes: Array(service.utf8)),
-                                             .init(path: "contracts/chat.yaml", bytes: Array(yaml.utf8))], directory: "contracts")
+        let outcome = InlineContract.load(domain: yaml, file: "contracts/chat.yaml")
         let contract = try #require(outcome.contract, "\(outcome.diagnostics)")
         let endpoints = try #require(SwiftGenerator(contract: contract, access: .internal).files().first { $0.path == "Endpoints/API+Chat.swift" })
         #expect(endpoints.contents.contains("""
@@ -50,9 +48,7 @@ import Testing
             response: {reply: string}
             stream: {toggle: isStreaming, event: {delta: string}}
         """
-        let service = "service:\n  name: s\ncodes:\n  1000: {name: invalid, msg: bad, http: 400}\n"
-        let outcome = ContractLoader().load([.init(path: "contracts/service.yaml", bytes: Array(service.utf8)),
-                                             .init(path: "contracts/chat.yaml", bytes: Array(yaml.utf8))], directory: "contracts")
+        let outcome = InlineContract.load(domain: yaml, file: "contracts/chat.yaml")
         let contract = try #require(outcome.contract, "\(outcome.diagnostics)")
         let files = SwiftGenerator(contract: contract, access: .internal).files()
         let endpoints = try #require(files.first { $0.path == "Endpoints/API+Chat.swift" }).contents

@@ -9,7 +9,7 @@ import AccordDiagnostics
 /// with a warning at its field.
 struct EndpointValueNames {
     /// Where a value goes in the request; a wire name is unique in each.
-    enum Place: String, Hashable {
+    enum Place: String {
         case path = "path parameter", part = "multipart part", query = "query parameter", header
     }
 
