@@ -112,9 +112,9 @@ import TongbanAPI
 
                 var rawValue: String {
                     switch self {
-                    case .new: "new"
-                    case .used: "used"
-                    case .unknown(let value): value
+                    case .new: return "new"
+                    case .used: return "used"
+                    case .unknown(let value): return value
                     }
                 }
             }
@@ -170,7 +170,7 @@ import TongbanAPI
         #expect(models.contains("    " + swift + "\n"), "\(models)")
         #expect(models.contains("typealias Phone = String"))
         let gender = try #require(models.range(of: "enum Gender").map { String(models[$0.lowerBound...]) })
-        #expect(gender.contains("case .unset: 0") && gender.contains("case unknown(Int)"))
+        #expect(gender.contains("case .unset: return 0") && gender.contains("case unknown(Int)"))
     }
 
     @Test func aRefreshEndpointTheClientCannotDriveIsReportedNotMiscompiled() throws {

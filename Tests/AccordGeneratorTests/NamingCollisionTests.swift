@@ -74,9 +74,9 @@ import Testing
         let generator = SwiftGenerator(contract: try contract())
         let job = try #require(generator.files().first { $0.path == "Models/JobsModels.swift" }).contents
         for line in ["case unknownValue", "case rawValueValue", "case inProgress", "case inProgress2", "case `default`", "case initValue",
-                     "case .unknownValue: \"unknown\"", "case .inProgress2: \"inProgress\"", "case unknown(String)",
+                     "case .unknownValue: return \"unknown\"", "case .inProgress2: return \"inProgress\"", "case unknown(String)",
                      // Values that are no identifiers as written: split at what cannot be in one, capitals lowered.
-                     "case imagePNG", "case put", "case applicationVndAPIJSON", "case _2x", "case .imagePNG: \"image/png\""] {
+                     "case imagePNG", "case put", "case applicationVndAPIJSON", "case _2x", "case .imagePNG: return \"image/png\""] {
             #expect(job.contains(line), "\(line) in:\n\(job)")
         }
         #expect(generator.diagnostics().map(\.description).filter { $0.contains("enum value") } == [

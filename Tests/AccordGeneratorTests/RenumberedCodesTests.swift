@@ -14,7 +14,7 @@ import Testing
         #expect(service.contains("[.forceLogout, .refreshInvalid].contains(code)"))
         #expect(service.contains("case 41002: self = .tokenExpired"))
         #expect(service.contains("case 41007: self = .refreshInvalid"))
-        #expect(service.contains("case .quota: 43008"))
+        #expect(service.contains("case .quota: return 43008"))
         // No flow of the client is tied to the conventional numbers: outside comments,
         // none of them is left in any emitted file.
         let stale = files.flatMap { file in

@@ -55,25 +55,14 @@ struct FixtureRenderer {
         }
     }
 
-    /// `API.fixtureCatalog`: every fixture by endpoint and name, for generic tooling and tests.
+    /// `API.fixtureCatalog`: every fixture by endpoint and name, for generic tooling and tests,
+    /// read from the routes, whose answers hold each typed fixture once, in the same order
+    /// (a statement a fixture here cost the type checker almost as much as its answer).
     func catalog() -> String {
         var writer = SwiftWriter()
         writer.block("extension API") { writer in
             writer.line("/// Every typed fixture: its endpoint's id, its name, and its value.")
-            writer.block("\(access)static var fixtureCatalog: [(endpoint: String, name: String, value: any Codable & Hashable & Sendable)]") { writer in
-                guard !declarations.values.isEmpty else {
-                    // No typed fixture (fixtures that only answer codes): nothing to collect, and no `var` left unmutated.
-                    writer.line("[]")
-                    return
-                }
-                // One statement per entry: a single literal of thousands of existential
-                // values is more than the type checker handles in reasonable time.
-                writer.line("var catalog: [(endpoint: String, name: String, value: any Codable & Hashable & Sendable)] = []")
-                for fixture in declarations.values {
-                    writer.line("catalog.append((\(fixture.endpoint.swiftLiteral), \(fixture.sample.name.swiftLiteral), \(fixture.accessor)))")
-                }
-                writer.line("return catalog")
-            }
+            writer.line("\(access)static var fixtureCatalog: [(endpoint: String, name: String, value: any Codable & Hashable & Sendable)] { mockRoutes.fixtureCatalog }")
         }
         return writer.text
     }
@@ -91,7 +80,8 @@ struct FixtureRenderer {
             writer.line("routes.reserveCapacity(\(routes.count))")
             for (index, route) in routes.enumerated() {
                 let value = "MockRoute(id: \(route.id.swiftLiteral), method: .\(route.method), "
-                    + "path: \(route.path.swiftLiteral), requiresAuth: \(route.requiresAuth), answers: [])"
+                    + "path: \(route.path.swiftLiteral), requiresAuth: \(route.requiresAuth), "
+                    + (route.responseType.map { "responseType: \($0).self, " } ?? "") + "answers: [])"
                 if index > 0 { writer.line("routes.append(route)") }
                 writer.line((index == 0 ? "\(binding) route = " : "route = ") + value)
                 route.answers.forEach { writer.line(line(adding: $0)) }
@@ -103,11 +93,13 @@ struct FixtureRenderer {
 
     /// The statement adding `answer` to `route`.
     private func line(adding answer: FixtureDeclarations.Answer) -> String {
-        let head = "route.answers.append(MockRoute.Answer(name: \(answer.name.swiftLiteral), role: .\(answer.role.rawValue)"
-            + (answer.matchers.isEmpty ? "" : ", matchers: [" + answer.matchers.map(matcher).joined(separator: ", ") + "]")
+        let matchers = answer.matchers.isEmpty ? "" : ", matchers: [" + answer.matchers.map(matcher).joined(separator: ", ") + "]"
         return switch answer.outcome {
-        case .refusal(let code, let message): head + ", code: \(code), message: \(message.map(\.swiftLiteral) ?? "nil")))"
-        case .value(let accessor): head + ") { \(accessor) })"
+        case .refusal(let code, let message):
+            "route.answers.append(MockRoute.Answer(name: \(answer.name.swiftLiteral), role: .\(answer.role.rawValue)\(matchers), "
+                + "code: \(code), message: \(message.map(\.swiftLiteral) ?? "nil")))"
+        case .value(let accessor):
+            "route.answers.append(MockRoute.Answer.fixture(\(answer.name.swiftLiteral), role: .\(answer.role.rawValue)\(matchers)) { \(accessor) })"
         }
     }
 

@@ -172,8 +172,9 @@ struct ModelRenderer {
             writer.line()
             writer.block("\(access)var rawValue: \(raw)") { writer in
                 writer.switchBlock("self") { writer in
-                    for item in enumeration.cases { writer.line("case .\(Naming.bare(item.name)): \(literal(item.value))") }
-                    writer.line("case .unknown(let value): value")
+                    // `return` statements: a `switch` expression is one constraint system of all its branches.
+                    for item in enumeration.cases { writer.line("case .\(Naming.bare(item.name)): return \(literal(item.value))") }
+                    writer.line("case .unknown(let value): return value")
                 }
             }
         }

@@ -65,8 +65,8 @@ struct ServiceRenderer {
             writer.line()
             writer.block("\(access)var rawValue: Int") { writer in
                 writer.switchBlock("self") { writer in
-                    for code in codes { writer.line("case .\(Naming.bare(code.caseName)): \(code.entry.code)") }
-                    writer.line("case .unknown(let code): code")
+                    for code in codes { writer.line("case .\(Naming.bare(code.caseName)): return \(code.entry.code)") }
+                    writer.line("case .unknown(let code): return code")
                 }
             }
             // Entries that share a status share a raw value, which RawRepresentable's `==` and

@@ -76,6 +76,8 @@ struct FixtureDeclarations: Sendable {
         var method: String
         var path: String
         var requiresAuth: Bool
+        /// The Swift type of the JSON it answers with; nil where it answers bytes.
+        var responseType: String?
         var answers: [Answer]
     }
 
@@ -132,7 +134,8 @@ struct FixtureDeclarations: Sendable {
                 return Answer(name: sample.name, role: sample.role, matchers: sample.matchers, outcome: outcome)
             }
             let route = Route(id: endpoint.id, method: endpoint.method.rawValue.lowercased(), path: endpoint.path.description,
-                              requiresAuth: endpoint.requiresAuth, answers: routeAnswers)
+                              requiresAuth: endpoint.requiresAuth,
+                              responseType: endpoint.binary == nil ? responseTypes[endpoint.id] ?? "AccordEmpty" : nil, answers: routeAnswers)
             return (fixtures, route, diagnostics)
         }
         domains = contract.domains.compactMap { domain in

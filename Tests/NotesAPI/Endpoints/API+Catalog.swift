@@ -4,45 +4,35 @@ import Foundation
 
 nonisolated extension API {
     /// The response type of every endpoint that answers JSON, by id, for generic tooling and tests.
-    public static var responseTypes: [String: any Codable.Type] {
-        var types: [String: any Codable.Type] = [:]
-        types["notes.list"] = NoteList.self
-        types["notes.get"] = Note.self
-        types["notes.create"] = Note.self
-        types["notes.status"] = NotesStatusResponse.self
-        types["session.create"] = Session.self
-        types["session.refresh"] = TokenPair.self
-        types["session.delete"] = AccordEmpty.self
-        return types
-    }
+    public static var responseTypes: [String: any Codable.Type] { mockRoutes.responseTypes }
 
     /// Every endpoint with its typed fixtures, for `MockTransport`.
     public static var mockRoutes: [MockRoute] {
         var routes: [MockRoute] = []
         routes.reserveCapacity(7)
-        var route = MockRoute(id: "notes.list", method: .get, path: "/notes", requiresAuth: true, answers: [])
-        route.answers.append(MockRoute.Answer(name: "default", role: .fallback) { API.notes.fixtures.list.default })
+        var route = MockRoute(id: "notes.list", method: .get, path: "/notes", requiresAuth: true, responseType: NoteList.self, answers: [])
+        route.answers.append(MockRoute.Answer.fixture("default", role: .fallback) { API.notes.fixtures.list.default })
         routes.append(route)
-        route = MockRoute(id: "notes.get", method: .get, path: "/notes/{note_id}", requiresAuth: true, answers: [])
+        route = MockRoute(id: "notes.get", method: .get, path: "/notes/{note_id}", requiresAuth: true, responseType: Note.self, answers: [])
         route.answers.append(MockRoute.Answer(name: "missing", role: .matched, matchers: [.init(.params, "note_id", .equals("n_missing"))], code: 404, message: nil))
-        route.answers.append(MockRoute.Answer(name: "groceries", role: .fallback) { API.notes.fixtures.get.groceries })
+        route.answers.append(MockRoute.Answer.fixture("groceries", role: .fallback) { API.notes.fixtures.get.groceries })
         routes.append(route)
-        route = MockRoute(id: "notes.create", method: .post, path: "/notes", requiresAuth: true, answers: [])
+        route = MockRoute(id: "notes.create", method: .post, path: "/notes", requiresAuth: true, responseType: Note.self, answers: [])
         route.answers.append(MockRoute.Answer(name: "quota", role: .matched, matchers: [.init(.body, "/title", .regex("^QUOTA"))], code: 429, message: nil))
-        route.answers.append(MockRoute.Answer(name: "default", role: .fallback) { API.notes.fixtures.create.default })
+        route.answers.append(MockRoute.Answer.fixture("default", role: .fallback) { API.notes.fixtures.create.default })
         routes.append(route)
-        route = MockRoute(id: "notes.status", method: .get, path: "/status", requiresAuth: false, answers: [])
-        route.answers.append(MockRoute.Answer(name: "default", role: .fallback) { API.notes.fixtures.status.default })
+        route = MockRoute(id: "notes.status", method: .get, path: "/status", requiresAuth: false, responseType: NotesStatusResponse.self, answers: [])
+        route.answers.append(MockRoute.Answer.fixture("default", role: .fallback) { API.notes.fixtures.status.default })
         routes.append(route)
-        route = MockRoute(id: "session.create", method: .post, path: "/sessions", requiresAuth: false, answers: [])
+        route = MockRoute(id: "session.create", method: .post, path: "/sessions", requiresAuth: false, responseType: Session.self, answers: [])
         route.answers.append(MockRoute.Answer(name: "banned", role: .matched, matchers: [.init(.body, "/email", .regex("^banned@"))], code: 403, message: nil))
-        route.answers.append(MockRoute.Answer(name: "signed-in", role: .fallback) { API.session.fixtures.create.signedIn })
-        route.answers.append(MockRoute.Answer(name: "default", role: .named) { API.session.fixtures.create.default })
+        route.answers.append(MockRoute.Answer.fixture("signed-in", role: .fallback) { API.session.fixtures.create.signedIn })
+        route.answers.append(MockRoute.Answer.fixture("default", role: .named) { API.session.fixtures.create.default })
         routes.append(route)
-        route = MockRoute(id: "session.refresh", method: .post, path: "/sessions/refresh", requiresAuth: false, answers: [])
-        route.answers.append(MockRoute.Answer(name: "default", role: .fallback) { API.session.fixtures.refresh.default })
+        route = MockRoute(id: "session.refresh", method: .post, path: "/sessions/refresh", requiresAuth: false, responseType: TokenPair.self, answers: [])
+        route.answers.append(MockRoute.Answer.fixture("default", role: .fallback) { API.session.fixtures.refresh.default })
         routes.append(route)
-        route = MockRoute(id: "session.delete", method: .delete, path: "/sessions", requiresAuth: true, answers: [])
+        route = MockRoute(id: "session.delete", method: .delete, path: "/sessions", requiresAuth: true, responseType: AccordEmpty.self, answers: [])
         routes.append(route)
         return routes
     }

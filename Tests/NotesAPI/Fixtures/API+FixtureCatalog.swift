@@ -4,15 +4,5 @@ import Foundation
 
 nonisolated extension API {
     /// Every typed fixture: its endpoint's id, its name, and its value.
-    public static var fixtureCatalog: [(endpoint: String, name: String, value: any Codable & Hashable & Sendable)] {
-        var catalog: [(endpoint: String, name: String, value: any Codable & Hashable & Sendable)] = []
-        catalog.append(("notes.list", "default", API.notes.fixtures.list.default))
-        catalog.append(("notes.get", "groceries", API.notes.fixtures.get.groceries))
-        catalog.append(("notes.create", "default", API.notes.fixtures.create.default))
-        catalog.append(("notes.status", "default", API.notes.fixtures.status.default))
-        catalog.append(("session.create", "signed-in", API.session.fixtures.create.signedIn))
-        catalog.append(("session.create", "default", API.session.fixtures.create.default))
-        catalog.append(("session.refresh", "default", API.session.fixtures.refresh.default))
-        return catalog
-    }
+    public static var fixtureCatalog: [(endpoint: String, name: String, value: any Codable & Hashable & Sendable)] { mockRoutes.fixtureCatalog }
 }

@@ -34,14 +34,14 @@ nonisolated public enum BusinessCode: RawRepresentable, Hashable, Sendable, Acco
 
     public var rawValue: Int {
         switch self {
-        case .tokenExpired: 401
-        case .refreshInvalid: 401
-        case .forceLogout: 401
-        case .banned: 403
-        case .notFound: 404
-        case .invalidRequest: 422
-        case .quota: 429
-        case .unknown(let code): code
+        case .tokenExpired: return 401
+        case .refreshInvalid: return 401
+        case .forceLogout: return 401
+        case .banned: return 403
+        case .notFound: return 404
+        case .invalidRequest: return 422
+        case .quota: return 429
+        case .unknown(let code): return code
         }
     }
 

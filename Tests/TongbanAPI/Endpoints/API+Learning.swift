@@ -283,10 +283,10 @@ nonisolated public struct LearningEndpoints: Sendable {
 
         public var rawValue: String {
             switch self {
-            case .today: "today"
-            case .tomorrow: "tomorrow"
-            case .week: "week"
-            case .unknown(let value): value
+            case .today: return "today"
+            case .tomorrow: return "tomorrow"
+            case .week: return "week"
+            case .unknown(let value): return value
             }
         }
     }

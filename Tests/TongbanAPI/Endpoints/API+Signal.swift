@@ -137,10 +137,10 @@ nonisolated public struct SignalEndpoints: Sendable {
 
         public var rawValue: String {
             switch self {
-            case .all: "all"
-            case .unread: "unread"
-            case .flash: "flash"
-            case .unknown(let value): value
+            case .all: return "all"
+            case .unread: return "unread"
+            case .flash: return "flash"
+            case .unknown(let value): return value
             }
         }
     }
@@ -158,10 +158,10 @@ nonisolated public struct SignalEndpoints: Sendable {
 
         public var rawValue: String {
             switch self {
-            case .active: "active"
-            case .expired: "expired"
-            case .deleted: "deleted"
-            case .unknown(let value): value
+            case .active: return "active"
+            case .expired: return "expired"
+            case .deleted: return "deleted"
+            case .unknown(let value): return value
             }
         }
     }

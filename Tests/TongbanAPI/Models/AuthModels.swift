@@ -294,9 +294,9 @@ nonisolated public struct AuthSMSSendRequest: Codable, Hashable, Sendable {
 
         public var rawValue: String {
             switch self {
-            case .login: "login"
-            case .bind: "bind"
-            case .unknown(let value): value
+            case .login: return "login"
+            case .bind: return "bind"
+            case .unknown(let value): return value
             }
         }
     }
@@ -377,9 +377,9 @@ nonisolated public struct DeviceInfo: Codable, Hashable, Sendable {
 
         public var rawValue: String {
             switch self {
-            case .ios: "ios"
-            case .android: "android"
-            case .unknown(let value): value
+            case .ios: return "ios"
+            case .android: return "android"
+            case .unknown(let value): return value
             }
         }
     }
@@ -405,10 +405,10 @@ nonisolated public enum Gender: AccordOpenEnum {
 
     public var rawValue: Int {
         switch self {
-        case .unset: 0
-        case .male: 1
-        case .female: 2
-        case .unknown(let value): value
+        case .unset: return 0
+        case .male: return 1
+        case .female: return 2
+        case .unknown(let value): return value
         }
     }
 }
@@ -429,11 +429,11 @@ nonisolated public enum Language: AccordOpenEnum {
 
     public var rawValue: String {
         switch self {
-        case .zhHans: "zh-Hans"
-        case .zhHant: "zh-Hant"
-        case .en: "en"
-        case .ja: "ja"
-        case .unknown(let value): value
+        case .zhHans: return "zh-Hans"
+        case .zhHant: return "zh-Hant"
+        case .en: return "en"
+        case .ja: return "ja"
+        case .unknown(let value): return value
         }
     }
 }

@@ -247,9 +247,9 @@ nonisolated public struct ChatMessage: Codable, Hashable, Sendable {
 
         public var rawValue: String {
             switch self {
-            case .user: "user"
-            case .assistant: "assistant"
-            case .unknown(let value): value
+            case .user: return "user"
+            case .assistant: return "assistant"
+            case .unknown(let value): return value
             }
         }
     }
@@ -297,11 +297,11 @@ nonisolated public struct FeedbackSubmitRequest: Codable, Hashable, Sendable {
 
         public var rawValue: String {
             switch self {
-            case .bug: "bug"
-            case .feature: "feature"
-            case .content: "content"
-            case .other: "other"
-            case .unknown(let value): value
+            case .bug: return "bug"
+            case .feature: return "feature"
+            case .content: return "content"
+            case .other: return "other"
+            case .unknown(let value): return value
             }
         }
     }
@@ -900,11 +900,11 @@ nonisolated public struct ReviewTask: Codable, Hashable, Identifiable, Sendable 
 
         public var rawValue: String {
             switch self {
-            case .spaced: "spaced"
-            case .feynman: "feynman"
-            case .recall: "recall"
-            case .weakPoint: "weak_point"
-            case .unknown(let value): value
+            case .spaced: return "spaced"
+            case .feynman: return "feynman"
+            case .recall: return "recall"
+            case .weakPoint: return "weak_point"
+            case .unknown(let value): return value
             }
         }
     }
@@ -922,10 +922,10 @@ nonisolated public struct ReviewTask: Codable, Hashable, Identifiable, Sendable 
 
         public var rawValue: String {
             switch self {
-            case .pending: "pending"
-            case .done: "done"
-            case .skipped: "skipped"
-            case .unknown(let value): value
+            case .pending: return "pending"
+            case .done: return "done"
+            case .skipped: return "skipped"
+            case .unknown(let value): return value
             }
         }
     }

@@ -307,13 +307,13 @@ nonisolated public enum ReportReason: AccordOpenEnum {
 
     public var rawValue: String {
         switch self {
-        case .spam: "spam"
-        case .harassment: "harassment"
-        case .fakeProfile: "fake-profile"
-        case .inappropriateContent: "inappropriate-content"
-        case .underage: "underage"
-        case .other: "other"
-        case .unknown(let value): value
+        case .spam: return "spam"
+        case .harassment: return "harassment"
+        case .fakeProfile: return "fake-profile"
+        case .inappropriateContent: return "inappropriate-content"
+        case .underage: return "underage"
+        case .other: return "other"
+        case .unknown(let value): return value
         }
     }
 }

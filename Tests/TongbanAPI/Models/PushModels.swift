@@ -142,9 +142,9 @@ nonisolated public enum PushEnvironment: AccordOpenEnum {
 
     public var rawValue: String {
         switch self {
-        case .sandbox: "sandbox"
-        case .production: "production"
-        case .unknown(let value): value
+        case .sandbox: return "sandbox"
+        case .production: return "production"
+        case .unknown(let value): return value
         }
     }
 }
@@ -257,11 +257,11 @@ nonisolated public struct PushTestRequest: Codable, Hashable, Sendable {
 
         public var rawValue: String {
             switch self {
-            case .newSignal: "new_signal"
-            case .reply: "reply"
-            case .match: "match"
-            case .system: "system"
-            case .unknown(let value): value
+            case .newSignal: return "new_signal"
+            case .reply: return "reply"
+            case .match: return "match"
+            case .system: return "system"
+            case .unknown(let value): return value
             }
         }
     }

@@ -53,10 +53,10 @@ nonisolated public struct Media: Codable, Hashable, Sendable {
 
         public var rawValue: String {
             switch self {
-            case .image: "image"
-            case .video: "video"
-            case .audio: "audio"
-            case .unknown(let value): value
+            case .image: return "image"
+            case .video: return "video"
+            case .audio: return "audio"
+            case .unknown(let value): return value
             }
         }
     }
@@ -343,10 +343,10 @@ nonisolated public enum SignalStatus: AccordOpenEnum {
 
     public var rawValue: String {
         switch self {
-        case .active: "active"
-        case .expired: "expired"
-        case .deleted: "deleted"
-        case .unknown(let value): value
+        case .active: return "active"
+        case .expired: return "expired"
+        case .deleted: return "deleted"
+        case .unknown(let value): return value
         }
     }
 }

@@ -68,11 +68,11 @@ nonisolated public struct Entitlement: Codable, Hashable, Sendable {
 
         public var rawValue: String {
             switch self {
-            case .ios: "ios"
-            case .android: "android"
-            case .web: "web"
-            case .desktop: "desktop"
-            case .unknown(let value): value
+            case .ios: return "ios"
+            case .android: return "android"
+            case .web: return "web"
+            case .desktop: return "desktop"
+            case .unknown(let value): return value
             }
         }
     }
@@ -97,14 +97,14 @@ nonisolated public enum EntitlementState: AccordOpenEnum {
 
     public var rawValue: String {
         switch self {
-        case .none: "none"
-        case .active: "active"
-        case .gracePeriod: "grace_period"
-        case .billingRetry: "billing_retry"
-        case .expired: "expired"
-        case .refunded: "refunded"
-        case .lifetime: "lifetime"
-        case .unknown(let value): value
+        case .none: return "none"
+        case .active: return "active"
+        case .gracePeriod: return "grace_period"
+        case .billingRetry: return "billing_retry"
+        case .expired: return "expired"
+        case .refunded: return "refunded"
+        case .lifetime: return "lifetime"
+        case .unknown(let value): return value
         }
     }
 }
@@ -123,9 +123,9 @@ nonisolated public enum PaymentChannel: AccordOpenEnum {
 
     public var rawValue: String {
         switch self {
-        case .wechat: "wechat"
-        case .alipay: "alipay"
-        case .unknown(let value): value
+        case .wechat: return "wechat"
+        case .alipay: return "alipay"
+        case .unknown(let value): return value
         }
     }
 }
@@ -204,11 +204,11 @@ nonisolated public struct PaymentOrder: Codable, Hashable, Sendable {
 
         public var rawValue: String {
             switch self {
-            case .pending: "pending"
-            case .paid: "paid"
-            case .closed: "closed"
-            case .refunded: "refunded"
-            case .unknown(let value): value
+            case .pending: return "pending"
+            case .paid: return "paid"
+            case .closed: return "closed"
+            case .refunded: return "refunded"
+            case .unknown(let value): return value
             }
         }
     }
@@ -254,10 +254,10 @@ nonisolated public enum Period: AccordOpenEnum {
 
     public var rawValue: String {
         switch self {
-        case .monthly: "monthly"
-        case .yearly: "yearly"
-        case .lifetime: "lifetime"
-        case .unknown(let value): value
+        case .monthly: return "monthly"
+        case .yearly: return "yearly"
+        case .lifetime: return "lifetime"
+        case .unknown(let value): return value
         }
     }
 }
@@ -371,9 +371,9 @@ nonisolated public struct SubscriptionsVerifyRequest: Codable, Hashable, Sendabl
 
         public var rawValue: String {
             switch self {
-            case .sandbox: "sandbox"
-            case .production: "production"
-            case .unknown(let value): value
+            case .sandbox: return "sandbox"
+            case .production: return "production"
+            case .unknown(let value): return value
             }
         }
     }

@@ -18,11 +18,11 @@ nonisolated public enum ImageType: AccordOpenEnum {
 
     public var rawValue: String {
         switch self {
-        case .imagePNG: "image/png"
-        case .imageJPEG: "image/jpeg"
-        case .imageHEIC: "image/heic"
-        case .imageWebp: "image/webp"
-        case .unknown(let value): value
+        case .imagePNG: return "image/png"
+        case .imageJPEG: return "image/jpeg"
+        case .imageHEIC: return "image/heic"
+        case .imageWebp: return "image/webp"
+        case .unknown(let value): return value
         }
     }
 }
@@ -88,9 +88,9 @@ nonisolated public struct UploadPolicy: Codable, Hashable, Sendable {
 
         public var rawValue: String {
             switch self {
-            case .put: "PUT"
-            case .post: "POST"
-            case .unknown(let value): value
+            case .put: return "PUT"
+            case .post: return "POST"
+            case .unknown(let value): return value
             }
         }
     }
@@ -140,10 +140,10 @@ nonisolated public enum UploadPurpose: AccordOpenEnum {
 
     public var rawValue: String {
         switch self {
-        case .avatar: "avatar"
-        case .signal: "signal"
-        case .evidence: "evidence"
-        case .unknown(let value): value
+        case .avatar: return "avatar"
+        case .signal: return "signal"
+        case .evidence: return "evidence"
+        case .unknown(let value): return value
         }
     }
 }

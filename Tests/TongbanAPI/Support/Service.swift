@@ -105,29 +105,29 @@ nonisolated public enum BusinessCode: RawRepresentable, Hashable, Sendable, Acco
 
     public var rawValue: Int {
         switch self {
-        case .invalidRequest: 1000
-        case .signatureInvalid: 1001
-        case .tokenExpired: 1002
-        case .timestampInvalid: 1003
-        case .nonceReused: 1004
-        case .tokenInvalid: 1005
-        case .forceLogout: 1006
-        case .refreshInvalid: 1007
-        case .banned: 1008
-        case .smsCodeInvalid: 2001
-        case .smsTooFrequent: 2002
-        case .credentialsInvalid: 2003
-        case .phoneTaken: 2004
-        case .appleTokenInvalid: 2005
-        case .deletionPending: 2006
-        case .signalNotFound: 3001
-        case .contentRejected: 3002
-        case .quota: 3008
-        case .receiptInvalid: 4001
-        case .productNotFound: 4002
-        case .notFound: 5001
-        case .aiBusy: 5002
-        case .unknown(let code): code
+        case .invalidRequest: return 1000
+        case .signatureInvalid: return 1001
+        case .tokenExpired: return 1002
+        case .timestampInvalid: return 1003
+        case .nonceReused: return 1004
+        case .tokenInvalid: return 1005
+        case .forceLogout: return 1006
+        case .refreshInvalid: return 1007
+        case .banned: return 1008
+        case .smsCodeInvalid: return 2001
+        case .smsTooFrequent: return 2002
+        case .credentialsInvalid: return 2003
+        case .phoneTaken: return 2004
+        case .appleTokenInvalid: return 2005
+        case .deletionPending: return 2006
+        case .signalNotFound: return 3001
+        case .contentRejected: return 3002
+        case .quota: return 3008
+        case .receiptInvalid: return 4001
+        case .productNotFound: return 4002
+        case .notFound: return 5001
+        case .aiBusy: return 5002
+        case .unknown(let code): return code
         }
     }
 }
