@@ -22,10 +22,12 @@ nonisolated final class StreamingTask: NSObject, URLSessionDataDelegate, @unchec
             await withCheckedContinuation { waiting in
                 delegate.head.wait(with: waiting)
                 guard !Task.isCancelled else { return }
-                let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
-                session.dataTask(with: request).resume()
-                // The session keeps its delegate until the task ends, then lets both go.
-                session.finishTasksAndInvalidate()
+                SessionExchange.begin {
+                    let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+                    session.dataTask(with: request).resume()
+                    // The session keeps its delegate until the task ends, then lets both go.
+                    session.finishTasksAndInvalidate()
+                }
             }
         } onCancel: {
             delegate.head.open(with: .failure(URLError(.cancelled)))
