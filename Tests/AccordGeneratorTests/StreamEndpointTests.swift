@@ -56,4 +56,39 @@ import Testing
         let models = try #require(files.first { $0.path == "Models/ChatModels.swift" }).contents
         #expect(models.contains("init(text: String, isStreaming: Bool, isStreaming2: Bool = false)"), "\(models)")
     }
+
+    /// A stream's function whose name another endpoint of the domain has (`chat.reply`
+    /// streams as `replyStream`, the function of `chat.reply-stream`) is numbered, with a
+    /// warning at the streaming endpoint: two functions of one name and parameters, told
+    /// apart only by their results, would make every call of either ambiguous.
+    @Test func aStreamFunctionNamedAsAnotherEndpointIsNumbered() throws {
+        let yaml = """
+        domain: chat
+        types:
+          Message: {text: string, stream: bool}
+        endpoints:
+          chat.reply:
+            route: POST /replies
+            body: Message
+            response: {reply: string}
+            stream: {toggle: stream, event: {delta: string}}
+          chat.reply-stream:
+            route: POST /replies/stream
+            body: Message
+            response: {reply: string}
+        """
+        let outcome = InlineContract.load(domain: yaml, file: "contracts/chat.yaml")
+        let generator = SwiftGenerator(contract: try #require(outcome.contract, "\(outcome.diagnostics)"))
+        #expect(generator.diagnostics().map(\.description) == [
+            "contracts/chat.yaml:5:3: warning: the stream of endpoint 'chat.reply' is the function 'replyStream2' in the generated Swift: 'replyStream' is taken",
+        ])
+        let files = generator.files()
+        let endpoints = try #require(files.first { $0.path == "Endpoints/API+Chat.swift" }).contents
+        for line in ["public func replyStream2(_ body: Message) -> StreamEndpoint<ChatReplyEvent> {",
+                     "public func replyStream(_ body: Message) -> Endpoint<ChatReplyStreamResponse> {"] {
+            #expect(endpoints.contains(line), "\(line) in:\n\(endpoints)")
+        }
+        let errors = try NamingCollisionTests.typeCheck(files)
+        #expect(errors.isEmpty, "\(errors)")
+    }
 }

@@ -82,6 +82,11 @@ struct EndpointTranslator {
             declaration.renames.insert(.warning("endpoint '\(endpoint.id)' names its inline types '\(stem.name)…' in the generated Swift: "
                                                 + "'\(natural)' is taken", at: endpoint.location), at: 0)
         }
+        if let name = naming.streamFunctions[endpoint.id], let warning = TypeTranslator.renameWarning(
+            of: "the stream of endpoint '\(endpoint.id)'", as: "function", name, reserved: (Naming.reservedFunctionNames, "each domain has a member"),
+            at: endpoint.location) {
+            declaration.renames.insert(warning, at: 0)
+        }
         // The checker refuses a stream without a body whose toggle is a bool member.
         if let stream = endpoint.stream, let body = endpoint.body {
             // The toggle's property, renamed as the body's members are when theirs clash.
@@ -89,7 +94,7 @@ struct EndpointTranslator {
             let toggle = zip(fields, naming.memberNames(fields)).first { $0.0.name == stream.toggle }?.1.name ?? naming.property(stream.toggle)
             let eventType = translator.type(for: stream.event, suggestedName: naming.endpointType(endpoint.id) + "Event", file: file, nested: &nested)
             declaration.stream = EndpointDeclaration.Stream(
-                function: Naming.bare(function) + "Stream", eventType: eventType, toggle: toggle,
+                function: naming.streamFunction(endpoint.id), eventType: eventType, toggle: toggle,
                 documentation: Declaration.Documentation(
                     summary: "\(endpoint.summary ?? endpoint.id), streamed: one `\(eventType)` per event.",
                     remark: "HTTP `\(endpoint.method.rawValue) \(endpoint.path)` with `\(stream.toggle): true`, `\(endpoint.id)`"))

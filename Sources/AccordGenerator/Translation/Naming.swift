@@ -25,6 +25,10 @@ struct Naming: Sendable {
     /// it would have had when it was renamed.
     private(set) var domainNames: [String: (name: String, renamedFrom: String?)] = [:]
 
+    /// Each streaming endpoint's `…Stream` function by id, unique among its domain's
+    /// functions (``streamFunction(_:)``), with the name it would have had when it was renamed.
+    private(set) var streamFunctions: [String: (name: String, renamedFrom: String?)] = [:]
+
     /// Each endpoint's stem of the types it declares inline by id (``endpointType(_:)``),
     /// with the stem it would have had when it was renamed.
     private(set) var endpointTypes: [String: (name: String, renamedFrom: String?)] = [:]
@@ -39,6 +43,10 @@ struct Naming: Sendable {
         for (domain, endpoints) in Dictionary(grouping: contract.endpoints, by: \.domain) {
             let names = Self.unique(endpoints.map { naturalFunction($0.id, domain: domain) }, reserved: Self.reservedFunctionNames)
             for (endpoint, name) in zip(endpoints, names) { endpointFunctions[endpoint.id] = name }
+            // A stream's function comes after every endpoint's: `chat.reply-stream` keeps `replyStream`.
+            let streaming = zip(endpoints, names).filter { $0.0.stream != nil && $0.0.body != nil }
+            let all = Self.unique(names.map(\.name) + streaming.map { Self.bare($0.1.name) + "Stream" }, reserved: Self.reservedFunctionNames)
+            for ((endpoint, _), name) in zip(streaming, all.dropFirst(names.count)) { streamFunctions[endpoint.id] = name }
         }
     }
 
@@ -143,6 +151,12 @@ struct Naming: Sendable {
     /// and never one of ``reservedFunctionNames``.
     func endpointFunction(_ id: String, domain: String) -> String {
         endpointFunctions[id]?.name ?? naturalFunction(id, domain: domain)
+    }
+
+    /// The `…Stream` function of a streaming endpoint: `replyStream` for `chat.reply`,
+    /// unless another endpoint of the domain has that function (``streamFunctions``).
+    func streamFunction(_ id: String) -> String {
+        streamFunctions[id]?.name ?? Self.bare(endpointFunctions[id]?.name ?? id) + "Stream"
     }
 
     /// The endpoint's function as its id alone would name it.
