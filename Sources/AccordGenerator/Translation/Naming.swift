@@ -12,7 +12,7 @@ struct Naming: Sendable {
     ]
 
     /// Every acronym in force.
-    let acronyms: Set<String>
+    let acronyms: Acronyms
 
     /// The contract's named types.
     let typeNames: Set<String>
@@ -34,7 +34,7 @@ struct Naming: Sendable {
     private(set) var endpointTypes: [String: (name: String, renamedFrom: String?)] = [:]
 
     init(contract: Contract) {
-        acronyms = Self.builtInAcronyms.union(contract.service.swift.acronyms)
+        acronyms = Acronyms(Self.builtInAcronyms.union(contract.service.swift.acronyms))
         typeNames = Set(contract.types.keys)
         let stems = Self.unique(contract.endpoints.map { type($0.id) }, reserved: [])
         for (endpoint, stem) in zip(contract.endpoints, stems) { endpointTypes[endpoint.id] = stem }
@@ -81,38 +81,46 @@ struct Naming: Sendable {
     /// wire name), on its bytes without a string per word; nil for any other name. The first word
     /// is lowercased as `property` does it when `lowerFirst`, else capitalized as the others.
     private func asciiCamelCase(_ wire: String, lowerFirst: Bool) -> String? {
-        guard wire.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
-        var name: [UInt8] = []
-        name.reserveCapacity(wire.utf8.count)
-        var first = true
-        for word in wire.utf8.split(whereSeparator: { !Self.isAlphanumeric($0) }) {
-            let acronym = acronyms.contains(String(decoding: word.lazy.map(Self.lowercased), as: UTF8.self))
-            if first && lowerFirst {
-                // An acronym or a word in capitals (`PUT`) starts the name in lower case whole.
-                let shouted = word.allSatisfy { (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) }
-                if acronym || shouted {
-                    name += word.lazy.map(Self.lowercased)
-                } else {
-                    name.append(Self.lowercased(word[word.startIndex]))
-                    name += word.dropFirst()
-                }
-            } else if acronym {
-                name += word.lazy.map(Self.uppercased)
+        var wire = wire
+        return wire.withUTF8 { bytes -> String? in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            var name: [UInt8] = []
+            name.reserveCapacity(bytes.count)
+            var start = 0
+            while start < bytes.count {
+                guard Self.isAlphanumeric(bytes[start]) else { start += 1; continue }
+                var end = start + 1
+                while end < bytes.count, Self.isAlphanumeric(bytes[end]) { end += 1 }
+                append(UnsafeBufferPointer(rebasing: bytes[start..<end]), lowered: lowerFirst && name.isEmpty, to: &name)
+                start = end
+            }
+            return String(decoding: name, as: UTF8.self)
+        }
+    }
+
+    /// One word of ``asciiCamelCase(_:lowerFirst:)``: capitalized, all in capitals when it is an
+    /// acronym, or, `lowered` (the first word of a property), in lower case as the first letter
+    /// or, for an acronym or a word in capitals (`PUT`), whole.
+    private func append(_ word: UnsafeBufferPointer<UInt8>, lowered: Bool, to name: inout [UInt8]) {
+        let acronym = acronyms.contains(lowercasing: word)
+        if lowered {
+            let shouted = word.allSatisfy { (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) }
+            if acronym || shouted {
+                name += word.lazy.map(Acronyms.lowercased)
             } else {
-                name.append(Self.uppercased(word[word.startIndex]))
+                name.append(Acronyms.lowercased(word[0]))
                 name += word.dropFirst()
             }
-            first = false
+        } else if acronym {
+            name += word.lazy.map(Self.uppercased)
+        } else {
+            name.append(Self.uppercased(word[0]))
+            name += word.dropFirst()
         }
-        return String(decoding: name, as: UTF8.self)
     }
 
     private static func isAlphanumeric(_ byte: UInt8) -> Bool {
         (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-    }
-
-    private static func lowercased(_ byte: UInt8) -> UInt8 {
-        (0x41...0x5A).contains(byte) ? byte + 0x20 : byte
     }
 
     private static func uppercased(_ byte: UInt8) -> UInt8 {
