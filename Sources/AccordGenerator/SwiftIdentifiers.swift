@@ -74,8 +74,8 @@ struct SwiftIdentifiers {
             default:
                 if Self.startsIdentifier(current) {
                     identifier()
-                } else if Self.isDigit(current) {
-                    while index < bytes.count, Self.continuesIdentifier(bytes[index]) || bytes[index] == UInt8(ascii: ".") && Self.isDigit(byte(1)) {
+                } else if ASCIIByte.isDigit(current) {
+                    while index < bytes.count, Self.continuesIdentifier(bytes[index]) || bytes[index] == UInt8(ascii: ".") && ASCIIByte.isDigit(byte(1)) {
                         index += 1
                     }
                     preceding = UInt8(ascii: "0")
@@ -141,14 +141,10 @@ struct SwiftIdentifiers {
     }
 
     static func startsIdentifier(_ byte: UInt8) -> Bool {
-        (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == UInt8(ascii: "_") || byte >= 0x80
+        ASCIIByte.isLetter(byte) || byte == UInt8(ascii: "_") || byte >= 0x80
     }
 
     static func continuesIdentifier(_ byte: UInt8) -> Bool {
-        startsIdentifier(byte) || isDigit(byte)
-    }
-
-    static func isDigit(_ byte: UInt8) -> Bool {
-        (0x30...0x39).contains(byte)
+        startsIdentifier(byte) || ASCIIByte.isDigit(byte)
     }
 }

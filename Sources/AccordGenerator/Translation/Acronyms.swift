@@ -17,7 +17,7 @@ struct Acronyms: Sendable {
             let bytes = Array(name.utf8)
             guard bytes.count <= 8 else { hasLong = true; continue }
             // One with a capital or a symbol is never a lowercased word: no key for it.
-            guard !bytes.isEmpty, bytes.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) }) else { continue }
+            guard !bytes.isEmpty, bytes.allSatisfy({ ASCIIByte.isDigit($0) || ASCIIByte.isLowercase($0) }) else { continue }
             short.insert(bytes.withUnsafeBufferPointer { Self.packed($0) })
         }
         self.short = short
@@ -31,18 +31,14 @@ struct Acronyms: Sendable {
     /// Whether `word`, ASCII letters and digits, is an acronym once lowercased.
     func contains(lowercasing word: UnsafeBufferPointer<UInt8>) -> Bool {
         if word.count <= 8 { return short.contains(Self.packed(word)) }
-        return hasLong && names.contains(String(decoding: word.lazy.map(Self.lowercased), as: UTF8.self))
+        return hasLong && names.contains(String(decoding: word.lazy.map(ASCIIByte.lowercased), as: UTF8.self))
     }
 
     /// The word's bytes lowercased, the first in the lowest byte; a letter or digit is never
     /// 0, so words of different lengths never share a key.
     private static func packed(_ word: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var key: UInt64 = 0
-        for (index, byte) in word.enumerated() { key |= UInt64(lowercased(byte)) << (8 * UInt64(index)) }
+        for (index, byte) in word.enumerated() { key |= UInt64(ASCIIByte.lowercased(byte)) << (8 * UInt64(index)) }
         return key
-    }
-
-    static func lowercased(_ byte: UInt8) -> UInt8 {
-        (0x41...0x5A).contains(byte) ? byte + 0x20 : byte
     }
 }

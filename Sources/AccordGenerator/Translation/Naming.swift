@@ -88,9 +88,9 @@ struct Naming: Sendable {
             name.reserveCapacity(bytes.count)
             var start = 0
             while start < bytes.count {
-                guard Self.isAlphanumeric(bytes[start]) else { start += 1; continue }
+                guard ASCIIByte.isAlphanumeric(bytes[start]) else { start += 1; continue }
                 var end = start + 1
-                while end < bytes.count, Self.isAlphanumeric(bytes[end]) { end += 1 }
+                while end < bytes.count, ASCIIByte.isAlphanumeric(bytes[end]) { end += 1 }
                 append(UnsafeBufferPointer(rebasing: bytes[start..<end]), lowered: lowerFirst && name.isEmpty, to: &name)
                 start = end
             }
@@ -104,27 +104,19 @@ struct Naming: Sendable {
     private func append(_ word: UnsafeBufferPointer<UInt8>, lowered: Bool, to name: inout [UInt8]) {
         let acronym = acronyms.contains(lowercasing: word)
         if lowered {
-            let shouted = word.allSatisfy { (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) }
+            let shouted = word.allSatisfy { ASCIIByte.isUppercase($0) || ASCIIByte.isDigit($0) }
             if acronym || shouted {
-                name += word.lazy.map(Acronyms.lowercased)
+                name += word.lazy.map(ASCIIByte.lowercased)
             } else {
-                name.append(Acronyms.lowercased(word[0]))
+                name.append(ASCIIByte.lowercased(word[0]))
                 name += word.dropFirst()
             }
         } else if acronym {
-            name += word.lazy.map(Self.uppercased)
+            name += word.lazy.map(ASCIIByte.uppercased)
         } else {
-            name.append(Self.uppercased(word[0]))
+            name.append(ASCIIByte.uppercased(word[0]))
             name += word.dropFirst()
         }
-    }
-
-    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
-        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-    }
-
-    private static func uppercased(_ byte: UInt8) -> UInt8 {
-        (0x61...0x7A).contains(byte) ? byte - 0x20 : byte
     }
 
     /// Split at anything that cannot be in an identifier (`_`, `-`, `.`, `/`, `+`, spaces …):
