@@ -157,6 +157,26 @@ import Testing
                 == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
     }
 
+    /// The order of the UTF-8 bytes, not of characters: `Z` (0x5A) before `a`, `é` (0xC3 0xA9)
+    /// after `z`, a key before a longer one it begins; repeated query keys keep the request's
+    /// order, and a body member beside them comes after.
+    @Test func sortedParamsOrderKeysByTheirBytesAndKeepRepeatsInOrder() throws {
+        let body = try JSONReader.read(Array(#"{"é":1,"tag":"x","Z":true,"ab":null}"#.utf8))
+        let sorted = SortedParams.make(query: [("tag", "2"), ("a", "1"), ("tag", "1"), ("z", "3")], body: body)
+        #expect(sorted == "Z=true&a=1&tag=2&tag=1&tag=x&z=3&é=1")
+    }
+
+    /// Thousands of members in reverse order, one of them beside a query parameter of its
+    /// name (the cost of a megabyte of them is `HostileClientTests`' to check).
+    @Test func sortedParamsOfFiveThousandMembersInReverseOrder() throws {
+        let count = 5_000
+        let members = (0..<count).map { "\"k\(count - $0 + 100_000)\":\($0)" }
+        let body = try JSONReader.read(Array("{\(members.joined(separator: ","))}".utf8))
+        let sorted = SortedParams.make(query: [("k100001", "q")], body: body)
+        let expected = (1...count).map { "k\(100_000 + $0)=\(count - $0)" }
+        #expect(sorted == "k100001=q&" + expected.joined(separator: "&"))
+    }
+
     private func failure(_ result: Result<SignatureVerifier.SignedRequest, SignatureVerifier.Rejection>) -> SignatureVerifier.Failure? {
         if case .failure(let rejection) = result { return rejection.failure }
         return nil
