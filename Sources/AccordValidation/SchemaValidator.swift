@@ -59,26 +59,30 @@ public struct SchemaValidator: Sendable {
                   schemas: contract.endpoints.flatMap(\.schemas) + contract.service.headers.map(\.schema) + contract.service.codes.compactMap(\.data))
     }
 
-    /// Every way `value` breaks `schema`; `pointer` prefixes the reported pointers.
+    /// Every way `value` breaks `schema`, up to ``Violation/limit``; `pointer` prefixes
+    /// the reported pointers.
     public func validate(_ value: JSONValue, against schema: Schema, at pointer: String = "") -> [Violation] {
         var violations: [Violation] = []
         var path = ValuePath(prefix: pointer)
         validate(value, schema, &path, depth: 0, into: &violations)
+        Violation.cut(&violations)
         return violations
     }
 
-    /// Every way the members of `object` break `fields` (path params, query, headers).
+    /// Every way the members of `object` break `fields` (path params, query, headers), up
+    /// to ``Violation/limit``.
     public func validate(_ object: JSONValue, fields: [Field], at pointer: String = "") -> [Violation] {
         var violations: [Violation] = []
         var path = ValuePath(prefix: pointer)
         validateObject(object, fields, &path, depth: 0, into: &violations)
+        Violation.cut(&violations)
         return violations
     }
 
     // MARK: Walking
 
     private func validate(_ value: JSONValue, _ schema: Schema, _ path: inout ValuePath, depth: Int, into violations: inout [Violation]) {
-        guard depth < 128 else { return }
+        guard depth < 128, violations.count < Violation.limit else { return }
         switch schema.kind {
         case .reference(let name):
             // Unknown names are reported by the contract checks; nothing to hold the value to here.
@@ -111,7 +115,7 @@ public struct SchemaValidator: Sendable {
                 violations.append(violation(path.text, expected: "array", actual: value))
                 return
             }
-            for (index, element) in items.enumerated() {
+            for (index, element) in items.enumerated() where violations.count < Violation.limit {
                 path.push(.index(index))
                 validate(element, item, &path, depth: depth + 1, into: &violations)
                 path.pop()
@@ -122,7 +126,7 @@ public struct SchemaValidator: Sendable {
                 violations.append(violation(path.text, expected: "object", actual: value))
                 return
             }
-            for member in members {
+            for member in members where violations.count < Violation.limit {
                 path.push(.key(member.key))
                 validate(member.value, valueSchema, &path, depth: depth + 1, into: &violations)
                 path.pop()
@@ -201,7 +205,7 @@ public struct SchemaValidator: Sendable {
         }
         // Each field found one member: when they found them all, none is unknown.
         guard unknownMembers == .reject, matched < members.count else { return }
-        for member in members where member.key != owned && !fields.contains(where: { $0.name == member.key }) {
+        for member in members where violations.count < Violation.limit && member.key != owned && !fields.contains(where: { $0.name == member.key }) {
             let names = fields.map(\.name)
             violations.append(Violation(
                 pointer: path.text(adding: member.key),

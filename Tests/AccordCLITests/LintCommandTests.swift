@@ -67,6 +67,28 @@ import Testing
                 + "before 'half', 'plenty' (the default); give it a 'when' (or reach it with 'Prefer: example=exhausted')\n")
     }
 
+    /// A fixture that breaks its schema more than a hundred times gets the first hundred
+    /// problems and a last line that says the check stopped there.
+    @Test func aFixtureWithMoreThanAHundredProblemsSaysTheCheckStopped() throws {
+        let members = (0..<120).map { "k\($0): 1" }.joined(separator: ", ")
+        let mocks = try contracts(["signal.yaml": """
+            signal.quota:
+              - name: crowded
+                default: true
+                data: {daily_limit: 20, used: 3, resets_at: '{{now}}', \(members)}
+            """])
+        defer { try? FileManager.default.removeItem(atPath: mocks) }
+        let (status, output, _) = run(["lint", "--quiet", "--contracts", Repository.contracts, "--mocks", mocks])
+        let lines = output.split(separator: "\n")
+        #expect(status == 1)
+        // The hundred: the template's own (`'{{now}}'` is no date-time until rendered, not
+        // reported) and k0 to k98. Diagnostics come in the order of their positions.
+        #expect(lines.count == 100)
+        #expect(lines.first == "\(mocks)/signal.yaml:4:11: error: fixture 'crowded' data: the check stops at 100 problems: fix these and run it again to see any more")
+        #expect(lines.dropFirst().first?.hasSuffix("error: fixture 'crowded' data /k0: unknown member 'k0'") == true)
+        #expect(lines.last?.hasSuffix("error: fixture 'crowded' data /k98: unknown member 'k98'") == true)
+    }
+
     /// `{{seq}}` counts across the server and an insert replaces the record with its key,
     /// so a sequence-made key that a seed already has would silently overwrite the seed.
     @Test func anInsertKeyedWithSeqThatCanMeetASeedIsWarnedAbout() throws {

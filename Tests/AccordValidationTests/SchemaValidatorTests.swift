@@ -41,6 +41,25 @@ import Testing
         #expect(violations.isEmpty == valid)
     }
 
+    /// A value that breaks its schema more often than ``Violation/limit`` is checked up to
+    /// the limit: the first hundred in order, whichever way it breaks it (an element of an
+    /// array, a map's value, an unknown member).
+    @Test func theChecksStopAtTheLimit() {
+        let validator = SchemaValidator(types: [:])
+        let object = schema(.object([field("id", .primitive(.int))]))
+        let elements = JSONValue.array(Array(repeating: .object([]), count: 1_000))
+        let missing = validator.validate(elements, against: schema(.array(object)))
+        #expect(missing.count == Violation.limit)
+        #expect(missing.first?.pointer == "/0/id" && missing.last?.pointer == "/99/id")
+        let strings = JSONValue.object((0..<1_000).map { .init("k\($0)", .int($0)) })
+        #expect(validator.validate(strings, against: schema(.map(schema(.primitive(.string))))).map(\.pointer)
+                == (0..<100).map { "/k\($0)" })
+        let unknown = validator.validate(.object([.init("id", .int(1))] + (0..<1_000).map { .init("k\($0)", .int($0)) }), against: object)
+        #expect(unknown.map(\.pointer) == (0..<100).map { "/k\($0)" })
+        #expect(Violation.count(of: unknown, in: "request") == "100 or more problems in the request (the first 100 are listed)")
+        #expect(Violation.count(of: Array(unknown.prefix(3)), in: "answer") == "3 problems in the answer")
+    }
+
     @Test func everyViolationIsListedWithItsPointer() {
         let object = schema(.object([
             field("phone", .primitive(.string)),

@@ -175,7 +175,7 @@ public struct ForwardingGate: Sendable {
         if let code = answer.summary.code { details.append(.init("code", .int(code))) }
         details.append(.init("violations", .array(violations.map(\.json))))
         let kind = answer.summary.code.map { "response (\($0))" } ?? "response (HTTP \(answer.status))"
-        let message = violations.count == 1 ? violations[0].message : "\(violations.count) problems in the answer: \(violations[0].message)"
+        let message = violations.count == 1 ? violations[0].message : "\(Violation.count(of: violations, in: "answer")): \(violations[0].message)"
         return Observation.Failure(side: .response, kind: kind, message: message, details: .object(details))
     }
 }

@@ -75,14 +75,15 @@ public struct RequestValidator: Sendable {
     }
 
     /// Every violation of `request` (whose JSON body, if any, is already parsed, and
-    /// whose multipart body, if any, is split into `parts`).
+    /// whose multipart body, if any, is split into `parts`), up to ``Violation/limit``.
     func validate(_ request: MockRequest, endpoint: Endpoint, parameters: [String: String], body: JSONValue?,
                   parts: [MultipartBody.Part]?) -> [Violation] {
         var violations = validate(request, endpoint: endpoint, parameters: parameters, body: endpoint.multipart == nil ? body : nil)
         guard let declared = endpoint.multipart, let plan = plans[endpoint.id] else { return violations }
         guard let parts else {
-            return violations + [Violation(pointer: "/body", expected: "a multipart/form-data body", actual: "absent",
-                                           message: "missing request body")]
+            violations.append(Violation(pointer: "/body", expected: "a multipart/form-data body", actual: "absent", message: "missing request body"))
+            Violation.cut(&violations)
+            return violations
         }
         for field in plan.textParts {
             let sent = parts.filter { $0.name == field.name }
@@ -99,6 +100,7 @@ public struct RequestValidator: Sendable {
                                         actual: "part '\(part.name)'",
                                         message: "unknown part '\(part.name)'" + NameSuggestion.hint(for: part.name, in: names)))
         }
+        Violation.cut(&violations)
         return violations
     }
 
@@ -135,7 +137,8 @@ public struct RequestValidator: Sendable {
         return violations
     }
 
-    /// Every violation of `request` (whose JSON body, if any, is already parsed).
+    /// Every violation of `request` (whose JSON body, if any, is already parsed), up to
+    /// ``Violation/limit``.
     public func validate(_ request: MockRequest, endpoint: Endpoint, parameters: [String: String], body: JSONValue?) -> [Violation] {
         guard let plan = plans[endpoint.id] else { return [] }
         var violations: [Violation] = []
@@ -156,13 +159,15 @@ public struct RequestValidator: Sendable {
             violations.append(Violation(pointer: "/body", expected: "no body", actual: "\(request.body.count) bytes",
                                         message: "'\(endpoint.id)' takes no body"))
         }
+        Violation.cut(&violations)
         return violations
     }
 
     // MARK: String-valued inputs
 
     private func check(query: [(name: String, value: String)], against fields: [StringField], into violations: inout [Violation]) {
-        for (index, pair) in query.enumerated() where pair.name != credentialQuery && !fields.contains(where: { HTTPHeaders.same($0.name, pair.name) }) {
+        for (index, pair) in query.enumerated()
+        where violations.count < Violation.limit && pair.name != credentialQuery && !fields.contains(where: { HTTPHeaders.same($0.name, pair.name) }) {
             // Report an unknown key once, where it first appears.
             guard rejectsUnknown, !query[..<index].contains(where: { $0.name == pair.name }) else { continue }
             let names = fields.map(\.name)

@@ -103,9 +103,14 @@ package struct TemplatedValues: Sendable {
     package func check(_ data: SourcedJSON, against schema: Schema, what: String, reader: inout NodeReader) {
         guard compileCheck(data, what: what, reader: &reader) else { return }
         let templated = Self.templatedPointers(data.value, pointer: "")
-        for violation in validator.validate(data.value, against: schema) where !templated.contains(where: { violation.pointer.hasPrefix($0) }) {
+        let violations = validator.validate(data.value, against: schema)
+        for violation in violations where !templated.contains(where: { violation.pointer.hasPrefix($0) }) {
             let pointer = violation.pointer.isEmpty ? "" : " \(violation.pointer)"
             reader.error("\(what)\(pointer): \(violation.message)", at: data.location(of: violation.pointer) ?? reader.location(of: data))
+        }
+        if violations.count == Violation.limit {
+            reader.error("\(what): the check stops at \(Violation.limit) problems: fix these and run it again to see any more",
+                         at: reader.location(of: data))
         }
     }
 

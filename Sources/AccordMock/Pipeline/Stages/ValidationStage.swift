@@ -1,9 +1,12 @@
 import AccordContract
 import AccordHTTP
+import AccordJSON
 import AccordMockState
+import AccordValidation
 
 /// Checks the routed request against its endpoint and answers every violation at
-/// once, each with its JSON pointer, what was expected and what was found.
+/// once (up to ``Violation/limit``), each with its JSON pointer, what was expected and
+/// what was found.
 struct ValidationStage: Stage {
     let validator: RequestValidator
     let envelopes: Envelopes
@@ -13,7 +16,9 @@ struct ValidationStage: Stage {
         let violations = validator.validate(exchange.request, endpoint: route.endpoint, parameters: exchange.parameters, body: exchange.body,
                                             parts: exchange.parts)
         guard !violations.isEmpty else { return try next(&exchange) }
-        let message = violations.count == 1 ? violations[0].message : "\(violations.count) problems in the request"
-        return envelopes.refuse(&exchange, status: nil, kind: "invalid_request", message, violations: violations, verdict: .invalid)
+        let message = violations.count == 1 ? violations[0].message : Violation.count(of: violations, in: "request")
+        // Past the limit the checks stopped: the answer says how many it lists at most.
+        let extra: [JSONValue.Member] = violations.count < Violation.limit ? [] : [.init("violations_limit", .int(Violation.limit))]
+        return envelopes.refuse(&exchange, status: nil, kind: "invalid_request", message, extra: extra, violations: violations, verdict: .invalid)
     }
 }
