@@ -178,6 +178,32 @@ import Testing
         #expect(try fixture.state.rules.fire(endpoint: "signal.inbox", user: nil, session: "s")?.id == 1)
     }
 
+    /// A ban's texts are at most a KiB each, and at most as many users are banned at once
+    /// as token pairs are kept (10,000): 3,000 bans of two 60 KB texts took 353 MB before.
+    @Test func bansStopAtTheirCapAndTheirTextsAtAKiB() throws {
+        let fixture = try EngineFixture()
+        let long = String(repeating: "x", count: UserBan.maxTextBytes + 1)
+        for member in ["reason", "until", "appeal_url"] {
+            let body = member == "reason" ? #"{"reason":"\#(long)"}"# : #"{"reason":"spam","\#(member)":"\#(long)"}"#
+            let refused = fixture.handle(Self.control("POST", "/__accord/users/7/ban", body: body))
+            #expect(refused.status == 400)
+            #expect(refused.json?["message"] == .string("'\(member)' takes at most 1024 bytes, found 1025"))
+        }
+        #expect(try fixture.state.tokens.ban(uid: 7) == nil)
+        let capacity = fixture.state.tokens.capacity
+        for uid in 0..<capacity {
+            #expect(fixture.handle(Self.control("POST", "/__accord/users/\(uid)/ban", body: #"{"reason":"spam"}"#)).status == 200)
+        }
+        let refused = fixture.handle(Self.control("POST", "/__accord/users/\(capacity)/ban", body: #"{"reason":"spam"}"#))
+        #expect(refused.status == 429)
+        #expect(refused.json?["error"] == .string("too_many_bans"))
+        // A standing ban may change, and a lifted one makes room.
+        #expect(fixture.handle(Self.control("POST", "/__accord/users/0/ban", body: #"{"reason":"fraud"}"#)).status == 200)
+        #expect(fixture.handle(Self.control("DELETE", "/__accord/users/1/ban", body: nil)).status == 200)
+        #expect(fixture.handle(Self.control("POST", "/__accord/users/\(capacity)/ban", body: #"{"reason":"spam"}"#)).status == 200)
+        #expect(try fixture.state.tokens.ban(uid: 0)?.reason == "fraud")
+    }
+
     @Test func invalidRuleMembersAreNamed() throws {
         let fixture = try EngineFixture()
         let cases: [(String, String)] = [

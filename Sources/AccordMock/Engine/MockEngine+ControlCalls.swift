@@ -53,7 +53,17 @@ extension MockEngine {
         guard case .string(let reason)? = call.body["reason"] else { return controlError(400, "invalid_ban", "a ban needs {\"reason\": …}") }
         let ban = UserBan(reason: reason, until: call.body["until"].flatMap(Self.string),
                                  appealURL: call.body["appeal_url"].flatMap(Self.string))
-        try state.tokens.setBan(ban, uid: uid)
+        for (name, text) in [("reason", ban.reason), ("until", ban.until), ("appeal_url", ban.appealURL)] {
+            if let text, text.utf8.count > UserBan.maxTextBytes {
+                return controlError(400, "invalid_ban", "'\(name)' takes at most \(UserBan.maxTextBytes) bytes, found \(text.utf8.count)")
+            }
+        }
+        do {
+            try state.tokens.setBan(ban, uid: uid)
+        } catch .bansFull(let capacity) {
+            return controlError(429, "too_many_bans", "\(capacity) users are banned already, the most the server keeps; "
+                                + "lift a ban (DELETE /__accord/users/{uid}/ban) or all (POST /__accord/reset)")
+        }
         return controlAnswer(.object([.init("uid", .int(uid)), .init("ban_info", ban.json)]))
     }
 

@@ -84,6 +84,8 @@ public protocol TokenStorage: Sendable {
     /// Revokes every token of `uid`; how many.
     @discardableResult
     func forceLogout(uid: Int) throws(StorageError) -> Int
+    /// Bans `uid`, or lifts its ban with nil; ``StorageError/bansFull(capacity:)`` when the
+    /// implementation keeps no more bans (in memory: as many as token pairs).
     func setBan(_ ban: UserBan?, uid: Int) throws(StorageError)
     func ban(uid: Int) throws(StorageError) -> UserBan?
     /// A fresh pair for `uid`, or its ban: a shared implementation checks and issues in one step.

@@ -39,6 +39,9 @@ public enum LoginOutcome: Sendable, Equatable {
 
 /// Why an account is banned, as `data.ban_info` carries it (``TokenStorage/setBan(_:uid:)``).
 public struct UserBan: Sendable, Equatable {
+    /// The longest `reason`, `until` or `appeal_url` the control API takes, in UTF-8 bytes.
+    public static let maxTextBytes = 1_024
+
     public var reason: String
     public var until: String?
     public var appealURL: String?
@@ -67,6 +70,8 @@ public enum StorageError: Error, Sendable, Equatable {
     case clockOutOfRange(String)
     /// Adding a rule past the store's ``RuleStorage/capacity``.
     case rulesFull(capacity: Int)
+    /// Banning one more user past the store's limit of bans standing at once.
+    case bansFull(capacity: Int)
 }
 
 extension StorageError: CustomStringConvertible {
@@ -75,6 +80,7 @@ extension StorageError: CustomStringConvertible {
         switch self {
         case .unavailable(let message), .clockOutOfRange(let message): message
         case .rulesFull(let capacity): "the server keeps at most \(capacity) injection rules"
+        case .bansFull(let capacity): "the server keeps at most \(capacity) bans"
         }
     }
 }

@@ -9,7 +9,7 @@ import AccordSync
 ///
 /// At most `capacity` pairs are remembered; past that the oldest are forgotten (their
 /// tokens then answer 1005, their refresh 1007), so memory stays flat under any number
-/// of logins.
+/// of logins. At most `capacity` users are banned at once: one more ban is refused.
 public final class TokenStore: Sendable {
     private struct Grant {
         var uid: Int
@@ -157,9 +157,16 @@ public final class TokenStore: Sendable {
         }
     }
 
-    /// Bans `uid` (every later request of it answers 1008), or lifts the ban with nil.
-    public func setBan(_ ban: UserBan?, uid: Int) {
-        state.withLock { $0.bans[uid] = ban }
+    /// Bans `uid` (every later request of it answers 1008), or lifts the ban with nil;
+    /// ``StorageError/bansFull(capacity:)`` for a new ban when `capacity` users are banned.
+    public func setBan(_ ban: UserBan?, uid: Int) throws(StorageError) {
+        let capacity = capacity
+        let added = state.withLock { state in
+            guard ban == nil || state.bans[uid] != nil || state.bans.count < capacity else { return false }
+            state.bans[uid] = ban
+            return true
+        }
+        if !added { throw .bansFull(capacity: capacity) }
     }
 
     /// The ban on `uid`, if any.
