@@ -68,6 +68,22 @@ import Darwin
         #expect(try Self.answersProbe(server))
     }
 
+    /// libmicrohttpd files every query parameter in the connection's 8 KiB pool: 111 of
+    /// them are answered, the 112th closes the connection without an answer (the pool has
+    /// no room left for the library's own 431). docs/serve.md states the limit.
+    @Test func aHundredAndElevenQueryParametersAreAnsweredAndOneMoreIsNot() throws {
+        let server = try ServerProcess(arguments: ["--quiet"])
+        func send(parameters: Int) throws -> String {
+            let connection = try RawConnection(port: server.port)
+            let query = (0..<parameters).map { "q\($0)=1" }.joined(separator: "&")
+            connection.send("GET /api/v1/app/start-config?\(query) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            return connection.receive()
+        }
+        #expect(try send(parameters: 111).hasPrefix("HTTP/1.1 400"))
+        #expect(try send(parameters: 112) == "")
+        #expect(try Self.answersProbe(server))
+    }
+
     @Test func anOversizedBodyAnnouncedWithExpectGets413WithoutContinue() throws {
         let server = try ServerProcess(arguments: ["--quiet", "--max-body", "1KiB"])
         let connection = try RawConnection(port: server.port)
