@@ -108,12 +108,14 @@ final class RedisTokens: TokenStorage {
         }
     }
 
+    /// At most ``capacity`` users banned at once, as in memory (``TokenScripts/ban``).
     func setBan(_ ban: UserBan?, uid: Int) throws(StorageError) {
         snapshot.begin()
-        let key = client.key("ban", String(uid))
-        try shared { () throws(RedisError) in
-            if let ban { try client.send(RedisCommand("SET", key, JSONWriter.bytes(ban.json))) } else { try client.send(RedisCommand("DEL", key)) }
+        let record = ban.map { JSONWriter.bytes($0.json) } ?? []
+        let set = try shared { () throws(RedisError) in
+            try client.run(TokenScripts.ban, keys: [], arguments: [client.url.prefix, String(uid), record, capacity]).requireInteger("banning")
         }
+        if set == 0 { throw .bansFull(capacity: capacity) }
     }
 
     func ban(uid: Int) throws(StorageError) -> UserBan? {
@@ -140,7 +142,7 @@ final class RedisTokens: TokenStorage {
 
     func reset() throws(StorageError) {
         try shared { () throws(RedisError) in
-            for pattern in ["token:*", "user:*", "ban:*", "tokens:*"] { try client.deleteKeys(matching: pattern) }
+            for pattern in ["token:*", "user:*", "ban:*", "bans", "tokens:*"] { try client.deleteKeys(matching: pattern) }
         }
     }
 

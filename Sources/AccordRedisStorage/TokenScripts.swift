@@ -118,5 +118,22 @@ enum TokenScripts {
     return count
     """)
 
-    static let all = [issue, refresh, verdict, login, change]
+    /// Bans a user or lifts its ban, the banned users counted in `PREFIX:bans`: `ARGV` =
+    /// prefix, user, the ban's record (empty to lift), capacity. Returns 0 for a new ban when
+    /// `capacity` users are banned already, else 1.
+    static let ban = RedisScript("""
+    local prefix, uid = ARGV[1], ARGV[2]
+    local key = prefix .. ':ban:' .. uid
+    if ARGV[3] == '' then
+      redis.call('DEL', key)
+      redis.call('SREM', prefix .. ':bans', uid)
+      return 1
+    end
+    if redis.call('EXISTS', key) == 0 and redis.call('SCARD', prefix .. ':bans') >= tonumber(ARGV[4]) then return 0 end
+    redis.call('SET', key, ARGV[3])
+    redis.call('SADD', prefix .. ':bans', uid)
+    return 1
+    """)
+
+    static let all = [issue, refresh, verdict, login, change, ban]
 }
