@@ -90,14 +90,7 @@ public struct SchemaValidator: Sendable {
             validate(value, named.schema, &path, depth: depth + 1, into: &violations)
             check(value, schema.constraints, path, into: &violations)
         case .primitive(let primitive):
-            if let expected = mismatch(value, primitive) {
-                violations.append(violation(path.text, expected: expected, actual: value))
-            } else if case .string(let text) = value, schema.constraints.maxLength == nil, text.utf8.count > Self.undeclaredStringLimit {
-                violations.append(violation(path.text, expected: "at most \(Self.undeclaredStringLimit) bytes (the server's cap where no max_length is declared)",
-                                            actual: value))
-            } else {
-                check(value, schema.constraints, path, into: &violations)
-            }
+            validate(value, primitive, schema.constraints, path, into: &violations)
         case .enumeration(let cases):
             let matches = cases.cases.contains { enumCase in
                 switch (enumCase.value, value) {
@@ -115,9 +108,16 @@ public struct SchemaValidator: Sendable {
                 violations.append(violation(path.text, expected: "array", actual: value))
                 return
             }
+            // Items of a named type look the type up once, not once an item.
+            let named: NamedSchema? = if case .reference(let name) = item.kind { schemas[name] } else { nil }
             for (index, element) in items.enumerated() where violations.count < Violation.limit {
                 path.push(.index(index))
-                validate(element, item, &path, depth: depth + 1, into: &violations)
+                if let named {
+                    validate(element, named.schema, &path, depth: depth + 2, into: &violations)
+                    check(element, item.constraints, path, into: &violations)
+                } else {
+                    validate(element, item, &path, depth: depth + 1, into: &violations)
+                }
                 path.pop()
             }
             check(value, schema.constraints, path, into: &violations)
@@ -135,6 +135,18 @@ public struct SchemaValidator: Sendable {
             validateObject(value, fields, &path, depth: depth, into: &violations)
         case .union(let union):
             validateUnion(value, union, &path, depth: depth, into: &violations)
+        }
+    }
+
+    /// A leaf: `value` against a primitive type and the constraints beside it.
+    private func validate(_ value: JSONValue, _ primitive: Primitive, _ constraints: Constraints, _ path: ValuePath, into violations: inout [Violation]) {
+        if let expected = mismatch(value, primitive) {
+            violations.append(violation(path.text, expected: expected, actual: value))
+        } else if case .string(let text) = value, constraints.maxLength == nil, text.utf8.count > Self.undeclaredStringLimit {
+            violations.append(violation(path.text, expected: "at most \(Self.undeclaredStringLimit) bytes (the server's cap where no max_length is declared)",
+                                        actual: value))
+        } else {
+            check(value, constraints, path, into: &violations)
         }
     }
 
@@ -175,33 +187,43 @@ public struct SchemaValidator: Sendable {
         }
         // Members usually come in the order of the fields: each field's is looked for
         // first just after the previous field's, so a well-formed object costs one
-        // comparison a field, not a search. Fields are read in place, not copied.
-        var next = 0
+        // comparison a field, not a search. Fields and members are read in place through
+        // their buffers: an array's subscript hands out a copy of a field's schema.
         var matched = 0
-        for position in fields.indices {
-            let name = fields[position].name
-            // Every member of every body passes here: its pointer is written out only for a violation.
-            let found = next < members.count && members[next].key == name ? next : members.firstIndex { $0.key == name }
-            guard let found else {
-                if !fields[position].isOptional {
-                    violations.append(Violation(
-                        pointer: path.text(adding: name), expected: describe(fields[position].schema), actual: "absent",
-                        message: "missing required member '\(name)'"
-                    ))
+        fields.withUnsafeBufferPointer { fields in
+            members.withUnsafeBufferPointer { members in
+                var next = 0
+                for position in fields.indices {
+                    let name = fields[position].name
+                    // Every member of every body passes here: its pointer is written out only for a violation.
+                    let found = next < members.count && members[next].key == name ? next : members.firstIndex { $0.key == name }
+                    guard let found else {
+                        if !fields[position].isOptional {
+                            violations.append(Violation(
+                                pointer: path.text(adding: name), expected: describe(fields[position].schema), actual: "absent",
+                                message: "missing required member '\(name)'"
+                            ))
+                        }
+                        continue
+                    }
+                    next = found + 1
+                    matched += 1
+                    if case .null = members[found].value {
+                        if !fields[position].isOptional && !fields[position].isNullable {
+                            violations.append(violation(path.text(adding: name), expected: describe(fields[position].schema), actual: .null))
+                        }
+                        continue
+                    }
+                    path.push(.key(name))
+                    // A leaf is checked here: handing its whole schema to `validate` would copy it.
+                    if violations.count < Violation.limit, case .primitive(let primitive) = fields[position].schema.kind {
+                        validate(members[found].value, primitive, fields[position].schema.constraints, path, into: &violations)
+                    } else {
+                        validate(members[found].value, fields[position].schema, &path, depth: depth + 1, into: &violations)
+                    }
+                    path.pop()
                 }
-                continue
             }
-            next = found + 1
-            matched += 1
-            if members[found].value == .null {
-                if !fields[position].isOptional && !fields[position].isNullable {
-                    violations.append(violation(path.text(adding: name), expected: describe(fields[position].schema), actual: .null))
-                }
-                continue
-            }
-            path.push(.key(name))
-            validate(members[found].value, fields[position].schema, &path, depth: depth + 1, into: &violations)
-            path.pop()
         }
         // Each field found one member: when they found them all, none is unknown.
         guard unknownMembers == .reject, matched < members.count else { return }

@@ -179,5 +179,8 @@ public struct Constraints: Sendable, Hashable {
     public init() {}
 
     /// Whether no constraint is set.
-    public var isEmpty: Bool { self == Constraints() }
+    public var isEmpty: Bool {
+        // Each member looked at, not a comparison with `Constraints()`: a validator asks this of every value.
+        minimum == nil && maximum == nil && minLength == nil && maxLength == nil && minItems == nil && maxItems == nil && pattern == nil
+    }
 }
