@@ -46,6 +46,13 @@ import Testing
                 #expect((try? JSONReader.read(text)) == nil)
             }
         }
+        // Repairing 0xF0 0x90 0x80 takes as many bytes as it replaces: the check compares
+        // the bytes (eight at a time, then one by one), wherever they sit.
+        for length in 0...17 {
+            let padding = Array(repeating: UInt8(ascii: "a"), count: length)
+            #expect((try? JSONReader.read(quoted(padding + [0xF0, 0x90, 0x80] + padding))) == nil, "after \(length) bytes")
+            #expect(try JSONReader.read(quoted(padding + [0xE4, 0xB8, 0xAD] + padding)) == .string(String(repeating: "a", count: length) + "中" + String(repeating: "a", count: length)))
+        }
         #expect(try JSONReader.read(quoted([0xEF, 0xBF, 0xBD, 0xE4, 0xB8, 0xAD])) == .string("\u{FFFD}中"))
         #expect(try JSONReader.read(quoted(Array(#"\t"#.utf8) + [0xE4, 0xB8, 0xAD])) == .string("\t中"))
     }
