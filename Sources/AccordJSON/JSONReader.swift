@@ -87,6 +87,7 @@ public enum JSONReader {
         }
 
         mutating func object(depth: Int) throws(Problem) -> JSONValue {
+            let start = position
             position += 1
             var members: [JSONValue.Member] = []
             skipWhitespace()
@@ -96,9 +97,6 @@ public enum JSONReader {
             }
             // Room for a typical object at once, rather than growing 1, 2, 4, 8.
             members.reserveCapacity(8)
-            // Where each member's name starts, to report a duplicate with both positions.
-            var keyOffsets: [Int] = []
-            keyOffsets.reserveCapacity(8)
             // Past a few members, names are found by hashing rather than scanning.
             var index: [String: Int] = [:]
             while true {
@@ -108,13 +106,12 @@ public enum JSONReader {
                 let key = try string()
                 let earlier = members.count < 16 ? members.firstIndex { $0.key == key } : index[key]
                 if let earlier {
-                    throw Problem(message: "duplicate member '\(key)'", offset: keyOffset, firstOffset: keyOffsets[earlier])
+                    throw Problem(message: "duplicate member '\(key)'", offset: keyOffset, firstOffset: nameOffset(ofMember: earlier, inObjectAt: start))
                 }
                 if members.count == 15 {
                     for (number, member) in members.enumerated() { index[member.key] = number }
                 }
                 if members.count >= 15 { index[key] = members.count }
-                keyOffsets.append(keyOffset)
                 skipWhitespace()
                 guard current == UInt8(ascii: ":") else { throw Problem(message: "expected ':' after member name, found \(describeCurrent())", offset: position) }
                 position += 1
@@ -127,6 +124,26 @@ public enum JSONReader {
                 default: throw Problem(message: "expected ',' or '}' in object, found \(describeCurrent())", offset: position)
                 }
             }
+        }
+
+        /// Where the name of member `number` of the object at `start` begins: found by
+        /// reading the object again up to it, which only a duplicate's report needs,
+        /// instead of keeping every name's offset for every object read.
+        func nameOffset(ofMember number: Int, inObjectAt start: Int) -> Int {
+            var again = Cursor(bytes: bytes, position: start + 1)
+            for _ in 0..<number {
+                // These members were read once already: reading them again cannot fail.
+                again.skipWhitespace()
+                _ = try? again.string()
+                again.skipWhitespace()
+                again.position += 1
+                again.skipWhitespace()
+                _ = try? again.value(depth: 0)
+                again.skipWhitespace()
+                again.position += 1
+            }
+            again.skipWhitespace()
+            return again.position
         }
 
         mutating func array(depth: Int) throws(Problem) -> JSONValue {

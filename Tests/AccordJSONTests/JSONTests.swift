@@ -57,6 +57,22 @@ import Testing
         #expect(try JSONReader.read(quoted(Array(#"\t"#.utf8) + [0xE4, 0xB8, 0xAD])) == .string("\t中"))
     }
 
+    /// A duplicate member is reported where it is and where the first one is, past
+    /// nested values and escapes, in a small object and in one past sixteen members.
+    @Test func duplicateMembersSayWhereTheFirstOneIs() {
+        let nested = "{\"z\": {\"k\": [1, \"}\"]},\n  \"b\" : \"\\\"x\\\"\", \"c\": null,\n \"b\": 1}"
+        let small = #expect(throws: JSONReader.Failure.self) { try read(nested) }
+        #expect(small?.description == "duplicate member 'b' (first at line 2, column 3) at line 3, column 2 (byte 52)")
+        #expect(small.flatMap(\.firstOccurrence).map { [$0.line, $0.column] } == [2, 3])
+        let members = (0..<20).map { "\"m\($0)\": [\($0)]" }
+        let wide = "{" + members.joined(separator: ", ") + ", \"m17\": 0}"
+        let firstOffset = 1 + members[..<17].reduce(0) { $0 + $1.utf8.count + 2 }
+        let offset = 1 + members.joined(separator: ", ").utf8.count + 2
+        let hashed = #expect(throws: JSONReader.Failure.self) { try read(wide) }
+        #expect(hashed?.description == "duplicate member 'm17' (first at line 1, column \(firstOffset + 1)) at line 1, column \(offset + 1) (byte \(offset))")
+        #expect(hashed.flatMap(\.firstOccurrence).map { [$0.line, $0.column] } == [1, firstOffset + 1])
+    }
+
     @Test func refusesDeepNesting() {
         let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
         #expect(throws: JSONReader.Failure(message: "nesting deeper than 512 levels", offset: 512, line: 1, column: 513)) {
