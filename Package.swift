@@ -28,6 +28,8 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
         .systemLibrary(name: "CHiredis", pkgConfig: "hiredis", providers: [.apt(["libhiredis-dev"]), .brew(["hiredis"])]),
+        // The C library's own: glibc's malloc_trim, which the Glibc module leaves out.
+        .systemLibrary(name: "CMalloc"),
 
         // Diagnostics shared by every stage: `path:line:col: error: message`.
         .target(name: "AccordDiagnostics"),
@@ -85,7 +87,7 @@ let package = Package(
         .target(name: "AccordHTTPClient", dependencies: ["CCurl"]),
         // `accord proxy`: the mock's checks in front of a real backend, answers checked, recorded as fixtures.
         .target(name: "AccordProxy", dependencies: ["AccordContract", "AccordFiles", "AccordHTTP", "AccordHTTPClient", "AccordJSON", "AccordMock",
-                                                    "AccordServer", "AccordSync", "AccordValidation", "AccordYAML"]),
+                                                    "AccordServer", "AccordSync", "AccordValidation", "AccordYAML", "CMalloc"]),
         // `serve` and `proxy` on a socket: loading, listening, TLS, reloads, the state file, the stop, the report.
         .target(name: "AccordHosting", dependencies: ["AccordContract", "AccordDiagnostics", "AccordFiles", "AccordJSON", "AccordMock", "AccordMockState",
                                                       "AccordMocksFormat", "AccordProxy", "AccordRedis", "AccordRedisStorage", "AccordReport", "AccordServer",

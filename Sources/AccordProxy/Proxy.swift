@@ -49,6 +49,9 @@ public final class Proxy: Sendable {
     static let streamCheckLimit = 1 << 20
     /// The most bytes of an upstream answer's header lines; more is 502 `upstream_too_large`.
     public static let answerHeadLimit = 16 << 10
+    /// The bytes of upstream answers checked at once, unless ``Configuration/maxAnswerBytes``
+    /// is larger (``CheckBudget``): two answers at the default limit, or many small ones.
+    public static let checkBudgetBytes = 32 << 20
     /// The memory of each client connection the proxy's server needs: the request head and
     /// the answer's header lines share it, so it holds an answer head at its limit beside
     /// a request head of 14 KiB.
@@ -67,12 +70,15 @@ public final class Proxy: Sendable {
     private let workers: UpstreamWorkers
     private let streamWorkers: UpstreamWorkers
     private let recorder: FixtureRecorder?
+    /// Room for the answers being read into JSON trees at once.
+    let checkBudget: CheckBudget
 
     /// Starts the upstream workers; fails when libcurl cannot start.
     public init(configuration: Configuration, gate: ForwardingGate, recorder: FixtureRecorder? = nil) throws(HTTPClient.Failure) {
         self.configuration = configuration
         self.gate = gate
         self.recorder = recorder
+        checkBudget = CheckBudget(capacity: max(Self.checkBudgetBytes, configuration.maxAnswerBytes))
         var client = HTTPClient.Configuration()
         client.timeoutMilliseconds = configuration.timeoutMilliseconds
         client.maxBodyBytes = configuration.maxAnswerBytes
@@ -159,15 +165,20 @@ public final class Proxy: Sendable {
             return
         }
         let encoded = answer.header("content-encoding").map { $0.lowercased() != "identity" } ?? false
-        let check = encoded ? AnswerCheck(code: nil, violations: []) : gate.check(answer, for: forwarding)
+        // Reading the answer into a tree (its check, its fixture) waits for room beside the others being read.
+        let size = if case .bytes(let bytes) = answer.body { bytes.count } else { 0 }
+        let check = checkBudget.withRoom(for: size) {
+            let check = encoded ? AnswerCheck(code: nil, violations: []) : gate.check(answer, for: forwarding)
+            if let recorder, !forwarding.isInjected, !encoded, let endpoint = forwarding.endpoint {
+                recorder.record(answer, to: request, endpoint: endpoint, forwarding: forwarding)
+            }
+            return check
+        }
         var prepared = delivered ? answer : gate.prepare(answer, for: forwarding)
         if configuration.annotates && forwarding.endpoint != nil && !delivered {
             prepared.headers.append((Self.violationsHeader, String(forwarding.violationCount(check))))
         }
         prepared = gate.record(prepared, for: forwarding, check: check)
-        if let recorder, !forwarding.isInjected, !encoded, let endpoint = forwarding.endpoint {
-            recorder.record(answer, to: request, endpoint: endpoint, forwarding: forwarding)
-        }
         if !delivered { deliver(prepared) }
     }
 

@@ -10,7 +10,10 @@
 #   4. the same through a second proxy to nginx over HTTPS (a self-signed CA given with
 #      --upstream-ca): the rate, and the protocol nginx logged (HTTP/2.0 when libcurl
 #      negotiated it).
-# Each proxy must report 0 violations at the end (the checks ran and passed).
+#   5. memory: eight answers of 16 MiB of small objects (a JSON tree of about fifty
+#      times their size each) through a third proxy at once: its peak and its
+#      resident memory after.
+# Each proxy but the third must report 0 violations at the end (the checks ran and passed).
 #
 # usage: scripts/bench/proxy.sh [SECONDS] [CONNECTIONS]   (default: 10 32)
 set -euo pipefail
@@ -27,7 +30,7 @@ work=$(mktemp -d)
 trap 'kill $(cat "$work"/*.pid 2>/dev/null) 2>/dev/null || true; rm -rf "$work"' EXIT
 
 python3 - "$accord" "$work" "$seconds" "$connections" <<'PY'
-import hashlib, json, os, re, socket, subprocess, sys, time, urllib.error, urllib.request, uuid
+import hashlib, json, os, re, socket, subprocess, sys, threading, time, urllib.error, urllib.request, uuid
 
 accord, work, seconds, connections = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 lua = os.path.join(os.getcwd(), "scripts/bench/sign.lua")
@@ -141,6 +144,22 @@ protocols = {}
 for line in open(f"{work}/tls-access.log"):
     protocols[line.strip()] = protocols.get(line.strip(), 0) + 1
 
+big_path = "/api/v1/app/start-config"
+os.makedirs(f"{work}/root/api/v1/app")
+open(f"{work}/root/api/v1/app/start-config", "wb").write(b'{"code":0,"msg":"ok","data":{"items":[' + b",".join([b'{"a":0}'] * 2_000_000) + b"]}}")
+memory_port = free_port()
+memory_proxy = start("memory-proxy", [accord, "proxy", "--upstream", direct, "--port", str(memory_port), "--quiet", "--no-sign"])
+wait_for(f"http://127.0.0.1:{memory_port}{big_path}")
+
+def memory_kib(field):
+    return next(int(line.split()[1]) for line in open(f"/proc/{memory_proxy.pid}/status") if line.startswith(field + ":"))
+
+began = memory_kib("VmRSS")
+readers = [threading.Thread(target=lambda: urllib.request.urlopen(f"http://127.0.0.1:{memory_port}{big_path}", timeout=120).read()) for _ in range(8)]
+for reader in readers: reader.start()
+for reader in readers: reader.join()
+peak, after = memory_kib("VmHWM"), memory_kib("VmRSS")
+
 print(f"nginx direct (wrk -t2 -c{connections}, {seconds} s): {direct_rate:,.0f} requests/s  (reference)")
 print(f"accord proxy -> nginx: {proxied_rate:,.0f} requests/s = {proxied_rate / direct_rate:.2f}x nginx direct (target >= 0.4); "
       f"{report['summary']['requests']:,} requests checked, 0 violations")
@@ -148,4 +167,6 @@ print(f"p50 at one connection: direct {direct_p50:.3f} ms, through the proxy {pr
       f"added {proxied_p50 - direct_p50:.3f} ms (target <= 0.3 ms)")
 print(f"accord proxy -> nginx over HTTPS: {tls_rate:,.0f} requests/s = {tls_rate / proxied_rate:.2f}x the plain-HTTP proxy; "
       f"nginx saw {', '.join(f'{count:,} {protocol}' for protocol, count in sorted(protocols.items()))}")
+print(f"eight 16 MiB answers of small objects through the proxy at once: peak {peak / 1024:,.0f} MB, "
+      f"{after / 1024:,.0f} MB after them ({began / 1024:,.0f} MB after the first)")
 PY
