@@ -46,9 +46,12 @@ public enum JSONReader {
         return Failure.Position(line: line, column: column)
     }
 
-    struct Cursor {
+    struct Cursor: ~Copyable {
         let bytes: [UInt8]
         var position = 0
+        /// The members of the objects being read, and the items of the arrays.
+        var members = PendingValues<JSONValue.Member>()
+        var items = PendingValues<JSONValue>()
 
         var isAtEnd: Bool { position >= bytes.count }
         var current: UInt8? { isAtEnd ? nil : bytes[position] }
@@ -89,14 +92,13 @@ public enum JSONReader {
         mutating func object(depth: Int) throws(Problem) -> JSONValue {
             let start = position
             position += 1
-            var members: [JSONValue.Member] = []
             skipWhitespace()
             if current == UInt8(ascii: "}") {
                 position += 1
-                return .object(members)
+                return .object([])
             }
-            // Room for a typical object at once, rather than growing 1, 2, 4, 8.
-            members.reserveCapacity(8)
+            // This object's members so far are the pending ones from `base` on.
+            let base = members.count
             // Past a few members, names are found by hashing rather than scanning.
             var index: [String: Int] = [:]
             while true {
@@ -104,23 +106,25 @@ public enum JSONReader {
                 guard current == UInt8(ascii: "\"") else { throw Problem(message: "expected a member name in quotes, found \(describeCurrent())", offset: position) }
                 let keyOffset = position
                 let key = try string()
-                let earlier = members.count < 16 ? members.firstIndex { $0.key == key } : index[key]
+                let read = members.count - base
+                let earlier = read < 16 ? members.values(from: base).firstIndex { $0.key == key } : index[key]
                 if let earlier {
                     throw Problem(message: "duplicate member '\(key)'", offset: keyOffset, firstOffset: nameOffset(ofMember: earlier, inObjectAt: start))
                 }
-                if members.count == 15 {
-                    for (number, member) in members.enumerated() { index[member.key] = number }
+                if read == 15 {
+                    for (number, member) in members.values(from: base).enumerated() { index[member.key] = number }
                 }
-                if members.count >= 15 { index[key] = members.count }
+                if read >= 15 { index[key] = read }
                 skipWhitespace()
                 guard current == UInt8(ascii: ":") else { throw Problem(message: "expected ':' after member name, found \(describeCurrent())", offset: position) }
                 position += 1
                 skipWhitespace()
-                members.append(JSONValue.Member(key, try value(depth: depth + 1)))
+                let value = try value(depth: depth + 1)
+                members.push(JSONValue.Member(key, value))
                 skipWhitespace()
                 switch current {
                 case UInt8(ascii: ","): position += 1
-                case UInt8(ascii: "}"): position += 1; return .object(members)
+                case UInt8(ascii: "}"): position += 1; return .object(members.take(from: base))
                 default: throw Problem(message: "expected ',' or '}' in object, found \(describeCurrent())", offset: position)
                 }
             }
@@ -148,20 +152,20 @@ public enum JSONReader {
 
         mutating func array(depth: Int) throws(Problem) -> JSONValue {
             position += 1
-            var items: [JSONValue] = []
             skipWhitespace()
             if current == UInt8(ascii: "]") {
                 position += 1
-                return .array(items)
+                return .array([])
             }
-            items.reserveCapacity(4)
+            let base = items.count
             while true {
                 skipWhitespace()
-                items.append(try value(depth: depth + 1))
+                let item = try value(depth: depth + 1)
+                items.push(item)
                 skipWhitespace()
                 switch current {
                 case UInt8(ascii: ","): position += 1
-                case UInt8(ascii: "]"): position += 1; return .array(items)
+                case UInt8(ascii: "]"): position += 1; return .array(items.take(from: base))
                 default: throw Problem(message: "expected ',' or ']' in array, found \(describeCurrent())", offset: position)
                 }
             }

@@ -3,7 +3,7 @@ import Foundation
 
 /// Room for the upstream answers being checked at once, in their bytes.
 ///
-/// Checking an answer reads it into a JSON tree, which takes up to about fifty times
+/// Checking an answer reads it into a JSON tree, which takes up to about twenty times
 /// the answer's size (an array of small objects), so every upstream worker reading an
 /// answer at its `--max-answer` at once could take more memory than the machine has.
 /// An answer waits here until the answers being checked leave room for it; the first

@@ -7,7 +7,7 @@ import FoundationNetworking
 import Testing
 
 /// What large upstream answers cost `accord proxy`: an answer of small objects takes
-/// about fifty times its size as the JSON tree its check reads.
+/// about twenty times its size as the JSON tree its check reads.
 @Suite(.serialized) struct ProxyMemoryTests {
     /// Eight answers of 4 MB each at once, on eight upstream workers: each is checked
     /// within the check budget and the pages of its tree go back to the system, so the

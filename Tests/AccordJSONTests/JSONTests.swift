@@ -73,6 +73,31 @@ import Testing
         #expect(hashed.flatMap(\.firstOccurrence).map { [$0.line, $0.column] } == [1, firstOffset + 1])
     }
 
+    /// Containers inside containers each get their own members, in order, in an array
+    /// of their size: no room kept for members that never came (a tree of small
+    /// objects took about four times the memory when every object had room for eight).
+    @Test func containersHoldTheirOwnMembersWithNoRoomToSpare() throws {
+        let value = try read(#"{"a":[1,{"b":[2,3],"c":{}},[]],"d":{"e":[{"f":1},"g"]},"h":[[[4]]]}"#)
+        let expected: JSONValue = .object([
+            .init("a", .array([.int(1), .object([.init("b", .array([.int(2), .int(3)])), .init("c", .object([]))]), .array([])])),
+            .init("d", .object([.init("e", .array([.object([.init("f", .int(1))]), .string("g")]))])),
+            .init("h", .array([.array([.array([.int(4)])])])),
+        ])
+        #expect(value == expected)
+        // Many containers, wider than the reader's first room for pending values.
+        let wide = "[" + (0..<300).map { row in "{" + (0..<20).map { "\"k\($0)\":[\(row),\($0)]" }.joined(separator: ",") + "}" }.joined(separator: ",") + "]"
+        guard case .array(let rows) = try read(wide) else { Issue.record("not an array"); return }
+        #expect(rows.count == 300 && rows.capacity - rows.count <= 1)
+        for (row, value) in rows.enumerated() {
+            guard case .object(let members) = value else { Issue.record("row \(row) is not an object"); return }
+            #expect(members.map(\.key) == (0..<20).map { "k\($0)" })
+            #expect(members.capacity - members.count <= 1, "room for \(members.capacity) members")
+            #expect(members[19].value == .array([.int(row), .int(19)]))
+        }
+        guard case .object(let single) = try read(#"{"a":0}"#) else { return }
+        #expect(single.capacity == 1)
+    }
+
     @Test func refusesDeepNesting() {
         let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
         #expect(throws: JSONReader.Failure(message: "nesting deeper than 512 levels", offset: 512, line: 1, column: 513)) {

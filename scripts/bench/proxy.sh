@@ -10,7 +10,7 @@
 #   4. the same through a second proxy to nginx over HTTPS (a self-signed CA given with
 #      --upstream-ca): the rate, and the protocol nginx logged (HTTP/2.0 when libcurl
 #      negotiated it).
-#   5. memory: eight answers of 16 MiB of small objects (a JSON tree of about fifty
+#   5. memory: eight answers of 16 MiB of small objects (a JSON tree of about twenty
 #      times their size each) through a third proxy at once: its peak and its
 #      resident memory after.
 # Each proxy but the third must report 0 violations at the end (the checks ran and passed).
