@@ -5,7 +5,7 @@
 /// One allocation a container and no room to spare: arrays grown as values arrive
 /// (room for eight members from the first, doubled after) made a tree of small objects
 /// take over twice the memory (`scripts/bench/proxy.sh`, eight answers of 16 MiB of
-/// small objects through the proxy: a peak of 1,674 MB, now 644 MB), and an object past
+/// small objects through the proxy: a peak of 1,674 MB, now 645 MB), and an object past
 /// eight members paid a copy.
 struct PendingValues<Element>: ~Copyable {
     private var storage: UnsafeMutablePointer<Element>

@@ -154,7 +154,7 @@ wait_for(f"http://127.0.0.1:{memory_port}{big_path}")
 def memory_kib(field):
     return next(int(line.split()[1]) for line in open(f"/proc/{memory_proxy.pid}/status") if line.startswith(field + ":"))
 
-began = memory_kib("VmRSS")
+began, first_peak = memory_kib("VmRSS"), memory_kib("VmHWM")
 readers = [threading.Thread(target=lambda: urllib.request.urlopen(f"http://127.0.0.1:{memory_port}{big_path}", timeout=120).read()) for _ in range(8)]
 for reader in readers: reader.start()
 for reader in readers: reader.join()
@@ -168,5 +168,5 @@ print(f"p50 at one connection: direct {direct_p50:.3f} ms, through the proxy {pr
 print(f"accord proxy -> nginx over HTTPS: {tls_rate:,.0f} requests/s = {tls_rate / proxied_rate:.2f}x the plain-HTTP proxy; "
       f"nginx saw {', '.join(f'{count:,} {protocol}' for protocol, count in sorted(protocols.items()))}")
 print(f"eight 16 MiB answers of small objects through the proxy at once: peak {peak / 1024:,.0f} MB, "
-      f"{after / 1024:,.0f} MB after them ({began / 1024:,.0f} MB after the first)")
+      f"{after / 1024:,.0f} MB after them (the first alone: peak {first_peak / 1024:,.0f} MB, {began / 1024:,.0f} MB after it)")
 PY
