@@ -1,6 +1,6 @@
 /* glibc's malloc_trim, which the Glibc module leaves out: it gives the free pages of
  * every thread's arena back to the system. Elsewhere there is nothing to call. */
-#if __has_include(<malloc.h>)
+#if defined(__linux__) && __has_include(<malloc.h>)
 #include <malloc.h>
 #endif
 
