@@ -13,7 +13,11 @@ import Testing
     /// within the check budget and the pages of its tree go back to the system, so the
     /// proxy ends near where it began instead of keeping a tree's worth per worker
     /// (about 1.4 GB here before).
-    @Test func largeAnswersLeaveNoTreeBehindOnAnyWorker() async throws {
+    /// Left out of the ThreadSanitizer run: the sanitizer's own allocator and shadow
+    /// memory make the resident size say nothing of glibc's arenas, and the sanitized
+    /// proxy takes minutes to read the trees (`CheckBudgetTests` runs there).
+    @Test(.disabled(if: ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil, "RSS under the sanitizer's allocator is not glibc's"))
+    func largeAnswersLeaveNoTreeBehindOnAnyWorker() async throws {
         let answer = Array(#"{"code":0,"msg":"ok","data":{"items":["#.utf8) + Array(repeating: Array(#"{"a":0},"#.utf8), count: 500_000).joined()
             + Array(#"{"a":0}]}}"#.utf8)
         let upstream = try ProxyEndToEndTests.StandIn { _, response in
