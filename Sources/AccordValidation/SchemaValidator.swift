@@ -87,8 +87,7 @@ public struct SchemaValidator: Sendable {
         case .reference(let name):
             // Unknown names are reported by the contract checks; nothing to hold the value to here.
             guard let named = schemas[name] else { return }
-            validate(value, named.schema, &path, depth: depth + 1, into: &violations)
-            check(value, schema.constraints, path, into: &violations)
+            validate(value, referencing: named, schema.constraints, &path, depth: depth, into: &violations)
         case .primitive(let primitive):
             validate(value, primitive, schema.constraints, path, into: &violations)
         case .enumeration(let cases):
@@ -113,8 +112,7 @@ public struct SchemaValidator: Sendable {
             for (index, element) in items.enumerated() where violations.count < Violation.limit {
                 path.push(.index(index))
                 if let named {
-                    validate(element, named.schema, &path, depth: depth + 2, into: &violations)
-                    check(element, item.constraints, path, into: &violations)
+                    validate(element, referencing: named, item.constraints, &path, depth: depth + 1, into: &violations)
                 } else {
                     validate(element, item, &path, depth: depth + 1, into: &violations)
                 }
@@ -136,6 +134,14 @@ public struct SchemaValidator: Sendable {
         case .union(let union):
             validateUnion(value, union, &path, depth: depth, into: &violations)
         }
+    }
+
+    /// `value` against the named type a reference at `depth` leads to, then the
+    /// reference's own constraints.
+    private func validate(_ value: JSONValue, referencing named: NamedSchema, _ constraints: Constraints, _ path: inout ValuePath, depth: Int,
+                          into violations: inout [Violation]) {
+        validate(value, named.schema, &path, depth: depth + 1, into: &violations)
+        check(value, constraints, path, into: &violations)
     }
 
     /// A leaf: `value` against a primitive type and the constraints beside it.
@@ -187,43 +193,38 @@ public struct SchemaValidator: Sendable {
         }
         // Members usually come in the order of the fields: each field's is looked for
         // first just after the previous field's, so a well-formed object costs one
-        // comparison a field, not a search. Fields and members are read in place through
-        // their buffers: an array's subscript hands out a copy of a field's schema.
+        // comparison a field, not a search. Fields are read in place, not copied.
+        var next = 0
         var matched = 0
-        fields.withUnsafeBufferPointer { fields in
-            members.withUnsafeBufferPointer { members in
-                var next = 0
-                for position in fields.indices {
-                    let name = fields[position].name
-                    // Every member of every body passes here: its pointer is written out only for a violation.
-                    let found = next < members.count && members[next].key == name ? next : members.firstIndex { $0.key == name }
-                    guard let found else {
-                        if !fields[position].isOptional {
-                            violations.append(Violation(
-                                pointer: path.text(adding: name), expected: describe(fields[position].schema), actual: "absent",
-                                message: "missing required member '\(name)'"
-                            ))
-                        }
-                        continue
-                    }
-                    next = found + 1
-                    matched += 1
-                    if case .null = members[found].value {
-                        if !fields[position].isOptional && !fields[position].isNullable {
-                            violations.append(violation(path.text(adding: name), expected: describe(fields[position].schema), actual: .null))
-                        }
-                        continue
-                    }
-                    path.push(.key(name))
-                    // A leaf is checked here: handing its whole schema to `validate` would copy it.
-                    if violations.count < Violation.limit, case .primitive(let primitive) = fields[position].schema.kind {
-                        validate(members[found].value, primitive, fields[position].schema.constraints, path, into: &violations)
-                    } else {
-                        validate(members[found].value, fields[position].schema, &path, depth: depth + 1, into: &violations)
-                    }
-                    path.pop()
+        for position in fields.indices {
+            let name = fields[position].name
+            // Every member of every body passes here: its pointer is written out only for a violation.
+            let found = next < members.count && members[next].key == name ? next : members.firstIndex { $0.key == name }
+            guard let found else {
+                if !fields[position].isOptional {
+                    violations.append(Violation(
+                        pointer: path.text(adding: name), expected: describe(fields[position].schema), actual: "absent",
+                        message: "missing required member '\(name)'"
+                    ))
                 }
+                continue
             }
+            next = found + 1
+            matched += 1
+            if case .null = members[found].value {
+                if !fields[position].isOptional && !fields[position].isNullable {
+                    violations.append(violation(path.text(adding: name), expected: describe(fields[position].schema), actual: .null))
+                }
+                continue
+            }
+            path.push(.key(name))
+            // A leaf is checked here: handing its whole schema to `validate` would copy it.
+            if violations.count < Violation.limit, case .primitive(let primitive) = fields[position].schema.kind {
+                validate(members[found].value, primitive, fields[position].schema.constraints, path, into: &violations)
+            } else {
+                validate(members[found].value, fields[position].schema, &path, depth: depth + 1, into: &violations)
+            }
+            path.pop()
         }
         // Each field found one member: when they found them all, none is unknown.
         guard unknownMembers == .reject, matched < members.count else { return }

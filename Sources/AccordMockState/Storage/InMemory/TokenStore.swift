@@ -160,7 +160,6 @@ public final class TokenStore: Sendable {
     /// Bans `uid` (every later request of it answers 1008), or lifts the ban with nil;
     /// ``StorageError/bansFull(capacity:)`` for a new ban when `capacity` users are banned.
     public func setBan(_ ban: UserBan?, uid: Int) throws(StorageError) {
-        let capacity = capacity
         let added = state.withLock { state in
             guard ban == nil || state.bans[uid] != nil || state.bans.count < capacity else { return false }
             state.bans[uid] = ban
