@@ -37,14 +37,7 @@ public struct MockRequest: Sendable {
     public init(method: String, target: String, headers: HTTPHeaders, body: [UInt8] = [], bodyLimitExceeded: Bool = false) {
         self.method = method.utf8.contains(where: { $0 >= 0x61 && $0 <= 0x7A }) ? method.uppercased() : method
         self.target = target
-        if let offset = ByteSearch.firstOffset(of: UInt8(ascii: "?"), in: target) {
-            let mark = target.utf8.index(target.utf8.startIndex, offsetBy: offset)
-            path = String(target[..<mark])
-            query = PercentDecoding.query(target.utf8[target.utf8.index(after: mark)...])
-        } else {
-            path = target
-            query = []
-        }
+        (path, query) = Self.split(target)
         self.headers = headers
         self.body = body
         self.bodyLimitExceeded = bodyLimitExceeded
@@ -58,6 +51,18 @@ public struct MockRequest: Sendable {
     }
 
     private static let encodedNUL = Array("%00".utf8)
+
+    /// The path and the decoded query of a request target, read from its UTF-8 bytes
+    /// where they are (`?`, `&` and `=` are ASCII, so every piece is whole UTF-8).
+    private static func split(_ target: String) -> (path: String, query: [(name: String, value: String)]) {
+        var text = target
+        let split = text.withUTF8 { bytes -> (path: String, query: [(name: String, value: String)])? in
+            guard let mark = bytes.firstIndex(of: UInt8(ascii: "?")) else { return nil }
+            return (String(decoding: UnsafeBufferPointer(rebasing: bytes[..<mark]), as: UTF8.self),
+                    PercentDecoding.query(UnsafeBufferPointer(rebasing: bytes[(mark + 1)...])))
+        }
+        return split ?? (target, [])
+    }
 
     /// The header named `name`, case-insensitively.
     public func header(_ name: String) -> String? {
@@ -73,9 +78,9 @@ public enum PercentDecoding {
     }
 
     /// Decodes the bytes of one path segment or query name or value.
-    static func decode(_ text: Substring.UTF8View, plusAsSpace: Bool) -> String {
+    static func decode<Bytes: Collection<UInt8>>(_ text: Bytes, plusAsSpace: Bool) -> String {
         guard text.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) else {
-            return String(Substring(text))
+            return String(decoding: text, as: UTF8.self)
         }
         return String(decoding: bytes(text, plusAsSpace: plusAsSpace), as: UTF8.self)
     }
@@ -83,44 +88,45 @@ public enum PercentDecoding {
     /// The bytes `%XX` escapes (and, in queries, `+`) stand for; invalid escapes kept as
     /// written. Decoded byte by byte: a `%XX` may end a multi-byte character, so the
     /// result is read as text only by the caller.
-    public static func bytes(_ text: Substring.UTF8View, plusAsSpace: Bool) -> [UInt8] {
+    public static func bytes<Bytes: Collection<UInt8>>(_ text: Bytes, plusAsSpace: Bool) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.count)
-        var input = text
-        while let byte = input.popFirst() {
-            if byte == UInt8(ascii: "%"), input.count >= 2,
-               let high = Hex.value(input[input.startIndex]), let low = Hex.value(input[input.index(after: input.startIndex)]) {
-                bytes.append(high << 4 | low)
-                input = input.dropFirst(2)
-            } else if plusAsSpace && byte == UInt8(ascii: "+") {
-                bytes.append(UInt8(ascii: " "))
-            } else {
-                bytes.append(byte)
+        var index = text.startIndex
+        while index != text.endIndex {
+            let byte = text[index]
+            text.formIndex(after: &index)
+            if byte == UInt8(ascii: "%"), index != text.endIndex, let high = Hex.value(text[index]) {
+                let second = text.index(after: index)
+                if second != text.endIndex, let low = Hex.value(text[second]) {
+                    bytes.append(high << 4 | low)
+                    index = text.index(after: second)
+                    continue
+                }
             }
+            bytes.append(plusAsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
         }
         return bytes
     }
 
     /// Splits and decodes a query string into ordered pairs.
     public static func query(_ text: String) -> [(name: String, value: String)] {
-        query(text.utf8[...])
+        var text = text
+        return text.withUTF8 { query($0) }
     }
 
-    /// Splits and decodes the bytes of a query string (after `?`) into ordered pairs.
-    static func query(_ text: Substring.UTF8View) -> [(name: String, value: String)] {
+    /// Splits and decodes the bytes of a query string (after `?`) into ordered pairs;
+    /// empty pieces (`a=1&&b=2`) are skipped, a piece without `=` has an empty value.
+    static func query(_ text: UnsafeBufferPointer<UInt8>) -> [(name: String, value: String)] {
         var pairs: [(name: String, value: String)] = []
-        var start = text.startIndex
-        while start < text.endIndex {
-            let end = text[start...].firstIndex(of: UInt8(ascii: "&")) ?? text.endIndex
+        var start = 0
+        while start < text.count {
+            let end = text[start...].firstIndex(of: UInt8(ascii: "&")) ?? text.count
             if start < end {
-                let pair = text[start..<end]
-                if let equals = pair.firstIndex(of: UInt8(ascii: "=")) {
-                    pairs.append((decode(pair[..<equals], plusAsSpace: true), decode(pair[text.index(after: equals)...], plusAsSpace: true)))
-                } else {
-                    pairs.append((decode(pair, plusAsSpace: true), ""))
-                }
+                let equals = text[start..<end].firstIndex(of: UInt8(ascii: "=")) ?? end
+                pairs.append((decode(text[start..<equals], plusAsSpace: true),
+                              equals < end ? decode(text[(equals + 1)..<end], plusAsSpace: true) : ""))
             }
-            start = end < text.endIndex ? text.index(after: end) : end
+            start = end + 1
         }
         return pairs
     }

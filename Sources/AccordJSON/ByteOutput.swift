@@ -42,6 +42,13 @@ public struct ByteOutput: ~Copyable {
         array.withUnsafeBufferPointer { append($0) }
     }
 
+    /// Appends the UTF-8 bytes of `text`, read where they are.
+    @inlinable
+    public mutating func append(contentsOf text: String) {
+        var text = text
+        text.withUTF8 { append($0) }
+    }
+
     /// Appends the UTF-8 bytes of a literal.
     @inlinable @inline(__always)
     public mutating func append(_ literal: StaticString) {

@@ -38,8 +38,14 @@ public final class AccessLog: Sendable {
 
     /// Records one answered request.
     public func record(_ request: MockRequest, _ response: MockResponse, latencyMicroseconds: Int) {
-        let line = self.line(request, response, latencyMicroseconds)
-        buffer.withLock { $0 += line }
+        switch format {
+        case .text:
+            let line = textLine(request, response, latencyMicroseconds)
+            line.withUnsafeBytes { bytes in buffer.withLock { $0.append(contentsOf: bytes) } }
+        case .json:
+            let line = jsonLine(request, response, latencyMicroseconds)
+            buffer.withLock { $0 += line }
+        }
     }
 
     /// Writes whatever is buffered now.
@@ -57,50 +63,52 @@ public final class AccessLog: Sendable {
         flush()
     }
 
-    private func line(_ request: MockRequest, _ response: MockResponse, _ micros: Int) -> [UInt8] {
+    /// `GET /api/v1/signals/inbox 200 code=0 0.4ms ok signal.inbox example:default`, written
+    /// straight into one buffer.
+    private func textLine(_ request: MockRequest, _ response: MockResponse, _ micros: Int) -> ByteOutput {
         let summary = response.summary
-        switch format {
-        case .text:
-            var line: [UInt8] = []
-            line.reserveCapacity(128)
-            line += request.method.utf8
-            line.append(0x20)
-            line += request.path.utf8
-            line.append(0x20)
-            JSONWriter.writeInteger(response.status, into: &line)
-            if let code = summary.code {
-                line += " code=".utf8
-                JSONWriter.writeInteger(code, into: &line)
-            }
-            line.append(0x20)
-            JSONWriter.writeInteger(micros / 1_000, into: &line)
-            line.append(UInt8(ascii: "."))
-            JSONWriter.writeInteger(micros % 1_000 / 100, into: &line)
-            line += "ms ".utf8
-            line += summary.verdict.rawValue.utf8
-            if let endpoint = summary.endpoint { line.append(0x20); line += endpoint.utf8 }
-            if let source = summary.source { line.append(0x20); line += source.utf8 }
-            if summary.problems > 0 {
-                line += " problems=".utf8
-                JSONWriter.writeInteger(summary.problems, into: &line)
-            }
-            if let failure = summary.failure { line += " failure: ".utf8; line += failure.utf8 }
-            line.append(0x0A)
-            return line
-        case .json:
-            var members: [JSONValue.Member] = [
-                .init("time", .string(RFC3339.format(unixSeconds: Int64(Date().timeIntervalSince1970)))),
-                .init("method", .string(request.method)), .init("path", .string(request.path)),
-                .init("status", .int(response.status)),
-            ]
-            if let code = summary.code { members.append(.init("code", .int(code))) }
-            members.append(.init("latency_ms", .double(Double(micros) / 1_000)))
-            members.append(.init("verdict", .string(summary.verdict.rawValue)))
-            if let endpoint = summary.endpoint { members.append(.init("endpoint", .string(endpoint))) }
-            if let source = summary.source { members.append(.init("source", .string(source))) }
-            if summary.problems > 0 { members.append(.init("problems", .int(summary.problems))) }
-            if let failure = summary.failure { members.append(.init("failure", .string(failure))) }
-            return JSONWriter.bytes(.object(members)) + [0x0A]
+        var line = ByteOutput(capacity: 128)
+        line.append(contentsOf: request.method)
+        line.append(0x20)
+        line.append(contentsOf: request.path)
+        line.append(0x20)
+        JSONWriter.writeInteger(response.status, into: &line)
+        if let code = summary.code {
+            line.append(" code=")
+            JSONWriter.writeInteger(code, into: &line)
         }
+        line.append(0x20)
+        JSONWriter.writeInteger(micros / 1_000, into: &line)
+        line.append(UInt8(ascii: "."))
+        JSONWriter.writeInteger(micros % 1_000 / 100, into: &line)
+        line.append("ms ")
+        line.append(contentsOf: summary.verdict.rawValue)
+        if let endpoint = summary.endpoint { line.append(0x20); line.append(contentsOf: endpoint) }
+        if let source = summary.source { line.append(0x20); line.append(contentsOf: source) }
+        if summary.problems > 0 {
+            line.append(" problems=")
+            JSONWriter.writeInteger(summary.problems, into: &line)
+        }
+        if let failure = summary.failure { line.append(" failure: "); line.append(contentsOf: failure) }
+        line.append(0x0A)
+        return line
+    }
+
+    /// The line as one JSON object.
+    private func jsonLine(_ request: MockRequest, _ response: MockResponse, _ micros: Int) -> [UInt8] {
+        let summary = response.summary
+        var members: [JSONValue.Member] = [
+            .init("time", .string(RFC3339.format(unixSeconds: Int64(Date().timeIntervalSince1970)))),
+            .init("method", .string(request.method)), .init("path", .string(request.path)),
+            .init("status", .int(response.status)),
+        ]
+        if let code = summary.code { members.append(.init("code", .int(code))) }
+        members.append(.init("latency_ms", .double(Double(micros) / 1_000)))
+        members.append(.init("verdict", .string(summary.verdict.rawValue)))
+        if let endpoint = summary.endpoint { members.append(.init("endpoint", .string(endpoint))) }
+        if let source = summary.source { members.append(.init("source", .string(source))) }
+        if summary.problems > 0 { members.append(.init("problems", .int(summary.problems))) }
+        if let failure = summary.failure { members.append(.init("failure", .string(failure))) }
+        return JSONWriter.bytes(.object(members)) + [0x0A]
     }
 }
