@@ -110,6 +110,7 @@ public enum JSONWriter {
     private static func writeEscaped<Sink: ByteSink & ~Copyable>(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout Sink) {
         guard let base = bytes.baseAddress else { return }
         let raw = UnsafeRawPointer(base)
+        if needsNoEscape(raw, count: bytes.count) { return output.append(bytes) }
         var runStart = 0
         var index = 0
         while index < bytes.count {
@@ -127,6 +128,27 @@ public enum JSONWriter {
             index += 8
         }
         output.append(UnsafeBufferPointer(rebasing: bytes[runStart...]))
+    }
+
+    /// Whether none of the `count` bytes at `raw` needs an escape, for certain: the
+    /// whole words, then the last eight bytes as one word (overlapping the words before),
+    /// so most strings are settled without a byte-by-byte look. A false answer may be
+    /// wrong (see ``mayNeedEscaping(_:)``); the caller then looks byte by byte.
+    @inline(__always)
+    private static func needsNoEscape(_ raw: UnsafeRawPointer, count: Int) -> Bool {
+        guard count >= 8 else {
+            for offset in 0..<count {
+                let byte = raw.load(fromByteOffset: offset, as: UInt8.self)
+                if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+            }
+            return true
+        }
+        var offset = 0
+        while offset + 8 <= count {
+            if mayNeedEscaping(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) { return false }
+            offset += 8
+        }
+        return offset == count || !mayNeedEscaping(raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
     }
 
     /// Whether any of the eight bytes may be a control character, `"` or `\`: no byte is
