@@ -43,7 +43,7 @@ public enum JSONWriter {
             output.append(UInt8(ascii: "]"))
         case .object(let members):
             output.append(UInt8(ascii: "{"))
-            let ordered = sortedKeys ? members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) } : members
+            let ordered = sortedKeys ? members.sorted { UTF8Order.precedes($0.key, $1.key) } : members
             for (index, member) in ordered.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
                 writeQuoted(member.key, into: &output)

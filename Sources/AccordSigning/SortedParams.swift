@@ -20,7 +20,7 @@ public enum SortedParams {
         // By the UTF-8 bytes of the key, stably: repeated query keys keep their order. The
         // standard library's sort, not an insertion sort: a body of a megabyte holds some
         // 90,000 members, which would take n² steps before the signature is known good.
-        pairs.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        pairs.sort { UTF8Order.precedes($0.key, $1.key) }
         // Written as bytes once: no string per value, no string grown by each part.
         var output = ByteOutput(capacity: pairs.reduce(pairs.count) { size, pair in
             switch pair.value {
