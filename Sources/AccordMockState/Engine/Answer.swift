@@ -42,16 +42,28 @@ package struct Answer: Sendable {
     }
 }
 
-/// Everything one endpoint can answer, in the order they are tried.
-package struct EndpointAnswers: Sendable {
+/// Everything one endpoint can answer, in the order they are tried. Compiled once and
+/// read by every request to the endpoint, so it is shared, not copied: a copy of its
+/// answers cost a request a retain and a release of each of their members.
+package final class EndpointAnswers: Sendable {
     /// Fixtures that are not the default, by priority (highest first), then as written.
-    package var fixtures: [Answer] = []
-    package var defaultFixture: Answer?
-    package var examples: [Answer] = []
-    package var generated: Answer
-    package var generatedStream: Answer?
+    package let fixtures: [Answer]
+    package let defaultFixture: Answer?
+    package let examples: [Answer]
+    package let generated: Answer
+    package let generatedStream: Answer?
     /// The path parameters the contract declares as integers, which templates read as numbers.
-    package var integerParameters: Set<String> = []
+    package let integerParameters: Set<String>
+
+    package init(fixtures: [Answer], defaultFixture: Answer?, examples: [Answer], generated: Answer, generatedStream: Answer?,
+                 integerParameters: Set<String>) {
+        self.fixtures = fixtures
+        self.defaultFixture = defaultFixture
+        self.examples = examples
+        self.generated = generated
+        self.generatedStream = generatedStream
+        self.integerParameters = integerParameters
+    }
 
     /// Every named answer, for `Prefer: example=NAME`.
     package var named: [Answer] { fixtures + [defaultFixture].compactMap { $0 } + examples }

@@ -18,20 +18,22 @@ package struct AnswerCompiler {
     package func answers(fixtures: [Fixture]) -> EndpointAnswers {
         let generator = ResponseGenerator(types: contract.types)
         let generatedData = generator.value(for: endpoint.response)
-        var answers = EndpointAnswers(generated: literal(name: "generated", origin: .generated, code: 0, data: generatedData))
-        answers.integerParameters = Set(endpoint.parameters.filter { parameter in
+        let generated = literal(name: "generated", origin: .generated, code: 0, data: generatedData)
+        let integerParameters = Set(endpoint.parameters.filter { parameter in
             [.primitive(.int), .primitive(.int64)].contains(contract.resolvedKind(of: parameter.schema))
         }.map(\.name))
-        if let stream = endpoint.stream {
-            var streamed = answers.generated
+        let generatedStream = endpoint.stream.map { stream in
+            var streamed = generated
             streamed.envelope = nil
             streamed.events = Array(repeating: (CompiledJSON(literal: generator.value(for: stream.event)), 50), count: 3)
-            answers.generatedStream = streamed
+            return streamed
         }
-        for example in endpoint.examples {
-            answers.examples.append(literal(name: example.name, origin: .example, code: example.code,
-                                            data: example.code == 0 ? (example.response?.value ?? generatedData) : example.response?.value))
+        let examples = endpoint.examples.map { example in
+            literal(name: example.name, origin: .example, code: example.code,
+                    data: example.code == 0 ? (example.response?.value ?? generatedData) : example.response?.value)
         }
+        var fixtureAnswers: [Answer] = []
+        var defaultFixture: Answer?
         for fixture in fixtures.inTryOrder {
             guard var compiled = templated(fixture, fallback: fixture.code == 0 ? generatedData : nil) else { continue }
             compiled.matchers = fixture.matchers
@@ -50,9 +52,10 @@ package struct AnswerCompiler {
                 compiled.envelope = nil
                 compiled.events = events.compactMap { event in (try? CompiledJSON(event.data)).map { ($0, event.delayMilliseconds) } }
             }
-            if fixture.isDefault { answers.defaultFixture = compiled } else { answers.fixtures.append(compiled) }
+            if fixture.isDefault { defaultFixture = compiled } else { fixtureAnswers.append(compiled) }
         }
-        return answers
+        return EndpointAnswers(fixtures: fixtureAnswers, defaultFixture: defaultFixture, examples: examples, generated: generated,
+                               generatedStream: generatedStream, integerParameters: integerParameters)
     }
 
     /// A contract example or generated value: served as written, never templated
