@@ -31,7 +31,7 @@ public struct RequestSigner: Sendable {
 
     /// The string to sign, with `secret` where the rule puts the app secret.
     public func stringToSign(_ input: Input, secret: String) -> String {
-        String(decoding: message(input, secret: secret), as: UTF8.self)
+        message(input, secret: secret).string()
     }
 
     /// The lowercase hex signature of `input`.
@@ -41,22 +41,21 @@ public struct RequestSigner: Sendable {
 
     /// The raw digest the signature spells.
     public func digest(_ input: Input, secret: String) -> [UInt8] {
-        message(input, secret: secret).withUnsafeBufferPointer { settings.algorithm.digest(of: $0, key: secret) }
+        message(input, secret: secret).withUnsafeBytes { settings.algorithm.digest(of: $0, key: secret) }
     }
 
     /// The bytes of the string to sign: the rule's parts in order (HMAC keeps the
-    /// secret out of the message; it is the key).
-    private func message(_ input: Input, secret: String) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(input.appKey.utf8.count + input.timestamp.utf8.count + input.nonce.utf8.count
-                              + input.sortedParams.utf8.count + secret.utf8.count)
+    /// secret out of the message; it is the key), each copied in one run.
+    private func message(_ input: Input, secret: String) -> ByteOutput {
+        var bytes = ByteOutput(capacity: input.appKey.utf8.count + input.timestamp.utf8.count + input.nonce.utf8.count
+                                   + input.sortedParams.utf8.count + secret.utf8.count)
         for part in settings.parts {
             switch part {
-            case .appKey: bytes += input.appKey.utf8
-            case .timestamp: bytes += input.timestamp.utf8
-            case .nonce: bytes += input.nonce.utf8
-            case .sortedParams: bytes += input.sortedParams.utf8
-            case .appSecret: if settings.algorithm != .hmacSHA256 { bytes += secret.utf8 }
+            case .appKey: bytes.append(contentsOf: input.appKey)
+            case .timestamp: bytes.append(contentsOf: input.timestamp)
+            case .nonce: bytes.append(contentsOf: input.nonce)
+            case .sortedParams: bytes.append(contentsOf: input.sortedParams)
+            case .appSecret: if settings.algorithm != .hmacSHA256 { bytes.append(contentsOf: secret) }
             }
         }
         return bytes
