@@ -140,8 +140,13 @@ public struct SignatureVerifier: Sendable {
 
     /// Unix seconds written in decimal digits only (no sign, no spaces), if they fit an `Int64`.
     static func decimalSeconds(_ text: String) -> Int64? {
+        // A native string's bytes in place, as in `isWellFormedNonce(_:)`.
+        text.utf8.withContiguousStorageIfAvailable(decimal) ?? decimal(text.utf8)
+    }
+
+    private static func decimal(_ digits: some Sequence<UInt8>) -> Int64? {
         var value: Int64 = 0
-        for digit in text.utf8 {
+        for digit in digits {
             guard digit >= UInt8(ascii: "0") && digit <= UInt8(ascii: "9") else { return nil }
             let (shifted, overflowShift) = value.multipliedReportingOverflow(by: 10)
             let (sum, overflowAdd) = shifted.addingReportingOverflow(Int64(digit - UInt8(ascii: "0")))

@@ -80,6 +80,28 @@ import Testing
         #expect(verifier.replayed(signed).message == "X-Nonce '\(vector.nonce)' was already used within 600 s")
     }
 
+    @Test(arguments: ["12a", "-1", "+1", " 1764500000", "1764500000 ", "1764500000\u{0}", "9223372036854775808", "99999999999999999999",
+                      "\u{0661}\u{0667}\u{0666}\u{0664}", String(repeating: "9", count: 40)])
+    func aTimestampThatIsNotDecimalSecondsIsRefusedByName(timestamp: String) {
+        let vector = Self.vectors[0]
+        let headers = ["x-app-key": "dev_app_key", "x-timestamp": timestamp, "x-nonce": vector.nonce, "x-sign": vector.sign]
+        let result = SignatureVerifier(settings: Self.settings).verify(header: { headers[$0.lowercased()] }, query: query(of: vector.target),
+                                                                        body: nil, now: 1_764_500_000)
+        guard case .failure(let rejection) = result else {
+            Issue.record("'\(timestamp)' accepted")
+            return
+        }
+        #expect(rejection.message == "X-Timestamp must be Unix seconds in decimal, found '\(timestamp)'")
+    }
+
+    @Test func theLargestTimestampIsReadAndIsOutsideTheWindow() {
+        let vector = Self.vectors[0]
+        let headers = ["x-app-key": "dev_app_key", "x-timestamp": "9223372036854775807", "x-nonce": vector.nonce, "x-sign": vector.sign]
+        let result = SignatureVerifier(settings: Self.settings).verify(header: { headers[$0.lowercased()] }, query: query(of: vector.target),
+                                                                        body: nil, now: 1_764_500_000)
+        #expect(failure(result) == .timestampOutsideWindow)
+    }
+
     @Test func missingHeadersAreNamed() {
         let result = SignatureVerifier(settings: Self.settings).verify(header: { $0 == "x-app-key" ? "dev_app_key" : nil }, query: [], body: nil, now: 0)
         guard case .failure(let rejection) = result else {

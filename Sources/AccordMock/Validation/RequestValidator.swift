@@ -44,13 +44,21 @@ public struct RequestValidator: Sendable {
         }
     }
 
-    /// What one endpoint's string inputs need.
-    struct Plan: Sendable {
-        var parameters: [StringField]
-        var query: [StringField]
-        var headers: [StringField]
+    /// What one endpoint's string inputs need; a class, so a request borrows its
+    /// endpoint's plan instead of copying (and retaining) its four lists.
+    final class Plan: Sendable {
+        let parameters: [StringField]
+        let query: [StringField]
+        let headers: [StringField]
         /// The text parts of a multipart body (`/body/NAME`), read like query parameters.
-        var textParts: [StringField] = []
+        let textParts: [StringField]
+
+        init(parameters: [StringField], query: [StringField], headers: [StringField], textParts: [StringField]) {
+            self.parameters = parameters
+            self.query = query
+            self.headers = headers
+            self.textParts = textParts
+        }
     }
 
     public init(contract: Contract) {

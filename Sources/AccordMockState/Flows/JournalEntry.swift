@@ -253,7 +253,12 @@ public struct JournalEntry: Sendable {
             if index > 0 { output.append(UInt8(ascii: ",")) }
             JSONWriter.writeString(pair.name, into: &output)
             output.append(UInt8(ascii: ":"))
-            JSONWriter.writeString(masking ? maskedValue(of: pair.name, pair.value) : pair.value, into: &output)
+            // Most headers are no credential: their value is written as it is, without a call that hands back a copy.
+            if masking, CredentialHeaders.contains(pair.name) {
+                JSONWriter.writeString(maskedValue(of: pair.name, pair.value), into: &output)
+            } else {
+                JSONWriter.writeString(pair.value, into: &output)
+            }
         }
         output.append(UInt8(ascii: "}"))
     }
