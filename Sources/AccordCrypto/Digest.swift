@@ -62,15 +62,13 @@ public enum Digest {
         guard digits.count.isMultiple(of: 2) else { return nil }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(digits.count / 2)
-        var high: UInt8?
-        for digit in digits {
-            guard let value = Hex.value(digit) else { return nil }
-            if let first = high {
-                bytes.append(first << 4 | value)
-                high = nil
-            } else {
-                high = value
-            }
+        // Two digits a byte; the count is even, so the second of a pair is always there.
+        var index = digits.startIndex
+        while index != digits.endIndex {
+            let second = digits.index(after: index)
+            guard let high = Hex.value(digits[index]), let low = Hex.value(digits[second]) else { return nil }
+            bytes.append(high << 4 | low)
+            index = digits.index(after: second)
         }
         return bytes
     }
