@@ -36,15 +36,6 @@ public enum ByteSearch {
         }
     }
 
-    /// The offset of the first `byte` in `text`'s UTF-8 bytes.
-    public static func firstOffset(of byte: UInt8, in text: String) -> Int? {
-        var text = text
-        return text.withUTF8 { bytes in
-            guard let base = bytes.baseAddress, let hit = memchr(base, Int32(byte), bytes.count) else { return nil }
-            return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
-        }
-    }
-
     /// The offset of the first `byte` in `bytes` at or after `start`.
     public static func firstOffset(of byte: UInt8, in bytes: [UInt8], from start: Int) -> Int? {
         guard start >= 0, start < bytes.count else { return nil }

@@ -59,18 +59,20 @@ import Testing
         // Blocking calls run on threads of their own, never on the tasks' shared pool.
         let done = DispatchGroup()
         Self.start(done) {
-            budget.withRoom(for: 8) {
-                log.enter("holder", bytes: 8)
+            budget.withRoom(for: 4) {
+                log.enter("holder", bytes: 4)
                 release.wait()
-                log.leave(bytes: 8)
+                log.leave(bytes: 4)
             }
         }
-        try await Self.until { budget.state == (8, 0) }
-        Self.start(done) { budget.withRoom(for: 5) { log.enter("large", bytes: 5); log.leave(bytes: 5) } }
+        try await Self.until { budget.state == (4, 0) }
+        Self.start(done) { budget.withRoom(for: 7) { log.enter("large", bytes: 7); log.leave(bytes: 7) } }
         try await Self.until { budget.state.waiting == 1 }
-        Self.start(done) { budget.withRoom(for: 1) { log.enter("small", bytes: 1); log.leave(bytes: 1) } }
+        Self.start(done) { budget.withRoom(for: 5) { log.enter("small", bytes: 5); log.leave(bytes: 5) } }
         try await Self.until { budget.state.waiting == 2 }
-        // The small one fits beside the holder (8 + 1 <= 10) but waits behind the large one.
+        // The small one fits beside the holder (4 + 5 <= 10) but waits behind the large one;
+        // it cannot join the large one either (7 + 5 > 10), so the bodies run in the line's
+        // order (two admitted together could log in either order).
         try await Task.sleep(for: .milliseconds(50))
         #expect(log.snapshot.order == ["holder"])
         release.signal()
