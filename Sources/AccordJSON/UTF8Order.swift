@@ -13,7 +13,7 @@ public enum UTF8Order {
     }
 
     /// Whether `left` sorts before `right`, byte by byte.
-    @inlinable @usableFromInline
+    @inlinable
     static func precedes(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
         for index in 0..<min(left.count, right.count) where left[index] != right[index] {
             return left[index] < right[index]

@@ -34,7 +34,7 @@ final class RedisJournal: SharedJournalStorage {
     /// Queues `entry` for the stream and returns it unnumbered: the number is Redis's,
     /// given when the batch is written, and the live feed carries it. The flow rules judge
     /// the shared journal as it is read, every replica's entries together, not here.
-    func add(_ entry: JournalEntry, judgedBy flows: FlowMonitor?) throws(StorageError) -> JournalEntry {
+    func add(_ entry: consuming JournalEntry, judgedBy flows: FlowMonitor?) throws(StorageError) -> JournalEntry {
         var stamped = entry
         stamped.replica = replica
         let bytes = stamped.bytes   // written once, for the stream and the record file alike

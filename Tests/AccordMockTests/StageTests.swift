@@ -355,6 +355,10 @@ import Testing
         #expect(Array(JournalEntry.maskedValue(of: "authorization", "Bearer \u{0301}secret").utf8) == Array("Bearer <masked>".utf8))
         #expect(JournalEntry.maskedValue(of: "authorization", "secret") == "<masked>")
         #expect(JournalEntry.maskedValue(of: "proxy-authorization", "Digest a=b c=d") == "Digest <masked>")
+        // A scheme past a small string's 15 bytes, and not ASCII; a value that starts with its space; an empty one.
+        #expect(JournalEntry.maskedValue(of: "authorization", "Schème-Über-Lång token") == "Schème-Über-Lång <masked>")
+        #expect(JournalEntry.maskedValue(of: "cookie", " a=b") == " <masked>")
+        #expect(JournalEntry.maskedValue(of: "x-accord-admin-token", "") == "<masked>")
         // Names as long as a credential's, and names that only start like one, are shown as they came.
         #expect(JournalEntry.maskedValue(of: "x-app-version", "1.2.0") == "1.2.0")
         #expect(JournalEntry.maskedValue(of: "x-sign", "abc def") == "abc def")

@@ -3,8 +3,18 @@ extension JournalEntry {
     /// word only (`Bearer <masked>`), any other as it is.
     package static func maskedValue(of name: String, _ value: String) -> String {
         guard CredentialHeaders.contains(name) else { return value }
-        // `Bearer <masked>` is 15 bytes: a small string, built without an allocation.
-        guard let space = value.utf8.firstIndex(of: UInt8(ascii: " ")) else { return "<masked>" }
-        return String(decoding: value.utf8[...space], as: UTF8.self) + "<masked>"
+        let masked: StaticString = "<masked>"
+        var value = value
+        return value.withUTF8 { bytes in
+            guard let space = bytes.firstIndex(of: UInt8(ascii: " ")) else { return masked.description }
+            // The scheme and its space, then the mark, written once: `Bearer <masked>` is a
+            // small string, and a space ends no UTF-8 sequence early.
+            let count = space + 1 + masked.utf8CodeUnitCount
+            return String(unsafeUninitializedCapacity: count) { buffer in
+                _ = buffer.initialize(fromContentsOf: bytes[...space])
+                masked.withUTF8Buffer { _ = buffer[(space + 1)..<count].initialize(fromContentsOf: $0) }
+                return count
+            }
+        }
     }
 }

@@ -77,6 +77,7 @@ public struct JournalEntry: Sendable {
     public var flowViolations: [FlowViolation] = []
 
     /// Every member, as the engine files a request (its number is set when the journal adds it).
+    @inlinable
     package init(sequence: Int = 0, time: Int64, wallTime: Int64, method: String, path: String, endpoint: String? = nil,
                  parameters: [(name: String, value: String)] = [], query: [(name: String, value: String)] = [], body: Body? = nil,
                  headers: HTTPHeaders = HTTPHeaders(), session: String, user: Int? = nil, status: Int, code: Int? = nil, answer: String? = nil,

@@ -130,8 +130,9 @@ public protocol JournalStorage: Sendable {
     /// judged by `flows`, or, by a shared journal that writes it later in a batch, not yet
     /// (its number is in ``entries(matching:limit:)``, and its verdicts are given as it is
     /// read, over every replica's entries: ``MockEngine/journalEntries(matching:limit:)``).
+    /// The entry is taken, not copied.
     @discardableResult
-    func add(_ entry: JournalEntry, judgedBy flows: FlowMonitor?) throws(StorageError) -> JournalEntry
+    func add(_ entry: consuming JournalEntry, judgedBy flows: FlowMonitor?) throws(StorageError) -> JournalEntry
     /// The newest `limit` entries that `filter` lets through, oldest first.
     func entries(matching filter: JournalFilter, limit: Int) throws(StorageError) -> [JournalEntry]
     /// The entry numbered `sequence`, if it is still kept.
@@ -184,7 +185,7 @@ public protocol RecordStorage: Sendable {
 extension JournalStorage {
     /// Keeps `entry`, judged by no flow rules.
     @discardableResult
-    public func add(_ entry: JournalEntry) throws(StorageError) -> JournalEntry {
+    public func add(_ entry: consuming JournalEntry) throws(StorageError) -> JournalEntry {
         try add(entry, judgedBy: nil)
     }
 }

@@ -34,12 +34,12 @@ public final class Journal: Sendable {
     /// Keeps `entry`, numbering it and, with `flows`, judging it in the order of the
     /// numbers; returns it numbered, with the rules it broke.
     @discardableResult
-    public func add(_ entry: JournalEntry, judgedBy flows: FlowMonitor?) -> JournalEntry {
-        // Packed before the lock is taken; only the number and the flows' verdicts are set in it.
-        var packed = PackedEntry(entry)
-        let numbered = state.withLock { state -> JournalEntry in
+    public func add(_ entry: consuming JournalEntry, judgedBy flows: FlowMonitor?) -> JournalEntry {
+        // Taken, not copied; packed before the lock is taken, where only the number and the flows' verdicts are set.
+        var numbered = entry
+        var packed = PackedEntry(numbered)
+        state.withLock { state in
             state.sequence += 1
-            var numbered = entry
             numbered.sequence = state.sequence
             packed.number(state.sequence)
             if let flows {
@@ -57,7 +57,6 @@ public final class Journal: Sendable {
                 state.entries[state.head] = packed
                 state.head = (state.head + 1) % capacity
             }
-            return numbered
         }
         recorder?.append(numbered.bytes + [0x0A])
         return numbered
