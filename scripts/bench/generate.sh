@@ -15,7 +15,8 @@
 # less; a member of a runtime generic type counts under the output's name for it, as
 # `MockTransport.send(_:)` for `typealias MockTransport = AccordMockTransport<Service>`), each output is type-checked twice, alternately, and the repository's own
 # contracts and mocks (each generator its own commit's) are generated into an app package
-# built clean in debug, three times each (wall-clock and CPU seconds); the SMALL outputs' type-checks are counted in
+# built clean in debug, three times each (wall-clock and CPU seconds), beside the same package with one small
+# model instead (the part of the build no generated code changes); the SMALL outputs' type-checks are counted in
 # instructions under callgrind, which a loaded machine does not move;
 # the ratios are printed (targets: type-check <= 0.5x, clean build <= 0.6x).
 #
@@ -231,13 +232,26 @@ def clean_build(root):
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
+# The part of a clean build no generated code changes: the same package with one small model in place of the
+# client (Foundation's modules cached and indexed, the manifest compiled), built in the same loop.
+def floor_package():
+    root = f"{work}/app-floor"
+    os.makedirs(f"{root}/Sources/TongbanAPI", exist_ok=True)
+    shutil.copy(f"{work}/app-0/Package.swift", f"{root}/Package.swift")
+    with open(f"{root}/Sources/TongbanAPI/Model.swift", "w", encoding="utf-8") as source:
+        source.write("import Foundation\n\npublic struct Model: Codable, Hashable, Sendable {\n    public var id: String\n}\n")
+    return root
+
 apps = {name: package(name, accord, i) for i, (name, accord) in enumerate(generators.items())}
-builds = {name: [] for name in generators}
+apps["floor"] = floor_package()
+builds = {name: [] for name in apps}
 for _ in range(3):
     for name, root in apps.items(): builds[name].append(clean_build(root))
-(b_mine, c_mine), (b_old, c_old) = ((statistics.median(w for w, _ in builds[name]), statistics.median(c for _, c in builds[name]))
-                                    for name in generators)
+(b_mine, c_mine), (b_old, c_old), (b_floor, _) = (
+    (statistics.median(w for w, _ in builds[name]), statistics.median(c for _, c in builds[name])) for name in apps)
 print(f"clean debug build of an app package of the repository's generated client, median of 3: {b_mine:.1f} s here, "
       f"{b_old:.1f} s at {revision}: {b_mine / b_old:.2f}x (target <= 0.6); "
       f"CPU {c_mine:.1f} s here, {c_old:.1f} s at {revision}: {c_mine / c_old:.2f}x")
+print(f"the same package with one small model instead (what no generated code changes): {b_floor:.1f} s; "
+      f"less that, {b_mine - b_floor:.1f} s here, {b_old - b_floor:.1f} s at {revision}: {(b_mine - b_floor) / (b_old - b_floor):.2f}x")
 PY
