@@ -216,11 +216,14 @@ print(f"instructions of swift-frontend -typecheck -wmo of the {small_size:,}-end
 def package(name, accord, index):
     root = f"{work}/app-{index}"
     generate(accord, repository[name], f"{root}/Sources/TongbanAPI")
+    write_manifest(root)
+    return root
+
+def write_manifest(root):
     with open(f"{root}/Package.swift", "w", encoding="utf-8") as manifest:
         manifest.write('// swift-tools-version: 6.1\nimport PackageDescription\n\n'
                        'let package = Package(name: "App", platforms: [.macOS(.v13), .iOS(.v16)], '
                        'targets: [.target(name: "TongbanAPI")])\n')
-    return root
 
 def clean_build(root):
     """The build's wall-clock seconds and the CPU seconds (user and system) of every process it ran."""
@@ -237,7 +240,7 @@ def clean_build(root):
 def floor_package():
     root = f"{work}/app-floor"
     os.makedirs(f"{root}/Sources/TongbanAPI", exist_ok=True)
-    shutil.copy(f"{work}/app-0/Package.swift", f"{root}/Package.swift")
+    write_manifest(root)
     with open(f"{root}/Sources/TongbanAPI/Model.swift", "w", encoding="utf-8") as source:
         source.write("import Foundation\n\npublic struct Model: Codable, Hashable, Sendable {\n    public var id: String\n}\n")
     return root

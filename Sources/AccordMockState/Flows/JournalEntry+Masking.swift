@@ -2,7 +2,11 @@ extension JournalEntry {
     /// The value of the header `name` as the journal shows it: a credential as its first
     /// word only (`Bearer <masked>`), any other as it is.
     package static func maskedValue(of name: String, _ value: String) -> String {
-        guard CredentialHeaders.contains(name) else { return value }
+        CredentialHeaders.contains(name) ? masked(value) : value
+    }
+
+    /// A credential's value as the journal shows it: its first word only (`Bearer <masked>`).
+    static func masked(_ value: String) -> String {
         let masked: StaticString = "<masked>"
         var value = value
         return value.withUTF8 { bytes in

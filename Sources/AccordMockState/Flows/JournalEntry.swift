@@ -256,7 +256,7 @@ public struct JournalEntry: Sendable {
             output.append(UInt8(ascii: ":"))
             // Most headers are no credential: their value is written as it is, without a call that hands back a copy.
             if masking, CredentialHeaders.contains(pair.name) {
-                JSONWriter.writeString(maskedValue(of: pair.name, pair.value), into: &output)
+                JSONWriter.writeString(masked(pair.value), into: &output)
             } else {
                 JSONWriter.writeString(pair.value, into: &output)
             }
